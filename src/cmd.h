@@ -1,0 +1,31 @@
+/*
+ * The subcommands. Each lives in its own cmd_<name>.c, takes the arguments
+ * after its name (argv[0] is the command name) and returns the process exit
+ * status: 0 ok, 1 runtime failure, 2 bad usage, 3 measured shares out of
+ * tolerance. The table that dispatches them is in rperf.c.
+ */
+#ifndef RPERF_CMD_H
+#define RPERF_CMD_H
+
+#include <stdio.h>
+
+enum rperf_exit {
+	RPERF_EXIT_OK = 0,
+	RPERF_EXIT_FAILURE = 1,
+	RPERF_EXIT_USAGE = 2,
+	RPERF_EXIT_TOLERANCE = 3,
+};
+
+struct rperf_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	void (*usage)(FILE *out);
+	const char *summary;
+};
+
+/* The command table: NULL-terminated. */
+extern const struct rperf_cmd rperf_cmds[];
+const struct rperf_cmd *rperf_cmd_find(const char *name);
+
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * Diagnostics with one prefix style. Everything here goes to stderr; stdout
+ * carries results only. Engines never call these for results, only for
+ * errors and warnings that they are the best placed to explain.
+ */
+#ifndef RPERF_LOG_H
+#define RPERF_LOG_H
+
+#include <stdarg.h>
+
+enum log_level {
+	LOG_LEVEL_QUIET = 0,
+	LOG_LEVEL_ERROR,
+	LOG_LEVEL_WARN,
+	LOG_LEVEL_INFO,
+	LOG_LEVEL_DEBUG,
+};
+
+void log_set_level(enum log_level level);
+enum log_level log_get_level(void);
+
+/* Print "rperf: error: ..." and return -1, so callers can `return log_error(...)`. */
+int log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, returning the given negative errno value. */
+int log_errno(int neg_errno, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
