@@ -1,0 +1,81 @@
+/*
+ * Log-linear histogram of uint64_t values (ticks) with bounded relative error.
+ *
+ * Why: a latency run records millions of samples per thread and must report
+ * tails (p99.99) without keeping the samples, so memory is fixed at creation
+ * and independent of the number of samples. Each measuring thread owns its
+ * histogram (no atomics on the hot path); totals are merged after join.
+ *
+ * Layout: values below 2^(HIST_SUB_BITS + 1) = 1024 have a bucket each
+ * (exact); above, every power of two [2^e, 2^(e+1)) is split into
+ * 2^HIST_SUB_BITS = 512 linear sub-buckets of width 2^(e - 9). A bucket's
+ * representative value is its midpoint, so it is within half a width of every
+ * value in the bucket: relative error <= 2^-10 = 0.0977 % over 0..UINT64_MAX.
+ *
+ * count, min, max, mean and stdev are exact: they come from integer running
+ * sums (sum of values in 128 bits, sum of squares in 192 bits), not from the
+ * buckets, so merging two histograms gives bit-identical statistics to
+ * recording every sample into one.
+ */
+#ifndef RPERF_HIST_H
+#define RPERF_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HIST_SUB_BITS 9
+/* Upper bound of the relative error of any value reported by this module. */
+#define HIST_REL_ERROR (1.0 / (double)(1u << (HIST_SUB_BITS + 1)))
+
+struct hist;
+
+/* A zeroed histogram, or NULL on ENOMEM. */
+struct hist *hist_new(void);
+void hist_free(struct hist *h);
+/* Forget every sample; memory is kept. */
+void hist_reset(struct hist *h);
+
+/* Hot path: O(1), no allocation, no division, no floating point. */
+void hist_record(struct hist *h, uint64_t value);
+
+/*
+ * Add every sample of src to dst. 0, -EINVAL on NULL, -EOVERFLOW when the
+ * total count would not fit in 64 bits (dst is then left unchanged).
+ */
+int hist_merge(struct hist *dst, const struct hist *src);
+
+uint64_t hist_count(const struct hist *h);
+/* Exact smallest and largest recorded value; 0 when empty. */
+uint64_t hist_min(const struct hist *h);
+uint64_t hist_max(const struct hist *h);
+/* Exact mean and population standard deviation; 0.0 when empty. */
+double hist_mean(const struct hist *h);
+double hist_stdev(const struct hist *h);
+
+/*
+ * Nearest-rank percentile, pct in [0, 100] (clamped; NaN counts as 0): the
+ * representative value of the first bucket at which the cumulative count
+ * reaches rank = ceil(pct / 100 * count) (at least 1), clamped to
+ * [min, max]. Within HIST_REL_ERROR of the exact nearest-rank sample.
+ * Ranks 1 and count give the exact min and max. 0 when empty.
+ */
+uint64_t hist_percentile(const struct hist *h, double pct);
+
+/*
+ * Calls fn(value, count, arg) for each non-empty bucket in increasing value
+ * order, value being the bucket's representative (clamped to [min, max]);
+ * this is what a CDF printer needs.
+ */
+void hist_foreach(const struct hist *h,
+		  void (*fn)(uint64_t value, uint64_t count, void *arg), void *arg);
+
+/* Bytes the histogram occupies; the same for every histogram, always. */
+size_t hist_memory_bytes(const struct hist *h);
+
+/* Bucket geometry, exposed for tests and for formatters that want bounds. */
+size_t hist_bucket_index(uint64_t value);
+/* Lowest value of bucket idx and its width (values lo .. lo + width - 1). */
+uint64_t hist_bucket_low(size_t idx);
+uint64_t hist_bucket_width(size_t idx);
+
+#endif

@@ -1,0 +1,444 @@
+/*
+ * hist: bucket geometry, the relative error bound of percentiles against the
+ * exact nearest-rank answer on sorted samples, exact statistics, merge,
+ * empty histograms and constant memory.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hist.h"
+#include "unit.h"
+
+#define NSAMPLES 200000
+
+/* xorshift64*: deterministic, so a failure reproduces. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rng_next(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+/* Uniform in (0, 1]. */
+static double rng_unit(void)
+{
+	return ((double)(rng_next() >> 11) + 1.0) / 9007199254740992.0;
+}
+
+static uint64_t gen_uniform(void)
+{
+	return 1000 + rng_next() % 4001;
+}
+
+/* Latency-like: a floor, an exponential body and a 1 % Pareto tail to ~1e9. */
+static uint64_t gen_heavy_tail(void)
+{
+	double v = 2000.0 - 300.0 * log(rng_unit());
+
+	if (rng_next() % 100 == 0)
+		v += fmin(1e9, 5000.0 / pow(rng_unit(), 1.5));
+	return (uint64_t)v;
+}
+
+/* Log-uniform over 1 .. 1e12. */
+static uint64_t gen_wide(void)
+{
+	return (uint64_t)exp(rng_unit() * log(1e12));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t *fill(struct hist *h, uint64_t (*gen)(void), size_t n)
+{
+	uint64_t *v = malloc(n * sizeof(*v));
+	size_t i;
+
+	assert_non_null(v);
+	for (i = 0; i < n; i++) {
+		v[i] = gen();
+		hist_record(h, v[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v;
+}
+
+static void assert_close(uint64_t got, uint64_t exact)
+{
+	long double diff = fabsl((long double)got - (long double)exact);
+
+	if (diff > (long double)exact * HIST_REL_ERROR || diff > (long double)exact * 0.001L)
+		fail_msg("got %llu, exact %llu", (unsigned long long)got,
+			 (unsigned long long)exact);
+}
+
+/* Percentiles in parts per million, the exact rank in integers. */
+static void check_percentiles(const struct hist *h, const uint64_t *sorted, size_t n)
+{
+	static const uint64_t ppm[] = { 0, 1, 100, 10000, 250000, 500000, 900000, 990000,
+					999000, 999900, 999990, 999999, 1000000 };
+	size_t i;
+
+	for (i = 0; i < sizeof(ppm) / sizeof(ppm[0]); i++) {
+		uint64_t rank = (uint64_t)(((unsigned __int128)ppm[i] * n + 999999) / 1000000);
+
+		if (rank == 0)
+			rank = 1;
+		assert_close(hist_percentile(h, (double)ppm[i] / 10000.0), sorted[rank - 1]);
+	}
+	for (i = 0; i < 200; i++) {
+		uint64_t p = rng_next() % 1000001;
+		uint64_t rank = (uint64_t)(((unsigned __int128)p * n + 999999) / 1000000);
+
+		assert_close(hist_percentile(h, (double)p / 10000.0), sorted[rank ? rank - 1 : 0]);
+	}
+}
+
+/* Two-pass reference in long double. */
+static void check_stats(const struct hist *h, const uint64_t *v, size_t n)
+{
+	long double sum = 0, ss = 0, mean;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		ss += ((long double)v[i] - mean) * ((long double)v[i] - mean);
+	assert_int_equal(hist_count(h), n);
+	assert_int_equal(hist_min(h), v[0]);
+	assert_int_equal(hist_max(h), v[n - 1]);
+	assert_near(hist_mean(h), (double)mean, (double)mean * 1e-12);
+	assert_near(hist_stdev(h), (double)sqrtl(ss / n), (double)sqrtl(ss / n) * 1e-9);
+}
+
+static void check_distribution(uint64_t (*gen)(void))
+{
+	struct hist *h = hist_new();
+	uint64_t *v;
+
+	assert_non_null(h);
+	v = fill(h, gen, NSAMPLES);
+	check_percentiles(h, v, NSAMPLES);
+	check_stats(h, v, NSAMPLES);
+	free(v);
+	hist_free(h);
+}
+
+static void test_uniform(void **state)
+{
+	(void)state;
+	check_distribution(gen_uniform);
+}
+
+static void test_heavy_tail(void **state)
+{
+	(void)state;
+	check_distribution(gen_heavy_tail);
+}
+
+static void test_wide_range(void **state)
+{
+	(void)state;
+	check_distribution(gen_wide);
+}
+
+/* Every value lies in its bucket, buckets tile the range, midpoints meet the bound. */
+static void check_value_in_bucket(uint64_t v)
+{
+	size_t idx = hist_bucket_index(v);
+	uint64_t lo = hist_bucket_low(idx), w = hist_bucket_width(idx);
+
+	assert_true(lo <= v);
+	assert_true(v - lo < w);
+	assert_true((long double)(w / 2) <= (long double)v * HIST_REL_ERROR || w == 1);
+}
+
+static void test_geometry(void **state)
+{
+	size_t idx, last = hist_bucket_index(UINT64_MAX);
+	int e, i;
+
+	(void)state;
+	for (e = 0; e < 64; e++) {
+		uint64_t p = (uint64_t)1 << e;
+
+		check_value_in_bucket(p - 1);
+		check_value_in_bucket(p);
+		check_value_in_bucket(p + 1);
+	}
+	check_value_in_bucket(UINT64_MAX);
+	for (i = 0; i < 100000; i++)
+		check_value_in_bucket(rng_next() >> (rng_next() % 64));
+	/* Exact below 1024, contiguous and increasing above. */
+	for (idx = 0; idx < 1024; idx++)
+		assert_int_equal(hist_bucket_low(idx), idx);
+	for (idx = 1; idx <= last; idx++)
+		assert_int_equal(hist_bucket_low(idx - 1) + hist_bucket_width(idx - 1),
+				 hist_bucket_low(idx));
+	assert_int_equal(hist_bucket_low(last) + (hist_bucket_width(last) - 1), UINT64_MAX);
+}
+
+static void test_small_exact(void **state)
+{
+	struct hist *h = hist_new();
+	uint64_t v;
+
+	(void)state;
+	assert_non_null(h);
+	for (v = 1; v <= 1000; v++)
+		hist_record(h, v);
+	assert_int_equal(hist_percentile(h, 0.0), 1);
+	assert_int_equal(hist_percentile(h, 50.0), 500);
+	assert_int_equal(hist_percentile(h, 99.0), 990);
+	assert_int_equal(hist_percentile(h, 99.9), 999);
+	assert_int_equal(hist_percentile(h, 100.0), 1000);
+	assert_int_equal(hist_percentile(h, 150.0), 1000);
+	assert_int_equal(hist_percentile(h, -3.0), 1);
+	assert_near(hist_mean(h), 500.5, 0.0);
+	/* population stdev of 1..n: sqrt((n^2 - 1) / 12) */
+	assert_near(hist_stdev(h), sqrt((1000.0 * 1000.0 - 1.0) / 12.0), 1e-12);
+	hist_free(h);
+}
+
+/*
+ * Ten values just under 2^64: naive sums would lose everything. Recorded
+ * into two halves and merged, so the merge's carries are exercised too.
+ */
+static void test_stats_huge_values(void **state)
+{
+	struct hist *h = hist_new(), *odd = hist_new();
+	uint64_t k;
+
+	(void)state;
+	assert_non_null(h);
+	assert_non_null(odd);
+	for (k = 0; k < 10; k++)
+		hist_record(k % 2 ? odd : h, UINT64_MAX - k);
+	assert_int_equal(hist_merge(h, odd), 0);
+	hist_free(odd);
+	assert_int_equal(hist_min(h), UINT64_MAX - 9);
+	assert_int_equal(hist_max(h), UINT64_MAX);
+	assert_near(hist_mean(h), (double)((long double)UINT64_MAX - 4.5L), 0.0);
+	assert_near(hist_stdev(h), sqrt(99.0 / 12.0), 1e-15);
+	assert_int_equal(hist_percentile(h, 100.0), UINT64_MAX);
+	assert_close(hist_percentile(h, 50.0), UINT64_MAX - 5);
+	hist_free(h);
+}
+
+struct cdf {
+	uint64_t values[64];
+	uint64_t counts[64];
+	size_t n;
+	uint64_t total;
+	uint64_t prev;
+	int ordered;
+};
+
+static void cdf_add(uint64_t value, uint64_t count, void *arg)
+{
+	struct cdf *c = arg;
+
+	if (c->n && value <= c->prev)
+		c->ordered = 0;
+	if (c->n < 64) {
+		c->values[c->n] = value;
+		c->counts[c->n] = count;
+	}
+	c->prev = value;
+	c->n++;
+	c->total += count;
+}
+
+static void test_foreach(void **state)
+{
+	struct hist *h = hist_new();
+	struct cdf c = { .ordered = 1 };
+	uint64_t *v;
+
+	(void)state;
+	assert_non_null(h);
+	hist_record(h, 5);
+	hist_record(h, 5);
+	hist_record(h, 7);
+	hist_record(h, 100000);
+	hist_foreach(h, cdf_add, &c);
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.values[0], 5);
+	assert_int_equal(c.counts[0], 2);
+	assert_int_equal(c.values[1], 7);
+	assert_int_equal(c.values[2], 100000);	/* midpoint clamped to max */
+	memset(&c, 0, sizeof(c));
+	c.ordered = 1;
+	hist_reset(h);
+	v = fill(h, gen_heavy_tail, NSAMPLES);
+	hist_foreach(h, cdf_add, &c);
+	assert_true(c.ordered);
+	assert_int_equal(c.total, NSAMPLES);
+	/* Representatives stay within [min, max] and near them at the ends. */
+	assert_true(c.values[0] >= v[0]);
+	assert_close(c.values[0], v[0]);
+	assert_true(c.prev <= v[NSAMPLES - 1]);
+	assert_close(c.prev, v[NSAMPLES - 1]);
+	free(v);
+	hist_free(h);
+}
+
+struct collect {
+	uint64_t sum_vc;
+	uint64_t n;
+};
+
+static void collect(uint64_t value, uint64_t count, void *arg)
+{
+	struct collect *c = arg;
+
+	c->sum_vc = c->sum_vc * 31 + value * count;
+	c->n++;
+}
+
+static void test_merge_equals_recording_all(void **state)
+{
+	struct hist *a = hist_new(), *b = hist_new(), *all = hist_new();
+	struct collect ca = { 0 }, call = { 0 };
+	double p;
+	int i;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(all);
+	for (i = 0; i < NSAMPLES; i++) {
+		uint64_t v = i % 3 ? gen_heavy_tail() : gen_wide();
+
+		hist_record(rng_next() % 2 ? a : b, v);
+		hist_record(all, v);
+	}
+	assert_int_equal(hist_merge(a, b), 0);
+	assert_int_equal(hist_count(a), hist_count(all));
+	assert_int_equal(hist_min(a), hist_min(all));
+	assert_int_equal(hist_max(a), hist_max(all));
+	assert_true(hist_mean(a) == hist_mean(all));
+	assert_true(hist_stdev(a) == hist_stdev(all));
+	for (p = 0.0; p <= 100.0; p += 0.25)
+		assert_int_equal(hist_percentile(a, p), hist_percentile(all, p));
+	hist_foreach(a, collect, &ca);
+	hist_foreach(all, collect, &call);
+	assert_int_equal(ca.n, call.n);
+	assert_int_equal(ca.sum_vc, call.sum_vc);
+	hist_free(a);
+	hist_free(b);
+	hist_free(all);
+}
+
+static void test_merge_empty_and_errors(void **state)
+{
+	struct hist *a = hist_new(), *e = hist_new();
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(e);
+	hist_record(a, 42);
+	hist_record(a, 4200);
+	assert_int_equal(hist_merge(a, e), 0);
+	assert_int_equal(hist_count(a), 2);
+	assert_int_equal(hist_min(a), 42);
+	assert_int_equal(hist_merge(e, a), 0);
+	assert_int_equal(hist_count(e), 2);
+	assert_int_equal(hist_min(e), 42);
+	assert_int_equal(hist_max(e), 4200);
+	assert_near(hist_mean(e), 2121.0, 0.0);
+	assert_int_equal(hist_merge(NULL, a), -EINVAL);
+	assert_int_equal(hist_merge(a, NULL), -EINVAL);
+	hist_free(a);
+	hist_free(e);
+}
+
+static int seen_bucket;
+
+static void count_calls(uint64_t value, uint64_t count, void *arg)
+{
+	(void)value;
+	(void)count;
+	(void)arg;
+	seen_bucket = 1;
+}
+
+static void check_empty(const struct hist *h)
+{
+	seen_bucket = 0;
+	assert_int_equal(hist_count(h), 0);
+	assert_int_equal(hist_min(h), 0);
+	assert_int_equal(hist_max(h), 0);
+	assert_near(hist_mean(h), 0.0, 0.0);
+	assert_near(hist_stdev(h), 0.0, 0.0);
+	assert_int_equal(hist_percentile(h, 50.0), 0);
+	assert_int_equal(hist_percentile(h, 100.0), 0);
+	hist_foreach(h, count_calls, NULL);
+	assert_false(seen_bucket);
+}
+
+static void test_empty_and_reset(void **state)
+{
+	struct hist *h = hist_new();
+
+	(void)state;
+	assert_non_null(h);
+	check_empty(h);
+	hist_record(h, 12345);
+	assert_int_equal(hist_percentile(h, 37.0), 12345);
+	assert_near(hist_stdev(h), 0.0, 0.0);
+	hist_reset(h);
+	check_empty(h);
+	hist_free(h);
+	hist_free(NULL);
+}
+
+static void test_memory_constant(void **state)
+{
+	struct hist *h = hist_new();
+	size_t before;
+	int i;
+
+	(void)state;
+	assert_non_null(h);
+	before = hist_memory_bytes(h);
+	assert_true(before > 0);
+	assert_true(before <= 256 * 1024);
+	for (i = 0; i < 1000000; i++)
+		hist_record(h, rng_next());
+	assert_int_equal(hist_memory_bytes(h), before);
+	hist_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_geometry),
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_heavy_tail),
+		cmocka_unit_test(test_wide_range),
+		cmocka_unit_test(test_small_exact),
+		cmocka_unit_test(test_stats_huge_values),
+		cmocka_unit_test(test_foreach),
+		cmocka_unit_test(test_merge_equals_recording_all),
+		cmocka_unit_test(test_merge_empty_and_errors),
+		cmocka_unit_test(test_empty_and_reset),
+		cmocka_unit_test(test_memory_constant),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
