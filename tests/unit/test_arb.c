@@ -1,0 +1,404 @@
+/*
+ * arb: the arbitration models against numbers worked out by hand.
+ *
+ * Golden case, Configuration A of Cano-Cano et al. (limit 1, so the high
+ * table may send 4096 bytes = 64 units before the low entry's turn):
+ *   high: VL0 32 entries, 8 of weight 9 then 24 of 8   (264 units)
+ *         VL1 16 entries, 14 of weight 10 then 2 of 9  (158 units)
+ *         VL2 16 entries, 10 of weight 7 then 6 of 6   (106 units)
+ *         in the order 0,1,0,2, 0,1,0,2, ... (528 units a cycle)
+ *   low:  VL3 one entry of weight 6.
+ * ib-fluid: after every 64 high units (a cut may fall inside an entry,
+ * which resumes after the low turn) VL3 sends 6, so VL3 gets 6/70 =
+ * 8.5714 % and the high VLs share 64/70 by what they sent.
+ * The simulation runs 30 cycles of the high table (15840 units) and then
+ * on to the next low turn: 15840 = 247 * 64 + 32, so 32 more high units
+ * are sent at the start of cycle 31 (VL0 9, VL1 10, VL0 9, then 4 of the
+ * VL2 entry's 7) and VL3 gets its 248th turn:
+ *   VL0 = 30 * 264 + 18 = 7938      VL1 = 30 * 158 + 10 = 4750
+ *   VL2 = 30 * 106 + 4  = 3184      VL3 = 248 * 6       = 1488
+ *   total 17360 = 248 * 70
+ *   SL0 45.7258 %, SL1 27.3618 %, SL2 18.3410 %, SL3 8.5714 %.
+ * The long-run values (264, 158, 106 / 528 of 64/70: 45.7143, 27.3593,
+ * 18.3550 %) are reached exactly after 300 runs, a multiple of the
+ * 4-cycle period in which 2112 high units make 33 whole limit periods.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "arb.h"
+#include "unit.h"
+
+#define TOL_PCT 1e-3
+
+static struct arb_result res;
+
+static void add(struct arb_table *t, int vl, int weight)
+{
+	t->entries[t->n_entries].vl = vl;
+	t->entries[t->n_entries].weight = weight;
+	t->n_entries++;
+}
+
+/* The fixture tests/data/config-a.* describes the same port. */
+static void config_a(struct arb_config *cfg)
+{
+	int i, n0 = 0, n1 = 0, n2 = 0;
+
+	arb_config_init(cfg, ARB_KIND_VLARB);
+	for (i = 0; i < 64; i++) {
+		if (i % 2 == 0)
+			add(&cfg->high, 0, n0++ < 8 ? 9 : 8);
+		else if (i % 4 == 1)
+			add(&cfg->high, 1, n1++ < 14 ? 10 : 9);
+		else
+			add(&cfg->high, 2, n2++ < 10 ? 7 : 6);
+	}
+	add(&cfg->low, 3, 6);
+	cfg->limit = 1;
+	cfg->limit_known = true;
+}
+
+static bool has_warning(const char *needle)
+{
+	int i;
+
+	for (i = 0; i < res.n_warnings; i++)
+		if (strstr(res.warnings[i], needle))
+			return true;
+	return false;
+}
+
+static void test_config_a_fluid(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	config_a(&cfg);
+	arb_params_init(&params);
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[0].share_pct, 100.0 * 7938 / 17360, TOL_PCT);
+	assert_near(res.sls[1].share_pct, 100.0 * 4750 / 17360, TOL_PCT);
+	assert_near(res.sls[2].share_pct, 100.0 * 3184 / 17360, TOL_PCT);
+	assert_near(res.sls[3].share_pct, 100.0 * 6 / 70, TOL_PCT);
+	assert_near(res.sls[3].share_pct, 8.5714, 1e-4);
+	assert_near(res.sls[0].gbps, 45.7258, 1e-3);
+	assert_near(res.sls[4].share_pct, 0, 0);
+	/* VL0 every other grant; VL1 and VL2 every 4th, more around cuts. */
+	assert_true(res.sls[0].has_distance);
+	assert_true(res.sls[0].mean_distance >= 2 && res.sls[0].mean_distance < 2.5);
+	assert_true(res.sls[1].mean_distance >= 4 && res.sls[1].mean_distance < 4.5);
+	assert_true(res.sls[3].max_distance > res.sls[0].max_distance);
+	assert_false(res.sls[4].has_distance);
+}
+
+static void test_config_a_long_run(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	config_a(&cfg);
+	arb_params_init(&params);
+	params.runs = 300;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[0].share_pct, 100.0 * 264 / 528 * 64 / 70, 1e-9);
+	assert_near(res.sls[1].share_pct, 100.0 * 158 / 528 * 64 / 70, 1e-9);
+	assert_near(res.sls[2].share_pct, 100.0 * 106 / 528 * 64 / 70, 1e-9);
+	assert_near(res.sls[3].share_pct, 100.0 * 6 / 70, 1e-9);
+}
+
+/* With 4 KiB packets every visit sends one packet, whatever the weight. */
+static void test_config_a_packet(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	config_a(&cfg);
+	arb_params_init(&params);
+	params.model = ARB_MODEL_IB_PACKET;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	/* One high packet, then the low entry's packet: 64 + 64 per cycle. */
+	assert_near(res.sls[0].share_pct, 25, TOL_PCT);
+	assert_near(res.sls[1].share_pct, 12.5, TOL_PCT);
+	assert_near(res.sls[2].share_pct, 12.5, TOL_PCT);
+	assert_near(res.sls[3].share_pct, 50, TOL_PCT);
+	assert_near(res.sls[3].mean_distance, 2, 0);
+	assert_true(has_warning("one whole packet"));
+}
+
+static void test_single_table_proportional(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	arb_config_init(&cfg, ARB_KIND_VLARB);
+	add(&cfg.low, 0, 10);
+	add(&cfg.low, 1, 30);
+	add(&cfg.low, 2, 60);
+	add(&cfg.low, 1, 0);
+	cfg.limit_known = true;
+	arb_params_init(&params);
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[0].share_pct, 10, 1e-9);
+	assert_near(res.sls[1].share_pct, 30, 1e-9);
+	assert_near(res.sls[2].share_pct, 60, 1e-9);
+	assert_near(res.vls[1].gbps, 30, 1e-9);
+	assert_near(res.sls[0].max_distance, 3, 0);
+	assert_true(has_warning("weight 0"));
+}
+
+/* ib-packet with small weights: each visit one packet, so equal shares. */
+static void test_packet_small_weights(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	arb_config_init(&cfg, ARB_KIND_VLARB);
+	add(&cfg.high, 0, 8);
+	add(&cfg.high, 1, 32);
+	cfg.limit = ARB_LIMIT_NONE;
+	cfg.limit_known = true;
+	arb_params_init(&params);
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[0].share_pct, 20, 1e-9);
+	params.model = ARB_MODEL_IB_PACKET;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[0].share_pct, 50, 1e-9);
+	assert_near(res.sls[1].share_pct, 50, 1e-9);
+	/* 2048-byte packets on SL1: weight 32 is exactly one packet. */
+	params.packet_bytes[1] = 2048;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[0].share_pct, 100.0 * 4096 / 6144, 1e-9);
+	/* Weight 65 with 4096-byte packets: two packets, the overshoot lost. */
+	cfg.high.entries[1].weight = 65;
+	params.packet_bytes[1] = 4096;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[1].share_pct, 100.0 * 2 / 3, 1e-9);
+}
+
+static void test_limit_255_starves_low(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	arb_config_init(&cfg, ARB_KIND_VLARB);
+	add(&cfg.high, 0, 4);
+	add(&cfg.low, 1, 4);
+	cfg.limit = ARB_LIMIT_NONE;
+	cfg.limit_known = true;
+	arb_params_init(&params);
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[0].share_pct, 100, 1e-9);
+	assert_near(res.sls[1].share_pct, 0, 0);
+	assert_true(has_warning("limit 255"));
+	/* A high VL that offers nothing leaves the link to the low table. */
+	params.load_gbps[0] = 0;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[1].share_pct, 100, 1e-9);
+}
+
+/* Water-filling: a flow below its share frees the rest for the others. */
+static void test_waterfill(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+	int sl;
+
+	(void)state;
+	arb_config_init(&cfg, ARB_KIND_VLARB);
+	add(&cfg.low, 0, 10);
+	add(&cfg.low, 1, 10);
+	add(&cfg.low, 2, 20);
+	cfg.limit_known = true;
+	arb_params_init(&params);
+	for (sl = 3; sl < ARB_NUM_SLS; sl++)
+		params.load_gbps[sl] = 0;
+	params.load_gbps[0] = 10;
+	params.link_gbps = 200;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	/* SL0 takes its 10; 190 left for SL1:SL2 = 1:2. */
+	assert_near(res.sls[0].gbps, 10, 1e-9);
+	assert_near(res.sls[1].gbps, 190.0 / 3, 1e-6);
+	assert_near(res.sls[2].gbps, 380.0 / 3, 1e-6);
+	assert_near(res.sls[0].share_pct, 5, 1e-9);
+	/* Everyone below their share: everyone gets what they offer. */
+	params.load_gbps[1] = 20;
+	params.load_gbps[2] = 30;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[2].gbps, 30, 1e-9);
+}
+
+static void test_shared_vl_split(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	arb_config_init(&cfg, ARB_KIND_VLARB);
+	add(&cfg.low, 0, 30);
+	add(&cfg.low, 1, 10);
+	cfg.sl2vl[2] = 0;
+	cfg.sl2vl_explicit = true;
+	cfg.limit_known = true;
+	arb_params_init(&params);
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[0].share_pct, 37.5, 1e-9);
+	assert_near(res.sls[2].share_pct, 37.5, 1e-9);
+	assert_near(res.vls[0].share_pct, 75, 1e-9);
+	assert_near(res.sls[1].share_pct, 25, 1e-9);
+	assert_true(has_warning("SL0 and SL2 share VL0"));
+	assert_true(has_warning("SL15 maps to VL15"));
+}
+
+static void test_table_warnings(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	arb_config_init(&cfg, ARB_KIND_VLARB);
+	add(&cfg.high, 0, 4);
+	add(&cfg.high, 15, 4);
+	add(&cfg.high, 9, 4);
+	cfg.high.cap = 2;
+	cfg.oper_vls = 8;
+	arb_params_init(&params);
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_true(has_warning("VLArbHighCap"));
+	assert_true(has_warning("VL15"));
+	assert_true(has_warning("beyond the 8 operational VLs"));
+	assert_true(has_warning("LimitOfHighPriority not in the input"));
+	assert_near(res.vls[15].share_pct, 0, 0);
+}
+
+static void ets_strict_drr(struct arb_config *cfg)
+{
+	arb_config_init(cfg, ARB_KIND_ETS);
+	cfg->n_bands = 3;
+	cfg->bands[0].strict = true;
+	cfg->bands[1].quantum_bytes = 3000;
+	cfg->bands[2].quantum_bytes = 1000;
+	cfg->prio_band[5] = 0;
+	cfg->prio_band[3] = 1;
+	cfg->dscp_band[46] = 0;
+	cfg->default_band = 2;
+}
+
+/* Strict band with a limited load, then DRR 3:1 on what is left. */
+static void test_ets_strict_then_drr(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+	int band, p;
+	double share;
+
+	(void)state;
+	ets_strict_drr(&cfg);
+	arb_params_init(&params);
+	params.model = ARB_MODEL_ETS;
+	for (p = 0; p < ARB_NUM_PRIOS; p++)
+		params.load_gbps[p] = 0;
+	params.load_gbps[5] = 20;
+	params.load_gbps[3] = -1;
+	params.load_gbps[0] = -1;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[5].gbps, 20, 1e-9);
+	assert_near(res.sls[3].gbps, 60, 1e-9);
+	assert_near(res.sls[0].gbps, 20, 1e-9);
+	assert_int_equal(res.n_vls, 3);
+	assert_near(res.vls[1].share_pct, 60, 1e-9);
+	assert_near(res.vls[0].mean_distance, 1, 0);
+	assert_near(res.vls[1].mean_distance, 2, 0);
+	/* converge's view: DSCP 46 (tclass 0xb8) is in band 0, 20 %. */
+	assert_int_equal(arb_tclass_to_dscp(0xb8), 46);
+	assert_int_equal(arb_ets_dscp_share(&cfg, &res, 46, &band, &share), 0);
+	assert_int_equal(band, 0);
+	assert_near(share, 20, 1e-9);
+	assert_int_equal(arb_ets_dscp_share(&cfg, &res, 10, &band, &share), 0);
+	assert_int_equal(band, 2);
+	assert_int_equal(arb_ets_dscp_share(&cfg, &res, 64, &band, &share), -EINVAL);
+}
+
+/* All saturating: the strict band takes the link and says so. */
+static void test_ets_saturated_strict(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	ets_strict_drr(&cfg);
+	arb_params_init(&params);
+	params.model = ARB_MODEL_ETS;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.vls[0].share_pct, 100, 1e-9);
+	assert_near(res.sls[3].share_pct, 0, 0);
+	assert_false(res.sls[3].has_distance);
+	assert_true(has_warning("band 0 is strict and saturating"));
+	/* No strict traffic: DRR 3:1, band 2 split by its 6 priorities. */
+	params.load_gbps[5] = 0;
+	params.band_load_set[0] = true;
+	params.band_load_gbps[0] = 0;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.vls[1].share_pct, 75, 1e-9);
+	assert_near(res.vls[2].share_pct, 25, 1e-9);
+	assert_near(res.sls[0].share_pct, 25.0 / 6, 1e-9);
+}
+
+static void test_model_mismatch(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+
+	(void)state;
+	config_a(&cfg);
+	arb_params_init(&params);
+	params.model = ARB_MODEL_ETS;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), -EINVAL);
+	ets_strict_drr(&cfg);
+	params.model = ARB_MODEL_IB_FLUID;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), -EINVAL);
+	params.model = ARB_MODEL_ETS;
+	params.runs = 0;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), -EINVAL);
+}
+
+static void test_model_names(void **state)
+{
+	enum arb_model m;
+
+	(void)state;
+	assert_int_equal(arb_model_parse("ib-packet", &m), 0);
+	assert_int_equal(m, ARB_MODEL_IB_PACKET);
+	assert_string_equal(arb_model_name(ARB_MODEL_IB_FLUID), "ib-fluid");
+	assert_int_equal(arb_model_parse("fluid", &m), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_a_fluid),
+		cmocka_unit_test(test_config_a_long_run),
+		cmocka_unit_test(test_config_a_packet),
+		cmocka_unit_test(test_single_table_proportional),
+		cmocka_unit_test(test_packet_small_weights),
+		cmocka_unit_test(test_limit_255_starves_low),
+		cmocka_unit_test(test_waterfill),
+		cmocka_unit_test(test_shared_vl_split),
+		cmocka_unit_test(test_table_warnings),
+		cmocka_unit_test(test_ets_strict_then_drr),
+		cmocka_unit_test(test_ets_saturated_strict),
+		cmocka_unit_test(test_model_mismatch),
+		cmocka_unit_test(test_model_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

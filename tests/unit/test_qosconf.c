@@ -1,0 +1,317 @@
+/*
+ * qosconf: every reader on the fixtures in tests/data, the three
+ * spellings of Configuration A giving the same analysis, and bad inputs
+ * failing with the file and line in the message.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "arb.h"
+#include "qosconf.h"
+#include "unit.h"
+
+static struct qosconf_err err;
+
+/* Parse fixture files (NULL-terminated names) with @opts. */
+static int parse_files(const char *const *names, const struct qosconf_opts *opts,
+		       struct arb_config *cfg, enum qosconf_format *format)
+{
+	struct qosconf_source src[4];
+	char *texts[4], path[512];
+	int n, rc;
+
+	for (n = 0; names[n]; n++) {
+		snprintf(path, sizeof(path), "%s/%s", TEST_DATA, names[n]);
+		assert_int_equal(qosconf_read_file(path, &texts[n], &err), 0);
+		src[n].name = names[n];
+		src[n].text = texts[n];
+	}
+	rc = qosconf_parse(src, n, opts, cfg, format, &err);
+	while (n--)
+		free(texts[n]);
+	return rc;
+}
+
+static int parse_one(const char *name, struct arb_config *cfg,
+		     enum qosconf_format *format)
+{
+	const char *names[] = { name, NULL };
+	struct qosconf_opts opts;
+
+	qosconf_opts_init(&opts);
+	return parse_files(names, &opts, cfg, format);
+}
+
+static int parse_text(const char *text, enum qosconf_format format_in,
+		      struct arb_config *cfg)
+{
+	struct qosconf_source src = { "inline.txt", text };
+	struct qosconf_opts opts;
+	enum qosconf_format format;
+
+	qosconf_opts_init(&opts);
+	opts.format = format_in;
+	return qosconf_parse(&src, 1, &opts, cfg, &format, &err);
+}
+
+static void analyze(const struct arb_config *cfg, struct arb_result *res)
+{
+	struct arb_params params;
+
+	arb_params_init(&params);
+	assert_int_equal(arb_analyze(cfg, &params, res), 0);
+}
+
+static void assert_same_analysis(const struct arb_result *a,
+				 const struct arb_result *b)
+{
+	int i;
+
+	for (i = 0; i < ARB_NUM_SLS; i++) {
+		assert_int_equal(a->sls[i].vl, b->sls[i].vl);
+		assert_near(a->sls[i].share_pct, b->sls[i].share_pct, 0);
+		assert_near(a->sls[i].mean_distance, b->sls[i].mean_distance, 0);
+		assert_near(a->sls[i].max_distance, b->sls[i].max_distance, 0);
+		assert_near(a->vls[i].share_pct, b->vls[i].share_pct, 0);
+		assert_int_equal(a->vls[i].high_weight, b->vls[i].high_weight);
+		assert_int_equal(a->vls[i].low_weight, b->vls[i].low_weight);
+	}
+}
+
+/* opensm.conf, smpquery text and a table: one port, one analysis. */
+static void test_config_a_three_ways(void **state)
+{
+	static struct arb_result r_conf, r_smp, r_table;
+	const char *smp[] = { "config-a.smpquery.txt", "config-a.portinfo.txt", NULL };
+	struct qosconf_opts opts;
+	struct arb_config cfg;
+	enum qosconf_format format;
+
+	(void)state;
+	assert_int_equal(parse_one("config-a.opensm.conf", &cfg, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_OPENSM);
+	assert_int_equal(cfg.high.n_entries, 64);
+	assert_int_equal(cfg.limit, 1);
+	analyze(&cfg, &r_conf);
+
+	qosconf_opts_init(&opts);
+	assert_int_equal(parse_files(smp, &opts, &cfg, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_SMPQUERY);
+	assert_int_equal(cfg.high.cap, 64);
+	assert_int_equal(cfg.low.n_entries, 8);
+	assert_int_equal(cfg.oper_vls, 15);
+	assert_true(cfg.limit_known);
+	analyze(&cfg, &r_smp);
+
+	assert_int_equal(parse_one("config-a.table", &cfg, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_TABLE);
+	assert_false(cfg.limit_known);
+	cfg.limit = 1;			/* what --limit 1 does */
+	cfg.limit_known = true;
+	analyze(&cfg, &r_table);
+
+	assert_same_analysis(&r_conf, &r_smp);
+	assert_same_analysis(&r_conf, &r_table);
+	assert_near(r_conf.sls[3].share_pct, 8.5714, 1e-4);
+	assert_near(r_conf.sls[0].share_pct, 45.7258, 1e-4);
+}
+
+/* A node type's keys override the generic ones; absent ones fall back. */
+static void test_opensm_node_types(void **state)
+{
+	const char *names[] = { "config-a.opensm.conf", NULL };
+	struct qosconf_opts opts;
+	struct arb_config cfg;
+	enum qosconf_format format;
+
+	(void)state;
+	qosconf_opts_init(&opts);
+	opts.node_type = QOSCONF_NODE_SW0;
+	assert_int_equal(parse_files(names, &opts, &cfg, &format), 0);
+	assert_int_equal(cfg.limit, 255);
+	assert_int_equal(cfg.high.n_entries, 2);
+	assert_int_equal(cfg.low.n_entries, 1);		/* generic 3:6 */
+	opts.node_type = QOSCONF_NODE_CA;		/* all (null): generic */
+	assert_int_equal(parse_files(names, &opts, &cfg, &format), 0);
+	assert_int_equal(cfg.limit, 1);
+	assert_int_equal(cfg.high.n_entries, 64);
+}
+
+/* No qos_ key at all: OpenSM's built-in defaults. */
+static void test_opensm_defaults(void **state)
+{
+	struct arb_config cfg;
+
+	(void)state;
+	assert_int_equal(parse_text("qos TRUE\nsweep_interval 10\n",
+				    QOSCONF_FORMAT_AUTO, &cfg), 0);
+	assert_int_equal(cfg.limit, 0);
+	assert_int_equal(cfg.oper_vls, 15);
+	assert_int_equal(cfg.high.n_entries, 15);
+	assert_int_equal(cfg.high.entries[0].weight, 4);
+	assert_int_equal(cfg.high.entries[1].weight, 0);
+	assert_int_equal(cfg.low.entries[1].weight, 4);
+	assert_int_equal(cfg.sl2vl[15], 7);
+	assert_int_equal(parse_text("qos_vlarb_high 0x0:0x40\nqos_swe_high_limit 3\n",
+				    QOSCONF_FORMAT_OPENSM, &cfg), 0);
+	assert_int_equal(cfg.high.n_entries, 1);
+	assert_int_equal(cfg.high.entries[0].weight, 64);
+	assert_int_equal(cfg.limit, 3);
+}
+
+static void test_smpquery_in_port(void **state)
+{
+	const char *text =
+		"# SL2VL table: Lid 5\n"
+		"#                 SL: | 0| 1| 2| 3| 4| 5| 6| 7| 8| 9|10|11|12|13|14|15|\n"
+		"ports: in  1, out  3: | 0| 1| 2| 3| 4| 5| 6| 7| 0| 1| 2| 3| 4| 5| 6| 7|\n"
+		"ports: in  2, out  3: | 1| 1| 1| 1| 1| 1| 1| 1| 1| 1| 1| 1| 1| 1| 1| 1|\n"
+		"# VLArbitration tables: Lid 5 port 3 LowCap 2 HighCap 0\n"
+		"# Low priority VL Arbitration Table:\n"
+		"VL    : |0x0 |0x1 |\n"
+		"WEIGHT: |0x20|0xff|\n";
+	struct qosconf_source src = { "x.txt", text };
+	struct qosconf_opts opts;
+	struct arb_config cfg;
+	enum qosconf_format format;
+
+	(void)state;
+	qosconf_opts_init(&opts);
+	assert_int_equal(qosconf_parse(&src, 1, &opts, &cfg, &format, &err), 0);
+	assert_int_equal(cfg.sl2vl[8], 0);
+	assert_int_equal(cfg.low.entries[1].weight, 255);
+	opts.in_port = 2;
+	assert_int_equal(qosconf_parse(&src, 1, &opts, &cfg, &format, &err), 0);
+	assert_int_equal(cfg.sl2vl[0], 1);
+}
+
+static void test_ets(void **state)
+{
+	struct arb_config cfg;
+	enum qosconf_format format;
+
+	(void)state;
+	assert_int_equal(parse_one("ets-roce.txt", &cfg, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_ETS);
+	assert_int_equal(cfg.kind, ARB_KIND_ETS);
+	assert_int_equal(cfg.n_bands, 3);
+	assert_true(cfg.bands[0].strict);
+	assert_int_equal(cfg.bands[1].quantum_bytes, 4500);
+	assert_int_equal(arb_ets_dscp_band(&cfg, 46), 0);
+	assert_int_equal(arb_ets_dscp_band(&cfg, 8), 1);
+	assert_int_equal(arb_ets_dscp_band(&cfg, 0), 2);
+	assert_int_equal(arb_ets_prio_band(&cfg, 3), 1);
+	assert_int_equal(arb_ets_prio_band(&cfg, 0), 2);
+}
+
+static void test_detect(void **state)
+{
+	(void)state;
+	assert_int_equal(qosconf_detect("# c\nhigh, 0, 4\n"), QOSCONF_FORMAT_TABLE);
+	assert_int_equal(qosconf_detect("# c\nband 0 strict\n"), QOSCONF_FORMAT_ETS);
+	assert_int_equal(qosconf_detect("qos_max_vls 8\n"), QOSCONF_FORMAT_OPENSM);
+	assert_int_equal(qosconf_detect("VLHighLimit:.......1\n"),
+			 QOSCONF_FORMAT_SMPQUERY);
+	assert_int_equal(qosconf_detect("# only a comment\n"), QOSCONF_FORMAT_AUTO);
+	assert_int_equal(qosconf_detect("!!!\n"), QOSCONF_FORMAT_AUTO);
+}
+
+static void test_parse_list(void **state)
+{
+	uint8_t v[16];
+	int n;
+
+	(void)state;
+	assert_int_equal(qosconf_parse_list("0,1, 0x2", 0, 15, 16, v, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[2], 2);
+	assert_int_equal(qosconf_parse_list("0,16", 0, 15, 16, v, &n, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "16 out of range"));
+	assert_int_equal(qosconf_parse_list("0,x", 0, 15, 16, v, &n, &err), -EINVAL);
+}
+
+/* Each bad fixture fails and names the file, the line, and the value. */
+static const struct {
+	const char *name;
+	int line;		/* 0: any */
+	const char *what;
+} bad_cases[] = {
+	{ "bad-malformed.txt", 3, "malformed" },
+	{ "bad-vl.txt", 2, "VL 16 out of range" },
+	{ "bad-weight.txt", 2, "weight 300 out of range" },
+	{ "bad-entries.txt", 66, "more than 64 entries" },
+	{ "bad-table-key.txt", 2, "unknown table 'medium'" },
+	{ "bad-key.txt", 4, "unknown key 'qos_vlarb_hi'" },
+	{ "bad-empty.txt", 1, "empty" },
+	{ "bad-truncated.txt", 6, "truncated" },
+	{ "bad-truncated-row.txt", 4, "truncated" },
+	{ "bad-ets-band.txt", 4, "band 3" },
+	{ "bad-ets-nodefault.txt", 0, "default" },
+	{ "bad-ets-order.txt", 2, "strict bands come first" },
+};
+
+static void test_bad_inputs(void **state)
+{
+	struct arb_config cfg;
+	enum qosconf_format format;
+	char where[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		if (bad_cases[i].line)
+			snprintf(where, sizeof(where), "%s:%d: ", bad_cases[i].name,
+				 bad_cases[i].line);
+		else
+			snprintf(where, sizeof(where), "%s:", bad_cases[i].name);
+		assert_int_equal(parse_one(bad_cases[i].name, &cfg, &format), -EINVAL);
+		if (strncmp(err.msg, where, strlen(where)) ||
+		    !strstr(err.msg, bad_cases[i].what))
+			fail_msg("got '%s', expected '%s...%s'", err.msg, where,
+				 bad_cases[i].what);
+	}
+}
+
+static void test_bad_inline(void **state)
+{
+	struct arb_config cfg;
+
+	(void)state;
+	assert_int_equal(parse_text("qos_sl2vl 0,1,2\n", QOSCONF_FORMAT_OPENSM,
+				    &cfg), -EINVAL);
+	assert_non_null(strstr(err.msg, "inline.txt:1: qos_sl2vl: 3 VLs"));
+	assert_int_equal(parse_text("qos_vlarb_low 0:4,1\n", QOSCONF_FORMAT_OPENSM,
+				    &cfg), -EINVAL);
+	assert_non_null(strstr(err.msg, "'1' is not VL:WEIGHT"));
+	assert_int_equal(parse_text("band 0 strict\nband 2 drr 10\ndefault 0\n",
+				    QOSCONF_FORMAT_ETS, &cfg), -EINVAL);
+	assert_non_null(strstr(err.msg, "inline.txt:2: band 2 out of order"));
+	assert_int_equal(parse_text("# nothing\n", QOSCONF_FORMAT_TABLE, &cfg),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "inline.txt:1: empty"));
+	assert_int_equal(parse_text("WEIGHT: |0x4 |\n", QOSCONF_FORMAT_SMPQUERY,
+				    &cfg), -EINVAL);
+	assert_non_null(strstr(err.msg, "inline.txt:1: WEIGHT row without"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_a_three_ways),
+		cmocka_unit_test(test_opensm_node_types),
+		cmocka_unit_test(test_opensm_defaults),
+		cmocka_unit_test(test_smpquery_in_port),
+		cmocka_unit_test(test_ets),
+		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_parse_list),
+		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_bad_inline),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
