@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# A netem delay D on the switch's egress ports toward both hosts raises the
+# verbs round trip by 2D. perftest's ib_read_lat times an RDMA READ, a whole
+# round trip with no software on the remote side, like rperf's method.
+. "$(dirname "$0")/lib.sh"
+
+D_US=20000
+base=$(perftest_lat_us ib_read_lat h2 h1 64 200)
+"$LAB" egress h1 "delay=${D_US}us" >/dev/null
+"$LAB" egress h2 "delay=${D_US}us" >/dev/null
+delayed=$(perftest_lat_us ib_read_lat h2 h1 64 200)
+rise_us=$(awk -v a="$base" -v b="$delayed" 'BEGIN { printf "%.0f", b - a }')
+echo "ib_read_lat median RTT: ${base} us; with ${D_US} us on each egress: ${delayed} us; rise ${rise_us} us (2D = $((2 * D_US)) us)"
+awk -v r="$rise_us" -v d="$D_US" 'BEGIN { exit !(r > 1.8 * d && r < 2.2 * d) }' ||
+	fail "RTT rose by ${rise_us} us, not within 10 % of $((2 * D_US)) us"

@@ -1,0 +1,59 @@
+# Helpers for lab tests. A lab test is a script run on this machine by
+# `scripts/lab run`; it drives the VMs through $RPERF_LAB (scripts/lab).
+# Tests fail loudly: a lab test never skips.
+set -euo pipefail
+
+LAB=${RPERF_LAB:?lab tests run under scripts/lab run}
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+RPERF=$TOP/src/rperf
+WORK=$(mktemp -d)
+BG_PIDS=()
+
+# Every test starts and ends with plain switch ports, whatever it changed.
+reset_egress() {
+	local h
+	for h in $("$LAB" hosts); do
+		"$LAB" egress "$h" none >/dev/null
+	done
+}
+
+cleanup() {
+	local p
+	for p in "${BG_PIDS[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+	reset_egress || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+reset_egress
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# Run a shell command string in a VM; print its output.
+in_vm() { "$LAB" sh -t "${TIMEOUT_S:-600}" "$1" "$2"; }
+
+# Run a command string in a VM in the background; its output goes to FILE.
+in_vm_bg() {
+	"$LAB" sh -t "${TIMEOUT_S:-600}" "$1" "$2" >"$3" 2>&1 &
+	BG_PIDS+=($!)
+}
+
+# Median half round trip (t_typical, us) from ib_send_lat output.
+perftest_typical_us() {
+	awk '$1 ~ /^[0-9]+$/ && NF >= 9 { print $5 }' "$1" | tail -n 1
+}
+
+# Run perftest's TOOL (ib_send_lat, ib_read_lat, ...) between SERVER_VM and
+# CLIENT_VM on rxe0; print its t_typical in us.
+perftest_lat_us() {
+	local tool=$1 srv=$2 cli=$3 size=$4 iters=$5 out=$WORK/perftest.$RANDOM
+	in_vm_bg "$srv" "timeout 120 $tool -d rxe0 -x 1 -F -s $size -n $iters" "$out.srv"
+	in_vm "$cli" "sleep 1; timeout 120 $tool -d rxe0 -x 1 -F -s $size -n $iters $srv" >"$out.cli" ||
+		{ cat "$out.cli" "$out.srv" >&2; fail "$tool $cli -> $srv failed"; }
+	wait "${BG_PIDS[-1]}" || { cat "$out.srv" >&2; fail "$tool server on $srv failed"; }
+	perftest_typical_us "$out.cli"
+}
