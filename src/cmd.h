@@ -27,5 +27,13 @@ struct rperf_cmd {
 extern const struct rperf_cmd rperf_cmds[];
 const struct rperf_cmd *rperf_cmd_find(const char *name);
 
+/* lat: RTT through the fabric with RPerf's wire/loopback method. */
+int cmd_lat(int argc, char **argv);
+void cmd_lat_usage(FILE *out);
+
+/* server: the passive side lat (and later bw) clients send to. */
+int cmd_server(int argc, char **argv);
+void cmd_server_usage(FILE *out);
+
 
 #endif

@@ -18,6 +18,8 @@ static void cmd_help_usage(FILE *out);
 
 const struct rperf_cmd rperf_cmds[] = {
 	{ "help", cmd_help, cmd_help_usage, "show help for a command" },
+	{ "lat", cmd_lat, cmd_lat_usage, "RTT through the fabric, without end-host overheads" },
+	{ "server", cmd_server, cmd_server_usage, "passive side: keep RECVs posted, count arrivals" },
 	{ NULL, NULL, NULL, NULL },
 };
 

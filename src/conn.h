@@ -1,0 +1,98 @@
+/*
+ * Out-of-band connection setup. By default a TCP socket carries one fixed,
+ * versioned frame each way (the QP endpoint and the path knobs) and then
+ * stays open for the life of the flow: its closing tells each side that
+ * the other is gone, long before RC retries would. Every wait has a
+ * timeout and every read and write loops until the whole frame moved.
+ *
+ * The rdma_cm path (conn_cm_*) resolves and connects through librdmacm
+ * but still creates and moves the QP itself, so that the SL and traffic
+ * class the user asked for end up in the QP's address vector.
+ */
+#ifndef RPERF_CONN_H
+#define RPERF_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <rdma/rdma_cma.h>
+
+#include "verbs.h"
+
+#define CONN_DEFAULT_PORT 18520
+#define CONN_HELLO_BYTES 52
+#define CONN_VERSION 1
+
+enum conn_hello_kind {
+	CONN_HELLO_CLIENT = 1,
+	CONN_HELLO_SERVER = 2,
+};
+
+/* One frame: a client's request for a flow, or the server's answer. */
+struct conn_hello {
+	uint16_t kind;			/* enum conn_hello_kind */
+	int32_t status;			/* server: 0 or the -errno it refused with */
+	struct verbs_endpoint ep;
+	struct verbs_path path;		/* client: how its packets travel */
+	uint32_t max_msg_bytes;		/* client: largest SEND it will post */
+	uint32_t flow_id;		/* server: the id it counts this flow under */
+};
+
+void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES]);
+/* 0, or -EPROTO when the frame is not an rperf frame of our version. */
+int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h);
+
+/* Listening TCP socket on @port (all addresses); fd or -errno. */
+int conn_listen(uint16_t port, char *err, size_t errlen);
+/* Connect to @host:@port within @timeout_ms; fd or -errno. */
+int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, size_t errlen);
+
+/* Move exactly @len bytes within @timeout_ms: 0, -ETIMEDOUT, -ECONNRESET
+ * (peer closed), or another -errno. */
+int conn_write_full(int fd, const void *buf, size_t len, int timeout_ms);
+int conn_read_full(int fd, void *buf, size_t len, int timeout_ms);
+
+int conn_send_hello(int fd, const struct conn_hello *h, int timeout_ms);
+int conn_recv_hello(int fd, struct conn_hello *h, int timeout_ms);
+
+/* Non-blocking: true when the peer closed or reset the connection. */
+bool conn_peer_gone(int fd);
+
+/* Non-blocking: true when @fd has something to read. */
+bool conn_fd_readable(int fd);
+
+/* "198.18.0.2:40112" for an accepted socket's peer. */
+void conn_peer_name(int fd, char *buf, size_t len);
+
+/* ---- rdma_cm ---- */
+
+/* A client-side rdma_cm connection: its channel and id. */
+struct conn_cm {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+};
+
+/*
+ * Resolve @host:@port, so that conn->id->verbs names the local device.
+ * The caller then opens its device on that context and creates its QP.
+ */
+int conn_cm_resolve(struct conn_cm *c, const char *host, uint16_t port, uint8_t tos,
+		    int timeout_ms, char *err, size_t errlen);
+/*
+ * Connect @q (created on conn->id->verbs, still in RESET) along @path:
+ * the hello goes as private data, the server's answer comes back in
+ * @reply; the QP reaches RTS with the attributes rdma_cm resolved and
+ * the SL and traffic class of @path.
+ */
+int conn_cm_connect(struct conn_cm *c, struct verbs_qp *q, const struct conn_hello *hello,
+		    struct conn_hello *reply, int timeout_ms, char *err, size_t errlen);
+/* Listen for rdma_cm connection requests on @port. */
+int conn_cm_listen(struct conn_cm *c, uint16_t port, char *err, size_t errlen);
+/* Move @q to RTS for the connection request @id, along @path. */
+int conn_cm_qp_ready(struct rdma_cm_id *id, struct verbs_qp *q, const struct verbs_path *path,
+		     char *err, size_t errlen);
+/* Accept connection request @id for @q (already at RTS), answering @reply. */
+int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_hello *reply,
+		   char *err, size_t errlen);
+void conn_cm_close(struct conn_cm *c);
+
+#endif

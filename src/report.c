@@ -1,0 +1,548 @@
+/*
+ * Formatting of every result: see report.h. Sections follow the commands.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arb.h"
+#include "config.h"
+#include "errbuf.h"
+#include "report.h"
+#include "sink.h"
+
+/* ================================================================== */
+/* Common                                                              */
+/* ================================================================== */
+
+int report_json_write(json_t *root, const char *path, char *err, size_t errlen)
+{
+	size_t len = strlen(path) + 8;
+	char *tmp;
+	int fd, ret = 0;
+	FILE *f;
+
+	if (!strcmp(path, "-")) {
+		if (json_dumpf(root, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF ||
+		    fflush(stdout))
+			return errbuf_set(err, errlen, -EIO, "cannot write JSON to stdout");
+		return 0;
+	}
+	tmp = malloc(len);
+	if (!tmp)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	snprintf(tmp, len, "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+		free(tmp);
+		return ret;
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f || json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ||
+	    fflush(f) || fsync(fd))
+		ret = errbuf_set(err, errlen, -EIO, "'%s': write failed", path);
+	if (f ? fclose(f) : close(fd))
+		ret = ret ? ret : errbuf_set(err, errlen, -EIO, "'%s': write failed", path);
+	if (!ret && rename(tmp, path))
+		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+/* ================================================================== */
+/* lat and server                                                      */
+/* ================================================================== */
+
+static const struct {
+	const char *key;
+	double pct;
+} lat_pcts[] = {
+	{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99_9", 99.9 }, { "p99_99", 99.99 },
+};
+
+#define N_PCTS (sizeof(lat_pcts) / sizeof(lat_pcts[0]))
+
+static double ns(const struct clock_cal *clk, uint64_t ticks)
+{
+	return clock_ticks_to_ns(clk, ticks);
+}
+
+/* Rounded to 0.1 ns: finer digits only repeat the clock's noise. */
+static json_t *json_ns(double v)
+{
+	return json_real((double)(int64_t)(v * 10 + (v < 0 ? -0.5 : 0.5)) / 10);
+}
+
+json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk)
+{
+	double tpn = clk->ticks_per_ns;
+	json_t *o = json_object();
+	size_t i;
+
+	json_object_set_new(o, "count", json_integer((json_int_t)hist_count(h)));
+	json_object_set_new(o, "min", json_ns(ns(clk, hist_min(h))));
+	json_object_set_new(o, "max", json_ns(ns(clk, hist_max(h))));
+	json_object_set_new(o, "mean", json_ns(hist_mean(h) / tpn));
+	json_object_set_new(o, "stdev", json_ns(hist_stdev(h) / tpn));
+	for (i = 0; i < N_PCTS; i++)
+		json_object_set_new(o, lat_pcts[i].key,
+				    json_ns(ns(clk, hist_percentile(h, lat_pcts[i].pct))));
+	return o;
+}
+
+static json_t *lat_config_json(const struct lat_report_info *in)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "server", json_string(in->server));
+	json_object_set_new(o, "device", json_string(in->device));
+	json_object_set_new(o, "port", json_integer(in->port));
+	json_object_set_new(o, "link_layer", json_string(in->roce ? "Ethernet" : "InfiniBand"));
+	json_object_set_new(o, "gid_index", in->gid_index < 0 ? json_null() :
+					     json_integer(in->gid_index));
+	json_object_set_new(o, "mtu", json_string(in->mtu));
+	json_object_set_new(o, "sl", json_integer(in->path.sl));
+	json_object_set_new(o, "tclass", json_integer(in->path.tclass));
+	json_object_set_new(o, "qp_timeout", json_integer(in->path.timeout));
+	json_object_set_new(o, "retry", json_integer(in->path.retry));
+	json_object_set_new(o, "threads", json_integer(in->threads));
+	json_object_set_new(o, "connection", json_string(in->rdma_cm ? "rdma_cm" : "tcp"));
+	json_object_set_new(o, "hugepages", json_boolean(in->hugepages));
+	json_object_set_new(o, "iterations", json_integer((json_int_t)in->iterations));
+	json_object_set_new(o, "duration_s", json_real(in->duration_s));
+	json_object_set_new(o, "warmup", json_integer((json_int_t)in->warmup));
+	return o;
+}
+
+static json_t *clock_json(const struct clock_cal *clk)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "source", json_string(clock_source_name(clk->source)));
+	json_object_set_new(o, "ticks_per_ns", json_real(clk->ticks_per_ns));
+	json_object_set_new(o, "uncertainty_ppm", json_real(clk->uncertainty_ppm));
+	json_object_set_new(o, "method", json_string(clk->method ? clk->method : ""));
+	return o;
+}
+
+static json_t *lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "size_bytes", json_integer((json_int_t)r->size_bytes));
+	json_object_set_new(o, "samples", json_integer((json_int_t)r->samples));
+	json_object_set_new(o, "complete", json_boolean(!r->status));
+	json_object_set_new(o, "rtt_ns", report_hist_json(r->rtt, clk));
+	json_object_set_new(o, "wire_ns", report_hist_json(r->wire, clk));
+	json_object_set_new(o, "loopback_ns", report_hist_json(r->loop, clk));
+	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
+	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk));
+	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	return o;
+}
+
+json_t *report_lat_json(const struct lat_report_info *info, const struct flow_result *res,
+			size_t n, const char *error)
+{
+	json_t *root = json_object(), *arr = json_array();
+	size_t i;
+
+	json_object_set_new(root, "command", json_string("lat"));
+	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
+	json_object_set_new(root, "config", lat_config_json(info));
+	json_object_set_new(root, "clock", clock_json(info->clk));
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, lat_result_json(&res[i], info->clk));
+	json_object_set_new(root, "results", arr);
+	json_object_set_new(root, "complete", json_boolean(!error));
+	json_object_set_new(root, "error", error ? json_string(error) : json_null());
+	return root;
+}
+
+static double us(const struct clock_cal *clk, uint64_t ticks)
+{
+	return clock_ticks_to_ns(clk, ticks) / 1e3;
+}
+
+enum lat_metric { LAT_RTT, LAT_WIRE, LAT_LOOP };
+
+static const struct hist *lat_hist(const struct flow_result *r, enum lat_metric m)
+{
+	return m == LAT_RTT ? r->rtt : m == LAT_WIRE ? r->wire : r->loop;
+}
+
+static void lat_table_block(FILE *out, const char *title, const struct flow_result *res,
+			    size_t n, enum lat_metric m, const struct clock_cal *clk)
+{
+	const struct hist *h;
+	size_t i, j;
+
+	fprintf(out, "%s, us\n%9s %9s", title, "bytes", "samples");
+	for (j = 0; j < N_PCTS; j++)
+		fprintf(out, " %9s", lat_pcts[j].key);
+	fprintf(out, " %9s %9s %9s %9s\n", "min", "max", "mean", "stdev");
+	for (i = 0; i < n; i++) {
+		h = lat_hist(&res[i], m);
+		fprintf(out, "%9zu %9" PRIu64, res[i].size_bytes, hist_count(h));
+		for (j = 0; j < N_PCTS; j++)
+			fprintf(out, " %9.3f", us(clk, hist_percentile(h, lat_pcts[j].pct)));
+		fprintf(out, " %9.3f %9.3f %9.3f %9.3f\n", us(clk, hist_min(h)), us(clk, hist_max(h)),
+			hist_mean(h) / clk->ticks_per_ns / 1e3,
+			hist_stdev(h) / clk->ticks_per_ns / 1e3);
+	}
+}
+
+void report_lat_table(FILE *out, const struct lat_report_info *info,
+		      const struct flow_result *res, size_t n)
+{
+	size_t i;
+
+	fprintf(out, "rperf lat to %s: %s port %u, %s, MTU %s, SL %u, tclass %u, %u thread%s, "
+		"clock %s (%s)\n\n", info->server, info->device, info->port,
+		info->roce ? "RoCE" : "InfiniBand", info->mtu, info->path.sl, info->path.tclass,
+		info->threads, info->threads == 1 ? "" : "s", clock_source_name(info->clk->source),
+		info->clk->method ? info->clk->method : "");
+	lat_table_block(out, "RTT = T_W - T_L", res, n, LAT_RTT,
+			info->clk);
+	fputc('\n', out);
+	lat_table_block(out, "wire = T_W - T_P", res, n, LAT_WIRE,
+			info->clk);
+	fputc('\n', out);
+	lat_table_block(out, "loopback = T_L - T_P", res, n, LAT_LOOP,
+			info->clk);
+	fprintf(out, "\n%9s %19s %15s %9s\n", "bytes", "loopback_after_wire", "retransmissions",
+		"complete");
+	for (i = 0; i < n; i++)
+		fprintf(out, "%9zu %19" PRIu64 " %15" PRIu64 " %9s\n", res[i].size_bytes,
+			res[i].loop_after_wire, res[i].retrans, res[i].status ? "no" : "yes");
+}
+
+/* Per-SL totals over every flow, closed ones included. */
+struct sl_total {
+	uint64_t flows, msgs, bytes;
+};
+
+static void server_sl_totals(const struct sink *s, struct sl_total t[16])
+{
+	const struct sink_flow *f;
+	size_t i;
+
+	memset(t, 0, 16 * sizeof(*t));
+	for (i = 0; i < s->n_flows; i++) {
+		f = s->flows[i];
+		t[f->path.sl & 15].flows++;
+		t[f->path.sl & 15].msgs += f->msgs;
+		t[f->path.sl & 15].bytes += f->bytes;
+	}
+}
+
+json_t *report_server_json(const struct sink *s, double elapsed_s)
+{
+	json_t *root = json_object(), *flows = json_array(), *sls = json_array(), *o;
+	const struct sink_flow *f;
+	struct sl_total t[16];
+	size_t i;
+
+	for (i = 0; i < s->n_flows; i++) {
+		f = s->flows[i];
+		o = json_object();
+		json_object_set_new(o, "id", json_integer(f->id));
+		json_object_set_new(o, "peer", json_string(f->peer));
+		json_object_set_new(o, "sl", json_integer(f->path.sl));
+		json_object_set_new(o, "tclass", json_integer(f->path.tclass));
+		json_object_set_new(o, "msgs", json_integer((json_int_t)f->msgs));
+		json_object_set_new(o, "bytes", json_integer((json_int_t)f->bytes));
+		json_object_set_new(o, "errors", json_integer((json_int_t)f->errors));
+		json_object_set_new(o, "active", json_boolean(f->active));
+		json_array_append_new(flows, o);
+	}
+	server_sl_totals(s, t);
+	for (i = 0; i < 16; i++) {
+		if (!t[i].flows)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "sl", json_integer((json_int_t)i));
+		json_object_set_new(o, "flows", json_integer((json_int_t)t[i].flows));
+		json_object_set_new(o, "msgs", json_integer((json_int_t)t[i].msgs));
+		json_object_set_new(o, "bytes", json_integer((json_int_t)t[i].bytes));
+		json_array_append_new(sls, o);
+	}
+	json_object_set_new(root, "command", json_string("server"));
+	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
+	json_object_set_new(root, "device", json_string(s->dev->name));
+	json_object_set_new(root, "elapsed_s", json_real(elapsed_s));
+	json_object_set_new(root, "flows", flows);
+	json_object_set_new(root, "sls", sls);
+	return root;
+}
+
+void report_server_table(FILE *out, const struct sink *s, double elapsed_s)
+{
+	const struct sink_flow *f;
+	struct sl_total t[16];
+	size_t i;
+
+	fprintf(out, "rperf server on %s: %zu flow%s in %.1f s\n\n%5s %-24s %3s %6s %12s %14s %7s\n",
+		s->dev->name, s->n_flows, s->n_flows == 1 ? "" : "s", elapsed_s, "flow", "peer",
+		"sl", "tclass", "msgs", "bytes", "errors");
+	for (i = 0; i < s->n_flows; i++) {
+		f = s->flows[i];
+		fprintf(out, "%5u %-24s %3u %6u %12" PRIu64 " %14" PRIu64 " %7" PRIu64 "\n", f->id,
+			f->peer, f->path.sl, f->path.tclass, f->msgs, f->bytes, f->errors);
+	}
+	server_sl_totals(s, t);
+	fprintf(out, "\n%3s %6s %12s %14s\n", "sl", "flows", "msgs", "bytes");
+	for (i = 0; i < 16; i++)
+		if (t[i].flows)
+			fprintf(out, "%3zu %6" PRIu64 " %12" PRIu64 " %14" PRIu64 "\n", i, t[i].flows,
+				t[i].msgs, t[i].bytes);
+}
+
+/* ================================================================== */
+/* analyze                                                             */
+/* ================================================================== */
+
+static json_t *analyze_distance(bool has, double v)
+{
+	return has ? json_real(v) : json_null();
+}
+
+static json_t *analyze_offered(double gbps)
+{
+	return gbps < 0 ? json_string("saturate") : json_real(gbps);
+}
+
+/* The fields every SL and VL object has; returns @o. */
+static json_t *analyze_rates(json_t *o, double share_pct, double gbps,
+			     bool has_distance, double mean, double max)
+{
+	json_object_set_new(o, "share_pct", json_real(share_pct));
+	json_object_set_new(o, "gbps", json_real(gbps));
+	json_object_set_new(o, "mean_distance", analyze_distance(has_distance, mean));
+	json_object_set_new(o, "max_distance", analyze_distance(has_distance, max));
+	return o;
+}
+
+static json_t *analyze_sl_json(const struct arb_result *res,
+			       const struct arb_params *params, int i)
+{
+	const struct arb_sl_result *r = &res->sls[i];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "sl", json_integer(r->sl));
+	json_object_set_new(o, "vl", json_integer(r->vl));
+	if (res->kind == ARB_KIND_ETS)
+		json_object_set_new(o, "band", json_integer(r->vl));
+	else
+		json_object_set_new(o, "packet_bytes",
+				    json_integer(params->packet_bytes[i]));
+	json_object_set_new(o, "offered_gbps", analyze_offered(r->offered_gbps));
+	return analyze_rates(o, r->share_pct, r->gbps, r->has_distance,
+			     r->mean_distance, r->max_distance);
+}
+
+/* SLs (or priorities) whose traffic lands in VL (or band) @vl. */
+static json_t *analyze_members(const struct arb_result *res, int vl)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < res->n_sls; i++)
+		if (res->sls[i].vl == vl)
+			json_array_append_new(a, json_integer(res->sls[i].sl));
+	return a;
+}
+
+static json_t *analyze_vl_json(const struct arb_result *res, int i)
+{
+	const struct arb_vl_result *v = &res->vls[i];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "vl", json_integer(v->vl));
+	if (res->kind == ARB_KIND_VLARB) {
+		json_object_set_new(o, "high_weight", json_integer(v->high_weight));
+		json_object_set_new(o, "low_weight", json_integer(v->low_weight));
+	}
+	json_object_set_new(o, "sls", analyze_members(res, v->vl));
+	return analyze_rates(o, v->share_pct, v->gbps, v->has_distance,
+			     v->mean_distance, v->max_distance);
+}
+
+static json_t *analyze_band_json(const struct arb_config *cfg,
+				 const struct arb_result *res, int b)
+{
+	const struct arb_vl_result *v = &res->vls[b];
+	json_t *o = json_object(), *dscp = json_array();
+	int d;
+
+	for (d = 0; d < ARB_NUM_DSCPS; d++)
+		if (cfg->dscp_band[d] == b)
+			json_array_append_new(dscp, json_integer(d));
+	json_object_set_new(o, "band", json_integer(b));
+	json_object_set_new(o, "strict", json_boolean(v->strict));
+	json_object_set_new(o, "quantum_bytes", v->strict ? json_null() :
+			    json_integer(v->quantum_bytes));
+	json_object_set_new(o, "share_pct", json_real(v->share_pct));
+	json_object_set_new(o, "gbps", json_real(v->gbps));
+	json_object_set_new(o, "dscp", dscp);
+	json_object_set_new(o, "prios", analyze_members(res, b));
+	json_object_set_new(o, "default", json_boolean(cfg->default_band == b));
+	return o;
+}
+
+static json_t *analyze_strings(const char *const *s, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(s[i]));
+	return a;
+}
+
+static json_t *analyze_lists_json(const struct arb_config *cfg,
+				  const struct arb_params *params,
+				  const struct arb_result *res, json_t *root)
+{
+	json_t *sls = json_array(), *vls = json_array(), *bands;
+	int i;
+
+	for (i = 0; i < res->n_sls; i++)
+		json_array_append_new(sls, analyze_sl_json(res, params, i));
+	for (i = 0; i < res->n_vls; i++)
+		json_array_append_new(vls, analyze_vl_json(res, i));
+	json_object_set_new(root, "sls", sls);
+	json_object_set_new(root, "vls", vls);
+	if (res->kind == ARB_KIND_ETS) {
+		bands = json_array();
+		for (i = 0; i < res->n_vls; i++)
+			json_array_append_new(bands, analyze_band_json(cfg, res, i));
+		json_object_set_new(root, "bands", bands);
+	}
+	return root;
+}
+
+json_t *report_analyze_json(const struct analyze_report_info *info,
+			    const struct arb_config *cfg,
+			    const struct arb_params *params,
+			    const struct arb_result *res)
+{
+	json_t *root = json_object(), *warnings = json_array();
+	bool ib = res->kind == ARB_KIND_VLARB;
+	int i;
+
+	for (i = 0; i < res->n_warnings; i++)
+		json_array_append_new(warnings, json_string(res->warnings[i]));
+	json_object_set_new(root, "command", json_string("analyze"));
+	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
+	json_object_set_new(root, "model", json_string(arb_model_name(res->model)));
+	json_object_set_new(root, "runs", ib ? json_integer(res->runs) : json_null());
+	json_object_set_new(root, "limit", ib ? json_integer(res->limit) : json_null());
+	json_object_set_new(root, "link_gbps", json_real(res->link_gbps));
+	json_object_set_new(root, "format", json_string(info->format));
+	json_object_set_new(root, "node_type", info->node_type ?
+			    json_string(info->node_type) : json_null());
+	json_object_set_new(root, "source",
+			    analyze_strings(info->sources, info->n_sources));
+	analyze_lists_json(cfg, params, res, root);
+	json_object_set_new(root, "warnings", warnings);
+	return root;
+}
+
+static void analyze_header(FILE *out, const struct analyze_report_info *info,
+			   const struct arb_result *res)
+{
+	int i;
+
+	fprintf(out, "rperf analyze:");
+	for (i = 0; i < info->n_sources; i++)
+		fprintf(out, " %s", info->sources[i]);
+	fprintf(out, " (%s%s%s)\nmodel %s", info->format,
+		info->node_type ? ", node type " : "",
+		info->node_type ? info->node_type : "", arb_model_name(res->model));
+	if (res->kind == ARB_KIND_VLARB)
+		fprintf(out, ", %d runs, limit %d%s", res->runs, res->limit,
+			res->limit == ARB_LIMIT_NONE ? " (none)" : "");
+	fprintf(out, ", link %.6g Gb/s\n\n", res->link_gbps);
+}
+
+static void analyze_distance_cols(FILE *out, bool has, double mean, double max)
+{
+	if (has)
+		fprintf(out, " %9.2f %8.0f\n", mean, max);
+	else
+		fprintf(out, " %9s %8s\n", "-", "-");
+}
+
+static void analyze_sl_rows(FILE *out, const struct arb_result *res)
+{
+	const char *unit = res->kind == ARB_KIND_ETS ? "prio" : "SL";
+	const struct arb_sl_result *r;
+	char offered[16];
+	int i;
+
+	fprintf(out, "%4s %4s %9s %8s %8s %9s %8s\n", unit,
+		res->kind == ARB_KIND_ETS ? "band" : "VL", "offered",
+		"share %", "Gb/s", "mean dist", "max dist");
+	for (i = 0; i < res->n_sls; i++) {
+		r = &res->sls[i];
+		if (r->share_pct <= 0 && r->offered_gbps <= 0)
+			continue;
+		if (r->offered_gbps < 0)
+			snprintf(offered, sizeof(offered), "saturate");
+		else
+			snprintf(offered, sizeof(offered), "%.6g", r->offered_gbps);
+		fprintf(out, "%4d %4d %9s %8.2f %8.2f", r->sl, r->vl, offered,
+			r->share_pct, r->gbps);
+		analyze_distance_cols(out, r->has_distance, r->mean_distance,
+				      r->max_distance);
+	}
+}
+
+static void analyze_vl_rows(FILE *out, const struct arb_result *res)
+{
+	const struct arb_vl_result *v;
+	bool ets = res->kind == ARB_KIND_ETS;
+	char a[16], b[16];
+	int i;
+
+	fprintf(out, "\n%4s %6s %7s %8s %8s %9s %8s\n", ets ? "band" : "VL",
+		ets ? "kind" : "high", ets ? "quantum" : "low", "share %", "Gb/s",
+		"mean dist", "max dist");
+	for (i = 0; i < res->n_vls; i++) {
+		v = &res->vls[i];
+		if (!ets && !v->high_weight && !v->low_weight && v->share_pct <= 0)
+			continue;
+		snprintf(a, sizeof(a), "%s", v->strict ? "strict" : "drr");
+		if (!ets)
+			snprintf(a, sizeof(a), "%d", v->high_weight);
+		snprintf(b, sizeof(b), "%d", ets ? (int)v->quantum_bytes : v->low_weight);
+		if (ets && v->strict)
+			snprintf(b, sizeof(b), "-");
+		fprintf(out, "%4d %6s %7s %8.2f %8.2f", v->vl, a, b, v->share_pct,
+			v->gbps);
+		analyze_distance_cols(out, v->has_distance, v->mean_distance,
+				      v->max_distance);
+	}
+}
+
+void report_analyze_table(FILE *out, const struct analyze_report_info *info,
+			  const struct arb_config *cfg,
+			  const struct arb_params *params,
+			  const struct arb_result *res)
+{
+	analyze_header(out, info, res);
+	analyze_sl_rows(out, res);
+	analyze_vl_rows(out, res);
+	fprintf(out, "\n%s not listed get nothing; distances are in entries "
+		"served (%d warning%s)\n", res->kind == ARB_KIND_ETS ?
+		"Priorities" : "SLs and VLs", res->n_warnings,
+		res->n_warnings == 1 ? "" : "s");
+}

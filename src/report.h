@@ -1,0 +1,97 @@
+/*
+ * The one place that formats results: human tables on a FILE, JSON as
+ * jansson objects (so tests can inspect their shape), JSON files written
+ * atomically. Ticks become nanoseconds here and nowhere else.
+ */
+#ifndef RPERF_REPORT_H
+#define RPERF_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "clock.h"
+#include "hist.h"
+#include "result.h"
+#include "verbs.h"
+
+/*
+ * Write @root to @path ("-" is stdout) through a temporary file in the
+ * same directory and rename(), so a reader never sees half a file.
+ */
+int report_json_write(json_t *root, const char *path, char *err, size_t errlen);
+
+/* ================================================================== */
+/* lat and server                                                      */
+/* ================================================================== */
+
+/* How a lat run was set up: the report's header and JSON "config". */
+struct lat_report_info {
+	const char *server;
+	const char *device;
+	unsigned port;
+	int gid_index;			/* -1: InfiniBand, LID addressing */
+	bool roce;
+	const char *mtu;		/* active MTU, e.g. "1024" */
+	struct verbs_path path;
+	const struct clock_cal *clk;
+	unsigned threads;
+	bool rdma_cm;
+	bool hugepages;			/* huge pages in use */
+	uint64_t iterations;		/* 0: duration_s */
+	double duration_s;
+	uint64_t warmup;
+};
+
+/* {count, min, max, mean, stdev, p50, p90, p99, p99_9, p99_99}, in ns. */
+json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk);
+
+/*
+ * The lat document: {"command", "version", "config", "clock", "results":
+ * [one object per size], "complete", "error"}. @n results, the last of
+ * which may be partial. @error NULL when the run completed.
+ */
+json_t *report_lat_json(const struct lat_report_info *info, const struct flow_result *res,
+			size_t n, const char *error);
+/* One row per size: RTT, then wire and loopback, in microseconds. */
+void report_lat_table(FILE *out, const struct lat_report_info *info,
+		      const struct flow_result *res, size_t n);
+
+struct sink;
+/* Flows and per-SL totals of a server. */
+json_t *report_server_json(const struct sink *s, double elapsed_s);
+void report_server_table(FILE *out, const struct sink *s, double elapsed_s);
+
+/* ================================================================== */
+/* analyze                                                             */
+/* ================================================================== */
+
+struct arb_config;
+struct arb_params;
+struct arb_result;
+
+/* Where an analysis came from: the report's header and JSON "source". */
+struct analyze_report_info {
+	const char *format;		/* "opensm", "smpquery", "table", "ets" */
+	const char *node_type;		/* opensm key set, NULL otherwise */
+	const char *const *sources;	/* input file names */
+	int n_sources;
+};
+
+/*
+ * The analyze document: {"command", "version", "model", "runs", "limit",
+ * "link_gbps", "format", "node_type", "source", "sls", "vls", "bands"
+ * (ETS only), "warnings"}; rperf-analyze(1) documents every field.
+ */
+json_t *report_analyze_json(const struct analyze_report_info *info,
+			    const struct arb_config *cfg,
+			    const struct arb_params *params,
+			    const struct arb_result *res);
+/* Per SL and per VL (or band) tables of shares, rates and distances. */
+void report_analyze_table(FILE *out, const struct analyze_report_info *info,
+			  const struct arb_config *cfg,
+			  const struct arb_params *params,
+			  const struct arb_result *res);
+
+#endif
