@@ -27,6 +27,10 @@ struct rperf_cmd {
 extern const struct rperf_cmd rperf_cmds[];
 const struct rperf_cmd *rperf_cmd_find(const char *name);
 
+/* analyze: offline prediction of per-SL shares from a port's arbitration. */
+int cmd_analyze(int argc, char **argv);
+void cmd_analyze_usage(FILE *out);
+
 /* lat: RTT through the fabric with RPerf's wire/loopback method. */
 int cmd_lat(int argc, char **argv);
 void cmd_lat_usage(FILE *out);
