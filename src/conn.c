@@ -295,10 +295,16 @@ int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, siz
 	if (gai)
 		return errbuf_set(err, errlen, -EHOSTUNREACH, "cannot resolve '%s': %s", host,
 				  gai_strerror(gai));
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = connect_one(ai, deadline);
-		if (fd >= 0)
+	/* A server that is still starting refuses: try again until the deadline. */
+	for (;;) {
+		for (ai = res; ai; ai = ai->ai_next) {
+			fd = connect_one(ai, deadline);
+			if (fd >= 0)
+				break;
+		}
+		if (fd >= 0 || fd != -ECONNREFUSED || now_ms() + 200 >= deadline)
 			break;
+		poll(NULL, 0, 200);
 	}
 	freeaddrinfo(res);
 	if (fd < 0)

@@ -72,6 +72,14 @@ static int gid_use_index(struct verbs_dev *dev, int idx, char *err, size_t errle
 	return 0;
 }
 
+static const char *port_state_name(enum ibv_port_state st)
+{
+	static const char *const names[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE",
+					     "ACTIVE_DEFER" };
+
+	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "UNKNOWN";
+}
+
 static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, size_t errlen)
 {
 	int ret;
@@ -90,8 +98,8 @@ static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, 
 		return errbuf_set(err, errlen, -ret, "%s port %d: cannot query the port: %s",
 				  dev->name, port, strerror(ret));
 	if (dev->port_attr.state != IBV_PORT_ACTIVE)
-		return errbuf_set(err, errlen, -ENETDOWN, "%s port %d: state %s, not ACTIVE",
-				  dev->name, port, ibv_port_state_str(dev->port_attr.state));
+		return errbuf_set(err, errlen, -ENETDOWN, "%s port %d: port %s, not ACTIVE",
+				  dev->name, port, port_state_name(dev->port_attr.state));
 	dev->roce = dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 	dev->gid_index = -1;
 	if (dev->roce)

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# A netem delay D on the switch's egress toward both hosts raises rperf's
+# median RTT by 2D, within 10 %.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lat-lib.sh"
+
+D_US=20000
+server_bg h2 "$WORK/srv.out" -D 300
+lat_run h1 base -n 200 -s 64 h2 || { cat "$WORK/base.out" >&2; fail "rperf lat failed"; }
+"$LAB" egress h1 "delay=${D_US}us" >/dev/null
+"$LAB" egress h2 "delay=${D_US}us" >/dev/null
+lat_run h1 delayed -n 200 -s 64 h2 || { cat "$WORK/delayed.out" >&2; fail "rperf lat failed with delay"; }
+server_signal h2 TERM
+
+base=$(lat_us base .rtt_ns.p50 64)
+delayed=$(lat_us delayed .rtt_ns.p50 64)
+rise=$(awk -v a="$base" -v b="$delayed" 'BEGIN { printf "%.0f", b - a }')
+echo "rperf lat median RTT: ${base} us; with ${D_US} us on each egress: ${delayed} us; rise ${rise} us (2D = $((2 * D_US)) us)"
+lat_figures delayed 64
+awk -v r="$rise" -v d="$D_US" 'BEGIN { exit !(r > 1.8 * d && r < 2.2 * d) }' ||
+	fail "median RTT rose by ${rise} us, not within 10 % of $((2 * D_US)) us"

@@ -1,0 +1,53 @@
+# Helpers for the rperf lat / rperf server lab tests; source after lib.sh.
+# Results files go to the guest's writable results directory and are read
+# back with a second call, so stderr never mixes into the JSON.
+
+# The TSC is used only when the guest CPU says it is invariant; under TCG
+# it usually is not, and rperf refuses it.
+lat_clock() {
+	in_vm "$1" 'grep -qw nonstop_tsc /proc/cpuinfo && grep -qw constant_tsc /proc/cpuinfo && echo tsc || echo monotonic'
+}
+CLOCK=$(lat_clock h1)
+
+# rperf's own options every lab run wants: Soft-RoCE shares the guest's
+# only core with the measuring thread, so the thread yields while polling.
+LAT_OPTS="--yield --clock=$CLOCK"
+
+# Start `rperf server ARGS` in VM in the background, its output in FILE.
+# Its pid goes to the VM's results directory, so a test can signal it.
+server_bg() {
+	local vm=$1 out=$2
+	shift 2
+	in_vm_bg "$vm" "echo \$\$ >\$RPERF_LAB_RESULTS/server.pid; exec $RPERF server $*" "$out"
+}
+
+# Send SIGNAL to the server started by server_bg in VM.
+server_signal() {
+	in_vm "$1" "kill -$2 \$(cat \$RPERF_LAB_RESULTS/server.pid)"
+}
+
+# Run `rperf lat ARGS` in VM with JSON to NAME.json there; copy it to
+# $WORK/NAME.json and the command's output to $WORK/NAME.out. Returns
+# rperf's exit status.
+lat_run() {
+	local vm=$1 name=$2 rc=0
+	shift 2
+	in_vm "$vm" "$RPERF lat $LAT_OPTS --json \$RPERF_LAB_RESULTS/$name.json $* 2>&1" \
+		>"$WORK/$name.out" || rc=$?
+	in_vm "$vm" "cat \$RPERF_LAB_RESULTS/$name.json 2>/dev/null; rm -f \$RPERF_LAB_RESULTS/$name.json" \
+		>"$WORK/$name.json" || true
+	return "$rc"
+}
+
+# FIELD (a jq path) of results[] for SIZE in NAME.json, in us.
+lat_us() {
+	jq -r --argjson s "$3" ".results[] | select(.size_bytes == \$s) | $2 / 1000" "$WORK/$1.json"
+}
+
+# Print median and p99 of RTT, wire and loopback for SIZE of NAME.json.
+lat_figures() {
+	printf '%6s B: RTT p50 %8.1f p99 %8.1f | wire p50 %8.1f p99 %8.1f | loopback p50 %7.1f p99 %7.1f us\n' \
+		"$2" "$(lat_us "$1" .rtt_ns.p50 "$2")" "$(lat_us "$1" .rtt_ns.p99 "$2")" \
+		"$(lat_us "$1" .wire_ns.p50 "$2")" "$(lat_us "$1" .wire_ns.p99 "$2")" \
+		"$(lat_us "$1" .loopback_ns.p50 "$2")" "$(lat_us "$1" .loopback_ns.p99 "$2")"
+}
