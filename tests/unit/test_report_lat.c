@@ -1,0 +1,159 @@
+/* lat and server reports: the JSON shape the man pages document. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "unit.h"
+#include "report.h"
+#include "sink.h"
+
+static const struct clock_cal clk_2ghz = {
+	.source = CLOCK_SRC_TSC, .ticks_per_ns = 2.0, .uncertainty_ppm = 1.5, .method = "test",
+};
+
+static const struct lat_report_info info = {
+	.server = "h2", .device = "rxe0", .port = 1, .gid_index = 1, .roce = true, .mtu = "1024",
+	.path = { .sl = 3, .tclass = 32, .timeout = 20, .retry = 7 },
+	.clk = &clk_2ghz, .threads = 1, .iterations = 4, .warmup = 1,
+};
+
+/* 4 samples at 64 B: RTT 1000..4000 ticks (0.5..2 us), one loopback late. */
+static void fill(struct flow_result *r)
+{
+	uint64_t v;
+
+	assert_int_equal(flow_result_init(r, 64), 0);
+	for (v = 1000; v <= 3000; v += 1000) {
+		hist_record(r->rtt, v);
+		hist_record(r->wire, v + 400);
+		hist_record(r->loop, 400);
+	}
+	hist_record(r->rtt, 0);
+	hist_record(r->rtt_neg, 200);
+	hist_record(r->wire, 300);
+	hist_record(r->loop, 500);
+	r->loop_after_wire = 1;
+	r->samples = 4;
+}
+
+static void test_lat_json_shape(void **state)
+{
+	static const char *const stats[] = { "count", "min", "max", "mean", "stdev", "p50",
+					     "p90", "p99", "p99_9", "p99_99" };
+	static const char *const hists[] = { "rtt_ns", "wire_ns", "loopback_ns",
+					     "negative_rtt_ns" };
+	struct flow_result r;
+	json_t *doc, *res, *h;
+	size_t i, j;
+
+	(void)state;
+	fill(&r);
+	doc = report_lat_json(&info, &r, 1, NULL);
+	assert_string_equal(json_string_value(json_object_get(doc, "command")), "lat");
+	assert_true(json_is_true(json_object_get(doc, "complete")));
+	assert_true(json_is_null(json_object_get(doc, "error")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "config"), "sl")), 3);
+	assert_near(json_real_value(json_object_get(json_object_get(doc, "clock"), "ticks_per_ns")),
+		    2.0, 0);
+	assert_int_equal(json_array_size(json_object_get(doc, "results")), 1);
+	res = json_array_get(json_object_get(doc, "results"), 0);
+	assert_int_equal(json_integer_value(json_object_get(res, "size_bytes")), 64);
+	assert_int_equal(json_integer_value(json_object_get(res, "samples")), 4);
+	assert_int_equal(json_integer_value(json_object_get(res, "loopback_after_wire")), 1);
+	for (i = 0; i < 4; i++) {
+		h = json_object_get(res, hists[i]);
+		assert_non_null(h);
+		for (j = 0; j < 10; j++)
+			if (!json_object_get(h, stats[j]))
+				fail_msg("%s lacks %s", hists[i], stats[j]);
+	}
+	/* Ticks became ns: 3000 ticks at 2 GHz is 1500 ns. */
+	h = json_object_get(res, "rtt_ns");
+	assert_near(json_real_value(json_object_get(h, "max")), 1500, 1.5);
+	assert_near(json_real_value(json_object_get(h, "min")), 0, 0);
+	assert_int_equal(json_integer_value(json_object_get(h, "count")), 4);
+	assert_near(json_real_value(json_object_get(json_object_get(res, "negative_rtt_ns"), "max")),
+		    100, 0.1);
+	json_decref(doc);
+	flow_result_release(&r);
+}
+
+static void test_lat_json_partial(void **state)
+{
+	struct flow_result r;
+	json_t *doc, *res;
+
+	(void)state;
+	fill(&r);
+	r.status = -ECONNRESET;
+	doc = report_lat_json(&info, &r, 1, "server 'h2' went away");
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	assert_string_equal(json_string_value(json_object_get(doc, "error")), "server 'h2' went away");
+	res = json_array_get(json_object_get(doc, "results"), 0);
+	assert_true(json_is_false(json_object_get(res, "complete")));
+	json_decref(doc);
+	flow_result_release(&r);
+}
+
+static void test_json_write_atomic(void **state)
+{
+	char dir[] = "/tmp/rperf-test-XXXXXX", path[64], err[128];
+	json_t *doc = json_pack("{s:i}", "a", 1), *back;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	assert_int_equal(report_json_write(doc, path, err, sizeof(err)), 0);
+	back = json_load_file(path, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(doc, back));
+	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
+	assert_int_not_equal(report_json_write(doc, path, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "missing"));
+	json_decref(back);
+	json_decref(doc);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_server_json_per_sl(void **state)
+{
+	struct sink_flow f[3] = {
+		{ .id = 1, .peer = "a", .path = { .sl = 0 }, .msgs = 10, .bytes = 640 },
+		{ .id = 2, .peer = "b", .path = { .sl = 0 }, .msgs = 5, .bytes = 320 },
+		{ .id = 3, .peer = "c", .path = { .sl = 7 }, .msgs = 1, .bytes = 4096 },
+	};
+	struct sink_flow *fl[3] = { &f[0], &f[1], &f[2] };
+	struct verbs_dev dev = { .name = "rxe0" };
+	struct sink s = { .dev = &dev, .flows = fl, .n_flows = 3 };
+	json_t *doc, *sls;
+
+	(void)state;
+	doc = report_server_json(&s, 1.0);
+	assert_int_equal(json_array_size(json_object_get(doc, "flows")), 3);
+	sls = json_object_get(doc, "sls");
+	assert_int_equal(json_array_size(sls), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(sls, 0), "msgs")), 15);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(sls, 0), "flows")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(sls, 1), "sl")), 7);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(sls, 1), "bytes")), 4096);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lat_json_shape),
+		cmocka_unit_test(test_lat_json_partial),
+		cmocka_unit_test(test_json_write_atomic),
+		cmocka_unit_test(test_server_json_per_sl),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
