@@ -486,7 +486,7 @@ static void analyze_sl_rows(FILE *out, const struct arb_result *res)
 	const char *unit = res->kind == ARB_KIND_ETS ? "prio" : "SL";
 	const struct arb_sl_result *r;
 	char offered[16];
-	int i;
+	int i, rows = 0;
 
 	fprintf(out, "%4s %4s %9s %8s %8s %9s %8s\n", unit,
 		res->kind == ARB_KIND_ETS ? "band" : "VL", "offered",
@@ -495,6 +495,7 @@ static void analyze_sl_rows(FILE *out, const struct arb_result *res)
 		r = &res->sls[i];
 		if (r->share_pct <= 0 && r->offered_gbps <= 0)
 			continue;
+		rows++;
 		if (r->offered_gbps < 0)
 			snprintf(offered, sizeof(offered), "saturate");
 		else
@@ -504,6 +505,8 @@ static void analyze_sl_rows(FILE *out, const struct arb_result *res)
 		analyze_distance_cols(out, r->has_distance, r->mean_distance,
 				      r->max_distance);
 	}
+	if (!rows)
+		fprintf(out, "   (none gets traffic)\n");
 }
 
 static void analyze_vl_rows(FILE *out, const struct arb_result *res)
