@@ -6,8 +6,8 @@
 
 D_US=20000
 base=$(perftest_lat_us ib_read_lat h2 h1 64 200)
-"$LAB" egress h1 "delay=${D_US}us" >/dev/null
-"$LAB" egress h2 "delay=${D_US}us" >/dev/null
+"$LAB" egress h1 "delay=${D_US}us"
+"$LAB" egress h2 "delay=${D_US}us"
 delayed=$(perftest_lat_us ib_read_lat h2 h1 64 200)
 rise_us=$(awk -v a="$base" -v b="$delayed" 'BEGIN { printf "%.0f", b - a }')
 echo "ib_read_lat median RTT: ${base} us; with ${D_US} us on each egress: ${delayed} us; rise ${rise_us} us (2D = $((2 * D_US)) us)"

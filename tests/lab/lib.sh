@@ -13,7 +13,7 @@ BG_PIDS=()
 reset_egress() {
 	local h
 	for h in $("$LAB" hosts); do
-		"$LAB" egress "$h" none >/dev/null
+		"$LAB" egress "$h" none
 	done
 }
 
@@ -42,6 +42,12 @@ in_vm_bg() {
 	BG_PIDS+=($!)
 }
 
+# Wait until a TCP port listens in a VM (servers start slowly under TCG).
+wait_listen() {
+	in_vm "$1" "for i in \$(seq 300); do ss -ltn | grep -q ':$2 ' && exit 0; sleep 0.1; done; exit 1" ||
+		fail "$1: nothing listens on port $2 after 30 s"
+}
+
 # Median half round trip (t_typical, us) from ib_send_lat output.
 perftest_typical_us() {
 	awk '$1 ~ /^[0-9]+$/ && NF >= 9 { print $5 }' "$1" | tail -n 1
@@ -52,7 +58,8 @@ perftest_typical_us() {
 perftest_lat_us() {
 	local tool=$1 srv=$2 cli=$3 size=$4 iters=$5 out=$WORK/perftest.$RANDOM
 	in_vm_bg "$srv" "timeout 120 $tool -d rxe0 -x 1 -F -s $size -n $iters" "$out.srv"
-	in_vm "$cli" "sleep 1; timeout 120 $tool -d rxe0 -x 1 -F -s $size -n $iters $srv" >"$out.cli" ||
+	wait_listen "$srv" 18515
+	in_vm "$cli" "timeout 120 $tool -d rxe0 -x 1 -F -s $size -n $iters $srv" >"$out.cli" ||
 		{ cat "$out.cli" "$out.srv" >&2; fail "$tool $cli -> $srv failed"; }
 	wait "${BG_PIDS[-1]}" || { cat "$out.srv" >&2; fail "$tool server on $srv failed"; }
 	perftest_typical_us "$out.cli"

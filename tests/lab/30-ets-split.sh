@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The switch's ETS egress: two RC SEND flows from h1 and h2 to h3, on two
+# DSCP classes whose DRR quanta are 3:1, split the shaped port 3:1 as the
+# switch's own per-band byte counters see it.
+. "$(dirname "$0")/lib.sh"
+
+ETS=$TOP/examples/ets-3to1.txt
+"$LAB" egress h3 "rate=10mbit,ets=$ETS"
+band_bytes() {
+	in_vm sw "tc -s class show dev p3" |
+		awk '/^class ets 10:/ { band = $3 } /Sent/ && band { print band, $2; band = "" }'
+}
+bw() { # TCLASS PORT [SERVER]
+	echo "timeout 90 ib_send_bw -d rxe0 -x 1 -F -s 4096 -t 128 -u 20 -D 25 -p $2 --tclass=$1 ${3:-}"
+}
+in_vm_bg h3 "$(bw 32 18515) & $(bw 64 18516) & wait" "$WORK/srv.out"
+wait_listen h3 18515
+wait_listen h3 18516
+in_vm_bg h1 "$(bw 32 18515 h3)" "$WORK/c1.out"
+in_vm_bg h2 "$(bw 64 18516 h3)" "$WORK/c2.out"
+# Sample the counters while both flows run, away from their start and end.
+sleep 8
+before=$(band_bytes)
+sleep 10
+after=$(band_bytes)
+for i in 1 2 0; do
+	wait "${BG_PIDS[$i]}" || { cat "$WORK"/*.out >&2; fail "ib_send_bw failed"; }
+done
+echo "band counters before: $(echo $before) after: $(echo $after)"
+read -r b1 b2 < <(join <(echo "$before") <(echo "$after") | awk '{ printf "%d ", $3 - $2 } END { print "" }')
+share=$(awk -v a="$b1" -v b="$b2" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
+echo "band 0 (quantum 4500, DSCP 8) got ${share} % of ${b1}+${b2} bytes; band 1 (1500, DSCP 16) the rest"
+awk -v s="$share" 'BEGIN { exit !(s > 72 && s < 78) }' || fail "split ${share} %, expected 75 % +- 3"
