@@ -220,7 +220,8 @@ void conn_peer_name(int fd, char *buf, size_t len)
 	if (!getpeername(fd, (struct sockaddr *)&ss, &sl))
 		getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), serv, sizeof(serv),
 			    NI_NUMERICHOST | NI_NUMERICSERV);
-	snprintf(buf, len, "%s:%s", host, serv);
+	/* An IPv4 client on the dual-stack socket: show it as IPv4. */
+	snprintf(buf, len, "%s:%s", strncmp(host, "::ffff:", 7) ? host : host + 7, serv);
 }
 
 static void sock_tune(int fd)
