@@ -353,6 +353,7 @@ int conn_cm_resolve(struct conn_cm *c, const char *host, uint16_t port, uint8_t 
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	snprintf(c->host, sizeof(c->host), "%s", host);
 	snprintf(serv, sizeof(serv), "%u", port);
 	ret = getaddrinfo(host, serv, &hints, &res);
 	if (ret)
@@ -458,6 +459,10 @@ int conn_cm_connect(struct conn_cm *c, struct verbs_qp *q, const struct conn_hel
 		return errbuf_set(err, errlen, -errno, "rdma_cm: connect: %s", strerror(errno));
 	ret = cm_wait(c->ch, RDMA_CM_EVENT_CONNECT_RESPONSE, reply, timeout_ms, err, errlen,
 		      "connect");
+	if (ret == -ECONNREFUSED)
+		return errbuf_set(err, errlen, ret,
+				  "no server at '%s' port %u: rdma_cm connection rejected",
+				  c->host, ntohs(rdma_get_dst_port(c->id)));
 	if (!ret && reply->status)
 		return 0;	/* the caller reports the refusal */
 	if (!ret)

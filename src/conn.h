@@ -69,6 +69,7 @@ void conn_peer_name(int fd, char *buf, size_t len);
 struct conn_cm {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
+	char host[64];			/* the server, for messages */
 };
 
 /*
