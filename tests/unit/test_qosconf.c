@@ -22,7 +22,7 @@ static struct qosconf_err err;
 static int parse_files(const char *const *names, const struct qosconf_opts *opts,
 		       struct arb_config *cfg, enum qosconf_format *format)
 {
-	struct qosconf_source src[4];
+	struct qosconf_source src[4] = { { 0 } };
 	char *texts[4], path[512];
 	int n, rc;
 
