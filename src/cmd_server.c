@@ -115,24 +115,50 @@ static int server_opts_parse(int argc, char **argv, struct server_opts *o)
 	*o = (struct server_opts){ .ib_port = 1, .gid_index = -1, .port = CONN_DEFAULT_PORT,
 				   .ring = 128 };
 	optind = 0;
-	while (!ret && (c = getopt_long(argc, argv, "d:i:x:p:D:h", lo, NULL)) != -1) {
+	opterr = 0;
+	while (!ret && (c = getopt_long(argc, argv, ":d:i:x:p:D:h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'd': o->device = optarg; break;
-		case 'i': ret = server_num("--ib-port", optarg, 1, 255, &v); o->ib_port = (int)v; break;
-		case 'x': ret = server_num("--gid-index", optarg, 0, 255, &v); o->gid_index = (int)v; break;
-		case 'p': ret = server_num("--port", optarg, 1, 65535, &v); o->port = (uint16_t)v; break;
-		case 'R': ret = server_num("--ring", optarg, 1, 16384, &v); o->ring = (uint32_t)v; break;
-		case 'J': o->json_path = optarg; break;
-		case 'C': o->rdma_cm = true; break;
-		case 'H': o->hugepages = true; break;
-		case 'h': o->help = true; return 0;
+		case 'd':
+			o->device = optarg;
+			break;
+		case 'i':
+			ret = server_num("--ib-port", optarg, 1, 255, &v);
+			o->ib_port = (int)v;
+			break;
+		case 'x':
+			ret = server_num("--gid-index", optarg, 0, 255, &v);
+			o->gid_index = (int)v;
+			break;
+		case 'p':
+			ret = server_num("--port", optarg, 1, 65535, &v);
+			o->port = (uint16_t)v;
+			break;
+		case 'R':
+			ret = server_num("--ring", optarg, 1, 16384, &v);
+			o->ring = (uint32_t)v;
+			break;
+		case 'J':
+			o->json_path = optarg;
+			break;
+		case 'C':
+			o->rdma_cm = true;
+			break;
+		case 'H':
+			o->hugepages = true;
+			break;
+		case 'h':
+			o->help = true;
+			return 0;
 		case 'D':
 			o->duration_s = strtod(optarg, &end);
 			if (*end || end == optarg || !isfinite(o->duration_s) || o->duration_s <= 0)
 				ret = log_error("--duration '%s': expected seconds above 0", optarg);
 			break;
+		case ':':
+			ret = log_error("option '%s' needs a value", argv[optind - 1]);
+			break;
 		default:
-			ret = -1;
+			ret = log_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (!ret && optind < argc)
