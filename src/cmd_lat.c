@@ -57,36 +57,21 @@ static void lat_on_signal(int sig)
 
 void cmd_lat_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: rperf lat [options] HOST\n"
-		"\n"
-		"Measure the round trip through the fabric to an 'rperf server' on HOST:\n"
-		"RTT = T_W - T_L, the wire SEND's completion minus a loopback SEND's.\n"
-		"\n"
-		"  -d, --device NAME     RDMA device (default: the first one)\n"
-		"  -i, --ib-port N       device port (default 1)\n"
-		"  -x, --gid-index N     RoCE GID index (default: the RoCE v2 IPv4 GID)\n"
-		"  -p, --port N          server's TCP / rdma_cm port (default %u)\n"
-		"      --sl N            service level 0-15 (default 0)\n"
-		"      --tclass N        traffic class (RoCE: IP TOS byte; default 0)\n"
-		"      --qp-timeout N    RC local ACK timeout, 4.096 us * 2^N (default 20)\n"
-		"      --retry N         RC retry count 0-7 (default 7)\n"
-		"  -n, --iters N         samples per size (default 1000)\n"
-		"  -D, --duration SECS   run each size this long instead of -n\n"
-		"      --warmup N        samples discarded first (default 100)\n"
-		"  -s, --size LIST       message sizes, e.g. 64,4k (default 64)\n"
-		"  -a, --all             sweep 2 .. 8 MiB in powers of two, within the port's limit\n"
-		"      --threads N       N workers, each with its own QPs and core (default 1)\n"
-		"      --cpu LIST        pin the workers to these CPUs (default: NIC-local cores)\n"
-		"      --clock SOURCE    tsc (default; needs an invariant TSC) or monotonic\n"
-		"      --json FILE       write the results as JSON ('-': stdout)\n"
-		"      --csv FILE        write every sample's timestamps ('-': stdout)\n"
-		"      --rdma-cm         connect through librdmacm instead of TCP\n"
-		"      --hugepages       put the buffers on huge pages\n"
-		"      --yield           yield the CPU between polls (software NICs such as\n"
-		"                        Soft-RoCE need it when they share the core)\n"
-		"      --timeout SECS    connection setup timeout (default 10)\n"
-		"  -h, --help            show this help\n", CONN_DEFAULT_PORT);
+	fputs("usage: rperf lat [options] HOST\n"
+	      "\n"
+	      "Measure the round trip through the fabric to an 'rperf server' on HOST:\n"
+	      "RTT = T_W - T_L, the wire SEND's completion minus a loopback SEND's.\n"
+	      "\n", out);
+	fputs(flow_opts_usage_path, out);
+	fputs("  -n, --iters N         samples per size (default 1000)\n"
+	      "  -D, --duration SECS   run each size this long instead of -n\n"
+	      "      --warmup N        samples discarded first (default 100)\n"
+	      "  -s, --size LIST       message sizes, e.g. 64,4k (default 64)\n"
+	      "  -a, --all             sweep 2 .. 8 MiB in powers of two, within the port's limit\n",
+	      out);
+	fputs(flow_opts_usage_run, out);
+	fputs("      --csv FILE        write every sample's timestamps ('-': stdout)\n"
+	      "  -h, --help            show this help\n", out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -107,10 +92,10 @@ static int lat_check_reply(const struct lat_run *run, const struct conn_hello *r
 {
 	if (r->kind != CONN_HELLO_SERVER)
 		return errbuf_set(err, errlen, -EPROTO, "'%s' is not an rperf server",
-				  run->o->host);
+				  run->o->flow.host);
 	if (r->status)
 		return errbuf_set(err, errlen, r->status, "server '%s' refused the flow: %s",
-				  run->o->host, strerror(-r->status));
+				  run->o->flow.host, strerror(-r->status));
 	return 0;
 }
 
@@ -118,32 +103,9 @@ static int lat_check_reply(const struct lat_run *run, const struct conn_hello *r
 static int lat_connect_tcp(struct lat_run *run, struct probe *p, char *err, size_t errlen)
 {
 	const struct lat_opts *o = run->o;
-	int tmo_ms = (int)(o->timeout_s * 1000);
-	struct conn_hello h, r;
-	int fd, ret;
 
-	fd = conn_connect(o->host, o->tcp_port, tmo_ms, err, errlen);
-	if (fd < 0)
-		return fd;
-	lat_hello(run, &p->wire, &h);
-	ret = conn_send_hello(fd, &h, tmo_ms);
-	if (!ret)
-		ret = conn_recv_hello(fd, &r, tmo_ms);
-	if (ret == -EPROTO)
-		ret = errbuf_set(err, errlen, ret, "'%s' port %u is not an rperf server",
-				 o->host, o->tcp_port);
-	else if (ret)
-		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", o->host,
-				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
-	if (!ret)
-		ret = lat_check_reply(run, &r, err, errlen);
-	if (!ret)
-		ret = verbs_qp_connect(&p->wire, &r.ep, &run->path, err, errlen);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
+	return conn_client_flow(o->flow.host, o->flow.tcp_port, &p->wire, &run->path, run->max_bytes,
+				(int)(o->flow.timeout_s * 1000), err, errlen);
 }
 
 /* rdma_cm: the id resolved the route; connect the wire QP through it. */
@@ -154,7 +116,8 @@ static int lat_connect_cm(struct lat_run *run, struct conn_cm *cm, struct probe 
 	int ret;
 
 	lat_hello(run, &p->wire, &h);
-	ret = conn_cm_connect(cm, &p->wire, &h, &r, (int)(run->o->timeout_s * 1000), err, errlen);
+	ret = conn_cm_connect(cm, &p->wire, &h, &r, (int)(run->o->flow.timeout_s * 1000), err,
+			      errlen);
 	if (!ret)
 		ret = lat_check_reply(run, &r, err, errlen);
 	return ret;
@@ -179,9 +142,9 @@ static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool
 		.clk = &run->clk,
 		.ctl_fd = ctl_fd,
 		.ctl_any_event = ctl_cm,
-		.peer = run->o->host,
+		.peer = run->o->flow.host,
 		.stop = &lat_stop,
-		.yield = run->o->yield,
+		.yield = run->o->flow.yield,
 		.on_sample = run->csv ? lat_csv_sample : NULL,
 		.arg = &csv,
 	};
@@ -215,7 +178,7 @@ static int lat_worker_pin(struct lat_worker *w)
 	const struct lat_opts *o = w->run->o;
 	int cpu;
 
-	cpu = o->n_cpus ? o->cpus[w->index] :
+	cpu = o->flow.n_cpus ? o->flow.cpus[w->index] :
 			  pin_pick_cpu(w->run->dev.ctx, (int)w->index, w->err, sizeof(w->err));
 	if (cpu < 0)
 		return cpu;
@@ -232,19 +195,19 @@ static void *lat_worker_main(void *arg)
 
 	ret = lat_worker_pin(w);
 	if (!ret)
-		ret = probe_init(&p, &run->dev, run->max_bytes, run->o->hugepages, &run->path,
+		ret = probe_init(&p, &run->dev, run->max_bytes, run->o->flow.hugepages, &run->path,
 				 &w->got_huge, w->err, sizeof(w->err));
 	if (ret) {
 		w->status = ret;
 		return NULL;
 	}
-	if (run->o->rdma_cm)
+	if (run->o->flow.rdma_cm)
 		ret = lat_connect_cm(run, &run->cm0, &p, w->err, sizeof(w->err));
 	else
 		ret = fd = lat_connect_tcp(run, &p, w->err, sizeof(w->err));
 	if (ret >= 0)
-		ret = lat_run_sizes(w, &p, run->o->rdma_cm ? run->cm0.ch->fd : fd,
-				    run->o->rdma_cm);
+		ret = lat_run_sizes(w, &p, run->o->flow.rdma_cm ? run->cm0.ch->fd : fd,
+				    run->o->flow.rdma_cm);
 	w->status = ret < 0 ? ret : 0;
 	if (fd >= 0)
 		close(fd);
@@ -285,18 +248,18 @@ static int lat_open_device(struct lat_run *run, char *err, size_t errlen)
 	const struct lat_opts *o = run->o;
 	int ret;
 
-	if (!o->rdma_cm)
-		return verbs_dev_open(&run->dev, o->device, o->ib_port, o->gid_index, err, errlen);
-	ret = conn_cm_resolve(&run->cm0, o->host, o->tcp_port, o->tclass,
-			      (int)(o->timeout_s * 1000), err, errlen);
+	if (!o->flow.rdma_cm)
+		return verbs_dev_open(&run->dev, o->flow.device, o->flow.ib_port, o->flow.gid_index, err, errlen);
+	ret = conn_cm_resolve(&run->cm0, o->flow.host, o->flow.tcp_port, o->flow.tclass,
+			      (int)(o->flow.timeout_s * 1000), err, errlen);
 	if (ret)
 		return ret;
-	if (o->device && strcmp(o->device, ibv_get_device_name(run->cm0.id->verbs->device)))
+	if (o->flow.device && strcmp(o->flow.device, ibv_get_device_name(run->cm0.id->verbs->device)))
 		return errbuf_set(err, errlen, -ENODEV, "rdma_cm routes '%s' through '%s', not '%s'",
-				  o->host, ibv_get_device_name(run->cm0.id->verbs->device),
-				  o->device);
+				  o->flow.host, ibv_get_device_name(run->cm0.id->verbs->device),
+				  o->flow.device);
 	return verbs_dev_adopt(&run->dev, run->cm0.id->verbs, run->cm0.id->port_num,
-			       o->gid_index, err, errlen);
+			       o->flow.gid_index, err, errlen);
 }
 
 static int lat_pick_sizes(struct lat_run *run, char *err, size_t errlen)
@@ -406,7 +369,7 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 	const struct lat_opts *o = run->o;
 	struct flow_result merged[LAT_MAX_SIZES];
 	struct lat_report_info info = {
-		.server = o->host,
+		.server = o->flow.host,
 		.device = run->dev.name,
 		.port = run->dev.port,
 		.gid_index = run->dev.gid_index,
@@ -414,9 +377,9 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 		.mtu = verbs_mtu_str(run->dev.port_attr.active_mtu),
 		.path = run->path,
 		.clk = &run->clk,
-		.threads = o->threads,
-		.rdma_cm = o->rdma_cm,
-		.hugepages = o->hugepages && w[0].got_huge,
+		.threads = o->flow.threads,
+		.rdma_cm = o->flow.rdma_cm,
+		.hugepages = o->flow.hugepages && w[0].got_huge,
 		.iterations = o->iterations,
 		.duration_s = o->duration_s,
 		.warmup = o->warmup,
@@ -426,13 +389,13 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 	json_t *doc;
 	int ret = 0;
 
-	n = lat_merge(run, w, o->threads, merged);
-	if (!(o->json_path && !strcmp(o->json_path, "-")) &&
-	    !(o->csv_path && !strcmp(o->csv_path, "-")) && n)
+	n = lat_merge(run, w, o->flow.threads, merged);
+	if (!(o->flow.json_path && !strcmp(o->flow.json_path, "-")) &&
+	    !(o->flow.csv_path && !strcmp(o->flow.csv_path, "-")) && n)
 		report_lat_table(stdout, &info, merged, n);
-	if (o->json_path) {
+	if (o->flow.json_path) {
 		doc = report_lat_json(&info, merged, n, error);
-		ret = report_json_write(doc, o->json_path, err, sizeof(err));
+		ret = report_json_write(doc, o->flow.json_path, err, sizeof(err));
 		json_decref(doc);
 		if (ret)
 			log_error("%s", err);
@@ -462,14 +425,14 @@ static int lat_prepare(struct lat_run *run, char *err, size_t errlen)
 	const struct lat_opts *o = run->o;
 	int ret;
 
-	ret = clock_init(o->clock, &run->clk, err, errlen);
+	ret = clock_init(o->flow.clock, &run->clk, err, errlen);
 	if (ret)
 		return ret == -EINVAL ? ret : -ENOTSUP;
 	run->path = (struct verbs_path){
-		.sl = o->sl,
-		.tclass = o->tclass,
-		.timeout = o->qp_timeout,
-		.retry = o->retry,
+		.sl = o->flow.sl,
+		.tclass = o->flow.tclass,
+		.timeout = o->flow.qp_timeout,
+		.retry = o->flow.retry,
 	};
 	ret = lat_open_device(run, err, errlen);
 	if (!ret)
@@ -502,27 +465,27 @@ int cmd_lat(int argc, char **argv)
 		lat_release(&run, NULL, 0);
 		return ret == -ENOTSUP ? RPERF_EXIT_FAILURE : lat_setup_status(ret);
 	}
-	if (o.threads > 1 && o.rdma_cm) {
+	if (o.flow.threads > 1 && o.flow.rdma_cm) {
 		log_error("--rdma-cm runs one thread");
 		lat_release(&run, NULL, 0);
 		return RPERF_EXIT_USAGE;
 	}
-	w = calloc(o.threads, sizeof(*w));
-	run.csv = o.csv_path ? lat_csv_open(o.csv_path) : NULL;
-	if (!w || (o.csv_path && !run.csv)) {
+	w = calloc(o.flow.threads, sizeof(*w));
+	run.csv = o.flow.csv_path ? lat_csv_open(o.flow.csv_path) : NULL;
+	if (!w || (o.flow.csv_path && !run.csv)) {
 		free(w);
 		lat_release(&run, NULL, 0);
 		return RPERF_EXIT_FAILURE;
 	}
 	lat_signals();
-	lat_start(&run, w, o.threads);
-	if (o.hugepages && !w[0].got_huge)
+	lat_start(&run, w, o.flow.threads);
+	if (o.flow.hugepages && !w[0].got_huge)
 		log_warn("no huge pages available: buffers on normal pages");
-	error = lat_first_error(w, o.threads);
+	error = lat_first_error(w, o.flow.threads);
 	if (error)
 		log_error("%s", error);
 	ret = lat_report(&run, w, error);
-	lat_release(&run, w, o.threads);
+	lat_release(&run, w, o.flow.threads);
 	free(w);
 	return error || ret ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;
 }

@@ -178,78 +178,24 @@ static uint64_t server_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* A flow for client hello @h, its QP connected; fills @reply. */
-static int server_flow_tcp(struct server *sv, const struct conn_hello *h, const char *peer,
-			   struct conn_hello *reply, struct sink_flow **out, char *err,
-			   size_t errlen)
-{
-	struct sink_flow *f;
-	int ret;
-
-	ret = sink_flow_new(&sv->sink, &h->path, h->max_msg_bytes, peer, &f, err, errlen);
-	if (ret)
-		return ret;
-	ret = verbs_qp_connect(&f->qp, &h->ep, &h->path, err, errlen);
-	if (!ret)
-		ret = sink_flow_start(&sv->sink, f, err, errlen);
-	if (ret) {
-		sink_flow_drop(&sv->sink, f);
-		return ret;
-	}
-	verbs_qp_local(&f->qp, &reply->ep);
-	reply->flow_id = f->id;
-	*out = f;
-	return 0;
-}
-
 static void server_accept(struct server *sv)
 {
-	struct conn_hello h, reply = { .kind = CONN_HELLO_SERVER };
-	struct sink_flow *f = NULL;
-	char peer[64], err[256];
-	int fd, ret;
+	struct sink_flow *f;
+	char err[256];
 
-	fd = accept(sv->lfd, NULL, NULL);
-	if (fd < 0)
-		return;
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	conn_peer_name(fd, peer, sizeof(peer));
-	ret = conn_recv_hello(fd, &h, SERVER_HELLO_MS);
-	if (ret || h.kind != CONN_HELLO_CLIENT) {
-		log_warn("client %s: no valid hello (%s)", peer,
-			 ret ? strerror(-ret) : "not a client");
-		close(fd);
+	if (sink_accept_tcp(&sv->sink, sv->lfd, SERVER_HELLO_MS, &f, err, sizeof(err))) {
+		log_warn("%s", err);
 		return;
 	}
-	reply.status = server_flow_tcp(sv, &h, peer, &reply, &f, err, sizeof(err));
-	if (reply.status)
-		log_warn("client %s: %s", peer, err);
-	ret = conn_send_hello(fd, &reply, SERVER_HELLO_MS);
-	if (ret && f) {
-		log_warn("client %s: cannot answer: %s", peer, strerror(-ret));
-		sink_flow_close(&sv->sink, f);
-	}
-	if (ret || reply.status) {
-		close(fd);
-		return;
-	}
-	f->fd = fd;
-	log_info("flow %u from %s: SL %u, tclass %u, up to %u bytes", f->id, peer, h.path.sl,
-		 h.path.tclass, h.max_msg_bytes);
+	log_info("flow %u from %s: SL %u, tclass %u, up to %zu bytes", f->id, f->peer,
+		 f->path.sl, f->path.tclass, f->buf_bytes);
 }
 
 /* A flow's socket is readable: the client closed it (or sent junk). */
 static void server_flow_sock(struct server *sv, struct sink_flow *f)
 {
-	char buf[256];
-	ssize_t n;
-
-	n = recv(f->fd, buf, sizeof(buf), MSG_DONTWAIT);
-	if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)))
+	if (!sink_flow_sock_closed(&sv->sink, f))
 		return;
-	sink_flow_close(&sv->sink, f);
-	close(f->fd);
-	f->fd = -1;
 	log_info("flow %u from %s closed: %llu messages, %llu bytes", f->id, f->peer,
 		 (unsigned long long)f->msgs, (unsigned long long)f->bytes);
 }

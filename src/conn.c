@@ -190,6 +190,40 @@ int conn_recv_hello(int fd, struct conn_hello *h, int timeout_ms)
 	return conn_hello_unpack(frame, h);
 }
 
+int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
+		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
+		     char *err, size_t errlen)
+{
+	struct conn_hello h = { .kind = CONN_HELLO_CLIENT }, r;
+	int fd, ret;
+
+	fd = conn_connect(host, port, timeout_ms, err, errlen);
+	if (fd < 0)
+		return fd;
+	verbs_qp_local(q, &h.ep);
+	h.path = *path;
+	h.max_msg_bytes = (uint32_t)max_msg_bytes;
+	ret = conn_send_hello(fd, &h, timeout_ms);
+	if (!ret)
+		ret = conn_recv_hello(fd, &r, timeout_ms);
+	if (ret == -EPROTO || (!ret && r.kind != CONN_HELLO_SERVER))
+		ret = errbuf_set(err, errlen, -EPROTO, "'%s' port %u is not an rperf server",
+				 host, port);
+	else if (ret)
+		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", host,
+				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
+	else if (r.status)
+		ret = errbuf_set(err, errlen, r.status, "server '%s' refused the flow: %s",
+				 host, strerror(-r.status));
+	if (!ret)
+		ret = verbs_qp_connect(q, &r.ep, path, err, errlen);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
 bool conn_peer_gone(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };

@@ -54,6 +54,16 @@ int conn_read_full(int fd, void *buf, size_t len, int timeout_ms);
 int conn_send_hello(int fd, const struct conn_hello *h, int timeout_ms);
 int conn_recv_hello(int fd, struct conn_hello *h, int timeout_ms);
 
+/*
+ * A client flow over TCP: connect to the server at @host:@port, send the
+ * hello for @q along @path, take the answer and bring @q to RTS. The
+ * socket (returned) stays open for the life of the flow. fd or -errno,
+ * with a message naming the server in @err; each wait lasts @timeout_ms.
+ */
+int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
+		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
+		     char *err, size_t errlen);
+
 /* Non-blocking: true when the peer closed or reset the connection. */
 bool conn_peer_gone(int fd);
 

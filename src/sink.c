@@ -8,8 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "conn.h"
 #include "errbuf.h"
 #include "pin.h"
 #include "sink.h"
@@ -209,4 +212,83 @@ int sink_service(struct sink *s, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Flows over TCP: the hello exchange every receiver uses              */
+/* ------------------------------------------------------------------ */
+
+/* A flow for client hello @h, its QP connected; fills @reply. */
+static int flow_for_hello(struct sink *s, const struct conn_hello *h, const char *peer,
+			  struct conn_hello *reply, struct sink_flow **out, char *err,
+			  size_t errlen)
+{
+	struct sink_flow *f;
+	int ret;
+
+	ret = sink_flow_new(s, &h->path, h->max_msg_bytes, peer, &f, err, errlen);
+	if (ret)
+		return ret;
+	ret = verbs_qp_connect(&f->qp, &h->ep, &h->path, err, errlen);
+	if (!ret)
+		ret = sink_flow_start(s, f, err, errlen);
+	if (ret) {
+		sink_flow_drop(s, f);
+		return ret;
+	}
+	verbs_qp_local(&f->qp, &reply->ep);
+	reply->flow_id = f->id;
+	*out = f;
+	return 0;
+}
+
+int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
+		    char *err, size_t errlen)
+{
+	struct conn_hello h, reply = { .kind = CONN_HELLO_SERVER };
+	struct sink_flow *f = NULL;
+	char peer[64];
+	int fd, ret;
+
+	*out = NULL;
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0)
+		return errbuf_set(err, errlen, -errno, "accept: %s", strerror(errno));
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	conn_peer_name(fd, peer, sizeof(peer));
+	ret = conn_recv_hello(fd, &h, timeout_ms);
+	if (ret || h.kind != CONN_HELLO_CLIENT) {
+		close(fd);
+		return errbuf_set(err, errlen, ret ? ret : -EPROTO, "client %s: no valid hello (%s)",
+				  peer, ret ? strerror(-ret) : "not a client");
+	}
+	reply.status = flow_for_hello(s, &h, peer, &reply, &f, err, errlen);
+	ret = conn_send_hello(fd, &reply, timeout_ms);
+	if (reply.status) {
+		close(fd);
+		return reply.status;
+	}
+	if (ret) {
+		sink_flow_close(s, f);
+		close(fd);
+		return errbuf_set(err, errlen, ret, "client %s: cannot answer: %s", peer,
+				  strerror(-ret));
+	}
+	f->fd = fd;
+	*out = f;
+	return 0;
+}
+
+bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f)
+{
+	char buf[256];
+	ssize_t n;
+
+	n = recv(f->fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)))
+		return false;
+	sink_flow_close(s, f);
+	close(f->fd);
+	f->fd = -1;
+	return true;
 }

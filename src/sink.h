@@ -66,4 +66,18 @@ void sink_flow_close(struct sink *s, struct sink_flow *f);
 /* The completion channel is readable: count, post again, re-arm. */
 int sink_service(struct sink *s, char *err, size_t errlen);
 
+/*
+ * A client is waiting on listening socket @lfd: take its hello, make and
+ * connect its flow, answer (with the error, if it is refused). 0 with the
+ * counting flow in *@out and its socket in (*out)->fd, or -errno with the
+ * reason, naming the client, in @err. Each wait lasts at most @timeout_ms.
+ */
+int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
+		    char *err, size_t errlen);
+/*
+ * The flow's socket is readable: true when the client closed it, and the
+ * flow is then closed too (its counts stay); false for anything else.
+ */
+bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f);
+
 #endif
