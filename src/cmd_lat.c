@@ -103,9 +103,32 @@ static int lat_check_reply(const struct lat_run *run, const struct conn_hello *r
 static int lat_connect_tcp(struct lat_run *run, struct probe *p, char *err, size_t errlen)
 {
 	const struct lat_opts *o = run->o;
+	int tmo_ms = (int)(o->flow.timeout_s * 1000);
+	struct conn_hello h, r;
+	int fd, ret;
 
-	return conn_client_flow(o->flow.host, o->flow.tcp_port, &p->wire, &run->path, run->max_bytes,
-				(int)(o->flow.timeout_s * 1000), err, errlen);
+	fd = conn_connect(o->flow.host, o->flow.tcp_port, tmo_ms, err, errlen);
+	if (fd < 0)
+		return fd;
+	lat_hello(run, &p->wire, &h);
+	ret = conn_send_hello(fd, &h, tmo_ms);
+	if (!ret)
+		ret = conn_recv_hello(fd, &r, tmo_ms);
+	if (ret == -EPROTO)
+		ret = errbuf_set(err, errlen, ret, "'%s' port %u is not an rperf server",
+				 o->flow.host, o->flow.tcp_port);
+	else if (ret)
+		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", o->flow.host,
+				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
+	if (!ret)
+		ret = lat_check_reply(run, &r, err, errlen);
+	if (!ret)
+		ret = verbs_qp_connect(&p->wire, &r.ep, &run->path, err, errlen);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
 }
 
 /* rdma_cm: the id resolved the route; connect the wire QP through it. */

@@ -29,20 +29,20 @@ static void test_defaults(void **state)
 
 	(void)state;
 	assert_int_equal(PARSE(&o, "h2"), 0);
-	assert_string_equal(o.host, "h2");
-	assert_null(o.device);
-	assert_int_equal(o.ib_port, 1);
-	assert_int_equal(o.gid_index, -1);
-	assert_int_equal(o.sl, 0);
-	assert_int_equal(o.qp_timeout, 20);
-	assert_int_equal(o.retry, 7);
+	assert_string_equal(o.flow.host, "h2");
+	assert_null(o.flow.device);
+	assert_int_equal(o.flow.ib_port, 1);
+	assert_int_equal(o.flow.gid_index, -1);
+	assert_int_equal(o.flow.sl, 0);
+	assert_int_equal(o.flow.qp_timeout, 20);
+	assert_int_equal(o.flow.retry, 7);
 	assert_int_equal(o.iterations, 1000);
 	assert_int_equal(o.warmup, 100);
 	assert_int_equal(o.n_sizes, 1);
 	assert_int_equal(o.sizes[0], 64);
-	assert_int_equal(o.threads, 1);
-	assert_int_equal(o.clock, CLOCK_SRC_TSC);
-	assert_false(o.rdma_cm);
+	assert_int_equal(o.flow.threads, 1);
+	assert_int_equal(o.flow.clock, CLOCK_SRC_TSC);
+	assert_false(o.flow.rdma_cm);
 }
 
 static void test_full_line(void **state)
@@ -54,22 +54,22 @@ static void test_full_line(void **state)
 			       "--tclass", "96", "--qp-timeout", "14", "--retry", "3", "-s",
 			       "64,4k,1m", "--threads", "2", "--cpu", "4,6", "--clock=monotonic",
 			       "--json", "-", "--rdma-cm", "--hugepages", "--yield", "host"), 0);
-	assert_string_equal(o.device, "mlx5_0");
-	assert_int_equal(o.ib_port, 2);
-	assert_int_equal(o.gid_index, 3);
-	assert_int_equal(o.sl, 15);
-	assert_int_equal(o.tclass, 96);
-	assert_int_equal(o.qp_timeout, 14);
-	assert_int_equal(o.retry, 3);
+	assert_string_equal(o.flow.device, "mlx5_0");
+	assert_int_equal(o.flow.ib_port, 2);
+	assert_int_equal(o.flow.gid_index, 3);
+	assert_int_equal(o.flow.sl, 15);
+	assert_int_equal(o.flow.tclass, 96);
+	assert_int_equal(o.flow.qp_timeout, 14);
+	assert_int_equal(o.flow.retry, 3);
 	assert_int_equal(o.n_sizes, 3);
 	assert_int_equal(o.sizes[1], 4096);
 	assert_int_equal(o.sizes[2], 1 << 20);
-	assert_int_equal(o.threads, 2);
-	assert_int_equal(o.n_cpus, 2);
-	assert_int_equal(o.cpus[1], 6);
-	assert_int_equal(o.clock, CLOCK_SRC_MONOTONIC);
-	assert_string_equal(o.json_path, "-");
-	assert_true(o.rdma_cm && o.hugepages && o.yield);
+	assert_int_equal(o.flow.threads, 2);
+	assert_int_equal(o.flow.n_cpus, 2);
+	assert_int_equal(o.flow.cpus[1], 6);
+	assert_int_equal(o.flow.clock, CLOCK_SRC_MONOTONIC);
+	assert_string_equal(o.flow.json_path, "-");
+	assert_true(o.flow.rdma_cm && o.flow.hugepages && o.flow.yield);
 }
 
 static void test_duration_replaces_iterations(void **state)
@@ -135,11 +135,11 @@ static void test_sizes(void **state)
 	size_t s, sizes[32];
 
 	(void)state;
-	assert_int_equal(lat_parse_size("4k", &s), 0);
+	assert_int_equal(flow_parse_size("4k", &s), 0);
 	assert_int_equal(s, 4096);
-	assert_int_equal(lat_parse_size("2M", &s), 0);
+	assert_int_equal(flow_parse_size("2M", &s), 0);
 	assert_int_equal(s, 2u << 20);
-	assert_int_equal(lat_parse_size("4kk", &s), -EINVAL);
+	assert_int_equal(flow_parse_size("4kk", &s), -EINVAL);
 	/* rxe: 8 MiB; the sweep stops at 2^23 whatever the port allows. */
 	assert_int_equal(lat_sweep_sizes(8u << 20, sizes, 32), 23);
 	assert_int_equal(sizes[0], 2);
