@@ -31,6 +31,10 @@ const struct rperf_cmd *rperf_cmd_find(const char *name);
 int cmd_analyze(int argc, char **argv);
 void cmd_analyze_usage(FILE *out);
 
+/* bw: open-loop bandwidth generators on any SL, sent and received rates. */
+int cmd_bw(int argc, char **argv);
+void cmd_bw_usage(FILE *out);
+
 /* lat: RTT through the fabric with RPerf's wire/loopback method. */
 int cmd_lat(int argc, char **argv);
 void cmd_lat_usage(FILE *out);

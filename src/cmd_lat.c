@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "cmd.h"
 #include "conn.h"
 #include "errbuf.h"
@@ -47,14 +48,6 @@ struct lat_worker {
 	bool got_huge;
 };
 
-static volatile sig_atomic_t lat_stop;
-
-static void lat_on_signal(int sig)
-{
-	(void)sig;
-	lat_stop = 1;
-}
-
 void cmd_lat_usage(FILE *out)
 {
 	fputs("usage: rperf lat [options] HOST\n"
@@ -78,74 +71,6 @@ void cmd_lat_usage(FILE *out)
 /* Worker                                                              */
 /* ------------------------------------------------------------------ */
 
-static void lat_hello(const struct lat_run *run, const struct verbs_qp *q, struct conn_hello *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->kind = CONN_HELLO_CLIENT;
-	verbs_qp_local(q, &h->ep);
-	h->path = run->path;
-	h->max_msg_bytes = (uint32_t)run->max_bytes;
-}
-
-static int lat_check_reply(const struct lat_run *run, const struct conn_hello *r,
-			   char *err, size_t errlen)
-{
-	if (r->kind != CONN_HELLO_SERVER)
-		return errbuf_set(err, errlen, -EPROTO, "'%s' is not an rperf server",
-				  run->o->flow.host);
-	if (r->status)
-		return errbuf_set(err, errlen, r->status, "server '%s' refused the flow: %s",
-				  run->o->flow.host, strerror(-r->status));
-	return 0;
-}
-
-/* TCP exchange: connect, hello both ways, wire QP to RTS. fd or -errno. */
-static int lat_connect_tcp(struct lat_run *run, struct probe *p, char *err, size_t errlen)
-{
-	const struct lat_opts *o = run->o;
-	int tmo_ms = (int)(o->flow.timeout_s * 1000);
-	struct conn_hello h, r;
-	int fd, ret;
-
-	fd = conn_connect(o->flow.host, o->flow.tcp_port, tmo_ms, err, errlen);
-	if (fd < 0)
-		return fd;
-	lat_hello(run, &p->wire, &h);
-	ret = conn_send_hello(fd, &h, tmo_ms);
-	if (!ret)
-		ret = conn_recv_hello(fd, &r, tmo_ms);
-	if (ret == -EPROTO)
-		ret = errbuf_set(err, errlen, ret, "'%s' port %u is not an rperf server",
-				 o->flow.host, o->flow.tcp_port);
-	else if (ret)
-		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", o->flow.host,
-				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
-	if (!ret)
-		ret = lat_check_reply(run, &r, err, errlen);
-	if (!ret)
-		ret = verbs_qp_connect(&p->wire, &r.ep, &run->path, err, errlen);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
-/* rdma_cm: the id resolved the route; connect the wire QP through it. */
-static int lat_connect_cm(struct lat_run *run, struct conn_cm *cm, struct probe *p,
-			  char *err, size_t errlen)
-{
-	struct conn_hello h, r;
-	int ret;
-
-	lat_hello(run, &p->wire, &h);
-	ret = conn_cm_connect(cm, &p->wire, &h, &r, (int)(run->o->flow.timeout_s * 1000), err,
-			      errlen);
-	if (!ret)
-		ret = lat_check_reply(run, &r, err, errlen);
-	return ret;
-}
-
 static void lat_csv_sample(void *arg, const struct probe_sample *s);
 
 struct lat_csv_ctx {
@@ -166,7 +91,7 @@ static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool
 		.ctl_fd = ctl_fd,
 		.ctl_any_event = ctl_cm,
 		.peer = run->o->flow.host,
-		.stop = &lat_stop,
+		.stop = &client_stop,
 		.yield = run->o->flow.yield,
 		.on_sample = run->csv ? lat_csv_sample : NULL,
 		.arg = &csv,
@@ -196,19 +121,6 @@ static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool
 	return 0;
 }
 
-static int lat_worker_pin(struct lat_worker *w)
-{
-	const struct lat_opts *o = w->run->o;
-	int cpu;
-
-	cpu = o->flow.n_cpus ? o->flow.cpus[w->index] :
-			  pin_pick_cpu(w->run->dev.ctx, (int)w->index, w->err, sizeof(w->err));
-	if (cpu < 0)
-		return cpu;
-	log_debug("worker %u on CPU %d", w->index, cpu);
-	return pin_thread(cpu, w->err, sizeof(w->err));
-}
-
 static void *lat_worker_main(void *arg)
 {
 	struct lat_worker *w = arg;
@@ -216,7 +128,8 @@ static void *lat_worker_main(void *arg)
 	struct probe p;
 	int fd = -1, ret;
 
-	ret = lat_worker_pin(w);
+	ret = client_pin_worker(&run->o->flow, run->dev.ctx, w->index, w->err,
+				sizeof(w->err));
 	if (!ret)
 		ret = probe_init(&p, &run->dev, run->max_bytes, run->o->flow.hugepages, &run->path,
 				 &w->got_huge, w->err, sizeof(w->err));
@@ -224,14 +137,12 @@ static void *lat_worker_main(void *arg)
 		w->status = ret;
 		return NULL;
 	}
-	if (run->o->flow.rdma_cm)
-		ret = lat_connect_cm(run, &run->cm0, &p, w->err, sizeof(w->err));
-	else
-		ret = fd = lat_connect_tcp(run, &p, w->err, sizeof(w->err));
+	ret = client_connect(&run->o->flow, &run->cm0, &p.wire, &run->path, run->max_bytes,
+			     w->err, sizeof(w->err));
 	if (ret >= 0)
-		ret = lat_run_sizes(w, &p, run->o->flow.rdma_cm ? run->cm0.ch->fd : fd,
-				    run->o->flow.rdma_cm);
+		ret = lat_run_sizes(w, &p, ret, run->o->flow.rdma_cm);
 	w->status = ret < 0 ? ret : 0;
+	fd = run->o->flow.rdma_cm ? -1 : ret;
 	if (fd >= 0)
 		close(fd);
 	probe_release(&p);
@@ -258,32 +169,6 @@ static void lat_csv_sample(void *arg, const struct probe_sample *s)
 /* ------------------------------------------------------------------ */
 /* Setup, run, report                                                  */
 /* ------------------------------------------------------------------ */
-
-/* Exit status for a setup error: the user's input, or the world? */
-static int lat_setup_status(int ret)
-{
-	return ret == -ENODEV || ret == -EINVAL || ret == -EMSGSIZE ? RPERF_EXIT_USAGE :
-								       RPERF_EXIT_FAILURE;
-}
-
-static int lat_open_device(struct lat_run *run, char *err, size_t errlen)
-{
-	const struct lat_opts *o = run->o;
-	int ret;
-
-	if (!o->flow.rdma_cm)
-		return verbs_dev_open(&run->dev, o->flow.device, o->flow.ib_port, o->flow.gid_index, err, errlen);
-	ret = conn_cm_resolve(&run->cm0, o->flow.host, o->flow.tcp_port, o->flow.tclass,
-			      (int)(o->flow.timeout_s * 1000), err, errlen);
-	if (ret)
-		return ret;
-	if (o->flow.device && strcmp(o->flow.device, ibv_get_device_name(run->cm0.id->verbs->device)))
-		return errbuf_set(err, errlen, -ENODEV, "rdma_cm routes '%s' through '%s', not '%s'",
-				  o->flow.host, ibv_get_device_name(run->cm0.id->verbs->device),
-				  o->flow.device);
-	return verbs_dev_adopt(&run->dev, run->cm0.id->verbs, run->cm0.id->port_num,
-			       o->flow.gid_index, err, errlen);
-}
 
 static int lat_pick_sizes(struct lat_run *run, char *err, size_t errlen)
 {
@@ -320,15 +205,6 @@ static FILE *lat_csv_open(const char *path)
 	return f;
 }
 
-static void lat_signals(void)
-{
-	struct sigaction sa = { .sa_handler = lat_on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 /* Start the workers, wait for all; the first error is the run's. */
 static int lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
 {
@@ -343,7 +219,7 @@ static int lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
 			w[i].status = -ret;
 			snprintf(w[i].err, sizeof(w[i].err), "cannot start a thread: %s",
 				 strerror(ret));
-			lat_stop = 1;
+			client_stop = 1;
 			break;
 		}
 	}
@@ -451,13 +327,8 @@ static int lat_prepare(struct lat_run *run, char *err, size_t errlen)
 	ret = clock_init(o->flow.clock, &run->clk, err, errlen);
 	if (ret)
 		return ret == -EINVAL ? ret : -ENOTSUP;
-	run->path = (struct verbs_path){
-		.sl = o->flow.sl,
-		.tclass = o->flow.tclass,
-		.timeout = o->flow.qp_timeout,
-		.retry = o->flow.retry,
-	};
-	ret = lat_open_device(run, err, errlen);
+	run->path = client_path(&o->flow);
+	ret = client_open_device(&o->flow, &run->dev, &run->cm0, err, errlen);
 	if (!ret)
 		ret = lat_pick_sizes(run, err, errlen);
 	return ret;
@@ -486,7 +357,7 @@ int cmd_lat(int argc, char **argv)
 	if (ret) {
 		log_error("%s", err);
 		lat_release(&run, NULL, 0);
-		return ret == -ENOTSUP ? RPERF_EXIT_FAILURE : lat_setup_status(ret);
+		return ret == -ENOTSUP ? RPERF_EXIT_FAILURE : client_setup_status(ret);
 	}
 	if (o.flow.threads > 1 && o.flow.rdma_cm) {
 		log_error("--rdma-cm runs one thread");
@@ -500,7 +371,7 @@ int cmd_lat(int argc, char **argv)
 		lat_release(&run, NULL, 0);
 		return RPERF_EXIT_FAILURE;
 	}
-	lat_signals();
+	client_signals();
 	lat_start(&run, w, o.flow.threads);
 	if (o.flow.hugepages && !w[0].got_huge)
 		log_warn("no huge pages available: buffers on normal pages");

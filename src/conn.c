@@ -190,6 +190,68 @@ int conn_recv_hello(int fd, struct conn_hello *h, int timeout_ms)
 	return conn_hello_unpack(frame, h);
 }
 
+/* Layout, big-endian: magic, version, kind, flow_id, v[0..3]. */
+void conn_msg_pack(const struct conn_msg *m, uint8_t out[CONN_MSG_BYTES])
+{
+	int i;
+
+	put32(out, CONN_MAGIC);
+	put16(out + 4, CONN_VERSION);
+	put16(out + 6, m->kind);
+	put32(out + 8, m->flow_id);
+	for (i = 0; i < 4; i++) {
+		put32(out + 12 + 8 * i, (uint32_t)(m->v[i] >> 32));
+		put32(out + 16 + 8 * i, (uint32_t)m->v[i]);
+	}
+}
+
+int conn_msg_unpack(const uint8_t in[CONN_MSG_BYTES], struct conn_msg *m)
+{
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	if (get32(in) != CONN_MAGIC || get16(in + 4) != CONN_VERSION)
+		return -EPROTO;
+	m->kind = get16(in + 6);
+	m->flow_id = get32(in + 8);
+	for (i = 0; i < 4; i++)
+		m->v[i] = (uint64_t)get32(in + 12 + 8 * i) << 32 | get32(in + 16 + 8 * i);
+	if (m->kind < CONN_MSG_QUERY || m->kind > CONN_MSG_MR)
+		return -EPROTO;
+	return 0;
+}
+
+int conn_send_msg(int fd, const struct conn_msg *m, int timeout_ms)
+{
+	uint8_t frame[CONN_MSG_BYTES];
+
+	conn_msg_pack(m, frame);
+	return conn_write_full(fd, frame, sizeof(frame), timeout_ms);
+}
+
+int conn_recv_msg(int fd, struct conn_msg *m, int timeout_ms)
+{
+	uint8_t frame[CONN_MSG_BYTES];
+	int ret;
+
+	ret = conn_read_full(fd, frame, sizeof(frame), timeout_ms);
+	return ret ? ret : conn_msg_unpack(frame, m);
+}
+
+int conn_request(int fd, uint16_t kind, uint16_t want_kind, struct conn_msg *answer,
+		 int timeout_ms)
+{
+	struct conn_msg q = { .kind = kind };
+	int ret;
+
+	ret = conn_send_msg(fd, &q, timeout_ms);
+	if (!ret)
+		ret = conn_recv_msg(fd, answer, timeout_ms);
+	if (!ret && answer->kind != want_kind)
+		ret = -EPROTO;
+	return ret;
+}
+
 int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
 		     char *err, size_t errlen)
@@ -245,17 +307,31 @@ bool conn_fd_readable(int fd)
 	return poll(&p, 1, 0) > 0;
 }
 
-void conn_peer_name(int fd, char *buf, size_t len)
+/* "host:port" of either end of @fd; an IPv4 address on the dual-stack
+ * socket is shown as IPv4. */
+static void sock_name(int fd, bool peer, char *buf, size_t len)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	char host[INET6_ADDRSTRLEN] = "?", serv[16] = "?";
+	int ret;
 
-	if (!getpeername(fd, (struct sockaddr *)&ss, &sl))
+	ret = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl) :
+		     getsockname(fd, (struct sockaddr *)&ss, &sl);
+	if (!ret)
 		getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), serv, sizeof(serv),
 			    NI_NUMERICHOST | NI_NUMERICSERV);
-	/* An IPv4 client on the dual-stack socket: show it as IPv4. */
 	snprintf(buf, len, "%s:%s", strncmp(host, "::ffff:", 7) ? host : host + 7, serv);
+}
+
+void conn_peer_name(int fd, char *buf, size_t len)
+{
+	sock_name(fd, true, buf, len);
+}
+
+void conn_sock_name(int fd, char *buf, size_t len)
+{
+	sock_name(fd, false, buf, len);
 }
 
 static void sock_tune(int fd)

@@ -55,6 +55,34 @@ int conn_send_hello(int fd, const struct conn_hello *h, int timeout_ms);
 int conn_recv_hello(int fd, struct conn_hello *h, int timeout_ms);
 
 /*
+ * After the hello, a flow's socket carries small fixed frames: a client
+ * asks (QUERY, MR) and the server answers on the same socket (STATS, MR).
+ * The server answers from its counters; it never touches the data path.
+ */
+#define CONN_MSG_BYTES 44
+
+enum conn_msg_kind {
+	CONN_MSG_QUERY = 3,		/* client: this flow's counters, please */
+	CONN_MSG_STATS = 4,		/* server: v = msgs, bytes, errors, now_ns */
+	CONN_MSG_MR = 5,		/* client: ask; server: v = addr, rkey, bytes */
+};
+
+struct conn_msg {
+	uint16_t kind;			/* enum conn_msg_kind */
+	uint32_t flow_id;
+	uint64_t v[4];
+};
+
+void conn_msg_pack(const struct conn_msg *m, uint8_t out[CONN_MSG_BYTES]);
+/* 0, or -EPROTO when the frame is not a message of our version. */
+int conn_msg_unpack(const uint8_t in[CONN_MSG_BYTES], struct conn_msg *m);
+int conn_send_msg(int fd, const struct conn_msg *m, int timeout_ms);
+int conn_recv_msg(int fd, struct conn_msg *m, int timeout_ms);
+/* Send a request of @kind and wait for the answer of @want_kind. */
+int conn_request(int fd, uint16_t kind, uint16_t want_kind, struct conn_msg *answer,
+		 int timeout_ms);
+
+/*
  * A client flow over TCP: connect to the server at @host:@port, send the
  * hello for @q along @path, take the answer and bring @q to RTS. The
  * socket (returned) stays open for the life of the flow. fd or -errno,
@@ -72,6 +100,8 @@ bool conn_fd_readable(int fd);
 
 /* "198.18.0.2:40112" for an accepted socket's peer. */
 void conn_peer_name(int fd, char *buf, size_t len);
+/* The same for the socket's own end: what its peer's conn_peer_name() says. */
+void conn_sock_name(int fd, char *buf, size_t len);
 
 /* ---- rdma_cm ---- */
 

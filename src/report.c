@@ -97,7 +97,8 @@ json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk)
 	return o;
 }
 
-static json_t *lat_config_json(const struct lat_report_info *in)
+/* The config keys every client command reports: where and how it sent. */
+static json_t *flow_config_json(const struct lat_report_info *in)
 {
 	json_t *o = json_object();
 
@@ -115,6 +116,13 @@ static json_t *lat_config_json(const struct lat_report_info *in)
 	json_object_set_new(o, "threads", json_integer(in->threads));
 	json_object_set_new(o, "connection", json_string(in->rdma_cm ? "rdma_cm" : "tcp"));
 	json_object_set_new(o, "hugepages", json_boolean(in->hugepages));
+	return o;
+}
+
+static json_t *lat_config_json(const struct lat_report_info *in)
+{
+	json_t *o = flow_config_json(in);
+
 	json_object_set_new(o, "iterations", json_integer((json_int_t)in->iterations));
 	json_object_set_new(o, "duration_s", json_real(in->duration_s));
 	json_object_set_new(o, "warmup", json_integer((json_int_t)in->warmup));
@@ -303,6 +311,162 @@ void report_server_table(FILE *out, const struct sink *s, double elapsed_s)
 		if (t[i].flows)
 			fprintf(out, "%3zu %6" PRIu64 " %12" PRIu64 " %14" PRIu64 "\n", i, t[i].flows,
 				t[i].msgs, t[i].bytes);
+}
+
+/* ================================================================== */
+/* bw                                                                  */
+/* ================================================================== */
+
+static double gbps(uint64_t bytes, double s)
+{
+	return s > 0 ? (double)bytes * 8 / s / 1e9 : 0;
+}
+
+static double mpps(uint64_t msgs, double s)
+{
+	return s > 0 ? (double)msgs / s / 1e6 : 0;
+}
+
+/* {msgs, bytes, gbps, mpps} over @s seconds. */
+static json_t *bw_rate_json(uint64_t msgs, uint64_t bytes, double s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "msgs", json_integer((json_int_t)msgs));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(o, "gbps", json_real(gbps(bytes, s)));
+	json_object_set_new(o, "mpps", json_real(mpps(msgs, s)));
+	return o;
+}
+
+static json_t *bw_config_json(const struct bw_report_info *in)
+{
+	json_t *o = flow_config_json(&in->flow);
+
+	json_object_set_new(o, "op", json_string(in->write ? "write" : "send"));
+	json_object_set_new(o, "size_bytes", json_integer((json_int_t)in->size_bytes));
+	json_object_set_new(o, "qps", json_integer(in->qps));
+	json_object_set_new(o, "tx_depth", json_integer(in->tx_depth));
+	json_object_set_new(o, "batch", json_integer(in->batch));
+	json_object_set_new(o, "cq_mod", json_integer(in->cq_mod));
+	json_object_set_new(o, "rate_bps", in->rate_bps ? json_integer((json_int_t)in->rate_bps) :
+							  json_null());
+	json_object_set_new(o, "hw_rate_bps", in->hw_rate_bps ?
+			    json_integer((json_int_t)in->hw_rate_bps) : json_null());
+	json_object_set_new(o, "duration_s", json_real(in->duration_s));
+	json_object_set_new(o, "interval_s", json_real(in->interval_s));
+	return o;
+}
+
+static json_t *bw_interval_json(const struct bw_interval *iv)
+{
+	double s = iv->end_s - iv->start_s;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "start_s", json_real(iv->start_s));
+	json_object_set_new(o, "end_s", json_real(iv->end_s));
+	json_object_set_new(o, "sent", bw_rate_json(iv->msgs, iv->bytes, s));
+	json_object_set_new(o, "received", iv->rx_valid ?
+			    bw_rate_json(iv->rx_msgs, iv->rx_bytes, s) : json_null());
+	return o;
+}
+
+static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
+{
+	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "elapsed_s", json_real(s));
+	json_object_set_new(o, "sent", bw_rate_json(r->msgs, r->bytes, s));
+	json_object_set_new(o, "received", r->rx_valid ? bw_rate_json(r->rx_msgs, r->rx_bytes, s) :
+							  json_null());
+	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	return o;
+}
+
+json_t *report_bw_json(const struct bw_report_info *info, const struct flow_result *total,
+		       const struct bw_interval *iv, size_t n_iv, const char *error)
+{
+	json_t *root = json_object(), *arr = json_array();
+	size_t i;
+
+	json_object_set_new(root, "command", json_string("bw"));
+	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
+	json_object_set_new(root, "config", bw_config_json(info));
+	json_object_set_new(root, "clock", clock_json(info->flow.clk));
+	for (i = 0; i < n_iv; i++)
+		json_array_append_new(arr, bw_interval_json(&iv[i]));
+	json_object_set_new(root, "intervals", arr);
+	json_object_set_new(root, "total", bw_total_json(total, info->flow.clk));
+	json_object_set_new(root, "complete", json_boolean(!error));
+	json_object_set_new(root, "error", error ? json_string(error) : json_null());
+	return root;
+}
+
+void report_bw_header(FILE *out, const struct bw_report_info *info)
+{
+	const struct lat_report_info *f = &info->flow;
+
+	fprintf(out, "rperf bw to %s: %s port %u, %s, MTU %s, SL %u, tclass %u, %s of %zu bytes, "
+		"%u thread%s x %u QP%s, window %u\n", f->server, f->device, f->port,
+		f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl, f->path.tclass,
+		info->write ? "RDMA WRITE" : "SEND", info->size_bytes, f->threads,
+		f->threads == 1 ? "" : "s", info->qps, info->qps == 1 ? "" : "s", info->tx_depth);
+	fprintf(out, "\n%17s %12s %10s %12s %10s\n", "interval, s", "sent Gb/s", "Mpps",
+		"recv Gb/s", "Mpps");
+	fflush(out);
+}
+
+/* "  12.345   0.1234" or "       -        -" when unknown. */
+static void bw_cols(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s)
+{
+	if (valid)
+		fprintf(out, " %12.6f %10.6f", gbps(bytes, s), mpps(msgs, s));
+	else
+		fprintf(out, " %12s %10s", "-", "-");
+}
+
+void report_bw_interval(FILE *out, const struct bw_interval *iv)
+{
+	double s = iv->end_s - iv->start_s;
+
+	fprintf(out, "%7.2f - %7.2f", iv->start_s, iv->end_s);
+	bw_cols(out, true, iv->msgs, iv->bytes, s);
+	bw_cols(out, iv->rx_valid, iv->rx_msgs, iv->rx_bytes, s);
+	fputc('\n', out);
+	fflush(out);
+}
+
+void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_cal *clk)
+{
+	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
+
+	fprintf(out, "%7.2f s total  ", s);
+	bw_cols(out, true, r->msgs, r->bytes, s);
+	bw_cols(out, r->rx_valid, r->rx_msgs, r->rx_bytes, s);
+	fprintf(out, "\n\n%" PRIu64 " messages sent, %s received, %" PRIu64
+		" retransmissions%s\n", r->msgs, r->rx_valid ? "" : "unknown", r->retrans,
+		r->status ? " (incomplete)" : "");
+}
+
+void report_bw_csv_header(FILE *out)
+{
+	fprintf(out, "start_s,end_s,sent_msgs,sent_bytes,sent_gbps,sent_mpps,"
+		     "recv_msgs,recv_bytes,recv_gbps,recv_mpps\n");
+}
+
+void report_bw_csv_row(FILE *out, const struct bw_interval *iv)
+{
+	double s = iv->end_s - iv->start_s;
+
+	fprintf(out, "%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%.9f,%.9f", iv->start_s, iv->end_s,
+		iv->msgs, iv->bytes, gbps(iv->bytes, s), mpps(iv->msgs, s));
+	if (iv->rx_valid)
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%.9f,%.9f\n", iv->rx_msgs, iv->rx_bytes,
+			gbps(iv->rx_bytes, s), mpps(iv->rx_msgs, s));
+	else
+		fprintf(out, ",,,,\n");
+	fflush(out);
 }
 
 /* ================================================================== */

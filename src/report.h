@@ -64,6 +64,49 @@ json_t *report_server_json(const struct sink *s, double elapsed_s);
 void report_server_table(FILE *out, const struct sink *s, double elapsed_s);
 
 /* ================================================================== */
+/* bw                                                                  */
+/* ================================================================== */
+
+/* How a bw run was set up: the report's header and JSON "config". */
+struct bw_report_info {
+	struct lat_report_info flow;	/* server, device, path, clock, threads */
+	bool write;			/* RDMA WRITE with immediate, not SEND */
+	size_t size_bytes;
+	unsigned qps;			/* per thread */
+	uint32_t tx_depth, batch, cq_mod;
+	uint64_t rate_bps;		/* per QP, 0: none */
+	uint64_t hw_rate_bps;		/* per QP, 0: none */
+	double duration_s, interval_s;
+};
+
+/*
+ * One interval of a bw run over all its flows: what completed at the
+ * sender, and what the server counted (when it could be asked).
+ */
+struct bw_interval {
+	double start_s, end_s;		/* since the run began */
+	uint64_t msgs, bytes;		/* sent */
+	bool rx_valid;
+	uint64_t rx_msgs, rx_bytes;	/* received */
+};
+
+/*
+ * The bw document: {"command", "version", "config", "clock", "intervals":
+ * [{start_s, end_s, sent, received}], "total": {elapsed_s, sent, received,
+ * retransmissions}, "complete", "error"}; sent and received are {msgs,
+ * bytes, gbps, mpps}, received null when the server could not be asked.
+ */
+json_t *report_bw_json(const struct bw_report_info *info, const struct flow_result *total,
+		       const struct bw_interval *iv, size_t n_iv, const char *error);
+/* Human output: a header, one line per interval, the totals. */
+void report_bw_header(FILE *out, const struct bw_report_info *info);
+void report_bw_interval(FILE *out, const struct bw_interval *iv);
+void report_bw_total(FILE *out, const struct flow_result *total, const struct clock_cal *clk);
+/* CSV, one row per interval. */
+void report_bw_csv_header(FILE *out);
+void report_bw_csv_row(FILE *out, const struct bw_interval *iv);
+
+/* ================================================================== */
 /* analyze                                                             */
 /* ================================================================== */
 

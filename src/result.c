@@ -45,6 +45,12 @@ int flow_result_merge(struct flow_result *dst, const struct flow_result *src)
 	dst->bytes += src->bytes;
 	dst->loop_after_wire += src->loop_after_wire;
 	dst->retrans += src->retrans;
+	/* Flows of one run overlap in time: the longest is the run's. */
+	if (src->elapsed_ticks > dst->elapsed_ticks)
+		dst->elapsed_ticks = src->elapsed_ticks;
+	dst->rx_valid = dst->rx_valid && src->rx_valid;
+	dst->rx_msgs += src->rx_msgs;
+	dst->rx_bytes += src->rx_bytes;
 	if (!dst->status && src->status) {
 		dst->status = src->status;
 		memcpy(dst->error, src->error, sizeof(dst->error));

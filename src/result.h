@@ -7,6 +7,7 @@
 #ifndef RPERF_RESULT_H
 #define RPERF_RESULT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,12 @@ struct flow_result {
 	uint64_t loop_after_wire;
 	struct hist *rtt_neg;
 	uint64_t retrans;		/* port retransmission counters, delta */
+	/* Bandwidth (bw): sent = @msgs/@bytes completed in @elapsed_ticks;
+	 * received = what the server counted for the flow, when it said. */
+	uint64_t elapsed_ticks;
+	bool rx_valid;
+	uint64_t rx_msgs;
+	uint64_t rx_bytes;
 	int status;			/* 0: ran to the end; -errno: stopped early */
 	char error[256];		/* why it stopped, when status != 0 */
 };
@@ -36,7 +43,9 @@ struct flow_result {
 /* Allocate the histograms; 0 or -ENOMEM. */
 int flow_result_init(struct flow_result *r, size_t size_bytes);
 void flow_result_release(struct flow_result *r);
-/* Add @src into @dst (same size): histograms, counters; the first error wins. */
+/* Add @src into @dst (same size): histograms, counters; the first error
+ * wins; the received counts stay valid only if both were (so start a sum
+ * of bw results with rx_valid set). */
 int flow_result_merge(struct flow_result *dst, const struct flow_result *src);
 
 #endif

@@ -106,6 +106,8 @@ int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_
 	o.buf = f->buf;
 	o.buf_bytes = f->buf_bytes;
 	o.cq_context = f;
+	/* bw --write clients RDMA WRITE (with immediate) into the buffer. */
+	o.remote_write = true;
 	ret = verbs_qp_create(&f->qp, s->dev, &o, err, errlen);
 	if (ret) {
 		pin_buf_free(f->buf, f->buf_bytes, f->buf_huge);
@@ -279,14 +281,46 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 	return 0;
 }
 
+/* Answer one request from a flow's client; false when it makes no sense. */
+static bool flow_answer(struct sink *s, struct sink_flow *f, const struct conn_msg *q)
+{
+	struct conn_msg a = { .flow_id = f->id };
+
+	if (q->kind == CONN_MSG_QUERY) {
+		if (f->active)
+			flow_drain(s, f);
+		a.kind = CONN_MSG_STATS;
+		a.v[0] = f->msgs;
+		a.v[1] = f->bytes;
+		a.v[2] = f->errors;
+		a.v[3] = mono_ns();
+	} else if (q->kind == CONN_MSG_MR && f->qp.mr) {
+		a.kind = CONN_MSG_MR;
+		a.v[0] = (uintptr_t)f->buf;
+		a.v[1] = f->qp.mr->rkey;
+		a.v[2] = f->buf_bytes;
+	} else {
+		return false;
+	}
+	return !conn_send_msg(f->fd, &a, 1000);
+}
+
 bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f)
 {
-	char buf[256];
+	struct conn_msg q;
 	ssize_t n;
 
-	n = recv(f->fd, buf, sizeof(buf), MSG_DONTWAIT);
-	if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)))
+	n = recv(f->fd, f->ctl + f->ctl_len, sizeof(f->ctl) - f->ctl_len, MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return false;
+	if (n > 0) {
+		f->ctl_len += (size_t)n;
+		if (f->ctl_len < sizeof(f->ctl))
+			return false;
+		f->ctl_len = 0;
+		if (!conn_msg_unpack(f->ctl, &q) && flow_answer(s, f, &q))
+			return false;
+	}
 	sink_flow_close(s, f);
 	close(f->fd);
 	f->fd = -1;

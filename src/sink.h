@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conn.h"
 #include "verbs.h"
 
 struct sink_flow {
@@ -32,6 +33,8 @@ struct sink_flow {
 	size_t buf_bytes;
 	bool buf_huge;
 	uint32_t posted;
+	uint8_t ctl[CONN_MSG_BYTES];	/* a request read in part from fd */
+	size_t ctl_len;
 };
 
 struct sink {
@@ -77,6 +80,9 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 /*
  * The flow's socket is readable: true when the client closed it, and the
  * flow is then closed too (its counts stay); false for anything else.
+ * Requests on it are answered here: QUERY with the flow's counters (its
+ * CQ drained first, so they are current), MR with where the client may
+ * RDMA WRITE. Each answer waits at most a second for the socket.
  */
 bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f);
 

@@ -239,7 +239,9 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 				 dev->name, strerror(errno));
 		goto err_send_cq;
 	}
-	q->mr = ibv_reg_mr(dev->pd, o->buf, o->buf_bytes, IBV_ACCESS_LOCAL_WRITE);
+	q->remote_write = o->remote_write;
+	q->mr = ibv_reg_mr(dev->pd, o->buf, o->buf_bytes, IBV_ACCESS_LOCAL_WRITE |
+			   (o->remote_write ? IBV_ACCESS_REMOTE_WRITE : 0));
 	if (!q->mr) {
 		ret = errbuf_set(err, errlen, -errno, "%s: cannot register %zu bytes: %s",
 				 dev->name, o->buf_bytes, strerror(errno));
@@ -312,7 +314,7 @@ static int qp_to_init(struct verbs_qp *q, char *err, size_t errlen)
 		.qp_state = IBV_QPS_INIT,
 		.pkey_index = 0,
 		.port_num = q->dev->port,
-		.qp_access_flags = 0,
+		.qp_access_flags = q->remote_write ? IBV_ACCESS_REMOTE_WRITE : 0,
 	};
 	int ret = ibv_modify_qp(q->qp, &a,
 				IBV_QP_STATE |
@@ -395,6 +397,29 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 	if (!ret)
 		ret = qp_to_rts(q, path, err, errlen);
 	return ret;
+}
+
+int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen)
+{
+	struct ibv_device_attr_ex ex = { 0 };
+	struct ibv_qp_attr a = { .rate_limit = kbps };
+	const struct ibv_packet_pacing_caps *pp = &ex.packet_pacing_caps;
+	int ret;
+
+	if (ibv_query_device_ex(q->dev->ctx, NULL, &ex) || !pp->qp_rate_limit_max ||
+	    !(pp->supported_qpts & (1u << IBV_QPT_RC)))
+		return errbuf_set(err, errlen, -EOPNOTSUPP,
+				  "%s has no per-QP rate limiter (packet pacing) for RC QPs; "
+				  "use --rate to pace in software", q->dev->name);
+	if (kbps < pp->qp_rate_limit_min || kbps > pp->qp_rate_limit_max)
+		return errbuf_set(err, errlen, -EOPNOTSUPP,
+				  "%s limits QP rates to %u .. %u kbit/s, not %u", q->dev->name,
+				  pp->qp_rate_limit_min, pp->qp_rate_limit_max, kbps);
+	ret = ibv_modify_qp(q->qp, &a, IBV_QP_RATE_LIMIT);
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "%s: QP %u rate limit %u kbit/s: %s",
+				  q->dev->name, q->qp->qp_num, kbps, strerror(ret));
+	return 0;
 }
 
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id)

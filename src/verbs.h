@@ -60,6 +60,7 @@ struct verbs_qp {
 	void *buf;			/* owned by the caller */
 	size_t buf_bytes;
 	uint32_t psn;
+	bool remote_write;		/* the peer may RDMA WRITE into buf */
 };
 
 struct verbs_qp_opts {
@@ -69,6 +70,7 @@ struct verbs_qp_opts {
 	size_t buf_bytes;
 	struct ibv_comp_channel *chan;	/* optional: recv CQ events go here */
 	void *cq_context;		/* handed back by ibv_get_cq_event() */
+	bool remote_write;		/* let the peer RDMA WRITE into buf */
 };
 
 /* Port counters from sysfs, read before and after a run. */
@@ -108,6 +110,13 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 /* Fill the address vector for @remote along @path (used by rdma_cm too). */
 void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
 		   const struct verbs_path *path, struct ibv_ah_attr *ah);
+
+/*
+ * Limit @q (at RTS) to @kbps with the NIC's per-QP rate limiter (packet
+ * pacing). -EOPNOTSUPP, with a message naming the device, where the device
+ * has none or @kbps is outside the range it supports.
+ */
+int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen);
 
 /* Post one signaled SEND of @len bytes from the start of the buffer. */
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id);
