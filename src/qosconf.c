@@ -574,6 +574,8 @@ static int smp_comment(struct qosconf_parser *p, const char *s)
 /* "ports: in  0, out  1: | 0| 1| ...|": one line per input port. */
 static int smp_ports(struct qosconf_parser *p, const char *s)
 {
+	const char *ports = skip_space(s + strlen("ports:"));
+	const char *row = strchr(ports, ':');
 	long cells[ARB_NUM_SLS + 1];
 	long in_port;
 	int n, sl, err;
@@ -583,11 +585,13 @@ static int smp_ports(struct qosconf_parser *p, const char *s)
 		return err;
 	if (p->sl2vl_seen)
 		return 0;	/* another input port of the same capture */
-	in_port = strtol(skip_space(s + strlen("ports:")) + 2, NULL, 10);
+	/* Both are needed before anything reads past them. */
+	if (strncmp(ports, "in", 2) || !row)
+		return qc_error(p, "malformed SL2VL line (want 'ports: in N, out M: |...|')");
+	in_port = strtol(ports + 2, NULL, 10);
 	if (p->opts->in_port >= 0 && in_port != p->opts->in_port)
 		return 0;
-	n = smp_cells(p, strchr(s + strlen("ports:"), ':'), "SL2VL",
-		      ARB_VL15, cells, ARB_NUM_SLS + 1);
+	n = smp_cells(p, row, "SL2VL", ARB_VL15, cells, ARB_NUM_SLS + 1);
 	if (n < 0)
 		return n;
 	if (n != ARB_NUM_SLS)

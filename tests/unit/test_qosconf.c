@@ -300,6 +300,29 @@ static void test_bad_inline(void **state)
 	assert_non_null(strstr(err.msg, "inline.txt:1: WEIGHT row without"));
 }
 
+/*
+ * Inputs the fuzzer found (tests/fuzz/regressions): each is refused with
+ * a message, never read past its end.
+ */
+static void test_fuzz_findings(void **state)
+{
+	static const char *const smp_ports[] = {
+		"ports:",		/* read past the line, then NULL + 1 */
+		"ports:  i",
+		"ports: in 0, out 1 | 0| 1|",
+		"ports: out 1: | 0|",
+	};
+	struct arb_config cfg;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(smp_ports) / sizeof(smp_ports[0]); i++) {
+		assert_int_equal(parse_text(smp_ports[i], QOSCONF_FORMAT_SMPQUERY,
+					    &cfg), -EINVAL);
+		assert_non_null(strstr(err.msg, "inline.txt:1: malformed SL2VL line"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_bad_inline),
+		cmocka_unit_test(test_fuzz_findings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
