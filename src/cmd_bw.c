@@ -54,7 +54,9 @@ struct bw_worker {
 	char err[256];
 	bool got_huge;
 	struct bw_snap *snaps;
-	size_t n_snaps;			/* published to the main thread (release) */
+	size_t n_taken;			/* snapshots taken */
+	bool rx_broken;			/* an answer went missing: stop asking */
+	size_t n_snaps;			/* complete, published to the main thread */
 	bool done;			/* likewise */
 };
 
@@ -86,46 +88,67 @@ void cmd_bw_usage(FILE *out)
 /* Worker                                                              */
 /* ------------------------------------------------------------------ */
 
-/* What the server counted on @q's flow; false when it cannot say. */
-static bool bw_query(const struct load_qp *q, uint64_t *msgs, uint64_t *bytes)
+/*
+ * The server is asked at each interval boundary, but its answers are read
+ * at the next one: on a shaped path the query waits behind the data in
+ * the switch's queue, and the worker must not stop posting meanwhile.
+ */
+static bool bw_ask(struct bw_worker *w)
 {
-	struct conn_msg a;
+	struct conn_msg q = { .kind = CONN_MSG_QUERY };
+	bool ok = true;
+	unsigned i;
 
-	if (q->ctl_fd < 0 || q->ctl_any_event ||
-	    conn_request(q->ctl_fd, CONN_MSG_QUERY, CONN_MSG_STATS, &a, BW_QUERY_MS))
-		return false;
-	*msgs = a.v[0];
-	*bytes = a.v[1];
-	return true;
+	for (i = 0; i < w->load.n_qps; i++) {
+		const struct load_qp *lq = &w->load.qps[i];
+
+		ok = ok && lq->ctl_fd >= 0 && !lq->ctl_any_event &&
+		     !conn_send_msg(lq->ctl_fd, &q, BW_QUERY_MS);
+	}
+	return ok;
 }
 
-/* The engine's interval callback: ask the server, keep a snapshot. */
+/* Read the answers to bw_ask() into @s (and, at the end, the results). */
+static void bw_answers(struct bw_worker *w, struct bw_snap *s, bool last)
+{
+	struct conn_msg a;
+	unsigned i;
+
+	for (i = 0; i < w->load.n_qps && s->rx_valid; i++) {
+		if (conn_recv_msg(w->load.qps[i].ctl_fd, &a, BW_QUERY_MS) ||
+		    a.kind != CONN_MSG_STATS) {
+			s->rx_valid = false;
+			break;
+		}
+		s->rx_msgs += a.v[0];
+		s->rx_bytes += a.v[1];
+		w->res[i].rx_valid = last;
+		w->res[i].rx_msgs = a.v[0];
+		w->res[i].rx_bytes = a.v[1];
+	}
+}
+
+/* The engine's interval callback: complete the last snapshot, start one. */
 static void bw_on_interval(void *arg, const struct load_interval *iv)
 {
 	struct bw_worker *w = arg;
+	size_t k = w->n_taken;
 	struct bw_snap *s;
-	uint64_t m, b;
-	unsigned i;
 
-	if (w->n_snaps >= w->run->max_snaps)
+	if (k >= w->run->max_snaps)
 		return;
-	s = &w->snaps[w->n_snaps];
+	if (k && w->snaps[k - 1].rx_valid)
+		bw_answers(w, &w->snaps[k - 1], false);
+	/* Once an answer went missing, the ones after it would not match. */
+	w->rx_broken = w->rx_broken || (k && !w->snaps[k - 1].rx_valid);
+	s = &w->snaps[k];
 	*s = (struct bw_snap){ .t_ticks = iv->now_ticks - iv->start_ticks, .msgs = iv->msgs,
-			       .bytes = iv->bytes, .rx_valid = true };
-	for (i = 0; i < w->load.n_qps; i++) {
-		if (!bw_query(&w->load.qps[i], &m, &b)) {
-			s->rx_valid = false;
-			continue;
-		}
-		s->rx_msgs += m;
-		s->rx_bytes += b;
-		if (iv->last) {
-			w->res[i].rx_valid = true;
-			w->res[i].rx_msgs = m;
-			w->res[i].rx_bytes = b;
-		}
-	}
-	__atomic_store_n(&w->n_snaps, w->n_snaps + 1, __ATOMIC_RELEASE);
+			       .bytes = iv->bytes };
+	s->rx_valid = !w->rx_broken && bw_ask(w);
+	w->n_taken = k + 1;
+	if (iv->last && s->rx_valid)
+		bw_answers(w, s, true);
+	__atomic_store_n(&w->n_snaps, iv->last ? k + 1 : k, __ATOMIC_RELEASE);
 }
 
 /* Connect QP @i: the flow, where it may write, its rate limit. */

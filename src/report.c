@@ -444,8 +444,12 @@ void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_
 	fprintf(out, "%7.2f s total  ", s);
 	bw_cols(out, true, r->msgs, r->bytes, s);
 	bw_cols(out, r->rx_valid, r->rx_msgs, r->rx_bytes, s);
-	fprintf(out, "\n\n%" PRIu64 " messages sent, %s received, %" PRIu64
-		" retransmissions%s\n", r->msgs, r->rx_valid ? "" : "unknown", r->retrans,
+	fprintf(out, "\n\n%" PRIu64 " messages sent, ", r->msgs);
+	if (r->rx_valid)
+		fprintf(out, "%" PRIu64 " received", r->rx_msgs);
+	else
+		fprintf(out, "received unknown");
+	fprintf(out, ", %" PRIu64 " retransmissions%s\n", r->retrans,
 		r->status ? " (incomplete)" : "");
 }
 

@@ -1,0 +1,43 @@
+# Helpers for the rperf bw lab tests; source after lib.sh and lat-lib.sh.
+
+# Run `rperf bw ARGS` in VM with JSON to NAME.json there; copy it to
+# $WORK/NAME.json and the output to $WORK/NAME.out. Returns rperf's status.
+bw_run() {
+	local vm=$1 name=$2 rc=0
+	shift 2
+	in_vm "$vm" "$RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/$name.json $* 2>&1" \
+		>"$WORK/$name.out" || rc=$?
+	in_vm "$vm" "cat \$RPERF_LAB_RESULTS/$name.json 2>/dev/null; rm -f \$RPERF_LAB_RESULTS/$name.json" \
+		>"$WORK/$name.json" || true
+	return "$rc"
+}
+
+# Start bw_run in the background; wait for it with bw_wait.
+bw_bg() {
+	bw_run "$@" &
+	BG_PIDS+=($!)
+}
+
+# Received bytes of NAME.json's intervals that start at or after FROM_S
+# and end by TO_S, and the seconds they cover: "BYTES SECONDS".
+bw_window() {
+	jq -r --argjson a "$2" --argjson b "$3" '
+		[.intervals[] | select(.start_s >= $a and .end_s <= $b and .received != null)] |
+		"\(map(.received.bytes) | add // 0) \(map(.end_s - .start_s) | add // 0)"' "$WORK/$1.json"
+}
+
+# Received Mbit/s of NAME.json between FROM_S and TO_S.
+bw_mbps() {
+	bw_window "$@" | awk '{ printf "%.3f", ($2 > 0 ? $1 * 8 / $2 / 1e6 : 0) }'
+}
+
+# Goodput RoCE carries on a link of RATE_MBPS: the shaper counts every
+# frame's Ethernet, IPv4, UDP, BTH and ICRC bytes (58 per packet of MTU).
+roce_goodput_mbps() {
+	awk -v r="$1" -v mtu="${2:-1024}" 'BEGIN { printf "%.3f", r * mtu / (mtu + 58) }'
+}
+
+# Is A within PCT % of B?
+within_pct() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
+}

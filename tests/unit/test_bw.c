@@ -1,0 +1,259 @@
+/* bw: the pacing schedule, option validation, and the JSON shape. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "unit.h"
+#include "bw.h"
+#include "load.h"
+#include "report.h"
+
+/* ---- pacing ---- */
+
+/* 1 KiB at 5 Mbit/s on a 1 GHz clock: one message every 1638400 ticks. */
+static void test_pace_exact(void **state)
+{
+	struct load_pace p;
+
+	(void)state;
+	assert_int_equal(load_pace_init(&p, 1000, 1024, 5000000, 1e9), 0);
+	assert_int_equal(load_pace_due(&p, 0), 1000);
+	assert_int_equal(load_pace_due(&p, 1), 1000 + 1638400);
+	assert_int_equal(load_pace_due(&p, 10), 1000 + 16384000);
+	assert_int_equal(load_pace_count(&p, 999), 0);
+	assert_int_equal(load_pace_count(&p, 1000), 1);
+	assert_int_equal(load_pace_count(&p, 1000 + 1638399), 1);
+	assert_int_equal(load_pace_count(&p, 1000 + 1638400), 2);
+}
+
+/* No drift: after a day at a rate whose interval is not a whole number of
+ * ticks, message n is still due at exactly start + n * interval. */
+static void test_pace_no_drift(void **state)
+{
+	const double tps = 2.1e9;		/* 2.1 GHz TSC */
+	const uint64_t n = 86400ull * 1000000;	/* a day at 1 Mmsg/s */
+	struct load_pace p;
+	double want;
+
+	(void)state;
+	/* 64 B at 512 Mbit/s: 1 us = 2100 ticks a message. */
+	assert_int_equal(load_pace_init(&p, 0, 64, 512000000, tps), 0);
+	assert_int_equal(load_pace_due(&p, n), n * 2100);
+	/* 3 B at 7 bit/s... every 3.43 s: 24 / 7 s, never a whole tick. */
+	assert_int_equal(load_pace_init(&p, 5, 3, 7, tps), 0);
+	want = 5 + 1e6 * 24.0 / 7.0 * tps;
+	assert_near((double)load_pace_due(&p, 1000000), want, 1);
+	/* count() and due() agree everywhere. */
+	assert_int_equal(load_pace_count(&p, load_pace_due(&p, 12345)), 12346);
+	assert_int_equal(load_pace_count(&p, load_pace_due(&p, 12345) - 1), 12345);
+}
+
+static void test_pace_bad(void **state)
+{
+	struct load_pace p;
+
+	(void)state;
+	assert_int_equal(load_pace_init(&p, 0, 64, 0, 1e9), -EINVAL);
+	assert_int_equal(load_pace_init(&p, 0, 0, 1000, 1e9), -EINVAL);
+	/* Huge messages on a fast clock still fit, by halving the fraction. */
+	assert_int_equal(load_pace_init(&p, 0, 1ull << 32, 1000000000, 4e9), 0);
+	assert_near((double)load_pace_due(&p, 1), 34.359738368 * 4e9, 1e3);
+}
+
+/* ---- options ---- */
+
+#define PARSE(o, ...) parse(o, (char *[]){ "bw", __VA_ARGS__, NULL })
+
+static char err[256];
+
+static int parse(struct bw_opts *o, char **args)
+{
+	int argc = 0;
+
+	while (args[argc])
+		argc++;
+	err[0] = '\0';
+	return bw_opts_parse(argc, args, o, err, sizeof(err));
+}
+
+static void test_opts_defaults(void **state)
+{
+	struct bw_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&o, "h2"), 0);
+	assert_string_equal(o.flow.host, "h2");
+	assert_int_equal(o.size_bytes, 65536);
+	assert_int_equal(o.tx_depth, 128);
+	assert_int_equal(o.batch, 1);
+	assert_int_equal(o.cq_mod, 16);
+	assert_int_equal(o.qps, 1);
+	assert_int_equal(o.flow.qp_timeout, 20);
+	assert_int_equal(o.rate_bps, 0);
+	assert_false(o.write);
+	assert_near(o.duration_s, 10, 0);
+	assert_near(o.interval_s, 1, 0);
+}
+
+static void test_opts_full(void **state)
+{
+	struct bw_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&o, "--sl", "5", "--tclass", "64", "-x", "1", "-d", "rxe0",
+			       "--threads", "2", "--cpu", "0,1", "--qps", "4", "-s", "4k", "-D",
+			       "30", "--interval", "0.5", "--tx-depth", "256", "--batch", "8",
+			       "--cq-mod", "32", "--rate", "2.5g", "--write", "--json", "-", "h3"), 0);
+	assert_int_equal(o.flow.sl, 5);
+	assert_int_equal(o.flow.tclass, 64);
+	assert_int_equal(o.flow.gid_index, 1);
+	assert_string_equal(o.flow.device, "rxe0");
+	assert_int_equal(o.flow.threads, 2);
+	assert_int_equal(o.qps, 4);
+	assert_int_equal(o.size_bytes, 4096);
+	assert_int_equal(o.tx_depth, 256);
+	assert_int_equal(o.batch, 8);
+	assert_int_equal(o.cq_mod, 32);
+	assert_int_equal(o.rate_bps, 2500000000ull);
+	assert_true(o.write);
+}
+
+static void test_opts_rates(void **state)
+{
+	uint64_t r;
+
+	(void)state;
+	assert_int_equal(bw_parse_rate("5m", &r), 0);
+	assert_int_equal(r, 5000000);
+	assert_int_equal(bw_parse_rate("10mbit", &r), 0);
+	assert_int_equal(r, 10000000);
+	assert_int_equal(bw_parse_rate("800K", &r), 0);
+	assert_int_equal(r, 800000);
+	assert_int_equal(bw_parse_rate("1000", &r), 0);
+	assert_int_equal(r, 1000);
+	assert_int_equal(bw_parse_rate("5x", &r), -EINVAL);
+	assert_int_equal(bw_parse_rate("-5m", &r), -EINVAL);
+	assert_int_equal(bw_parse_rate("", &r), -EINVAL);
+	assert_int_equal(bw_parse_rate("0", &r), -EINVAL);
+}
+
+/* Each rule, with the words its message must contain. */
+static void test_opts_bad(void **state)
+{
+	static const struct {
+		const char *args[8];
+		const char *msg;
+	} cases[] = {
+		{ { "--sl", "16", "h" }, "service level" },
+		{ { "--tx-depth", "0", "h" }, "--tx-depth" },
+		{ { "--batch", "65", "h" }, "--batch" },
+		{ { "--batch", "32", "--tx-depth", "16", "h" }, "above --tx-depth" },
+		{ { "--cq-mod", "64", "--tx-depth", "16", "h" }, "above --tx-depth" },
+		{ { "--rate", "5m", "--hw-rate", "5m", "h" }, "not both" },
+		{ { "--rate", "fast", "h" }, "--rate 'fast'" },
+		{ { "--hw-rate", "500", "h" }, "1 kbit/s" },
+		{ { "--interval", "5", "-D", "2", "h" }, "longer than -D" },
+		{ { "--write", "--rdma-cm", "h" }, "--write needs the TCP" },
+		{ { "--qps", "2", "--rdma-cm", "h" }, "one QP" },
+		{ { "--threads", "2", "--cpu", "1", "h" }, "--cpu lists 1" },
+		{ { "-s", "0", "h" }, "--size '0'" },
+		{ { "--bogus", "h" }, "unknown option" },
+		{ { "h", "h2" }, "more than one server" },
+		{ { "-D", "5" }, "no server" },
+	};
+	char *argv[10];
+	struct bw_opts o;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		argv[0] = "bw";
+		for (j = 0; cases[i].args[j]; j++)
+			argv[j + 1] = (char *)cases[i].args[j];
+		argv[j + 1] = NULL;
+		assert_int_equal(parse(&o, argv), -EINVAL);
+		if (!strstr(err, cases[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].msg);
+	}
+}
+
+/* ---- JSON ---- */
+
+static const struct clock_cal clk_1ghz = {
+	.source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1.0, .method = "test",
+};
+
+static void test_json_shape(void **state)
+{
+	struct bw_report_info info = {
+		.flow = { .server = "h3", .device = "rxe0", .port = 1, .gid_index = 1,
+			  .roce = true, .mtu = "1024", .path = { .sl = 2, .tclass = 32 },
+			  .clk = &clk_1ghz, .threads = 1 },
+		.size_bytes = 1000, .qps = 1, .tx_depth = 128, .batch = 1, .cq_mod = 16,
+		.rate_bps = 5000000, .duration_s = 2, .interval_s = 1,
+	};
+	struct bw_interval iv[2] = {
+		{ .start_s = 0, .end_s = 1, .msgs = 1000, .bytes = 1000000, .rx_valid = true,
+		  .rx_msgs = 500, .rx_bytes = 500000 },
+		{ .start_s = 1, .end_s = 2, .msgs = 10, .bytes = 10000 },
+	};
+	struct flow_result total;
+	json_t *doc, *t;
+
+	(void)state;
+	assert_int_equal(flow_result_init(&total, 1000), 0);
+	total.msgs = 2000;
+	total.bytes = 2000000;
+	total.elapsed_ticks = 2000000000;
+	total.rx_valid = true;
+	total.rx_msgs = 1000;
+	total.rx_bytes = 1000000;
+	doc = report_bw_json(&info, &total, iv, 2, NULL);
+	assert_string_equal(json_string_value(json_object_get(doc, "command")), "bw");
+	t = json_object_get(doc, "config");
+	assert_string_equal(json_string_value(json_object_get(t, "op")), "send");
+	assert_int_equal(json_integer_value(json_object_get(t, "rate_bps")), 5000000);
+	assert_true(json_is_null(json_object_get(t, "hw_rate_bps")));
+	assert_int_equal(json_integer_value(json_object_get(t, "sl")), 2);
+	assert_int_equal(json_array_size(json_object_get(doc, "intervals")), 2);
+	t = json_array_get(json_object_get(doc, "intervals"), 0);
+	assert_near(json_real_value(json_object_get(json_object_get(t, "sent"), "gbps")), 0.008,
+		    1e-12);
+	assert_near(json_real_value(json_object_get(json_object_get(t, "received"), "mpps")),
+		    0.0005, 1e-12);
+	t = json_array_get(json_object_get(doc, "intervals"), 1);
+	assert_true(json_is_null(json_object_get(t, "received")));
+	t = json_object_get(doc, "total");
+	assert_near(json_real_value(json_object_get(t, "elapsed_s")), 2, 1e-12);
+	assert_near(json_real_value(json_object_get(json_object_get(t, "received"), "gbps")),
+		    0.004, 1e-12);
+	assert_true(json_is_true(json_object_get(doc, "complete")));
+	assert_true(json_is_null(json_object_get(doc, "error")));
+	json_decref(doc);
+	doc = report_bw_json(&info, &total, iv, 0, "server 'h3' went away");
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	assert_string_equal(json_string_value(json_object_get(doc, "error")),
+			    "server 'h3' went away");
+	json_decref(doc);
+	flow_result_release(&total);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pace_exact),
+		cmocka_unit_test(test_pace_no_drift),
+		cmocka_unit_test(test_pace_bad),
+		cmocka_unit_test(test_opts_defaults),
+		cmocka_unit_test(test_opts_full),
+		cmocka_unit_test(test_opts_rates),
+		cmocka_unit_test(test_opts_bad),
+		cmocka_unit_test(test_json_shape),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
