@@ -27,6 +27,14 @@ struct rperf_cmd {
 extern const struct rperf_cmd rperf_cmds[];
 const struct rperf_cmd *rperf_cmd_find(const char *name);
 
+/* agent: runs a converge coordinator's flows on its host. */
+int cmd_agent(int argc, char **argv);
+void cmd_agent_usage(FILE *out);
+
+/* converge: mixed-traffic QoS test through the agents, compared with analyze. */
+int cmd_converge(int argc, char **argv);
+void cmd_converge_usage(FILE *out);
+
 /* analyze: offline prediction of per-SL shares from a port's arbitration. */
 int cmd_analyze(int argc, char **argv);
 void cmd_analyze_usage(FILE *out);

@@ -137,4 +137,86 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			  const struct arb_params *params,
 			  const struct arb_result *res);
 
+/* ================================================================== */
+/* converge                                                            */
+/* ================================================================== */
+
+/* A histogram's non-empty buckets as [[value_ns, count], ...]: a CDF. */
+json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *clk);
+
+#define CONVERGE_MAX_CLASSES	16
+#define CONVERGE_MAX_FLOWS	64
+
+/*
+ * One class of traffic at the destination: an SL on InfiniBand, an ETS
+ * band (the flows' tclass -> DSCP -> band) on RoCE.
+ */
+struct converge_class {
+	int key;			/* SL or band */
+	int dscp;			/* ETS: a DSCP of its flows */
+	unsigned n_lat, n_bw;
+	bool saturating;		/* holds a bw flow without a rate */
+	struct hist *lat_ns;		/* RTTs of its lat flows, in ns; NULL: none */
+	uint64_t bytes;			/* received in the window */
+	double gbps;
+	double share_pct;		/* of all that was received */
+	bool has_analyzed;
+	double analyzed_pct;
+	double diff_pp;			/* share_pct - analyzed_pct */
+	bool within;
+};
+
+struct converge_flow {
+	const char *name, *host, *type;
+	int sl, tclass, dscp, class_key;
+	uint64_t bytes;			/* at the destination, in the window */
+	double gbps;
+	uint64_t sent_bytes;		/* what its source completed, tail included */
+	json_t *rtt_ns;			/* lat: the agent's summary (owned), or NULL */
+	json_t *cdf;			/* lat: its buckets (owned), or NULL */
+	bool ran;			/* part of this step */
+	char error[256];
+};
+
+/* One run: every flow, or the first @active_bw bw flows of a sweep. */
+struct converge_step {
+	unsigned active_bw;
+	double window_s;
+	double total_gbps;
+	double analysis_link_gbps;
+	bool compared;			/* false: nothing saturates the port */
+	bool within;
+	struct converge_flow flows[CONVERGE_MAX_FLOWS];
+	size_t n_flows;
+	struct converge_class classes[CONVERGE_MAX_CLASSES];
+	size_t n_classes;
+};
+
+struct converge_report_info {
+	const char *scenario;
+	const char *destination;
+	const char *arbitration;	/* files compared with, or NULL */
+	const char *model;
+	bool ets;			/* classes are ETS bands, by DSCP */
+	double link_gbps;		/* 0: not given */
+	double duration_s, warmup_s;
+	double tolerance_pp;
+	bool sweep;
+};
+
+/*
+ * The converge document: {"command", "version", "config", "classify",
+ * "steps": [{"active_bw", "window_s", "total_gbps", "compared",
+ * "within", "classes": [...], "flows": [...]}], "within_tolerance",
+ * "complete", "error"}; rperf-converge(1) documents every field.
+ */
+json_t *report_converge_json(const struct converge_report_info *info,
+			     const struct converge_step *steps, size_t n, const char *error);
+/* Per step, one row per class: tail latency, bandwidth, measured and analyzed share. */
+void report_converge_table(FILE *out, const struct converge_report_info *info,
+			   const struct converge_step *steps, size_t n);
+/* One CSV row per step and class. */
+void report_converge_csv(FILE *out, const struct converge_report_info *info,
+			 const struct converge_step *steps, size_t n);
+
 #endif

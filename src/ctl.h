@@ -1,0 +1,84 @@
+/*
+ * The control protocol between `rperf converge` (the coordinator) and
+ * `rperf agent`. One TCP connection per agent; every message is a frame:
+ * a 4-byte magic, a 4-byte big-endian length, then that many bytes of one
+ * JSON object, at most CTL_MAX_MSG_BYTES. Every message has a "type";
+ * each type has a fixed set of fields with fixed JSON types and ranges,
+ * and a message with an unknown type, an unknown field, a missing field or
+ * a value out of range is refused before anyone looks at it.
+ *
+ * The session, coordinator first:
+ *   hello {version, token}       -> hello {version, host, now_ns}
+ *   time {}                      -> time {now_ns}         (clock offset)
+ *   setup {role, flows, ...}     -> ready {conns} | error {error, flow}
+ *   start {at_ns, warmup_ms, duration_ms}
+ *                                -> result {flows, sink} | error {...}
+ *   stop {}                      (any time: end the run, keep results)
+ * and again from setup for the next step of a sweep. The agent never runs
+ * a command or opens a file the coordinator names: a setup only names
+ * flows, the device and ports.
+ *
+ * The connection is plain TCP with TOS 0: on an ETS port it travels in
+ * the default band, which must not be one that a strict band starves.
+ */
+#ifndef RPERF_CTL_H
+#define RPERF_CTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#define CTL_VERSION		1
+#define CTL_DEFAULT_PORT	18530
+#define CTL_MAGIC		0x52504354u	/* "RPCT" */
+#define CTL_MAX_MSG_BYTES	(1u << 20)
+#define CTL_MAX_TOKEN_BYTES	256
+#define CTL_MAX_FLOWS		64
+#define CTL_NAME_MAX		64
+
+/*
+ * Parse one message body and check it against its type's fields. 0 and
+ * the object in *@msg (the caller's reference), or -EPROTO with the reason
+ * in @err. Pure: the unit tests feed it directly.
+ */
+int ctl_parse(const char *buf, size_t len, json_t **msg, char *err, size_t errlen);
+/* The checks ctl_parse() makes, on an object already in memory. */
+int ctl_validate(const json_t *msg, char *err, size_t errlen);
+
+/* The message's "type" ("" when there is none). */
+const char *ctl_type(const json_t *msg);
+/* A new message of @type (fields are added by the caller). */
+json_t *ctl_msg(const char *type);
+
+/*
+ * Send @msg (validated first: a bug must not reach the wire) within
+ * @timeout_ms. 0 or -errno with the reason in @err.
+ */
+int ctl_send(int fd, const json_t *msg, int timeout_ms, char *err, size_t errlen);
+/*
+ * Receive one message within @timeout_ms. 0 with *@msg, -ETIMEDOUT,
+ * -ECONNRESET when the peer closed, -EPROTO for a bad frame or message.
+ */
+int ctl_recv(int fd, json_t **msg, int timeout_ms, char *err, size_t errlen);
+
+/* Send {"type":"error","error":@text[,"flow":@flow]}; best effort. */
+void ctl_send_error(int fd, const char *flow, const char *text, int timeout_ms);
+
+/* Listen on @addr (NULL: every address) and @port; fd or -errno. */
+int ctl_listen(const char *addr, uint16_t port, char *err, size_t errlen);
+/* True when @addr names only the loopback (127.0.0.0/8, ::1, localhost). */
+bool ctl_addr_is_loopback(const char *addr);
+
+/*
+ * Read a shared token file: its first line, at least 16 and at most
+ * CTL_MAX_TOKEN_BYTES - 1 characters. 0 or -errno with the reason.
+ */
+int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen);
+/* Compare two tokens in time independent of where they differ. */
+bool ctl_token_equal(const char *a, const char *b);
+
+/* CLOCK_MONOTONIC in ns: the clock start times are given on. */
+uint64_t ctl_now_ns(void);
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# rperf converge and rperf agent without RDMA hardware: exit statuses,
+# file:line errors, and the faults a coordinator must name (an agent that
+# cannot be reached, one that refuses, one whose flows cannot start).
+# Run by `make check` with RPERF (the built binary) and TEST_DATA set.
+RPERF=${RPERF:-src/rperf}
+D=${TEST_DATA:-tests/data}
+T=$(mktemp -d "${TMPDIR:-/tmp}/converge-cli.XXXXXX")
+fails=0
+agents=
+trap 'for p in $agents; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# expect STATUS CMD ARGS...: run rperf CMD ARGS, check its exit status.
+expect() {
+	want=$1
+	shift
+	"$RPERF" "$@" >"$T/out" 2>"$T/err"
+	got=$?
+	[ "$got" = "$want" ] || fail "rperf $* exited $got, want $want: $(cat "$T/err")"
+}
+
+# has PATTERN: the last stderr contains PATTERN (grep -E).
+has() {
+	grep -Eq -- "$1" "$T/err" || fail "stderr lacks '$1': $(cat "$T/err")"
+}
+
+# A free port on the loopback, from a range away from the defaults.
+port() {
+	echo $((20000 + ($$ + $1) % 20000))
+}
+
+expect 0 converge --help
+expect 0 agent --help
+expect 2 converge
+expect 2 converge --tolerance -1 "$D/scenario-good.ini"
+expect 2 converge "$D/scenario-bad-size.ini"
+has "scenario-bad-size.ini:7: \[a\] size '12q'"
+expect 2 converge "$D/scenario-bad-key.ini"
+has "scenario-bad-key.ini:3: unknown key 'bogus'"
+expect 2 converge --arbitration "$D/bad-ets-band.txt" "$D/scenario-good.ini"
+expect 2 agent --bind 0.0.0.0
+has "needs --token-file"
+
+# Nobody listens: the error names the host and the flows it was to run.
+P=$(port 1)
+cat >"$T/s.ini" <<EOT
+[global]
+destination = 127.0.0.1
+agent_port = $P
+[lat1]
+host = 127.0.0.2
+type = lat
+EOT
+expect 1 converge --timeout 1 "$T/s.ini"
+has "agent '127.0.0.1' \(destination\) cannot be reached"
+
+# An agent with a token refuses a coordinator without it.
+printf 'a-token-of-some-length\n' >"$T/token"
+"$RPERF" agent --bind 127.0.0.1 --port "$P" --token-file "$T/token" 2>"$T/agent.err" &
+agents="$agents $!"
+"$RPERF" agent --bind 127.0.0.2 --port "$P" --token-file "$T/token" 2>"$T/agent2.err" &
+agents="$agents $!"
+expect 1 converge --timeout 5 "$T/s.ini"
+has "refused: wrong or missing token"
+
+# With the token, the agents are reached; with no RDMA device here the
+# flows cannot start, and that is reported with host and flow, exit 1.
+if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	expect 1 converge --timeout 5 --token-file "$T/token" "$T/s.ini"
+	has "agent '127.0.0.1' \(destination\)"
+fi
+
+[ "$fails" = 0 ] || exit 1
+echo "converge-cli: all passed"
