@@ -98,6 +98,15 @@ int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsign
 	return pin_thread(cpu, err, errlen);
 }
 
+FILE *client_file_open(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f)
+		log_error("'%s': %s", path, strerror(errno));
+	return f;
+}
+
 int client_setup_status(int ret)
 {
 	return ret == -ENODEV || ret == -EINVAL || ret == -EMSGSIZE ? RPERF_EXIT_USAGE :

@@ -8,6 +8,7 @@
 #define RPERF_CLIENT_H
 
 #include <signal.h>
+#include <stdio.h>
 
 #include "conn.h"
 #include "flow_opts.h"
@@ -41,6 +42,9 @@ int client_connect(const struct flow_opts *o, struct conn_cm *cm, struct verbs_q
 /* Pin the calling worker @index: --cpu, or the NIC-local cores. */
 int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsigned index,
 		      char *err, size_t errlen);
+
+/* An output file: @path, or stdout for "-"; NULL after saying why. */
+FILE *client_file_open(const char *path);
 
 /* Exit status for a setup error: the user's input (2), or the world (1)? */
 int client_setup_status(int ret);

@@ -423,12 +423,10 @@ static const char *bw_first_error(const struct bw_worker *w, unsigned n)
 
 static FILE *bw_csv_open(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	FILE *f = client_file_open(path);
 
-	if (!f) {
-		log_error("'%s': %s", path, strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	report_bw_csv_header(f);
 	return f;
 }

@@ -194,12 +194,10 @@ static int lat_pick_sizes(struct lat_run *run, char *err, size_t errlen)
 
 static FILE *lat_csv_open(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	FILE *f = client_file_open(path);
 
-	if (!f) {
-		log_error("'%s': %s", path, strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	fprintf(f, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
 		   "loopback_ns,rtt_ns\n");
 	return f;

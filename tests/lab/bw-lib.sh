@@ -1,18 +1,9 @@
 # Helpers for the rperf bw lab tests; source after lib.sh and lat-lib.sh.
 
-# Run `rperf bw ARGS` in VM with JSON to NAME.json there; copy it to
-# $WORK/NAME.json and the output to $WORK/NAME.out. Returns rperf's status.
-bw_run() {
-	local vm=$1 name=$2 rc=0
-	shift 2
-	in_vm "$vm" "$RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/$name.json $* 2>&1" \
-		>"$WORK/$name.out" || rc=$?
-	in_vm "$vm" "cat \$RPERF_LAB_RESULTS/$name.json 2>/dev/null; rm -f \$RPERF_LAB_RESULTS/$name.json" \
-		>"$WORK/$name.json" || true
-	return "$rc"
-}
+# rperf_run for `rperf bw`: bw_run VM NAME ARGS.
+bw_run() { rperf_run bw "$@"; }
 
-# Start bw_run in the background; wait for it with bw_wait.
+# Start bw_run in the background; its pid goes last in BG_PIDS.
 bw_bg() {
 	bw_run "$@" &
 	BG_PIDS+=($!)

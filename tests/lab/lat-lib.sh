@@ -26,18 +26,21 @@ server_signal() {
 	in_vm "$1" "kill -$2 \$(cat \$RPERF_LAB_RESULTS/server.pid)"
 }
 
-# Run `rperf lat ARGS` in VM with JSON to NAME.json there; copy it to
-# $WORK/NAME.json and the command's output to $WORK/NAME.out. Returns
-# rperf's exit status.
-lat_run() {
-	local vm=$1 name=$2 rc=0
-	shift 2
-	in_vm "$vm" "$RPERF lat $LAT_OPTS --json \$RPERF_LAB_RESULTS/$name.json $* 2>&1" \
+# Run `rperf CMD ARGS` (lat, bw) in VM with JSON to NAME.json there; copy
+# it to $WORK/NAME.json and the command's output to $WORK/NAME.out.
+# Returns rperf's exit status.
+rperf_run() {
+	local cmd=$1 vm=$2 name=$3 rc=0
+	shift 3
+	in_vm "$vm" "$RPERF $cmd $LAT_OPTS --json \$RPERF_LAB_RESULTS/$name.json $* 2>&1" \
 		>"$WORK/$name.out" || rc=$?
 	in_vm "$vm" "cat \$RPERF_LAB_RESULTS/$name.json 2>/dev/null; rm -f \$RPERF_LAB_RESULTS/$name.json" \
 		>"$WORK/$name.json" || true
 	return "$rc"
 }
+
+# rperf_run for `rperf lat`: lat_run VM NAME ARGS.
+lat_run() { rperf_run lat "$@"; }
 
 # FIELD (a jq path) of results[] for SIZE in NAME.json, in us.
 lat_us() {
