@@ -1,0 +1,34 @@
+/*
+ * libFuzzer target: the scenario file reader (INI through inih, then the
+ * validation of every key and of the flow plan). Relative arbitration
+ * paths are only stored, never opened, so no file is read here.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct scenario sc;
+	char err[512] = "";
+	char *text;
+	int rc;
+
+	text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	rc = scenario_parse("fuzz.ini", text, "/nonexistent", &sc, err, sizeof(err));
+	if (rc && (rc != -EINVAL || !err[0]))
+		abort();	/* every refusal says why, as -EINVAL */
+	if (!rc && (sc.n_flows == 0 || sc.n_flows > SCEN_MAX_FLOWS))
+		abort();
+	free(text);
+	return 0;
+}
