@@ -13,8 +13,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static void check(json_t *msg)
 {

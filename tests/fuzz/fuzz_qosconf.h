@@ -10,12 +10,9 @@
 #define RPERF_FUZZ_QOSCONF_H
 
 #include <errno.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "arb.h"
+#include "fuzz.h"
 #include "qosconf.h"
 
 static int fuzz_qosconf(const uint8_t *data, size_t size,
@@ -31,11 +28,9 @@ static int fuzz_qosconf(const uint8_t *data, size_t size,
 	char *text;
 	int rc;
 
-	text = malloc(size + 1);
+	text = fuzz_text(data, size);
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	src.text = text;
 	qosconf_opts_init(&opts);
 	opts.format = format;

@@ -4,13 +4,9 @@
  * paths are only stored, never opened, so no file is read here.
  */
 #include <errno.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "fuzz.h"
 #include "scenario.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,11 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text;
 	int rc;
 
-	text = malloc(size + 1);
+	text = fuzz_text(data, size);
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	rc = scenario_parse("fuzz.ini", text, "/nonexistent", &sc, err, sizeof(err));
 	if (rc && (rc != -EINVAL || !err[0]))
 		abort();	/* every refusal says why, as -EINVAL */

@@ -1,8 +1,6 @@
 /* libFuzzer target: the reader of text captured from smpquery vlarb, sl2vl and portinfo. */
 #include "fuzz_qosconf.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	return fuzz_qosconf(data, size, QOSCONF_FORMAT_SMPQUERY);
