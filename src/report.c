@@ -18,6 +18,14 @@
 /* Common                                                              */
 /* ================================================================== */
 
+/* Why writing @path failed: errno when the C library left one (ENOSPC). */
+static int write_error(const char *path, char *err, size_t errlen)
+{
+	int e = errno ? errno : EIO;
+
+	return errbuf_set(err, errlen, -e, "'%s': %s", path, strerror(e));
+}
+
 int report_json_write(json_t *root, const char *path, char *err, size_t errlen)
 {
 	size_t len = strlen(path) + 8;
@@ -43,11 +51,12 @@ int report_json_write(json_t *root, const char *path, char *err, size_t errlen)
 	}
 	fchmod(fd, 0644);
 	f = fdopen(fd, "w");
+	errno = 0;
 	if (!f || json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ||
 	    fflush(f) || fsync(fd))
-		ret = errbuf_set(err, errlen, -EIO, "'%s': write failed", path);
-	if (f ? fclose(f) : close(fd))
-		ret = ret ? ret : errbuf_set(err, errlen, -EIO, "'%s': write failed", path);
+		ret = write_error(path, err, errlen);
+	if ((f ? fclose(f) : close(fd)) && !ret)
+		ret = write_error(path, err, errlen);
 	if (!ret && rename(tmp, path))
 		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
 	if (ret)

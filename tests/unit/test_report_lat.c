@@ -1,11 +1,14 @@
 /* lat and server reports: the JSON shape the man pages document. */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -123,6 +126,52 @@ static void test_json_write_atomic(void **state)
 	rmdir(dir);
 }
 
+/*
+ * A write that fails half way (here the file size limit, as a full disk
+ * would) says why, leaves the previous file whole and no temporary file.
+ */
+static void test_json_write_fails_whole(void **state)
+{
+	char dir[] = "/tmp/rperf-test-XXXXXX", path[64], err[128];
+	json_t *small = json_pack("{s:i}", "a", 1), *big = json_object(), *back;
+	struct rlimit old, lim;
+	struct dirent *de;
+	int i, n = 0;
+	DIR *d;
+
+	(void)state;
+	for (i = 0; i < 2000; i++) {
+		snprintf(path, sizeof(path), "key%d", i);
+		json_object_set_new(big, path, json_string("0123456789abcdef"));
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	assert_int_equal(report_json_write(small, path, err, sizeof(err)), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 4096;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_int_equal(report_json_write(big, path, err, sizeof(err)), -EFBIG);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_non_null(strstr(err, "out.json"));
+	assert_non_null(strstr(err, strerror(EFBIG)));
+	back = json_load_file(path, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(small, back));
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(n, 1);
+	json_decref(back);
+	json_decref(big);
+	json_decref(small);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_server_json_per_sl(void **state)
 {
 	struct sink_flow f[3] = {
@@ -153,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_lat_json_shape),
 		cmocka_unit_test(test_lat_json_partial),
 		cmocka_unit_test(test_json_write_atomic),
+		cmocka_unit_test(test_json_write_fails_whole),
 		cmocka_unit_test(test_server_json_per_sl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
