@@ -10,8 +10,14 @@
 trap 'stop_agents; cleanup' EXIT
 start_agents
 
-converge own examples/converge-lat-own-class.ini || fail "own class: converge exited $?"
-converge shared examples/converge-lat-shared-class.ini || fail "shared class: converge exited $?"
+# Shares are 60-converge-shares.sh's business: exit 3 is fine here, 1 is not.
+run() {
+	local rc=0
+	converge "$@" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "$1: converge exited $rc"
+}
+run own examples/converge-lat-own-class.ini
+run shared examples/converge-lat-shared-class.ini
 own=$(step_jq own '.classes[] | select(.lat_flows > 0) | .rtt_ns.p99 / 1000')
 shared=$(step_jq shared '.classes[] | select(.lat_flows > 0) | .rtt_ns.p99 / 1000')
 echo "lat p99: own strict class ${own} us, shared with a bw flow ${shared} us"
