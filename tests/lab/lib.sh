@@ -5,7 +5,8 @@ set -euo pipefail
 
 LAB=${RPERF_LAB:?lab tests run under scripts/lab run}
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-RPERF=$TOP/src/rperf
+# RPERF_LAB_BIN: another build of rperf to test (one under sanitizers, say).
+RPERF=${RPERF_LAB_BIN:-$TOP/src/rperf}
 WORK=$(mktemp -d)
 BG_PIDS=()
 
