@@ -1,11 +1,32 @@
 #!/usr/bin/env bash
-# Run by scripts/demo inside `scripts/lab run`: a server on h2, rperf lat on
-# h1, results in .lab/vm/h1/results/lat.json.
+# Run by scripts/demo inside `scripts/lab run --hosts 3` with ETS (3:1) on
+# the switch port toward h3: rperf agent on h1, h2 and h3, then rperf
+# converge on h1 with examples/converge-ets-shares.ini (bandwidth from h1
+# and h2 into two DRR bands, a latency flow in one of them); results and
+# figures in .lab/vm/h1/results/.
 set -euo pipefail
 LAB=${RPERF_LAB:?run me through scripts/lab run}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-"$LAB" sh h2 "$TOP/src/rperf server --duration 60 >\$RPERF_LAB_RESULTS/server.txt 2>&1" &
-server=$!
-"$LAB" sh h1 "sleep 1; $TOP/src/rperf lat --clock=monotonic --yield -n 2000 -s 64,4096 --json \$RPERF_LAB_RESULTS/lat.json h2"
-kill "$server" 2>/dev/null || true
-echo "JSON: $TOP/.lab/vm/h1/results/lat.json"
+RES=${RPERF_LAB_DIR:-$TOP/.lab}/vm/h1/results
+TOKEN="echo rperf-demo-token-$$ >/tmp/rperf-token"
+pids=()
+for h in h1 h2 h3; do
+	"$LAB" sh -t 600 "$h" "$TOKEN; echo \$\$ >\$RPERF_LAB_RESULTS/agent.pid; exec $TOP/src/rperf agent --token-file /tmp/rperf-token" \
+		>/dev/null 2>&1 &
+	pids+=($!)
+done
+stop() {
+	for h in h1 h2 h3; do
+		"$LAB" sh "$h" 'kill $(cat $RPERF_LAB_RESULTS/agent.pid) 2>/dev/null; true' || true
+	done
+	wait "${pids[@]}" 2>/dev/null || true
+}
+trap stop EXIT
+for h in h1 h2 h3; do
+	"$LAB" sh "$h" "for i in \$(seq 300); do ss -ltn | grep -q ':18530 ' && exit 0; sleep 0.1; done; exit 1"
+done
+rc=0
+"$LAB" sh -t 600 h1 "$TOKEN; cd $TOP && src/rperf converge --token-file /tmp/rperf-token --json \$RPERF_LAB_RESULTS/converge.json examples/converge-ets-shares.ini" || rc=$?
+"$TOP/scripts/rperf-plot" "$RES/converge.json" "$RES"
+echo "JSON: $RES/converge.json (exit status $rc: 0 within tolerance, 3 out of it)"
+exit "$rc"
