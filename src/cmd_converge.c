@@ -167,6 +167,8 @@ static int conv_opts_parse(int argc, char **argv, struct converge_opts *o)
 	if (optind != argc - 1)
 		return log_error(optind < argc ? "one scenario file, please" :
 						 "the scenario file is missing");
+	if (o->launch && !o->token_file)
+		return log_error("--launch needs --token-file: the agents listen beyond the loopback");
 	o->scenario = argv[optind];
 	return 0;
 }
@@ -274,14 +276,9 @@ static void conv_launch(struct conv *c, struct conv_agent *a)
 	snprintf(port, sizeof(port), "%u", c->sc.agent_port);
 	pid = fork();
 	if (pid == 0) {
-		if (c->o->token_file)
-			execlp("ssh", "ssh", "-o", "BatchMode=yes", a->host, c->o->agent_cmd,
-			       "agent", "--once", "--port", port, "--token-file", c->o->token_file,
-			       (char *)NULL);
-		else
-			execlp("ssh", "ssh", "-o", "BatchMode=yes", a->host, c->o->agent_cmd,
-			       "agent", "--once", "--port", port, "--bind", "127.0.0.1",
-			       (char *)NULL);
+		/* The token file's path is the same on every host (a shared home). */
+		execlp("ssh", "ssh", "-o", "BatchMode=yes", a->host, c->o->agent_cmd, "agent",
+		       "--once", "--port", port, "--token-file", c->o->token_file, (char *)NULL);
 		_exit(127);
 	}
 	a->launcher = pid > 0 ? pid : 0;

@@ -43,6 +43,9 @@ has "scenario-bad-size.ini:7: \[a\] size '12q'"
 expect 2 converge "$D/scenario-bad-key.ini"
 has "scenario-bad-key.ini:3: unknown key 'bogus'"
 expect 2 converge --arbitration "$D/bad-ets-band.txt" "$D/scenario-good.ini"
+expect 2 converge --launch ssh "$D/scenario-good.ini"
+has "needs --token-file"
+expect 2 converge --launch pdsh --token-file /dev/null "$D/scenario-good.ini"
 expect 2 agent --bind 0.0.0.0
 has "needs --token-file"
 
