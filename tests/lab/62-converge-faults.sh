@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# converge's faults, on real agents: an agent that cannot be reached, an
+# agent that dies mid-run, and a flow the destination refuses. Each must
+# end the run with exit 1 and one error naming the host and the flow(s);
+# the other agents are told to stop and serve the next coordinator; the
+# steps measured before stay in the JSON.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/converge-lib.sh"
+
+trap 'stop_agents; cleanup' EXIT
+start_agents
+
+# expect_fault NAME PATTERN CONVERGE-ARGS...: exit 1, PATTERN in the output.
+expect_fault() {
+	local name=$1 pattern=$2 rc=0
+	shift 2
+	converge "$name" "$@" || rc=$?
+	[ "$rc" = 1 ] || fail "$name: converge exited $rc, want 1"
+	grep -Eq -- "$pattern" "$WORK/$name.out" || fail "$name: no error matching '$pattern'"
+	echo "$name: exit 1 with: $(grep -E -- "$pattern" "$WORK/$name.out" | head -1)"
+}
+
+# write NAME [FLOW-LINES]: a scenario in h1's results directory (the guest
+# reads it as $RPERF_LAB_RESULTS/NAME.ini): h1 lat + h2 bw into h3.
+RES=${RPERF_LAB_DIR:-$TOP/.lab}/vm/h1/results
+write() {
+	cat >"$RES/$1.ini" <<EOT
+[global]
+destination = h3
+duration = ${DURATION:-6s}
+warmup = 1s
+link_rate = 10mbit
+clock = monotonic
+yield = yes
+
+[lat]
+host = h1
+type = lat
+
+[bw]
+host = h2
+type = bw
+tclass = 32
+${2:-}
+EOT
+	echo "\$RPERF_LAB_RESULTS/$1.ini"
+}
+
+# 1. A flow the destination refuses (messages above the port's limit).
+expect_fault refused "agent 'h2', flow 'bw': .*refused the flow" "$(write refused "size = 16m")"
+
+# 2. An agent that cannot be reached.
+stop_agents h2 KILL
+sleep 1
+expect_fault unreachable "agent 'h2' \(bw\) cannot be reached" --timeout 3 "$(write unreachable)"
+
+# 3. An agent that dies during the run: the sweep's first step (lat only,
+# without h2) is kept, the second fails when h2's agent is killed.
+AGENT_HOSTS=h2 start_agents
+f=$(DURATION=8s write dies)
+# Once h2's flow is connected to h3's sink (step 1), kill h2's agent.
+(
+	in_vm h3 "for i in \$(seq 600); do ss -tnH state established '( sport = :18540 )' | grep -q 198.18.0.2 && exit 0; sleep 0.1; done; exit 1" &&
+		sleep 3 && stop_agents h2 KILL
+) &
+watcher=$!
+# (Its socket closes once the kernel has torn its RDMA resources down; if
+# that outlasts the results' deadline, converge says so instead.)
+expect_fault dies "agent 'h2' \(bw\)( is gone|: no result in time)" --sweep "$f"
+wait "$watcher" || true
+[ "$(jq -r .complete "$WORK/dies.json")" = false ] || fail "dies: JSON not marked incomplete"
+[ "$(jq -r '.steps | length' "$WORK/dies.json")" -ge 1 ] || fail "dies: the first step was not kept"
+
+# The others were told to stop and serve the next coordinator.
+for h in h1 h3; do
+	in_vm "$h" "ss -ltn | grep -q ':18530 '" || fail "the agent on $h is gone"
+done
+echo "faults: each run ended with exit 1 and named the host and flow"
