@@ -1,0 +1,116 @@
+/* The converge report: JSON shape, the table's verdicts, CSV rows. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report.h"
+#include "unit.h"
+
+static struct converge_step step;
+static const struct converge_report_info info = {
+	.scenario = "s.ini", .destination = "h3", .arbitration = "ets.txt", .model = "ets",
+	.ets = true, .link_gbps = 0.01, .duration_s = 10, .warmup_s = 1, .tolerance_pp = 2,
+};
+
+static void fill(void)
+{
+	struct converge_class *k;
+	int i;
+
+	memset(&step, 0, sizeof(step));
+	step.active_bw = 2;
+	step.window_s = 10;
+	step.total_gbps = 0.01;
+	step.compared = true;
+	step.within = true;
+	step.n_classes = 2;
+	k = &step.classes[0];
+	*k = (struct converge_class){ .key = 0, .dscp = 8, .n_bw = 1, .saturating = true,
+		.bytes = 9375000, .gbps = 0.0075, .share_pct = 75.5, .has_analyzed = true,
+		.analyzed_pct = 75, .diff_pp = 0.5, .within = true };
+	k = &step.classes[1];
+	*k = (struct converge_class){ .key = 1, .dscp = 16, .n_lat = 1, .n_bw = 1,
+		.saturating = true, .bytes = 3125000, .gbps = 0.0025, .share_pct = 24.5,
+		.has_analyzed = true, .analyzed_pct = 25, .diff_pp = -0.5, .within = true };
+	k->lat_ns = hist_new();
+	for (i = 1; i <= 100; i++)
+		hist_record(k->lat_ns, (uint64_t)i * 1000);
+	step.n_flows = 1;
+	step.flows[0] = (struct converge_flow){ .name = "bw1", .host = "h1", .type = "bw",
+		.tclass = 32, .dscp = 8, .class_key = 0, .bytes = 9375000, .gbps = 0.0075,
+		.ran = true };
+}
+
+static void test_json(void **state)
+{
+	json_t *doc, *c0, *c1;
+
+	(void)state;
+	fill();
+	doc = report_converge_json(&info, &step, 1, NULL);
+	assert_string_equal(json_string_value(json_object_get(doc, "command")), "converge");
+	assert_true(json_is_true(json_object_get(doc, "within_tolerance")));
+	assert_true(json_is_true(json_object_get(doc, "complete")));
+	assert_true(json_is_null(json_object_get(doc, "error")));
+	c0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
+					    "classes"), 0);
+	c1 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
+					    "classes"), 1);
+	assert_int_equal(json_integer_value(json_object_get(c0, "band")), 0);
+	assert_true(json_is_null(json_object_get(c0, "rtt_ns")));
+	assert_near(json_real_value(json_object_get(c0, "analyzed_pct")), 75, 1e-9);
+	assert_near(json_real_value(json_object_get(c1, "diff_pp")), -0.5, 1e-9);
+	/* The class's latency: percentiles in ns and the CDF's buckets. */
+	assert_near(json_real_value(json_object_get(json_object_get(c1, "rtt_ns"), "p99")),
+		    99000, 99000 * HIST_REL_ERROR);
+	assert_int_equal(json_array_size(json_object_get(c1, "rtt_cdf")), 100);
+	json_decref(doc);
+	doc = report_converge_json(&info, &step, 1, "agent 'h2' (bw) is gone");
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	json_decref(doc);
+	hist_free(step.classes[1].lat_ns);
+}
+
+static char *capture(void (*fn)(FILE *, const struct converge_report_info *,
+				const struct converge_step *, size_t))
+{
+	static char buf[8192];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	fn(f, &info, &step, 1);
+	fclose(f);
+	return buf;
+}
+
+static void test_table_csv(void **state)
+{
+	char *out;
+
+	(void)state;
+	fill();
+	step.classes[1].diff_pp = -3;
+	step.classes[1].within = false;
+	out = capture(report_converge_table);
+	assert_non_null(strstr(out, "classes are ETS bands"));
+	assert_non_null(strstr(out, "OUT"));
+	assert_non_null(strstr(out, " ok"));
+	out = capture(report_converge_csv);
+	assert_non_null(strstr(out, "step,active_bw,band,"));
+	assert_non_null(strstr(out, "\n0,2,1,1,1,"));
+	assert_non_null(strstr(out, ",24.50,25.00,-3.00,0\n"));
+	hist_free(step.classes[1].lat_ns);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_table_csv),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
