@@ -3,7 +3,9 @@
 # the switch port toward h3: rperf agent on h1, h2 and h3, then rperf
 # converge on h1 with examples/converge-ets-shares.ini (bandwidth from h1
 # and h2 into two DRR bands, a latency flow in one of them); results and
-# figures in .lab/vm/h1/results/.
+# figures in .lab/vm/h1/results/. The tolerance is 4 points, not 2: the
+# lab's emulated links drop packets when the machine is busy, and each
+# loss costs a retransmission that takes its band's turn without arriving.
 set -euo pipefail
 LAB=${RPERF_LAB:?run me through scripts/lab run}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,7 +28,7 @@ for h in h1 h2 h3; do
 	"$LAB" sh "$h" "for i in \$(seq 300); do ss -ltn | grep -q ':18530 ' && exit 0; sleep 0.1; done; exit 1"
 done
 rc=0
-"$LAB" sh -t 600 h1 "$TOKEN; cd $TOP && src/rperf converge --token-file /tmp/rperf-token --json \$RPERF_LAB_RESULTS/converge.json examples/converge-ets-shares.ini" || rc=$?
+"$LAB" sh -t 600 h1 "$TOKEN; cd $TOP && src/rperf converge --tolerance 4 --token-file /tmp/rperf-token --json \$RPERF_LAB_RESULTS/converge.json examples/converge-ets-shares.ini" || rc=$?
 "$TOP/scripts/rperf-plot" "$RES/converge.json" "$RES"
 echo "JSON: $RES/converge.json (exit status $rc: 0 within tolerance, 3 out of it)"
 exit "$rc"
