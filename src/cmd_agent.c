@@ -79,6 +79,7 @@ struct agent_worker {
 /* Everything one step of a session holds; torn down after its result. */
 struct agent_step {
 	bool sink_role;
+	char dest[256];			/* sources: the destination, for messages */
 	struct verbs_dev dev;
 	struct clock_cal clk;
 	bool yield;
@@ -279,6 +280,7 @@ static int agent_source_setup(struct agent_step *st, const json_t *m, json_t *co
 
 	if (!dest)
 		return errbuf_set(err, errlen, -EPROTO, "setup: a source needs 'dest'");
+	snprintf(st->dest, sizeof(st->dest), "%s", dest);
 	for (i = 0; i < st->n_flows; i++)
 		n += st->flows[i].threads;
 	st->w = calloc(n ? n : 1, sizeof(*st->w));
@@ -394,7 +396,7 @@ static int agent_worker_lat(struct agent_worker *w)
 		.sample_timeout_ticks = clock_ns_to_ticks(&st->clk, 2 * rc_ns + 5e9),
 		.clk = &st->clk,
 		.ctl_fd = w->fd,
-		.peer = "destination",
+		.peer = st->dest,
 		.stop = &st->stop,
 		.yield = st->yield,
 	};
@@ -434,7 +436,7 @@ static int agent_worker_bw(struct agent_worker *w)
 						    st->duration_ns + AGENT_TAIL_NS)),
 		.drain_timeout_ticks = clock_ns_to_ticks(&st->clk, 2 * rc_ns + 5e9),
 		.clk = &st->clk,
-		.peer = "destination",
+		.peer = st->dest,
 		.stop = &st->stop,
 		.yield = st->yield,
 	};
