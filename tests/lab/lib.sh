@@ -65,3 +65,17 @@ perftest_lat_us() {
 	wait "${BG_PIDS[-1]}" || { cat "$out.srv" >&2; fail "$tool server on $srv failed"; }
 	perftest_typical_us "$out.cli"
 }
+
+# Fail if any output kept in $WORK (rperf's, servers', agents') carries a
+# sanitizer report: under RPERF_LAB_BIN=.sanitized/rperf a background
+# process's report would otherwise go unseen.
+no_sanitizer_reports() {
+	local f
+	for f in "$WORK"/*.out; do
+		[ -e "$f" ] || continue
+		if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$f"; then
+			cat "$f" >&2
+			fail "sanitizer report in $(basename "$f")"
+		fi
+	done
+}
