@@ -35,6 +35,7 @@
 #define CONV_SLACK_MS		30000	/* past the window, for results to come */
 #define CONV_LEAD_NS		500000000ull	/* start time ahead of now */
 #define CONV_TIME_ROUNDS	5
+#define CONV_RATE_SPAN_NS	2000000000ull	/* between syncs, to measure a clock's rate */
 
 struct converge_opts {
 	const char *scenario;
@@ -340,8 +341,8 @@ static int conv_sync(struct conv_agent *a, char *err, size_t errlen)
 		return 0;
 	}
 	span = (double)(a->mid_ns - a->first_mid_ns);
-	/* Under a second the round trips' noise outweighs any rate. */
-	if (span > 1e9)
+	/* Over a short span the round trips' noise would outweigh any rate. */
+	if (span >= CONV_RATE_SPAN_NS / 2)
 		a->rate = (double)(a->agent_ns - a->first_agent_ns) / span;
 	if (fabs(a->rate - 1) > 0.02)
 		log_warn("agent %s: its clock runs at %.3fx ours; its times are scaled to match",
@@ -555,6 +556,11 @@ static int conv_start(struct conv *c)
 	json_t *m;
 	size_t i;
 
+	/* The first step may come quickly: give the rate its span. */
+	for (i = 0; i < c->n_agents; i++)
+		if (c->agents[i].in_step)
+			while (ctl_now_ns() < c->agents[i].first_mid_ns + CONV_RATE_SPAN_NS && !conv_stop)
+				poll(NULL, 0, 50);
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (a->in_step && conv_sync(a, err, sizeof(err))) {
@@ -563,6 +569,11 @@ static int conv_start(struct conv *c)
 		}
 	}
 	at = ctl_now_ns() + CONV_LEAD_NS;
+	for (i = 0; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		if (a->in_step && a->mid_ns - a->first_mid_ns < CONV_RATE_SPAN_NS / 2)
+			log_warn("agent %s: clock rate not measured", a->host);
+	}
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (!a->in_step)
