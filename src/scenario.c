@@ -367,6 +367,10 @@ static int flow_finish(struct scenario *sc, struct scen_flow *f, const char *tex
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s:%d: [%s]: a lat flow has no rate (one message in flight)",
 				  sc->name, f->line, f->name);
+	if (f->type == SCEN_FLOW_LAT && f->qps != 1)
+		return errbuf_set(err, errlen, -EINVAL,
+				  "%s:%d: [%s]: a lat flow has one QP per thread (use threads)",
+				  sc->name, f->line, f->name);
 	return 0;
 }
 

@@ -81,6 +81,7 @@ static void test_bad(void **state)
 		{ "scenario-bad-sl.ini", ".ini:7: ", "sl '16'" },
 		{ "scenario-bad-self.ini", ".ini:4: ", "starts on the destination" },
 		{ "scenario-bad-syntax.ini", ".ini:3: ", "not an INI line" },
+		{ "scenario-bad-latqps.ini", ".ini:4: ", "one QP per thread" },
 	};
 	size_t i;
 
