@@ -1,0 +1,323 @@
+/*
+ * A running `rperf agent` against bad peers, on the loopback (no RDMA
+ * needed): garbage, an oversize frame, a slowloris, a wrong version, a
+ * missing or wrong token, a message type or field the protocol lacks.
+ * Each peer gets a clear line in the agent's log and a closed connection,
+ * within a bound; the agent stays up and serves a good coordinator after
+ * them all. A second agent shows that --bind binds that address only.
+ * Run by `make check` with RPERF (the built binary) set.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ctl.h"
+
+#define TOKEN		"0123456789abcdef0123"
+#define CLOSE_MS	8000	/* the agent's hello timeout (5 s) and slack */
+
+struct agent {
+	pid_t pid;
+	uint16_t port;
+	char log[64];
+};
+
+static char dir[] = "/tmp/rperf-agent-XXXXXX";
+static struct agent tok_agent;
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int peer_connect(const char *addr, uint16_t port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	inet_pton(AF_INET, addr, &sa.sin_addr);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/* Start `rperf agent` on @bind_addr, with @token_file if not NULL. */
+static void agent_start(struct agent *a, const char *bind_addr, const char *token_file)
+{
+	const char *rperf = getenv("RPERF") ? getenv("RPERF") : "src/rperf";
+	static int n_started;
+	char port[8];
+	int i, fd;
+
+	a->port = (uint16_t)(20000 + (getpid() * 7 + n_started++) % 20000);
+	snprintf(port, sizeof(port), "%u", a->port);
+	snprintf(a->log, sizeof(a->log), "%s/agent-%u.log", dir, a->port);
+	a->pid = fork();
+	assert_true(a->pid >= 0);
+	if (!a->pid) {
+		assert_non_null(freopen(a->log, "w", stderr));
+		if (token_file)
+			execl(rperf, "rperf", "agent", "-b", bind_addr, "-p", port,
+			      "--token-file", token_file, (char *)NULL);
+		else
+			execl(rperf, "rperf", "agent", "-b", bind_addr, "-p", port, (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 100; i++) {
+		fd = peer_connect(bind_addr, a->port);
+		if (fd >= 0) {
+			close(fd);
+			return;
+		}
+		usleep(50000);
+	}
+	fail_msg("agent on %s port %u does not listen", bind_addr, a->port);
+}
+
+/* Stop the agent with SIGTERM: it must exit 0 (it was up all along). */
+static void agent_stop(struct agent *a)
+{
+	int status;
+
+	assert_int_equal(kill(a->pid, 0), 0);
+	kill(a->pid, SIGTERM);
+	assert_int_equal(waitpid(a->pid, &status, 0), a->pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* The agent's log has a line with @what, within a few seconds. */
+static void log_has(const struct agent *a, const char *what)
+{
+	char line[512];
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		FILE *f = fopen(a->log, "r");
+
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			if (strstr(line, what)) {
+				fclose(f);
+				return;
+			}
+		}
+		fclose(f);
+		usleep(100000);
+	}
+	fail_msg("agent log %s lacks '%s'", a->log, what);
+}
+
+/* Read until the agent closes; fail if it has not within @ms. */
+static void closed_within(int fd, int ms)
+{
+	int64_t end = now_ms() + ms;
+	struct timeval tv = { .tv_sec = 0, .tv_usec = 200000 };
+	char buf[4096];
+	ssize_t n;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	while (now_ms() < end) {
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n == 0 || (n < 0 && errno == ECONNRESET)) {
+			close(fd);
+			return;
+		}
+	}
+	close(fd);
+	fail_msg("the agent kept a bad peer's connection open for %d ms", ms);
+}
+
+static void send_all(int fd, const void *buf, size_t len)
+{
+	assert_int_equal(send(fd, buf, len, MSG_NOSIGNAL), (ssize_t)len);
+}
+
+/* A frame with any body, valid or not. */
+static void send_frame(int fd, const char *body)
+{
+	uint32_t head[2] = { htonl(CTL_MAGIC), htonl((uint32_t)strlen(body)) };
+
+	send_all(fd, head, sizeof(head));
+	send_all(fd, body, strlen(body));
+}
+
+/* Send @body as the first message; expect @why in the log and a close. */
+static void refused(const char *body, const char *why)
+{
+	int fd = peer_connect("127.0.0.1", tok_agent.port);
+
+	assert_true(fd >= 0);
+	send_frame(fd, body);
+	closed_within(fd, CLOSE_MS);
+	log_has(&tok_agent, why);
+}
+
+static int setup(void **state)
+{
+	char path[128];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/token", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", TOKEN);
+	fclose(f);
+	agent_start(&tok_agent, "127.0.0.1", path);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	if (tok_agent.pid > 0 && !kill(tok_agent.pid, 0)) {
+		kill(tok_agent.pid, SIGKILL);
+		waitpid(tok_agent.pid, NULL, 0);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) ? -1 : 0;
+}
+
+static void test_garbage(void **state)
+{
+	const char req[] = "GET / HTTP/1.0\r\nHost: agent\r\n\r\n";
+	int fd = peer_connect("127.0.0.1", tok_agent.port);
+
+	(void)state;
+	assert_true(fd >= 0);
+	send_all(fd, req, sizeof(req) - 1);
+	closed_within(fd, CLOSE_MS);
+	log_has(&tok_agent, "not an rperf control frame");
+}
+
+/* A length above the cap is refused from the header alone. */
+static void test_oversize(void **state)
+{
+	uint32_t head[2] = { htonl(CTL_MAGIC), htonl(CTL_MAX_MSG_BYTES + 1) };
+	int fd = peer_connect("127.0.0.1", tok_agent.port);
+	int64_t t0 = now_ms();
+
+	(void)state;
+	assert_true(fd >= 0);
+	send_all(fd, head, sizeof(head));
+	closed_within(fd, 2000);
+	log_has(&tok_agent, "exceeds");
+	assert_true(now_ms() - t0 < 2000);
+}
+
+/* A byte a second: closed when the hello's time is up, not later. */
+static void test_slowloris(void **state)
+{
+	const char body[] = "{\"type\":\"hello\",\"version\":1}";
+	uint32_t head[2] = { htonl(CTL_MAGIC), htonl(sizeof(body) - 1) };
+	int fd = peer_connect("127.0.0.1", tok_agent.port);
+	int64_t t0 = now_ms();
+	size_t i;
+
+	(void)state;
+	assert_true(fd >= 0);
+	for (i = 0; i < sizeof(head); i++) {
+		if (send(fd, (char *)head + i, 1, MSG_NOSIGNAL) != 1)
+			break;	/* closed already */
+		usleep(700000);
+	}
+	closed_within(fd, CLOSE_MS);
+	log_has(&tok_agent, "timed out");
+	assert_true(now_ms() - t0 < 2 * CLOSE_MS);
+}
+
+static void test_bad_hellos(void **state)
+{
+	(void)state;
+	refused("{\"type\":\"hello\",\"version\":2,\"token\":\"" TOKEN "\"}",
+		"expected a hello of version 1");
+	refused("{\"type\":\"hello\",\"version\":1}", "wrong or missing token");
+	refused("{\"type\":\"hello\",\"version\":1,\"token\":\"0123456789abcdef0124\"}",
+		"wrong or missing token");
+	refused("{\"type\":\"run\",\"cmd\":\"touch /tmp/rperf-pwned\"}",
+		"unknown message type 'run'");
+	refused("{\"type\":\"hello\",\"version\":1,\"token\":\"" TOKEN "\",\"path\":\"/etc/passwd\"}",
+		"unknown field 'path'");
+	refused("{\"type\":\"hello\",\"version\":1,\"token\":\"" TOKEN "\"",
+		"bad JSON");
+}
+
+/* After every bad peer, a good coordinator is served. */
+static void test_still_serves(void **state)
+{
+	char err[256];
+	json_t *m, *r;
+	int fd = peer_connect("127.0.0.1", tok_agent.port);
+
+	(void)state;
+	assert_true(fd >= 0);
+	m = ctl_msg("hello");
+	json_object_set_new(m, "version", json_integer(CTL_VERSION));
+	json_object_set_new(m, "token", json_string(TOKEN));
+	assert_int_equal(ctl_send(fd, m, 2000, err, sizeof(err)), 0);
+	json_decref(m);
+	assert_int_equal(ctl_recv(fd, &r, 5000, err, sizeof(err)), 0);
+	assert_string_equal(ctl_type(r), "hello");
+	json_decref(r);
+	m = ctl_msg("time");
+	assert_int_equal(ctl_send(fd, m, 2000, err, sizeof(err)), 0);
+	json_decref(m);
+	assert_int_equal(ctl_recv(fd, &r, 5000, err, sizeof(err)), 0);
+	assert_string_equal(ctl_type(r), "time");
+	json_decref(r);
+	/* Mid-session, a message the protocol lacks ends the session too. */
+	send_frame(fd, "{\"type\":\"exec\",\"argv\":[\"sh\"]}");
+	closed_within(fd, CLOSE_MS);
+	log_has(&tok_agent, "unknown message type 'exec'");
+	assert_int_equal(access("/tmp/rperf-pwned", F_OK), -1);
+	agent_stop(&tok_agent);
+	tok_agent.pid = 0;
+}
+
+/* --bind 127.0.0.2: nothing answers on 127.0.0.1 at that port. */
+static void test_binds_given_address(void **state)
+{
+	struct agent a;
+
+	(void)state;
+	agent_start(&a, "127.0.0.2", NULL);
+	assert_int_equal(peer_connect("127.0.0.1", a.port), -ECONNREFUSED);
+	agent_stop(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_oversize),
+		cmocka_unit_test(test_slowloris),
+		cmocka_unit_test(test_bad_hellos),
+		cmocka_unit_test(test_still_serves),
+		cmocka_unit_test(test_binds_given_address),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
