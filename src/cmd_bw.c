@@ -571,6 +571,11 @@ int cmd_bw(int argc, char **argv)
 		cmd_bw_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
+	/* Before the run: a missing directory must not cost the results. */
+	if (o.flow.json_path && report_json_check(o.flow.json_path, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_FAILURE;
+	}
 	srand48(getpid() ^ (long)clock_read_monotonic_ns());
 	ret = bw_prepare(&run, err, sizeof(err));
 	if (ret) {

@@ -350,6 +350,11 @@ int cmd_lat(int argc, char **argv)
 		cmd_lat_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
+	/* Before the run: a missing directory must not cost the results. */
+	if (o.flow.json_path && report_json_check(o.flow.json_path, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_FAILURE;
+	}
 	srand48(getpid() ^ (long)clock_read_monotonic_ns());
 	ret = lat_prepare(&run, err, sizeof(err));
 	if (ret) {

@@ -425,6 +425,11 @@ int cmd_server(int argc, char **argv)
 		cmd_server_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
+	/* Before the run: a missing directory must not cost the results. */
+	if (o.json_path && report_json_check(o.json_path, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_FAILURE;
+	}
 	srand48(getpid() ^ (long)server_now_ns());
 	ret = server_setup(&sv, err, sizeof(err));
 	if (ret) {

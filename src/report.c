@@ -26,9 +26,44 @@ static int write_error(const char *path, char *err, size_t errlen)
 	return errbuf_set(err, errlen, -e, "'%s': %s", path, strerror(e));
 }
 
-int report_json_write(json_t *root, const char *path, char *err, size_t errlen)
+/* Create @path's temporary sibling: its fd, with its malloc'ed name in *tmp. */
+static int json_tmp_open(const char *path, char **tmp, char *err, size_t errlen)
 {
 	size_t len = strlen(path) + 8;
+	int fd, ret;
+
+	*tmp = malloc(len);
+	if (!*tmp)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	snprintf(*tmp, len, "%s.XXXXXX", path);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		return ret;
+	}
+	return fd;
+}
+
+int report_json_check(const char *path, char *err, size_t errlen)
+{
+	char *tmp;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	fd = json_tmp_open(path, &tmp, err, errlen);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	return 0;
+}
+
+int report_json_write(json_t *root, const char *path, char *err, size_t errlen)
+{
 	char *tmp;
 	int fd, ret = 0;
 	FILE *f;
@@ -39,16 +74,9 @@ int report_json_write(json_t *root, const char *path, char *err, size_t errlen)
 			return errbuf_set(err, errlen, -EIO, "cannot write JSON to stdout");
 		return 0;
 	}
-	tmp = malloc(len);
-	if (!tmp)
-		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	snprintf(tmp, len, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
-		free(tmp);
-		return ret;
-	}
+	fd = json_tmp_open(path, &tmp, err, errlen);
+	if (fd < 0)
+		return fd;
 	fchmod(fd, 0644);
 	f = fdopen(fd, "w");
 	errno = 0;

@@ -38,12 +38,16 @@ in_vm h1 "cat $TINY/out.json" >"$WORK/kept.json"
 jq -e .complete "$WORK/kept.json" >/dev/null || fail "full disk: out.json is not whole JSON"
 echo "full disk: exit 1, previous out.json whole, no temporary file left"
 
-# An output directory that does not exist.
-rc=0
-in_vm h1 "$RPERF lat $LAT_OPTS -n 200 --json /nonexistent/out.json h2 2>&1" >"$WORK/nodir.out" || rc=$?
-[ "$rc" = 1 ] || { cat "$WORK/nodir.out" >&2; fail "missing directory: exit status $rc, want 1"; }
-grep -q "^rperf: error: .*'/nonexistent/out.json'" "$WORK/nodir.out" ||
-	{ cat "$WORK/nodir.out" >&2; fail "missing directory: no error naming the file"; }
+# An output directory that does not exist: found before the run, not
+# after it (an hour's measurement would be lost).
+for cmd in "lat -n 200" "bw -D 2"; do
+	rc=0
+	in_vm h1 "$RPERF $cmd $LAT_OPTS --json /nonexistent/out.json h2 2>&1" >"$WORK/nodir.out" || rc=$?
+	[ "$rc" = 1 ] || { cat "$WORK/nodir.out" >&2; fail "missing directory: rperf $cmd exit status $rc, want 1"; }
+	grep -q "^rperf: error: '/nonexistent/out.json': No such file" "$WORK/nodir.out" ||
+		{ cat "$WORK/nodir.out" >&2; fail "missing directory: rperf $cmd names not the file"; }
+	! grep -q 'RTT =\|sent' "$WORK/nodir.out" || fail "missing directory: rperf $cmd measured first"
+done
 echo "missing directory: $(grep '^rperf: error:' "$WORK/nodir.out")"
 
 # SIGINT mid-run: the samples so far are kept, marked incomplete.

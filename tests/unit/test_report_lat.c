@@ -172,6 +172,21 @@ static void test_json_write_fails_whole(void **state)
 	rmdir(dir);
 }
 
+/* The check before a run: a missing directory is found, nothing is left. */
+static void test_json_check(void **state)
+{
+	char dir[] = "/tmp/rperf-test-XXXXXX", path[64], err[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	assert_int_equal(report_json_check(path, err, sizeof(err)), 0);
+	assert_int_equal(rmdir(dir), 0);	/* empty: no temporary file left */
+	assert_int_equal(report_json_check(path, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "out.json"));
+	assert_int_equal(report_json_check("-", err, sizeof(err)), 0);
+}
+
 static void test_server_json_per_sl(void **state)
 {
 	struct sink_flow f[3] = {
@@ -203,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_lat_json_partial),
 		cmocka_unit_test(test_json_write_atomic),
 		cmocka_unit_test(test_json_write_fails_whole),
+		cmocka_unit_test(test_json_check),
 		cmocka_unit_test(test_server_json_per_sl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
