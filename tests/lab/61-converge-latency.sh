@@ -18,8 +18,13 @@ run() {
 }
 run own examples/converge-lat-own-class.ini
 run shared examples/converge-lat-shared-class.ini
-own=$(step_jq own '.classes[] | select(.lat_flows > 0) | .rtt_ns.p99 / 1000')
-shared=$(step_jq shared '.classes[] | select(.lat_flows > 0) | .rtt_ns.p99 / 1000')
-echo "lat p99: own strict class ${own} us, shared with a bw flow ${shared} us"
-awk -v o="$own" -v s="$shared" 'BEGIN { exit !(o > 0 && s > 2 * o) }' ||
-	fail "own-class p99 ${own} us is not clearly below the shared class's ${shared} us"
+# p99 and p50 of the latency flow's class, in us.
+lat() { step_jq "$1" ".classes[] | select(.lat_flows > 0) | .rtt_ns.$2 / 1000"; }
+for p in p50 p99; do
+	echo "lat $p: own strict class $(lat own $p) us, shared with a bw flow $(lat shared $p) us"
+done
+# The shared band's queue (16 KiB messages, 128 in flight) adds hundreds of
+# ms; the lab's own noise (VMs descheduled on a busy machine) reaches tens
+# to a hundred or so at p99, hence "clearly" = 1.5 times.
+awk -v o="$(lat own p99)" -v s="$(lat shared p99)" 'BEGIN { exit !(o > 0 && s > 1.5 * o) }' ||
+	fail "own-class p99 $(lat own p99) us is not clearly below the shared class's $(lat shared p99) us"
