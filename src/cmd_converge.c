@@ -1011,6 +1011,12 @@ int cmd_converge(int argc, char **argv)
 		free(c);
 		return RPERF_EXIT_USAGE;
 	}
+	/* Before the run: a missing directory must not cost the results. */
+	if (o.json_path && report_json_check(o.json_path, c->error, sizeof(c->error))) {
+		log_error("%s", c->error);
+		free(c);
+		return RPERF_EXIT_FAILURE;
+	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

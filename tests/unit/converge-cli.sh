@@ -48,6 +48,9 @@ has "needs --token-file"
 expect 2 converge --launch pdsh --token-file /dev/null "$D/scenario-good.ini"
 expect 2 agent --bind 0.0.0.0
 has "needs --token-file"
+# An unwritable --json is found before any agent is reached.
+expect 1 converge --json /nonexistent/c.json "$D/scenario-good.ini"
+has "'/nonexistent/c.json': No such file or directory"
 
 # Nobody listens: the error names the host and the flows it was to run.
 P=$(port 1)
