@@ -192,7 +192,9 @@ static int qp_flush(struct load_qp *q)
 	return 0;
 }
 
-/* Count what completed on @q; 1 if anything did, 0 if not, or -EIO. */
+static bool peer_gone(const struct load_qp *q);
+
+/* Count what completed on @q; 1 if anything did, 0 if not, or -errno. */
 static int qp_reap(struct load_qp *q, const struct load_cfg *cfg, char *err, size_t errlen)
 {
 	struct ibv_wc wc[32];
@@ -203,6 +205,11 @@ static int qp_reap(struct load_qp *q, const struct load_cfg *cfg, char *err, siz
 	if (n < 0)
 		return errbuf_set(err, errlen, -EIO, "cannot poll a completion queue");
 	for (i = 0; i < n; i++) {
+		/* A killed server fails the requests in flight too: say why. */
+		if (wc[i].status != IBV_WC_SUCCESS && peer_gone(q))
+			return errbuf_set(err, errlen, -ECONNRESET,
+					  "server '%s' went away (its connection closed)",
+					  cfg->peer);
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return errbuf_set(err, errlen, -EIO, "%s to '%s' failed: %s",
 					  q->rkey ? "RDMA WRITE" : "SEND", cfg->peer,
