@@ -1,6 +1,7 @@
 /*
  * Out-of-band connection setup over TCP and rdma_cm: see conn.h.
  */
+#define _GNU_SOURCE	/* POLLRDHUP */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -288,13 +289,14 @@ int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 
 bool conn_peer_gone(int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	/* RDHUP: the peer closed even when an answer it sent is still unread. */
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLRDHUP };
 	char c;
 	ssize_t n;
 
 	if (poll(&p, 1, 0) <= 0)
 		return false;
-	if (p.revents & (POLLERR | POLLHUP))
+	if (p.revents & (POLLERR | POLLHUP | POLLRDHUP))
 		return true;
 	n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
 	return n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
