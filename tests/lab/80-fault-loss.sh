@@ -7,9 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lat-lib.sh"
 
-# A server left behind would answer the next test in its place.
-drop_server() { in_vm h2 'kill -KILL $(cat $RPERF_LAB_RESULTS/server.pid) 2>/dev/null; true' || true; }
-trap 'drop_server; cleanup' EXIT
 server_bg h2 "$WORK/srv.out"
 wait_listen h2 18520
 "$LAB" egress h2 loss=1%

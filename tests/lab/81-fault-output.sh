@@ -12,15 +12,12 @@
 . "$(dirname "$0")/lat-lib.sh"
 
 TINY='$RPERF_LAB_RESULTS/tiny'
-# A server left behind would answer the next test in its place.
-drop_server() { in_vm h2 'kill -KILL $(cat $RPERF_LAB_RESULTS/server.pid) 2>/dev/null; true' || true; }
-trap 'drop_server; cleanup' EXIT
 server_bg h2 "$WORK/srv.out"
 wait_listen h2 18520
 
 # A good file first, on a 16 KiB tmpfs; then fill the tmpfs.
 in_vm h1 "mkdir -p $TINY && mount -t tmpfs -o size=16k tmpfs $TINY"
-trap 'in_vm h1 "umount $TINY" || true; drop_server; cleanup' EXIT
+trap 'in_vm h1 "umount $TINY" || true; cleanup' EXIT
 in_vm h1 "$RPERF lat $LAT_OPTS -n 200 --json $TINY/out.json h2 >/dev/null 2>&1" ||
 	fail "rperf lat could not write to the empty tmpfs"
 in_vm h1 "cp $TINY/out.json $TINY/before.json; dd if=/dev/zero of=$TINY/fill bs=1k count=64 2>/dev/null; df -k $TINY | tail -n 1" ||

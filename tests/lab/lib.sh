@@ -18,11 +18,23 @@ reset_egress() {
 	done
 }
 
+# Processes a test starts in a VM leave their pid in $RPERF_LAB_RESULTS/
+# NAME.pid (server_bg, start_agents): end them, or a server left behind
+# answers the next test in place of the one that test starts.
+stop_vm_procs() {
+	local h
+	for h in $("$LAB" hosts); do
+		"$LAB" sh "$h" 'for f in $RPERF_LAB_RESULTS/*.pid; do [ -e "$f" ] || continue;
+			kill -KILL $(cat "$f") 2>/dev/null; rm -f "$f"; done; true' >/dev/null 2>&1 || true
+	done
+}
+
 cleanup() {
 	local p
 	for p in "${BG_PIDS[@]}"; do
 		kill "$p" 2>/dev/null || true
 	done
+	stop_vm_procs
 	reset_egress || true
 	rm -rf "$WORK"
 }
