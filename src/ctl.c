@@ -344,10 +344,11 @@ int ctl_send(int fd, const json_t *msg, int timeout_ms, char *err, size_t errlen
 
 int ctl_recv(int fd, json_t **msg, int timeout_ms, char *err, size_t errlen)
 {
+	uint64_t start_ns = ctl_now_ns();
 	uint8_t head[8];
 	uint32_t len;
 	char *body;
-	int ret;
+	int ret, left_ms;
 
 	*msg = NULL;
 	ret = conn_read_full(fd, head, sizeof(head), timeout_ms);
@@ -362,7 +363,9 @@ int ctl_recv(int fd, json_t **msg, int timeout_ms, char *err, size_t errlen)
 	body = malloc(len + 1);
 	if (!body)
 		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	ret = conn_read_full(fd, body, len, timeout_ms);
+	/* One deadline for the whole frame: a peer trickling bytes gets no more. */
+	left_ms = timeout_ms - (int)((ctl_now_ns() - start_ns) / 1000000u);
+	ret = left_ms > 0 ? conn_read_full(fd, body, len, left_ms) : -ETIMEDOUT;
 	if (!ret)
 		ret = ctl_parse(body, len, msg, err, errlen);
 	else

@@ -249,6 +249,30 @@ static void test_slowloris(void **state)
 	assert_true(now_ms() - t0 < 2 * CLOSE_MS);
 }
 
+/* Header and body trickled: one deadline covers the whole frame. */
+static void test_slowloris_frame(void **state)
+{
+	char frame[64];
+	const char body[] = "{\"type\":\"hello\",\"version\":1}";
+	uint32_t head[2] = { htonl(CTL_MAGIC), htonl(sizeof(body) - 1) };
+	int fd = peer_connect("127.0.0.1", tok_agent.port);
+	int64_t t0 = now_ms();
+	size_t i;
+
+	(void)state;
+	assert_true(fd >= 0);
+	memcpy(frame, head, sizeof(head));
+	memcpy(frame + sizeof(head), body, sizeof(body) - 1);
+	for (i = 0; i < sizeof(head) + sizeof(body) - 1; i++) {
+		if (send(fd, frame + i, 1, MSG_NOSIGNAL) != 1)
+			break;	/* closed already */
+		usleep(500000);
+	}
+	closed_within(fd, CLOSE_MS);
+	log_has(&tok_agent, "timed out");
+	assert_true(now_ms() - t0 < 6500);	/* the hello's 5 s, not 5 s a part */
+}
+
 static void test_bad_hellos(void **state)
 {
 	(void)state;
@@ -314,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_oversize),
 		cmocka_unit_test(test_slowloris),
+		cmocka_unit_test(test_slowloris_frame),
 		cmocka_unit_test(test_bad_hellos),
 		cmocka_unit_test(test_still_serves),
 		cmocka_unit_test(test_binds_given_address),
