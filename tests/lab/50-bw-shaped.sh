@@ -8,20 +8,23 @@
 . "$(dirname "$0")/lat-lib.sh"
 . "$(dirname "$0")/bw-lib.sh"
 
-sent_bytes() { in_vm sw "tc -s qdisc show dev p2" | awk '/^qdisc htb/ { getline; print $2; exit }'; }
+# Mbit/s of frames the switch's shaper sent toward h2 over SECS, timed by
+# the switch itself (a command's trip into a VM takes a variable while).
+switch_mbps() {
+	in_vm sw "sent() { tc -s qdisc show dev p2 | awk '/^qdisc htb/ { getline; print \$2; exit }'; }
+		b0=\$(sent); t0=\$(date +%s.%N); sleep $1; b1=\$(sent); t1=\$(date +%s.%N)
+		awk -v a=\$b0 -v b=\$b1 -v s=\$t0 -v e=\$t1 'BEGIN { printf \"%.3f\", (b - a) * 8 / (e - s) / 1e6 }'"
+}
 
 "$LAB" egress h2 rate=10mbit
 server_bg h2 "$WORK/srv.out"
 wait_listen h2 18520
 bw_bg h1 shaped -D 25 -s 4096 --tx-depth 128 h2
 sleep 6
-t0=$(date +%s.%N) b0=$(sent_bytes)
-sleep 18
-t1=$(date +%s.%N) b1=$(sent_bytes)
+sw=$(switch_mbps 15)
 wait "${BG_PIDS[-1]}" || { cat "$WORK/shaped.out" >&2; fail "rperf bw failed"; }
 got=$(bw_mbps shaped 5 25)
 want=$(roce_goodput_mbps 10)
-sw=$(awk -v a="$b0" -v b="$b1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.3f", (b - a) * 8 / (e - s) / 1e6 }')
 echo "received $got Mbit/s of RoCE payload through a 10 Mbit/s egress (the payload share of 10 Mbit/s of frames: $want); the switch sent $sw Mbit/s of frames"
 # What rperf counts must match what the switch forwarded, whatever HTB did.
 fwd=$(roce_goodput_mbps "$sw")
