@@ -19,7 +19,7 @@ bw_window() {
 
 # Received Mbit/s of NAME.json between FROM_S and TO_S.
 bw_mbps() {
-	bw_window "$@" | awk '{ printf "%.3f", ($2 > 0 ? $1 * 8 / $2 / 1e6 : 0) }'
+	bw_window "$@" | awk '{ r = ($2 > 0) ? $1 * 8 / $2 / 1e6 : 0; printf "%.3f", r }'
 }
 
 # Goodput RoCE carries on a link of RATE_MBPS: the shaper counts every
