@@ -2,13 +2,17 @@
  * The client side every traffic command shares: see client.h.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client.h"
+#include "clock.h"
 #include "cmd.h"
 #include "errbuf.h"
 #include "log.h"
 #include "pin.h"
+#include "report.h"
 
 volatile sig_atomic_t client_stop;
 
@@ -111,4 +115,16 @@ int client_setup_status(int ret)
 {
 	return ret == -ENODEV || ret == -EINVAL || ret == -EMSGSIZE ? RPERF_EXIT_USAGE :
 								       RPERF_EXIT_FAILURE;
+}
+
+int client_begin(const struct flow_opts *o)
+{
+	char err[256];
+
+	if (o->json_path && report_json_check(o->json_path, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_FAILURE;
+	}
+	srand48(getpid() ^ (long)clock_read_monotonic_ns());
+	return 0;
 }

@@ -49,4 +49,11 @@ FILE *client_file_open(const char *path);
 /* Exit status for a setup error: the user's input (2), or the world (1)? */
 int client_setup_status(int ret);
 
+/*
+ * Before a client command's run: refuse a --json path that cannot be
+ * written (a missing directory must not cost the results) and seed the
+ * PSN generator. 0, or the exit status after saying why.
+ */
+int client_begin(const struct flow_opts *o);
+
 #endif

@@ -324,7 +324,7 @@ static int lat_prepare(struct lat_run *run, char *err, size_t errlen)
 
 	ret = clock_init(o->flow.clock, &run->clk, err, errlen);
 	if (ret)
-		return ret == -EINVAL ? ret : -ENOTSUP;
+		return ret;
 	run->path = client_path(&o->flow);
 	ret = client_open_device(&o->flow, &run->dev, &run->cm0, err, errlen);
 	if (!ret)
@@ -350,17 +350,14 @@ int cmd_lat(int argc, char **argv)
 		cmd_lat_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
-	/* Before the run: a missing directory must not cost the results. */
-	if (o.flow.json_path && report_json_check(o.flow.json_path, err, sizeof(err))) {
-		log_error("%s", err);
-		return RPERF_EXIT_FAILURE;
-	}
-	srand48(getpid() ^ (long)clock_read_monotonic_ns());
+	ret = client_begin(&o.flow);
+	if (ret)
+		return ret;
 	ret = lat_prepare(&run, err, sizeof(err));
 	if (ret) {
 		log_error("%s", err);
 		lat_release(&run, NULL, 0);
-		return ret == -ENOTSUP ? RPERF_EXIT_FAILURE : client_setup_status(ret);
+		return client_setup_status(ret);
 	}
 	if (o.flow.threads > 1 && o.flow.rdma_cm) {
 		log_error("--rdma-cm runs one thread");

@@ -287,6 +287,12 @@ int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 	return fd;
 }
 
+int conn_err_peer_gone(char *err, size_t errlen, const char *peer)
+{
+	return errbuf_set(err, errlen, -ECONNRESET,
+			  "server '%s' went away (its connection closed)", peer);
+}
+
 bool conn_peer_gone(int fd)
 {
 	/* RDHUP: the peer closed even when an answer it sent is still unread. */

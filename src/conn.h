@@ -98,6 +98,9 @@ bool conn_peer_gone(int fd);
 /* Non-blocking: true when @fd has something to read. */
 bool conn_fd_readable(int fd);
 
+/* The one way a client says its server is gone: -ECONNRESET, @err set. */
+int conn_err_peer_gone(char *err, size_t errlen, const char *peer);
+
 /* "198.18.0.2:40112" for an accepted socket's peer. */
 void conn_peer_name(int fd, char *buf, size_t len);
 /* The same for the socket's own end: what its peer's conn_peer_name() says. */

@@ -207,9 +207,7 @@ static int qp_reap(struct load_qp *q, const struct load_cfg *cfg, char *err, siz
 	for (i = 0; i < n; i++) {
 		/* A killed server fails the requests in flight too: say why. */
 		if (wc[i].status != IBV_WC_SUCCESS && peer_gone(q))
-			return errbuf_set(err, errlen, -ECONNRESET,
-					  "server '%s' went away (its connection closed)",
-					  cfg->peer);
+			return conn_err_peer_gone(err, errlen, cfg->peer);
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return errbuf_set(err, errlen, -EIO, "%s to '%s' failed: %s",
 					  q->rkey ? "RDMA WRITE" : "SEND", cfg->peer,
@@ -294,9 +292,7 @@ static int run_check(struct load *l, const struct load_cfg *cfg, struct load_sta
 	st->next_check = st->now + clock_ns_to_ticks(cfg->clk, LOAD_CHECK_NS);
 	for (i = 0; i < l->n_qps; i++)
 		if (peer_gone(&l->qps[i]))
-			return errbuf_set(err, errlen, -ECONNRESET,
-					  "server '%s' went away (its connection closed)",
-					  cfg->peer);
+			return conn_err_peer_gone(err, errlen, cfg->peer);
 	if (cfg->stop && *cfg->stop)
 		return errbuf_set(err, errlen, -EINTR, "interrupted");
 	if (st->now - st->last_progress > cfg->drain_timeout_ticks)

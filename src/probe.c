@@ -152,8 +152,7 @@ static int wait_check(const struct probe_cfg *cfg, const struct probe_sample *s,
 	*last_check = now;
 	if (cfg->ctl_fd >= 0 && (cfg->ctl_any_event ? conn_fd_readable(cfg->ctl_fd) :
 						       conn_peer_gone(cfg->ctl_fd)))
-		return errbuf_set(err, errlen, -ECONNRESET,
-				  "server '%s' went away (its connection closed)", cfg->peer);
+		return conn_err_peer_gone(err, errlen, cfg->peer);
 	if (cfg->stop && *cfg->stop)
 		return errbuf_set(err, errlen, -EINTR, "interrupted");
 	return 0;
