@@ -32,6 +32,8 @@
 #define AGENT_MSG_MS		10000	/* one message, once it started */
 #define AGENT_IDLE_MS		600000	/* a coordinator that says nothing */
 #define AGENT_HELLO_MS		5000
+#define AGENT_REFUSE_MS		1000	/* a second coordinator's hello and our answer */
+#define AGENT_SLICE_MS		200	/* waits look at signals and the control port this often */
 #define AGENT_RING		512	/* RECVs per sink flow: keep bw flows backlogged */
 #define AGENT_TAIL_NS		1000000000ull	/* bw runs on past the window */
 /* bw's defaults: a window deep enough that a shaped band never runs dry. */
@@ -98,6 +100,9 @@ struct agent_step {
 };
 
 static volatile sig_atomic_t agent_quit;
+/* The control port, and the coordinator a session serves: others are refused. */
+static int agent_lfd = -1;
+static char agent_peer[64];
 
 static void agent_on_signal(int sig)
 {
@@ -562,13 +567,64 @@ static json_t *agent_sink_result(struct agent_step *st, size_t n_base)
 
 static int agent_answer_time(int cfd, char *err, size_t errlen);
 
+/*
+ * Every coordinator waiting on the control port while a session runs:
+ * its hello read (briefly), an error naming the one being served, closed.
+ */
+static void agent_refuse_waiting(void)
+{
+	char peer[64], text[160], err[256];
+	json_t *m;
+	int fd;
+
+	while (agent_lfd >= 0 && conn_fd_readable(agent_lfd)) {
+		fd = accept(agent_lfd, NULL, NULL);
+		if (fd < 0)
+			return;
+		conn_peer_name(fd, peer, sizeof(peer));
+		if (!ctl_recv(fd, &m, AGENT_REFUSE_MS, err, sizeof(err)))
+			json_decref(m);
+		snprintf(text, sizeof(text), "busy with coordinator %s", agent_peer);
+		ctl_send_error(fd, NULL, text, AGENT_REFUSE_MS);
+		log_warn("coordinator %s refused: %s", peer, text);
+		close(fd);
+	}
+}
+
+/*
+ * Wait up to @tmo_ms for the coordinator to speak, refusing others and
+ * ending early (-EINTR) when the agent is told to quit.
+ */
+static int agent_wait_ctl(int cfd, int tmo_ms, char *err, size_t errlen)
+{
+	uint64_t end = ctl_now_ns() + (uint64_t)tmo_ms * 1000000u, now;
+	struct pollfd p[2] = { { .fd = cfd, .events = POLLIN },
+			       { .fd = agent_lfd, .events = POLLIN } };
+
+	for (;;) {
+		if (agent_quit)
+			return errbuf_set(err, errlen, -EINTR, "the agent was told to quit");
+		now = ctl_now_ns();
+		if (now >= end)
+			return errbuf_set(err, errlen, -ETIMEDOUT,
+					  "the coordinator said nothing for %d s", tmo_ms / 1000);
+		if (poll(p, agent_lfd >= 0 ? 2 : 1, AGENT_SLICE_MS) <= 0)
+			continue;
+		if (p[0].revents)
+			return 0;
+		agent_refuse_waiting();
+	}
+}
+
 /* The next message that is not a time exchange (those are answered here). */
 static int agent_ctl_next(int cfd, json_t **m, int tmo_ms, char *err, size_t errlen)
 {
 	int ret;
 
 	for (;;) {
-		ret = ctl_recv(cfd, m, tmo_ms, err, errlen);
+		ret = agent_wait_ctl(cfd, tmo_ms, err, errlen);
+		if (!ret)
+			ret = ctl_recv(cfd, m, AGENT_MSG_MS, err, errlen);
 		if (ret || strcmp(ctl_type(*m), "time"))
 			return ret;
 		json_decref(*m);
@@ -693,15 +749,20 @@ static int agent_sink_run(struct agent_step *st, int cfd, char *err, size_t errl
 		if (mark_ns && now >= mark_ns + st->duration_ns)
 			break;
 		agent_sink_poll(st, cfd, st->at_ns ? 20 : 100, &ret, err, errlen);
+		if (ret == -EINTR && st->stop)
+			break;	/* a stop: what was counted goes out */
 		if (ret)
 			return ret;
+		agent_refuse_waiting();
 	}
-	if (!mark_ns)
-		return ret ? ret : errbuf_set(err, errlen, -EINTR, "stopped before the window");
+	if (!mark_ns && !st->stop)
+		return errbuf_set(err, errlen, -EINTR, "the agent was told to quit");
+	/* Stopped before the window: an empty result says nothing was measured. */
 	m = ctl_msg("result");
 	json_object_set_new(m, "flows", json_array());
-	json_object_set_new(m, "sink", agent_sink_result(st, n_base));
-	json_object_set_new(m, "window_ns", json_integer((json_int_t)(ctl_now_ns() - mark_ns)));
+	json_object_set_new(m, "sink", mark_ns ? agent_sink_result(st, n_base) : json_array());
+	json_object_set_new(m, "window_ns",
+			    json_integer(mark_ns ? (json_int_t)(ctl_now_ns() - mark_ns) : 0));
 	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
 	json_decref(m);
 	if (!ret)
@@ -740,6 +801,9 @@ static int agent_source_run(struct agent_step *st, int cfd, char *err, size_t er
 		if (!st->stop && conn_fd_readable(cfd) && agent_run_ctl(st, cfd, err, errlen) &&
 		    !st->stop)
 			log_warn("%s", err);
+		if (agent_quit)
+			st->stop = 1;	/* the workers end; their results still go out */
+		agent_refuse_waiting();
 		for (done = 0, i = 0; i < st->n_w; i++) {
 			if (st->w[i].running && __atomic_load_n(&st->w[i].done, __ATOMIC_ACQUIRE)) {
 				pthread_join(st->w[i].tid, NULL);
@@ -843,6 +907,7 @@ static void agent_session(int cfd, const char *token)
 	int ret;
 
 	conn_peer_name(cfd, peer, sizeof(peer));
+	snprintf(agent_peer, sizeof(agent_peer), "%s", peer);
 	ret = agent_hello(cfd, token, err, sizeof(err));
 	if (ret) {
 		log_warn("coordinator %s: %s", peer, err);
@@ -861,6 +926,8 @@ static void agent_session(int cfd, const char *token)
 		if (ret && ret != -EINTR)
 			break;
 	}
+	if (agent_quit)
+		ctl_send_error(cfd, NULL, "the agent is stopping", AGENT_REFUSE_MS);
 	if (ret && ret != -ECONNRESET)
 		log_warn("coordinator %s: %s", peer, err);
 	else
@@ -905,7 +972,9 @@ int cmd_agent(int argc, char **argv)
 		cfd = accept(lfd, NULL, NULL);
 		if (cfd < 0)
 			continue;
+		agent_lfd = lfd;
 		agent_session(cfd, o.token_file ? token : NULL);
+		agent_lfd = -1;
 		close(cfd);
 		if (o.once)
 			break;

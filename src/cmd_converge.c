@@ -33,6 +33,7 @@
 #define CONV_MSG_MS		10000
 #define CONV_SETUP_MS		60000	/* QPs connect under a slow software NIC */
 #define CONV_SLACK_MS		30000	/* past the window, for results to come */
+#define CONV_STOP_MS		15000	/* after a stop, for what the agents measured */
 #define CONV_LEAD_NS		500000000ull	/* start time ahead of now */
 #define CONV_TIME_ROUNDS	5
 #define CONV_RATE_SPAN_NS	2000000000ull	/* between syncs, to measure a clock's rate */
@@ -590,10 +591,36 @@ static int conv_start(struct conv *c)
 		if (c->error[0])
 			return -EIO;
 	}
+	log_info("flows start in %.1f s: %.1f s warm-up, then a %.1f s window",
+		 (double)(at - ctl_now_ns()) / 1e9, c->sc.warmup_s, c->sc.duration_s);
 	return 0;
 }
 
-/* Results from every agent of the step, in whatever order they come. */
+/*
+ * Interrupted: stop the step's agents that still run; each answers with
+ * what it measured so far. Returns the deadline for those answers.
+ */
+static uint64_t conv_stop_step(struct conv *c)
+{
+	json_t *m = ctl_msg("stop");
+	struct conv_agent *a;
+	char err[128];
+	size_t i;
+
+	snprintf(c->error, sizeof(c->error), "interrupted");
+	for (i = 0; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		if (a->in_step && !a->done && ctl_send(a->fd, m, 1000, err, sizeof(err)))
+			a->done = true;	/* gone: nothing to wait for */
+	}
+	json_decref(m);
+	return ctl_now_ns() + (uint64_t)CONV_STOP_MS * 1000000u;
+}
+
+/*
+ * Results from every agent of the step, in whatever order they come; on
+ * SIGINT or SIGTERM, the agents' partial results (-EINTR).
+ */
 static int conv_collect(struct conv *c)
 {
 	int tmo_ms = (int)((c->sc.warmup_s + c->sc.duration_s) * 1000) + CONV_SLACK_MS;
@@ -601,6 +628,7 @@ static int conv_collect(struct conv *c)
 	struct pollfd pfd[CONV_MAX_HOSTS];
 	size_t idx[CONV_MAX_HOSTS], i, n, left;
 	struct conv_agent *a;
+	bool stopping = false;
 
 	for (;;) {
 		for (n = 0, left = 0, i = 0; i < c->n_agents; i++) {
@@ -611,10 +639,15 @@ static int conv_collect(struct conv *c)
 			left++;
 		}
 		if (!left)
-			return 0;
-		if (conv_stop)
-			return snprintf(c->error, sizeof(c->error), "interrupted"), -EINTR;
+			return stopping ? -EINTR : 0;
+		if (conv_stop && !stopping) {
+			stopping = true;
+			end = conv_stop_step(c);
+			continue;
+		}
 		if (ctl_now_ns() > end) {
+			if (stopping)
+				return -EINTR;	/* what came is kept */
 			a = &c->agents[idx[0]];
 			conv_fail(c, a, NULL, "", "no result in time");
 			return -ETIMEDOUT;
@@ -626,9 +659,9 @@ static int conv_collect(struct conv *c)
 				continue;
 			a = &c->agents[idx[i]];
 			a->result = conv_expect(c, a, "result", CONV_MSG_MS);
-			if (!a->result)
-				return -EIO;
 			a->done = true;
+			if (!a->result && !stopping)
+				return -EIO;
 		}
 	}
 }
@@ -885,6 +918,7 @@ static int conv_run_step(struct conv *c, unsigned active_bw)
 		ret = conv_start(c);
 	if (!ret)
 		ret = conv_collect(c);
+	st->interrupted = ret == -EINTR;
 	conv_step_results(c, st, conns);
 	c->n_steps++;
 	for (i = 0; i < c->n_agents; i++) {

@@ -2,8 +2,9 @@
 # converge's own faults, beside those of 62-converge-faults:
 #  - SIGINT in the middle of a sweep: converge stops within seconds with
 #    one error, tells the agents to stop (their flows end, and they serve
-#    the next coordinator), and writes the steps measured so far, marked
-#    incomplete;
+#    the next coordinator) and send what they measured, and converge
+#    writes the steps so far, the interrupted one marked so, the run
+#    marked incomplete;
 #  - the disk for its JSON is full: one error naming the file and the
 #    cause, and the previous file there stays whole.
 . "$(dirname "$0")/lib.sh"
@@ -39,11 +40,14 @@ SC='$RPERF_LAB_RESULTS/sc.ini'
 # log goes to a file in the guest, watched there.
 in_vm_bg h1 "$TOKEN_CMD; echo \$\$ >\$RPERF_LAB_RESULTS/conv.pid; exec $RPERF -v converge --token-file /tmp/rperf-token --sweep --json \$RPERF_LAB_RESULTS/int.json $SC 2>\$RPERF_LAB_RESULTS/conv.err" \
 	"$WORK/int.table"
-in_vm h1 "for i in \$(seq 900); do grep -q 'step: 1 bandwidth flow' \$RPERF_LAB_RESULTS/conv.err && exit 0; sleep 0.1; done; exit 1" ||
-	fail "SIGINT: step 1 never started"
-sleep 3
+# Timed in the guest: 3 s after step 1's start message is its lead (0.5 s),
+# its warm-up (1 s) and 1.5 s of its 6 s window.
+in_vm h1 "for i in \$(seq 900); do
+		[ \$(grep -c 'flows start in' \$RPERF_LAB_RESULTS/conv.err) -ge 2 ] &&
+			{ sleep 3; kill -INT \$(cat \$RPERF_LAB_RESULTS/conv.pid); exit; }
+		sleep 0.1
+	done; exit 1" || fail "SIGINT: step 1 never started, or converge ended before the signal"
 t0=$(date +%s)
-in_vm h1 "kill -INT \$(cat \$RPERF_LAB_RESULTS/conv.pid)" || fail "SIGINT: converge ended before the signal"
 rc=0
 wait "${BG_PIDS[-1]}" || rc=$?
 t1=$(date +%s)
@@ -53,8 +57,13 @@ in_vm h1 'cat $RPERF_LAB_RESULTS/conv.err' >"$WORK/int.out"
 grep -q '^rperf: error: .*interrupted' "$WORK/int.out" || { cat "$WORK/int.out" >&2; fail "SIGINT: no 'interrupted' error"; }
 in_vm h1 'cat $RPERF_LAB_RESULTS/int.json; rm -f $RPERF_LAB_RESULTS/int.json' >"$WORK/int.json" ||
 	fail "SIGINT: no JSON written"
-jq -e '(.complete | not) and (.steps | length >= 1)' "$WORK/int.json" >/dev/null ||
-	{ cat "$WORK/int.json" >&2; fail "SIGINT: the JSON lacks the first step or claims to be complete"; }
+jq -e '(.complete | not) and (.steps | length == 2) and (.steps[0].interrupted | not)' "$WORK/int.json" >/dev/null ||
+	{ cat "$WORK/int.json" >&2; fail "SIGINT: the JSON lacks a step or claims to be complete"; }
+# The interrupted step keeps what the agents measured until the stop.
+jq -e '.steps[1] | .interrupted and .window_s > 0.5 and .window_s < 6 and
+	(.flows | map(select(.type == "bw")) | .[0].bytes > 0) and
+	(.flows | map(select(.type == "lat")) | .[0].rtt_ns.count > 0)' "$WORK/int.json" >/dev/null ||
+	{ cat "$WORK/int.json" >&2; fail "SIGINT: the interrupted step lost its measurements"; }
 # The agents stopped their flows (no data connection to h2's sink stays
 # up) and still listen for the next coordinator.
 for i in $(seq 100); do
@@ -65,7 +74,7 @@ in_vm h2 "! ss -tnH state established '( sport = :18540 )' | grep -q ." || fail 
 for h in $AGENT_HOSTS; do
 	in_vm "$h" "ss -ltn | grep -q ':18530 '" || fail "SIGINT: the agent on $h is gone"
 done
-echo "SIGINT: exit 1 after $((t1 - t0)) s, $(jq '.steps | length' "$WORK/int.json") step(s) kept, agents stopped and still listening"
+echo "SIGINT: exit 1 after $((t1 - t0)) s, $(jq '.steps | length' "$WORK/int.json") step(s) kept, the interrupted one with $(jq '.steps[1].window_s' "$WORK/int.json") s of its window, agents stopped and still listening"
 
 # 2. A full disk for the JSON: a good file first, then fill the tmpfs.
 in_vm h1 "mkdir -p $TINY && mount -t tmpfs -o size=64k tmpfs $TINY"

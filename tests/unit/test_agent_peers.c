@@ -4,7 +4,9 @@
  * missing or wrong token, a message type or field the protocol lacks.
  * Each peer gets a clear line in the agent's log and a closed connection,
  * within a bound; the agent stays up and serves a good coordinator after
- * them all. A second agent shows that --bind binds that address only.
+ * them all. Another shows that a second coordinator is refused while one
+ * is served, and that SIGTERM ends an agent waiting on a silent one. A
+ * last agent shows that --bind binds that address only.
  * Run by `make check` with RPERF (the built binary) set.
  */
 #include <arpa/inet.h>
@@ -289,21 +291,74 @@ static void test_bad_hellos(void **state)
 		"bad JSON");
 }
 
+/* Connect to @a as a coordinator (with @token if not NULL); the agent's answer. */
+static json_t *coordinator_hello(const struct agent *a, const char *token, int *fd)
+{
+	char err[256];
+	json_t *m, *r;
+
+	*fd = peer_connect("127.0.0.1", a->port);
+	assert_true(*fd >= 0);
+	m = ctl_msg("hello");
+	json_object_set_new(m, "version", json_integer(CTL_VERSION));
+	if (token)
+		json_object_set_new(m, "token", json_string(token));
+	assert_int_equal(ctl_send(*fd, m, 2000, err, sizeof(err)), 0);
+	json_decref(m);
+	assert_int_equal(ctl_recv(*fd, &r, 5000, err, sizeof(err)), 0);
+	return r;
+}
+
+/*
+ * While one coordinator holds the agent (silent after its hello), a second
+ * is refused at once with the first one's name; SIGTERM then ends the
+ * agent within a second, and the first is told so.
+ */
+static void test_busy_then_sigterm(void **state)
+{
+	struct agent a;
+	char err[256];
+	int64_t t0;
+	int fd1, fd2, status;
+	json_t *r;
+
+	(void)state;
+	agent_start(&a, "127.0.0.1", NULL);
+	r = coordinator_hello(&a, NULL, &fd1);
+	assert_string_equal(ctl_type(r), "hello");
+	json_decref(r);
+	t0 = now_ms();
+	r = coordinator_hello(&a, NULL, &fd2);
+	assert_true(now_ms() - t0 < 2000);
+	assert_string_equal(ctl_type(r), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "error")),
+				"busy with coordinator 127.0.0.1:"));
+	json_decref(r);
+	closed_within(fd2, 2000);
+	log_has(&a, "refused: busy with coordinator");
+	t0 = now_ms();
+	kill(a.pid, SIGTERM);
+	assert_int_equal(ctl_recv(fd1, &r, 2000, err, sizeof(err)), 0);
+	assert_string_equal(ctl_type(r), "error");
+	assert_string_equal(json_string_value(json_object_get(r, "error")),
+			    "the agent is stopping");
+	json_decref(r);
+	closed_within(fd1, 2000);
+	assert_int_equal(waitpid(a.pid, &status, 0), a.pid);
+	assert_true(now_ms() - t0 < 2000);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* After every bad peer, a good coordinator is served. */
 static void test_still_serves(void **state)
 {
 	char err[256];
 	json_t *m, *r;
-	int fd = peer_connect("127.0.0.1", tok_agent.port);
+	int fd;
 
 	(void)state;
-	assert_true(fd >= 0);
-	m = ctl_msg("hello");
-	json_object_set_new(m, "version", json_integer(CTL_VERSION));
-	json_object_set_new(m, "token", json_string(TOKEN));
-	assert_int_equal(ctl_send(fd, m, 2000, err, sizeof(err)), 0);
-	json_decref(m);
-	assert_int_equal(ctl_recv(fd, &r, 5000, err, sizeof(err)), 0);
+	r = coordinator_hello(&tok_agent, TOKEN, &fd);
 	assert_string_equal(ctl_type(r), "hello");
 	json_decref(r);
 	m = ctl_msg("time");
@@ -340,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_slowloris),
 		cmocka_unit_test(test_slowloris_frame),
 		cmocka_unit_test(test_bad_hellos),
+		cmocka_unit_test(test_busy_then_sigterm),
 		cmocka_unit_test(test_still_serves),
 		cmocka_unit_test(test_binds_given_address),
 	};
