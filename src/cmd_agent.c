@@ -32,7 +32,7 @@
 #define AGENT_MSG_MS		10000	/* one message, once it started */
 #define AGENT_IDLE_MS		600000	/* a coordinator that says nothing */
 #define AGENT_HELLO_MS		5000
-#define AGENT_REFUSE_MS		1000	/* a second coordinator's hello and our answer */
+#define AGENT_REFUSE_MS		500	/* a second coordinator's hello and our answer */
 #define AGENT_SLICE_MS		200	/* waits look at signals and the control port this often */
 #define AGENT_RING		512	/* RECVs per sink flow: keep bw flows backlogged */
 #define AGENT_TAIL_NS		1000000000ull	/* bw runs on past the window */
@@ -568,8 +568,10 @@ static json_t *agent_sink_result(struct agent_step *st, size_t n_base)
 static int agent_answer_time(int cfd, char *err, size_t errlen);
 
 /*
- * Every coordinator waiting on the control port while a session runs:
- * its hello read (briefly), an error naming the one being served, closed.
+ * A coordinator waiting on the control port while a session runs: its
+ * hello read (briefly, so that closing does not reset the connection
+ * before our answer is read), an error naming the one being served,
+ * closed. One a call, so that a crowd cannot stall a step's loop.
  */
 static void agent_refuse_waiting(void)
 {
@@ -577,18 +579,18 @@ static void agent_refuse_waiting(void)
 	json_t *m;
 	int fd;
 
-	while (agent_lfd >= 0 && conn_fd_readable(agent_lfd)) {
-		fd = accept(agent_lfd, NULL, NULL);
-		if (fd < 0)
-			return;
-		conn_peer_name(fd, peer, sizeof(peer));
-		if (!ctl_recv(fd, &m, AGENT_REFUSE_MS, err, sizeof(err)))
-			json_decref(m);
-		snprintf(text, sizeof(text), "busy with coordinator %s", agent_peer);
-		ctl_send_error(fd, NULL, text, AGENT_REFUSE_MS);
-		log_warn("coordinator %s refused: %s", peer, text);
-		close(fd);
-	}
+	if (agent_lfd < 0 || !conn_fd_readable(agent_lfd))
+		return;
+	fd = accept(agent_lfd, NULL, NULL);
+	if (fd < 0)
+		return;
+	conn_peer_name(fd, peer, sizeof(peer));
+	if (!ctl_recv(fd, &m, AGENT_REFUSE_MS, err, sizeof(err)))
+		json_decref(m);
+	snprintf(text, sizeof(text), "busy with coordinator %s", agent_peer);
+	ctl_send_error(fd, NULL, text, AGENT_REFUSE_MS);
+	log_warn("coordinator %s refused: %s", peer, text);
+	close(fd);
 }
 
 /*

@@ -487,14 +487,30 @@ static json_t *conv_setup_msg(const struct conv *c, const char *host, unsigned a
 	return m;
 }
 
-/* Wait for @a's answer of @want; an error or anything else fails the run. */
+/*
+ * Wait for @a's answer of @want; an error or anything else fails the run.
+ * SIGINT or SIGTERM ends the wait (NULL, with conv_stop set).
+ */
 static json_t *conv_expect(struct conv *c, struct conv_agent *a, const char *want, int tmo_ms)
 {
+	uint64_t end = ctl_now_ns() + (uint64_t)tmo_ms * 1000000u;
 	char err[512];
 	json_t *r;
 	int ret;
 
-	ret = ctl_recv(a->fd, &r, tmo_ms, err, sizeof(err));
+	while (!conn_fd_readable(a->fd)) {
+		if (conv_stop) {
+			snprintf(c->error, sizeof(c->error), "interrupted");
+			return NULL;
+		}
+		if (ctl_now_ns() >= end) {
+			snprintf(err, sizeof(err), "no answer within %d s", tmo_ms / 1000);
+			conv_fail(c, a, NULL, "", err);
+			return NULL;
+		}
+		poll(&(struct pollfd){ .fd = a->fd, .events = POLLIN }, 1, 200);
+	}
+	ret = ctl_recv(a->fd, &r, CONV_MSG_MS, err, sizeof(err));
 	if (ret) {
 		conv_fail(c, a, NULL, "is gone", err);
 		return NULL;
@@ -532,7 +548,7 @@ static int conv_setup(struct conv *c, unsigned active_bw, json_t *conns[])
 			continue;
 		r = conv_expect(c, a, "ready", CONV_SETUP_MS);
 		if (!r)
-			return -EIO;
+			return conv_stop ? -EINTR : -EIO;
 		json_decref(r);
 	}
 	for (i = 1; i < c->n_agents; i++) {
@@ -541,7 +557,7 @@ static int conv_setup(struct conv *c, unsigned active_bw, json_t *conns[])
 			continue;
 		r = conv_expect(c, a, "ready", CONV_SETUP_MS);
 		if (!r)
-			return -EIO;
+			return conv_stop ? -EINTR : -EIO;
 		conns[i] = json_incref(json_object_get(r, "conns"));
 		json_decref(r);
 	}
@@ -562,6 +578,8 @@ static int conv_start(struct conv *c)
 		if (c->agents[i].in_step)
 			while (ctl_now_ns() < c->agents[i].first_mid_ns + CONV_RATE_SPAN_NS && !conv_stop)
 				poll(NULL, 0, 50);
+	if (conv_stop)
+		return snprintf(c->error, sizeof(c->error), "interrupted"), -EINTR;
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (a->in_step && conv_sync(a, err, sizeof(err))) {
