@@ -78,7 +78,8 @@ echo "SIGINT: exit 1 after $((t1 - t0)) s, $(jq '.steps | length' "$WORK/int.jso
 
 # 2. A full disk for the JSON: a good file first, then fill the tmpfs.
 in_vm h1 "mkdir -p $TINY && mount -t tmpfs -o size=64k tmpfs $TINY"
-converge ok --json "$TINY/out.json" "$SC" >/dev/null || fail "converge could not write to the empty tmpfs"
+converge ok --json "$TINY/out.json" "$SC" >/dev/null ||
+	{ cat "$WORK/ok.out" >&2; fail "converge could not write to the empty tmpfs"; }
 in_vm h1 "cp $TINY/out.json $TINY/before.json; dd if=/dev/zero of=$TINY/fill bs=1k count=256 2>/dev/null; true"
 rc=0
 converge full --json "$TINY/out.json" "$SC" >/dev/null || rc=$?
