@@ -615,8 +615,9 @@ static int conv_start(struct conv *c)
 }
 
 /*
- * Interrupted: stop the step's agents that still run; each answers with
- * what it measured so far. Returns the deadline for those answers.
+ * Interrupted, or an agent failed: stop the step's agents that still run;
+ * each answers with what it measured so far. Returns the deadline for
+ * those answers.
  */
 static uint64_t conv_stop_step(struct conv *c)
 {
@@ -625,7 +626,6 @@ static uint64_t conv_stop_step(struct conv *c)
 	char err[128];
 	size_t i;
 
-	snprintf(c->error, sizeof(c->error), "interrupted");
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (a->in_step && !a->done && ctl_send(a->fd, m, 1000, err, sizeof(err)))
@@ -636,8 +636,9 @@ static uint64_t conv_stop_step(struct conv *c)
 }
 
 /*
- * Results from every agent of the step, in whatever order they come; on
- * SIGINT or SIGTERM, the agents' partial results (-EINTR).
+ * Results from every agent of the step, in whatever order they come. On
+ * SIGINT or SIGTERM (-EINTR), or when an agent fails (-EIO), the others'
+ * partial results.
  */
 static int conv_collect(struct conv *c)
 {
@@ -647,6 +648,7 @@ static int conv_collect(struct conv *c)
 	size_t idx[CONV_MAX_HOSTS], i, n, left;
 	struct conv_agent *a;
 	bool stopping = false;
+	int ret = -EINTR;
 
 	for (;;) {
 		for (n = 0, left = 0, i = 0; i < c->n_agents; i++) {
@@ -657,15 +659,16 @@ static int conv_collect(struct conv *c)
 			left++;
 		}
 		if (!left)
-			return stopping ? -EINTR : 0;
+			return stopping ? ret : 0;
 		if (conv_stop && !stopping) {
+			snprintf(c->error, sizeof(c->error), "interrupted");
 			stopping = true;
 			end = conv_stop_step(c);
 			continue;
 		}
 		if (ctl_now_ns() > end) {
 			if (stopping)
-				return -EINTR;	/* what came is kept */
+				return ret;	/* what came is kept */
 			a = &c->agents[idx[0]];
 			conv_fail(c, a, NULL, "", "no result in time");
 			return -ETIMEDOUT;
@@ -678,8 +681,11 @@ static int conv_collect(struct conv *c)
 			a = &c->agents[idx[i]];
 			a->result = conv_expect(c, a, "result", CONV_MSG_MS);
 			a->done = true;
-			if (!a->result && !stopping)
-				return -EIO;
+			if (!a->result && !stopping) {
+				ret = -EIO;
+				stopping = true;
+				end = conv_stop_step(c);
+			}
 		}
 	}
 }
@@ -936,7 +942,7 @@ static int conv_run_step(struct conv *c, unsigned active_bw)
 		ret = conv_start(c);
 	if (!ret)
 		ret = conv_collect(c);
-	st->interrupted = ret == -EINTR;
+	st->cut_short = ret != 0;
 	conv_step_results(c, st, conns);
 	c->n_steps++;
 	for (i = 0; i < c->n_agents; i++) {

@@ -855,7 +855,7 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 	json_object_set_new(o, "analysis_link_gbps", json_real(st->analysis_link_gbps));
 	json_object_set_new(o, "compared", json_boolean(st->compared));
 	json_object_set_new(o, "within", json_boolean(st->within));
-	json_object_set_new(o, "interrupted", json_boolean(st->interrupted));
+	json_object_set_new(o, "cut_short", json_boolean(st->cut_short));
 	json_object_set_new(o, "classes", classes);
 	json_object_set_new(o, "flows", flows);
 	return o;
@@ -953,7 +953,7 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		for (k = 0; k < st->n_classes; k++)
 			converge_class_row(out, st, &st->classes[k]);
 		fprintf(out, "total %.3f Mb/s in %.2f s%s", st->total_gbps * 1000, st->window_s,
-			st->interrupted ? " (interrupted)" : "");
+			st->cut_short ? " (cut short)" : "");
 		if (!st->compared && info->arbitration)
 			fprintf(out, "; not compared: no class saturates the port");
 		fprintf(out, "\n");

@@ -192,7 +192,7 @@ struct converge_step {
 	double analysis_link_gbps;
 	bool compared;			/* false: nothing saturates the port */
 	bool within;
-	bool interrupted;		/* stopped by a signal: window_s is what ran */
+	bool cut_short;			/* a signal or a failure: window_s is what ran */
 	struct converge_flow flows[CONVERGE_MAX_FLOWS];
 	size_t n_flows;
 	struct converge_class classes[CONVERGE_MAX_CLASSES];
@@ -214,7 +214,7 @@ struct converge_report_info {
 /*
  * The converge document: {"command", "version", "config", "classify",
  * "steps": [{"active_bw", "window_s", "total_gbps", "compared",
- * "within", "interrupted", "classes": [...], "flows": [...]}], "within_tolerance",
+ * "within", "cut_short", "classes": [...], "flows": [...]}], "within_tolerance",
  * "complete", "error"}; rperf-converge(1) documents every field.
  */
 json_t *report_converge_json(const struct converge_report_info *info,

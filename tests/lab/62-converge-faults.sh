@@ -2,8 +2,9 @@
 # converge's faults, on real agents: an agent that cannot be reached, an
 # agent that dies mid-run, and a flow the destination refuses. Each must
 # end the run with exit 1 and one error naming the host and the flow(s);
-# the other agents are told to stop and serve the next coordinator; the
-# steps measured before stay in the JSON.
+# the other agents are told to stop, send what they measured and serve the
+# next coordinator; the steps measured before stay in the JSON, and the
+# step cut short is marked so.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/converge-lib.sh"
 
@@ -70,6 +71,10 @@ expect_fault dies "agent 'h2' \(bw\)( is gone|: no result in time)" --sweep "$f"
 wait "$watcher" || true
 [ "$(jq -r .complete "$WORK/dies.json")" = false ] || fail "dies: JSON not marked incomplete"
 [ "$(jq -r '.steps | length' "$WORK/dies.json")" -ge 1 ] || fail "dies: the first step was not kept"
+# The step h2 died in is kept, cut short, with what h1 and h3 measured.
+jq -e '(.steps | length == 2) and .steps[1].cut_short and (.steps[0].cut_short | not)' \
+	"$WORK/dies.json" >/dev/null || { cat "$WORK/dies.json" >&2; fail "dies: the step cut short is not marked so"; }
+echo "dies: step 1 kept, cut short after $(jq '.steps[1].window_s' "$WORK/dies.json") s of its window, $(jq '[.steps[1].flows[] | select(.type == "lat") | .rtt_ns.count // 0] | add' "$WORK/dies.json") lat samples from h1"
 
 # The others were told to stop and serve the next coordinator.
 for h in h1 h3; do

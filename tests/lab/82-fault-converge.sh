@@ -57,10 +57,10 @@ in_vm h1 'cat $RPERF_LAB_RESULTS/conv.err' >"$WORK/int.out"
 grep -q '^rperf: error: .*interrupted' "$WORK/int.out" || { cat "$WORK/int.out" >&2; fail "SIGINT: no 'interrupted' error"; }
 in_vm h1 'cat $RPERF_LAB_RESULTS/int.json; rm -f $RPERF_LAB_RESULTS/int.json' >"$WORK/int.json" ||
 	fail "SIGINT: no JSON written"
-jq -e '(.complete | not) and (.steps | length == 2) and (.steps[0].interrupted | not)' "$WORK/int.json" >/dev/null ||
+jq -e '(.complete | not) and (.steps | length == 2) and (.steps[0].cut_short | not)' "$WORK/int.json" >/dev/null ||
 	{ cat "$WORK/int.json" >&2; fail "SIGINT: the JSON lacks a step or claims to be complete"; }
 # The interrupted step keeps what the agents measured until the stop.
-jq -e '.steps[1] | .interrupted and .window_s > 0.5 and .window_s < 6 and
+jq -e '.steps[1] | .cut_short and .window_s > 0.5 and .window_s < 6 and
 	(.flows | map(select(.type == "bw")) | .[0].bytes > 0) and
 	(.flows | map(select(.type == "lat")) | .[0].rtt_ns.count > 0)' "$WORK/int.json" >/dev/null ||
 	{ cat "$WORK/int.json" >&2; fail "SIGINT: the interrupted step lost its measurements"; }

@@ -72,12 +72,12 @@ static void test_json(void **state)
 	doc = report_converge_json(&info, &step, 1, "agent 'h2' (bw) is gone");
 	assert_true(json_is_false(json_object_get(doc, "complete")));
 	assert_true(json_is_false(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-						  "interrupted")));
+						  "cut_short")));
 	json_decref(doc);
-	step.interrupted = true;
+	step.cut_short = true;
 	doc = report_converge_json(&info, &step, 1, "interrupted");
 	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-						 "interrupted")));
+						 "cut_short")));
 	json_decref(doc);
 	hist_free(step.classes[1].lat_ns);
 }
@@ -105,10 +105,10 @@ static void test_table_csv(void **state)
 	assert_non_null(strstr(out, "classes are ETS bands"));
 	assert_non_null(strstr(out, "OUT"));
 	assert_non_null(strstr(out, " ok"));
-	assert_null(strstr(out, "(interrupted)"));
-	step.interrupted = true;
+	assert_null(strstr(out, "(cut short)"));
+	step.cut_short = true;
 	out = capture(report_converge_table);
-	assert_non_null(strstr(out, " s (interrupted)\n"));
+	assert_non_null(strstr(out, " s (cut short)\n"));
 	out = capture(report_converge_csv);
 	assert_non_null(strstr(out, "step,active_bw,band,"));
 	assert_non_null(strstr(out, "\n0,2,1,1,1,"));
