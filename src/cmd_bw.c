@@ -77,7 +77,10 @@ void cmd_bw_usage(FILE *out)
 	      "      --cq-mod N        a completion every N requests (default 16)\n"
 	      "      --qps N           QPs (server flows) per thread (default 1)\n"
 	      "      --rate RATE       pace each QP at RATE (e.g. 5m, 2.5g) in software\n"
-	      "      --hw-rate RATE    limit each QP to RATE with the NIC's rate limiter\n",
+	      "      --hw-rate RATE    limit each QP to RATE with the NIC's rate limiter\n"
+	      "      --event           sleep until a completion event when nothing can be\n"
+	      "                        posted, instead of polling (software NICs such as\n"
+	      "                        Soft-RoCE on few CPUs)\n",
 	      out);
 	fputs(flow_opts_usage_run, out);
 	fputs("      --csv FILE        write one row per interval ('-': stdout)\n"
@@ -199,6 +202,7 @@ static int bw_worker_run(struct bw_worker *w)
 		.peer = o->flow.host,
 		.stop = &client_stop,
 		.yield = o->flow.yield,
+		.event = o->event,
 		.on_interval = bw_on_interval,
 		.arg = w,
 	};
@@ -240,7 +244,8 @@ static void *bw_worker_main(void *arg)
 	ret = client_pin_worker(&o->flow, run->dev.ctx, w->index, w->err, sizeof(w->err));
 	if (!ret)
 		ret = load_init(&w->load, &run->dev, o->qps, o->tx_depth, o->size_bytes,
-				o->flow.hugepages, &w->got_huge, w->err, sizeof(w->err));
+				o->flow.hugepages, o->event, &w->got_huge, w->err,
+				sizeof(w->err));
 	if (!ret)
 		ret = bw_worker_run(w);
 	w->status = ret;
@@ -367,6 +372,8 @@ static void bw_info(const struct bw_run *run, const struct bw_worker *w,
 		.tx_depth = o->tx_depth,
 		.batch = o->batch,
 		.cq_mod = o->cq_mod,
+		.yield = o->flow.yield,
+		.event = o->event,
 		.rate_bps = o->rate_bps,
 		.hw_rate_bps = o->hw_rate_bps,
 		.duration_s = o->duration_s,

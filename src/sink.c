@@ -32,13 +32,7 @@ int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool h
 	s->dev = dev;
 	s->ring_depth = ring_depth ? ring_depth : 1;
 	s->hugepages = hugepages;
-	s->chan = ibv_create_comp_channel(dev->ctx);
-	if (!s->chan)
-		return errbuf_set(err, errlen, -errno, "%s: cannot create a completion channel: %s",
-				  dev->name, strerror(errno));
-	/* poll() tells when to read; the read itself must never block. */
-	fcntl(s->chan->fd, F_SETFL, fcntl(s->chan->fd, F_GETFL) | O_NONBLOCK);
-	return 0;
+	return verbs_chan_create(dev, &s->chan, err, errlen);
 }
 
 void sink_release(struct sink *s)
