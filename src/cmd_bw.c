@@ -53,6 +53,7 @@ struct bw_worker {
 	int status;
 	char err[256];
 	bool got_huge;
+	int query_fd[BW_MAX_QPS];	/* where to ask the server for QP i's counters */
 	struct bw_snap *snaps;
 	size_t n_taken;			/* snapshots taken */
 	bool rx_broken;			/* an answer went missing: stop asking */
@@ -102,12 +103,8 @@ static bool bw_ask(struct bw_worker *w)
 	bool ok = true;
 	unsigned i;
 
-	for (i = 0; i < w->load.n_qps; i++) {
-		const struct load_qp *lq = &w->load.qps[i];
-
-		ok = ok && lq->ctl_fd >= 0 && !lq->ctl_any_event &&
-		     !conn_send_msg(lq->ctl_fd, &q, BW_QUERY_MS);
-	}
+	for (i = 0; i < w->load.n_qps; i++)
+		ok = ok && w->query_fd[i] >= 0 && !conn_send_msg(w->query_fd[i], &q, BW_QUERY_MS);
 	return ok;
 }
 
@@ -118,7 +115,7 @@ static void bw_answers(struct bw_worker *w, struct bw_snap *s, bool last)
 	unsigned i;
 
 	for (i = 0; i < w->load.n_qps && s->rx_valid; i++) {
-		if (conn_recv_msg(w->load.qps[i].ctl_fd, &a, BW_QUERY_MS) ||
+		if (conn_recv_msg(w->query_fd[i], &a, BW_QUERY_MS) ||
 		    a.kind != CONN_MSG_STATS) {
 			s->rx_valid = false;
 			break;
@@ -154,6 +151,24 @@ static void bw_on_interval(void *arg, const struct load_interval *iv)
 	__atomic_store_n(&w->n_snaps, iv->last ? k + 1 : k, __ATOMIC_RELEASE);
 }
 
+/*
+ * Over rdma_cm the flow has no socket: its counters are asked on a side
+ * connection. Without one (an older server) the run goes on, and the
+ * received figures are unknown.
+ */
+static int bw_attach(struct bw_worker *w)
+{
+	const struct flow_opts *o = &w->run->o->flow;
+	char err[256];
+	int fd;
+
+	fd = conn_client_attach(o->host, o->tcp_port, w->run->cm0.flow_id,
+				(int)(o->timeout_s * 1000), err, sizeof(err));
+	if (fd < 0)
+		log_warn("the received figures will be unknown: %s", err);
+	return fd;
+}
+
 /* Connect QP @i: the flow, where it may write, its rate limit. */
 static int bw_connect_qp(struct bw_worker *w, unsigned i)
 {
@@ -169,6 +184,7 @@ static int bw_connect_qp(struct bw_worker *w, unsigned i)
 		return ret;
 	q->ctl_fd = ret;
 	q->ctl_any_event = o->flow.rdma_cm;
+	w->query_fd[i] = o->flow.rdma_cm ? bw_attach(w) : ret;
 	/* The server's buffer: the target of --write, and of the zero-length
 	 * WRITE that makes the last requests of a run report. */
 	if (!o->flow.rdma_cm) {
@@ -249,9 +265,12 @@ static void *bw_worker_main(void *arg)
 	if (!ret)
 		ret = bw_worker_run(w);
 	w->status = ret;
-	for (i = 0; i < w->load.n_qps; i++)
+	for (i = 0; i < w->load.n_qps; i++) {
+		if (w->query_fd[i] >= 0 && w->query_fd[i] != w->load.qps[i].ctl_fd)
+			close(w->query_fd[i]);
 		if (w->load.qps[i].ctl_fd >= 0 && !w->load.qps[i].ctl_any_event)
 			close(w->load.qps[i].ctl_fd);
+	}
 	load_release(&w->load);
 	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
@@ -507,7 +526,11 @@ static struct bw_worker *bw_workers(const struct bw_run *run)
 	unsigned i, n = run->o->flow.threads;
 	struct bw_worker *w = calloc(n, sizeof(*w));
 
+	unsigned j;
+
 	for (i = 0; w && i < n; i++) {
+		for (j = 0; j < BW_MAX_QPS; j++)
+			w[i].query_fd[j] = -1;
 		w[i].snaps = calloc(run->max_snaps, sizeof(*w[i].snaps));
 		if (!w[i].snaps) {
 			while (i--)
