@@ -452,11 +452,12 @@ void report_bw_header(FILE *out, const struct bw_report_info *info)
 	const struct lat_report_info *f = &info->flow;
 
 	fprintf(out, "rperf bw to %s: %s port %u, %s, MTU %s, SL %u, tclass %u, %s of %zu bytes, "
-		"%u thread%s x %u QP%s, window %u, completions by %s\n", f->server, f->device,
+		"%u thread%s x %u QP%s, window %u, %s\n", f->server, f->device,
 		f->port, f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl, f->path.tclass,
 		info->write ? "RDMA WRITE" : "SEND", info->size_bytes, f->threads,
 		f->threads == 1 ? "" : "s", info->qps, info->qps == 1 ? "" : "s", info->tx_depth,
-		bw_completion(info));
+		info->event ? "waits for completion events" :
+		info->yield ? "polls completions, yielding" : "busy-polls completions");
 	fprintf(out, "\n%17s %12s %10s %12s %10s\n", "interval, s", "sent Gb/s", "Mpps",
 		"recv Gb/s", "Mpps");
 	fflush(out);
