@@ -18,6 +18,7 @@ echo "paced at 5 Mbit/s: received $got Mbit/s over the intervals (first 5 s $fir
 within_pct "$got" 5 5 || fail "received $got Mbit/s, want 5 +- 5 %"
 within_pct "$last" "$first" 2 || fail "pace drifted: $first Mbit/s at the start, $last at the end"
 
+LAT_OPTS="--clock=$CLOCK" # --event, not --yield: it sleeps instead of polling
 bw_run h1 paced-event -D 8 -s 1024 --rate 5m --event h2 ||
 	{ cat "$WORK/paced-event.out" >&2; fail "rperf bw --event failed"; }
 mode=$(jq -r '.config.completion' "$WORK/paced-event.json")

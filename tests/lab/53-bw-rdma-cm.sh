@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lat-lib.sh"
 . "$(dirname "$0")/bw-lib.sh"
 
+LAT_OPTS="--clock=$CLOCK" # --event, not --yield: it sleeps instead of polling
 server_bg h2 "$WORK/srv.out" --rdma-cm --json '$RPERF_LAB_RESULTS/server.json'
 wait_listen h2 18520
 bw_run h1 cm --rdma-cm --event -D 4 -s 4096 h2 ||
