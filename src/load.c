@@ -360,6 +360,7 @@ static void chan_take(struct load *l)
 
 	while (!ibv_get_cq_event(l->chan, &cq, &ctx)) {
 		q = ctx;
+		q->armed = false;
 		if (++q->unacked >= LOAD_ACK_BATCH) {
 			ibv_ack_cq_events(cq, q->unacked);
 			q->unacked = 0;
@@ -371,7 +372,9 @@ static void chan_take(struct load *l)
  * Event mode: nothing can be posted before a completion or @wake. Arm
  * every send CQ, look once more (a completion that came before the arm
  * raises no event), then sleep on the channel until an event or @wake.
- * The caller's next pass reaps what woke it.
+ * The caller's next pass reaps what woke it. A CQ stays armed until its
+ * event is taken (arming is a system call on software NICs): an event
+ * raised meanwhile waits in the channel and ends the next sleep at once.
  */
 static int run_wait(struct load *l, const struct load_cfg *cfg, struct load_state *st,
 		    uint64_t wake, char *err, size_t errlen)
@@ -382,9 +385,13 @@ static int run_wait(struct load *l, const struct load_cfg *cfg, struct load_stat
 	double ns;
 	int ret, got = 0;
 
-	for (i = 0; i < l->n_qps; i++)
+	for (i = 0; i < l->n_qps; i++) {
+		if (l->qps[i].armed)
+			continue;
 		if (ibv_req_notify_cq(l->qps[i].qp.send_cq, 0))
 			return errbuf_set(err, errlen, -EIO, "cannot arm a completion queue");
+		l->qps[i].armed = true;
+	}
 	for (i = 0; i < l->n_qps; i++) {
 		ret = qp_reap(&l->qps[i], cfg, err, errlen);
 		if (ret < 0)

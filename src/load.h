@@ -64,6 +64,7 @@ struct load_qp {
 	uint32_t outstanding;
 	uint32_t unsignaled;		/* posted since the last signaled request */
 	uint32_t unacked;		/* CQ events taken and not yet acknowledged */
+	bool armed;			/* its send CQ will raise an event (not taken yet) */
 	uint64_t posted;
 	struct flow_result *res;
 };
