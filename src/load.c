@@ -351,14 +351,28 @@ uint64_t load_wake_at(const struct load *l, const struct load_cfg *cfg,
 	return limit;
 }
 
-/* Take every event the channel holds; acknowledge them in batches. */
+/* How many send CQs are armed: the most events the channel can hold. */
+static unsigned armed_count(const struct load *l)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < l->n_qps; i++)
+		n += l->qps[i].armed;
+	return n;
+}
+
+/*
+ * Take the events the channel holds; acknowledge them in batches. Only an
+ * armed CQ raises one, so the reads stop when none is left armed, without
+ * a last read that finds nothing (a system call each).
+ */
 static void chan_take(struct load *l)
 {
 	struct load_qp *q;
 	struct ibv_cq *cq;
 	void *ctx;
 
-	while (!ibv_get_cq_event(l->chan, &cq, &ctx)) {
+	while (armed_count(l) && !ibv_get_cq_event(l->chan, &cq, &ctx)) {
 		q = ctx;
 		q->armed = false;
 		if (++q->unacked >= LOAD_ACK_BATCH) {
