@@ -25,6 +25,7 @@ struct bw_opts {
 	uint64_t rate_bps;		/* --rate: per QP, paced in software; 0: none */
 	uint64_t hw_rate_bps;		/* --hw-rate: per QP, the NIC's limiter; 0: none */
 	bool write;			/* --write: RDMA WRITE with immediate */
+	bool event;			/* --event: wait for completion events */
 	bool help;
 };
 

@@ -22,6 +22,7 @@ enum {
 	OPT_RATE,
 	OPT_HW_RATE,
 	OPT_WRITE,
+	OPT_EVENT,
 };
 
 static const struct option bw_long_opts[] = {
@@ -36,6 +37,7 @@ static const struct option bw_long_opts[] = {
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "hw-rate", required_argument, NULL, OPT_HW_RATE },
 	{ "write", no_argument, NULL, OPT_WRITE },
+	{ "event", no_argument, NULL, OPT_EVENT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -131,6 +133,9 @@ static int bw_opt_one(int c, const char *arg, struct bw_opts *o, char *err, size
 	case OPT_WRITE:
 		o->write = true;
 		return 0;
+	case OPT_EVENT:
+		o->event = true;
+		return 0;
 	}
 	return flow_opt_one(c, arg, &o->flow, err, errlen) ? -EINVAL : 0;
 }
@@ -146,6 +151,10 @@ static int bw_opts_check(struct bw_opts *o, char *err, size_t errlen)
 	if (o->cq_mod > o->tx_depth)
 		return errbuf_set(err, errlen, -EINVAL, "--cq-mod %u above --tx-depth %u",
 				  o->cq_mod, o->tx_depth);
+	if (o->event && o->flow.yield)
+		return errbuf_set(err, errlen, -EINVAL,
+				  "give --event (sleep until a completion) or --yield (poll, "
+				  "yielding between polls), not both");
 	if (o->rate_bps && o->hw_rate_bps)
 		return errbuf_set(err, errlen, -EINVAL, "give --rate or --hw-rate, not both");
 	if (o->hw_rate_bps && (o->hw_rate_bps < 1000 || o->hw_rate_bps / 1000 > UINT32_MAX))

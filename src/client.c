@@ -78,6 +78,7 @@ static int connect_cm(const struct flow_opts *o, struct conn_cm *cm, struct verb
 	if (r.status)
 		return errbuf_set(err, errlen, r.status, "server '%s' refused the flow: %s",
 				  o->host, strerror(-r.status));
+	cm->flow_id = r.flow_id;
 	return cm->ch->fd;
 }
 

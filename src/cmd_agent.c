@@ -222,7 +222,7 @@ static int agent_worker_connect_bw(struct agent_worker *w, const char *dest, uin
 	bool huge;
 	int ret;
 
-	ret = load_init(&w->load, &w->st->dev, f->qps, AGENT_TX_DEPTH, f->size_bytes, false,
+	ret = load_init(&w->load, &w->st->dev, f->qps, AGENT_TX_DEPTH, f->size_bytes, false, false,
 			&huge, err, errlen);
 	if (ret)
 		return ret;

@@ -53,6 +53,7 @@ struct bw_worker {
 	int status;
 	char err[256];
 	bool got_huge;
+	int query_fd[BW_MAX_QPS];	/* where to ask the server for QP i's counters */
 	struct bw_snap *snaps;
 	size_t n_taken;			/* snapshots taken */
 	bool rx_broken;			/* an answer went missing: stop asking */
@@ -77,7 +78,10 @@ void cmd_bw_usage(FILE *out)
 	      "      --cq-mod N        a completion every N requests (default 16)\n"
 	      "      --qps N           QPs (server flows) per thread (default 1)\n"
 	      "      --rate RATE       pace each QP at RATE (e.g. 5m, 2.5g) in software\n"
-	      "      --hw-rate RATE    limit each QP to RATE with the NIC's rate limiter\n",
+	      "      --hw-rate RATE    limit each QP to RATE with the NIC's rate limiter\n"
+	      "      --event           sleep until a completion event when nothing can be\n"
+	      "                        posted, instead of polling (software NICs such as\n"
+	      "                        Soft-RoCE on few CPUs)\n",
 	      out);
 	fputs(flow_opts_usage_run, out);
 	fputs("      --csv FILE        write one row per interval ('-': stdout)\n"
@@ -99,12 +103,8 @@ static bool bw_ask(struct bw_worker *w)
 	bool ok = true;
 	unsigned i;
 
-	for (i = 0; i < w->load.n_qps; i++) {
-		const struct load_qp *lq = &w->load.qps[i];
-
-		ok = ok && lq->ctl_fd >= 0 && !lq->ctl_any_event &&
-		     !conn_send_msg(lq->ctl_fd, &q, BW_QUERY_MS);
-	}
+	for (i = 0; i < w->load.n_qps; i++)
+		ok = ok && w->query_fd[i] >= 0 && !conn_send_msg(w->query_fd[i], &q, BW_QUERY_MS);
 	return ok;
 }
 
@@ -115,7 +115,7 @@ static void bw_answers(struct bw_worker *w, struct bw_snap *s, bool last)
 	unsigned i;
 
 	for (i = 0; i < w->load.n_qps && s->rx_valid; i++) {
-		if (conn_recv_msg(w->load.qps[i].ctl_fd, &a, BW_QUERY_MS) ||
+		if (conn_recv_msg(w->query_fd[i], &a, BW_QUERY_MS) ||
 		    a.kind != CONN_MSG_STATS) {
 			s->rx_valid = false;
 			break;
@@ -151,6 +151,24 @@ static void bw_on_interval(void *arg, const struct load_interval *iv)
 	__atomic_store_n(&w->n_snaps, iv->last ? k + 1 : k, __ATOMIC_RELEASE);
 }
 
+/*
+ * Over rdma_cm the flow has no socket: its counters are asked on a side
+ * connection. Without one (an older server) the run goes on, and the
+ * received figures are unknown.
+ */
+static int bw_attach(struct bw_worker *w)
+{
+	const struct flow_opts *o = &w->run->o->flow;
+	char err[256];
+	int fd;
+
+	fd = conn_client_attach(o->host, o->tcp_port, w->run->cm0.flow_id,
+				(int)(o->timeout_s * 1000), err, sizeof(err));
+	if (fd < 0)
+		log_warn("the received figures will be unknown: %s", err);
+	return fd;
+}
+
 /* Connect QP @i: the flow, where it may write, its rate limit. */
 static int bw_connect_qp(struct bw_worker *w, unsigned i)
 {
@@ -166,6 +184,7 @@ static int bw_connect_qp(struct bw_worker *w, unsigned i)
 		return ret;
 	q->ctl_fd = ret;
 	q->ctl_any_event = o->flow.rdma_cm;
+	w->query_fd[i] = o->flow.rdma_cm ? bw_attach(w) : ret;
 	/* The server's buffer: the target of --write, and of the zero-length
 	 * WRITE that makes the last requests of a run report. */
 	if (!o->flow.rdma_cm) {
@@ -199,6 +218,7 @@ static int bw_worker_run(struct bw_worker *w)
 		.peer = o->flow.host,
 		.stop = &client_stop,
 		.yield = o->flow.yield,
+		.event = o->event,
 		.on_interval = bw_on_interval,
 		.arg = w,
 	};
@@ -240,13 +260,17 @@ static void *bw_worker_main(void *arg)
 	ret = client_pin_worker(&o->flow, run->dev.ctx, w->index, w->err, sizeof(w->err));
 	if (!ret)
 		ret = load_init(&w->load, &run->dev, o->qps, o->tx_depth, o->size_bytes,
-				o->flow.hugepages, &w->got_huge, w->err, sizeof(w->err));
+				o->flow.hugepages, o->event, &w->got_huge, w->err,
+				sizeof(w->err));
 	if (!ret)
 		ret = bw_worker_run(w);
 	w->status = ret;
-	for (i = 0; i < w->load.n_qps; i++)
+	for (i = 0; i < w->load.n_qps; i++) {
+		if (w->query_fd[i] >= 0 && w->query_fd[i] != w->load.qps[i].ctl_fd)
+			close(w->query_fd[i]);
 		if (w->load.qps[i].ctl_fd >= 0 && !w->load.qps[i].ctl_any_event)
 			close(w->load.qps[i].ctl_fd);
+	}
 	load_release(&w->load);
 	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
@@ -367,6 +391,8 @@ static void bw_info(const struct bw_run *run, const struct bw_worker *w,
 		.tx_depth = o->tx_depth,
 		.batch = o->batch,
 		.cq_mod = o->cq_mod,
+		.yield = o->flow.yield,
+		.event = o->event,
 		.rate_bps = o->rate_bps,
 		.hw_rate_bps = o->hw_rate_bps,
 		.duration_s = o->duration_s,
@@ -500,7 +526,11 @@ static struct bw_worker *bw_workers(const struct bw_run *run)
 	unsigned i, n = run->o->flow.threads;
 	struct bw_worker *w = calloc(n, sizeof(*w));
 
+	unsigned j;
+
 	for (i = 0; w && i < n; i++) {
+		for (j = 0; j < BW_MAX_QPS; j++)
+			w[i].query_fd[j] = -1;
 		w[i].snaps = calloc(run->max_snaps, sizeof(*w[i].snaps));
 		if (!w[i].snaps) {
 			while (i--)

@@ -187,6 +187,10 @@ static void server_accept(struct server *sv)
 		log_warn("%s", err);
 		return;
 	}
+	if (f->cm_id) {
+		log_info("flow %u: its client asks for counters over TCP", f->id);
+		return;
+	}
 	log_info("flow %u from %s: SL %u, tclass %u, up to %zu bytes", f->id, f->peer,
 		 f->path.sl, f->path.tclass, f->buf_bytes);
 }
@@ -288,11 +292,15 @@ static void server_cm_events(struct server *sv)
 static int server_poll_once(struct server *sv, struct pollfd *pfd, size_t cap, int timeout_ms)
 {
 	struct sink_flow *f;
-	size_t i, j, n = 2;
+	size_t i, j, n = 2, first;
 	char err[256];
 
-	pfd[0] = (struct pollfd){ .fd = sv->o->rdma_cm ? sv->cm.ch->fd : sv->lfd, .events = POLLIN };
+	/* With rdma_cm the TCP listener takes the flows' side connections. */
+	pfd[0] = (struct pollfd){ .fd = sv->lfd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = sink_event_fd(&sv->sink), .events = POLLIN };
+	if (sv->o->rdma_cm)
+		pfd[n++] = (struct pollfd){ .fd = sv->cm.ch->fd, .events = POLLIN };
+	first = n;
 	for (i = 0; i < sv->sink.n_flows && n < cap; i++)
 		if (sv->sink.flows[i]->fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = sv->sink.flows[i]->fd, .events = POLLIN };
@@ -300,7 +308,7 @@ static int server_poll_once(struct server *sv, struct pollfd *pfd, size_t cap, i
 		return 0;
 	if (pfd[1].revents && sink_service(&sv->sink, err, sizeof(err)))
 		log_warn("%s", err);
-	for (i = 2; i < n; i++) {
+	for (i = first; i < n; i++) {
 		if (!pfd[i].revents)
 			continue;
 		for (j = 0; j < sv->sink.n_flows; j++) {
@@ -309,12 +317,10 @@ static int server_poll_once(struct server *sv, struct pollfd *pfd, size_t cap, i
 				server_flow_sock(sv, f);
 		}
 	}
-	if (pfd[0].revents) {
-		if (sv->o->rdma_cm)
-			server_cm_events(sv);
-		else
-			server_accept(sv);
-	}
+	if (sv->o->rdma_cm && pfd[2].revents)
+		server_cm_events(sv);
+	if (pfd[0].revents)
+		server_accept(sv);
 	return 0;
 }
 
@@ -332,7 +338,7 @@ static int server_loop(struct server *sv)
 			break;
 		tmo = end_ns ? (int)((end_ns - now) / 1000000 + 1) : 1000;
 		tmo = tmo > 1000 ? 1000 : tmo;
-		if (cap < sv->sink.n_flows + 2) {
+		if (cap < sv->sink.n_flows + 3) {
 			np = realloc(pfd, (sv->sink.n_flows + 18) * sizeof(*pfd));
 			if (!np)
 				break;
@@ -356,12 +362,10 @@ static int server_setup(struct server *sv, char *err, size_t errlen)
 		ret = sink_init(&sv->sink, &sv->dev, o->ring, o->hugepages, err, errlen);
 	if (ret)
 		return ret;
-	if (o->rdma_cm) {
+	sv->lfd = conn_listen(o->port, err, errlen);
+	ret = sv->lfd < 0 ? sv->lfd : 0;
+	if (!ret && o->rdma_cm)
 		ret = conn_cm_listen(&sv->cm, o->port, err, errlen);
-	} else {
-		sv->lfd = conn_listen(o->port, err, errlen);
-		ret = sv->lfd < 0 ? sv->lfd : 0;
-	}
 	if (ret)
 		return ret;
 	sigemptyset(&sa.sa_mask);

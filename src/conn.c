@@ -86,7 +86,7 @@ int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h)
 	h->max_msg_bytes = get32(in + 28);
 	memcpy(h->ep.gid.raw, in + 32, 16);
 	h->flow_id = get32(in + 48);
-	if (h->kind != CONN_HELLO_CLIENT && h->kind != CONN_HELLO_SERVER)
+	if (h->kind < CONN_HELLO_CLIENT || h->kind > CONN_HELLO_ATTACH)
 		return -EPROTO;
 	return 0;
 }
@@ -253,6 +253,35 @@ int conn_request(int fd, uint16_t kind, uint16_t want_kind, struct conn_msg *ans
 	return ret;
 }
 
+/* Connect to @host:@port, send hello @h, take the server's answer into @r.
+ * The socket, or -errno with a message naming the server. */
+static int client_hello(const char *host, uint16_t port, const struct conn_hello *h,
+			struct conn_hello *r, int timeout_ms, char *err, size_t errlen)
+{
+	int fd, ret;
+
+	fd = conn_connect(host, port, timeout_ms, err, errlen);
+	if (fd < 0)
+		return fd;
+	ret = conn_send_hello(fd, h, timeout_ms);
+	if (!ret)
+		ret = conn_recv_hello(fd, r, timeout_ms);
+	if (ret == -EPROTO || (!ret && r->kind != CONN_HELLO_SERVER))
+		ret = errbuf_set(err, errlen, -EPROTO, "'%s' port %u is not an rperf server",
+				 host, port);
+	else if (ret)
+		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", host,
+				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
+	else if (r->status)
+		ret = errbuf_set(err, errlen, r->status, "server '%s' refused the flow: %s",
+				 host, strerror(-r->status));
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
 int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
 		     char *err, size_t errlen)
@@ -260,31 +289,26 @@ int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 	struct conn_hello h = { .kind = CONN_HELLO_CLIENT }, r;
 	int fd, ret;
 
-	fd = conn_connect(host, port, timeout_ms, err, errlen);
-	if (fd < 0)
-		return fd;
 	verbs_qp_local(q, &h.ep);
 	h.path = *path;
 	h.max_msg_bytes = (uint32_t)max_msg_bytes;
-	ret = conn_send_hello(fd, &h, timeout_ms);
-	if (!ret)
-		ret = conn_recv_hello(fd, &r, timeout_ms);
-	if (ret == -EPROTO || (!ret && r.kind != CONN_HELLO_SERVER))
-		ret = errbuf_set(err, errlen, -EPROTO, "'%s' port %u is not an rperf server",
-				 host, port);
-	else if (ret)
-		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", host,
-				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
-	else if (r.status)
-		ret = errbuf_set(err, errlen, r.status, "server '%s' refused the flow: %s",
-				 host, strerror(-r.status));
-	if (!ret)
-		ret = verbs_qp_connect(q, &r.ep, path, err, errlen);
+	fd = client_hello(host, port, &h, &r, timeout_ms, err, errlen);
+	if (fd < 0)
+		return fd;
+	ret = verbs_qp_connect(q, &r.ep, path, err, errlen);
 	if (ret) {
 		close(fd);
 		return ret;
 	}
 	return fd;
+}
+
+int conn_client_attach(const char *host, uint16_t port, uint32_t flow_id, int timeout_ms,
+		       char *err, size_t errlen)
+{
+	struct conn_hello h = { .kind = CONN_HELLO_ATTACH, .flow_id = flow_id }, r;
+
+	return client_hello(host, port, &h, &r, timeout_ms, err, errlen);
 }
 
 int conn_err_peer_gone(char *err, size_t errlen, const char *peer)

@@ -25,6 +25,8 @@
 enum conn_hello_kind {
 	CONN_HELLO_CLIENT = 1,
 	CONN_HELLO_SERVER = 2,
+	CONN_HELLO_ATTACH = 3,		/* client: a TCP side connection for the
+					 * rdma_cm flow flow_id, to ask its counters */
 };
 
 /* One frame: a client's request for a flow, or the server's answer. */
@@ -34,7 +36,8 @@ struct conn_hello {
 	struct verbs_endpoint ep;
 	struct verbs_path path;		/* client: how its packets travel */
 	uint32_t max_msg_bytes;		/* client: largest SEND it will post */
-	uint32_t flow_id;		/* server: the id it counts this flow under */
+	uint32_t flow_id;		/* server: the id it counts this flow under;
+					 * attach: the flow the connection is for */
 };
 
 void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES]);
@@ -92,6 +95,14 @@ int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
 		     char *err, size_t errlen);
 
+/*
+ * A side connection for the flow the server counts as @flow_id (one that
+ * came over rdma_cm, which has no socket): connect to @host:@port and
+ * attach; QUERY then works on it as on a TCP flow's socket. fd or -errno.
+ */
+int conn_client_attach(const char *host, uint16_t port, uint32_t flow_id, int timeout_ms,
+		       char *err, size_t errlen);
+
 /* Non-blocking: true when the peer closed or reset the connection. */
 bool conn_peer_gone(int fd);
 
@@ -113,6 +124,7 @@ struct conn_cm {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	char host[64];			/* the server, for messages */
+	uint32_t flow_id;		/* the server's id for the flow, once connected */
 };
 
 /*

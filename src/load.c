@@ -1,11 +1,16 @@
 /*
  * The bandwidth engine: see load.h for the method and the contracts.
  */
+#define _GNU_SOURCE	/* ppoll */
 #include <endian.h>
 #include <errno.h>
+#include <math.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
 
 #include "conn.h"
 #include "errbuf.h"
@@ -14,6 +19,7 @@
 
 #define LOAD_CHECK_NS 50e6	/* how often the loop looks at the peers and the stop flag */
 #define WR_FLUSH (1ull << 63)	/* wr_id bit: the zero-length WRITE that ends a run */
+#define LOAD_ACK_BATCH 64	/* CQ events acknowledged at once */
 
 /* ------------------------------------------------------------------ */
 /* Pacing                                                              */
@@ -73,7 +79,8 @@ int load_cfg_check(const struct load_cfg *c, char *err, size_t errlen)
 }
 
 int load_init(struct load *l, struct verbs_dev *dev, unsigned n_qps, uint32_t tx_depth,
-	      size_t buf_bytes, bool hugepages, bool *got_huge, char *err, size_t errlen)
+	      size_t buf_bytes, bool hugepages, bool event, bool *got_huge, char *err,
+	      size_t errlen)
 {
 	struct verbs_qp_opts o = { .send_depth = tx_depth + 1, .recv_depth = 1 };
 	struct load_qp *q;
@@ -88,8 +95,17 @@ int load_init(struct load *l, struct verbs_dev *dev, unsigned n_qps, uint32_t tx
 	if (!l->qps)
 		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
 	*got_huge = hugepages;
+	if (event) {
+		ret = verbs_chan_create(dev, &l->chan, err, errlen);
+		if (ret) {
+			load_release(l);
+			return ret;
+		}
+	}
+	o.send_chan = l->chan;
 	for (i = 0; i < n_qps; i++) {
 		q = &l->qps[i];
+		o.cq_context = q;
 		q->ctl_fd = -1;
 		q->buf = pin_buf_alloc(l->buf_bytes, hugepages, &q->buf_huge);
 		if (!q->buf) {
@@ -115,10 +131,15 @@ void load_release(struct load *l)
 	unsigned i;
 
 	for (i = l->n_qps; i--;) {
+		/* A CQ cannot go while events taken from it are unacknowledged. */
+		if (l->qps[i].unacked)
+			ibv_ack_cq_events(l->qps[i].qp.send_cq, l->qps[i].unacked);
 		verbs_qp_destroy(&l->qps[i].qp);
 		pin_buf_free(l->qps[i].buf, l->buf_bytes, l->qps[i].buf_huge);
 	}
 	free(l->qps);
+	if (l->chan)
+		ibv_destroy_comp_channel(l->chan);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -194,13 +215,15 @@ static int qp_flush(struct load_qp *q)
 
 static bool peer_gone(const struct load_qp *q);
 
-/* Count what completed on @q; 1 if anything did, 0 if not, or -errno. */
+/* Count what completed on @q until its CQ is empty; 1 if anything did,
+ * 0 if not, or -errno. */
 static int qp_reap(struct load_qp *q, const struct load_cfg *cfg, char *err, size_t errlen)
 {
 	struct ibv_wc wc[32];
 	uint64_t covered;
-	int n, i;
+	int n, i, got = 0;
 
+again:
 	n = ibv_poll_cq(q->qp.send_cq, 32, wc);
 	if (n < 0)
 		return errbuf_set(err, errlen, -EIO, "cannot poll a completion queue");
@@ -217,7 +240,16 @@ static int qp_reap(struct load_qp *q, const struct load_cfg *cfg, char *err, siz
 		q->res->msgs += covered;
 		q->res->bytes += covered * cfg->size_bytes;
 	}
-	return n > 0;
+	got += n;
+	if (n == 32)
+		goto again;
+	return got > 0;
+}
+
+/* Whether @q's window has room for a list of cfg->batch requests. */
+static bool qp_room(const struct load_qp *q, const struct load_cfg *cfg)
+{
+	return q->outstanding + cfg->batch <= cfg->tx_depth;
 }
 
 /* Post on @q what the window and the pace allow, in lists of cfg->batch. */
@@ -230,7 +262,7 @@ static int qp_fill(struct load_qp *q, const struct load_cfg *cfg, const struct l
 
 	for (;;) {
 		n = cfg->batch;
-		if (q->outstanding + n > cfg->tx_depth)
+		if (!qp_room(q, cfg))
 			return 0;
 		if (cfg->rate_bps) {
 			due = load_pace_count(pace, now) - q->posted;
@@ -302,6 +334,101 @@ static int run_check(struct load *l, const struct load_cfg *cfg, struct load_sta
 	return 0;
 }
 
+uint64_t load_wake_at(const struct load *l, const struct load_cfg *cfg,
+		      const struct load_pace *pace, uint64_t limit)
+{
+	uint64_t due;
+	unsigned i;
+
+	if (!cfg->rate_bps)
+		return limit;
+	for (i = 0; i < l->n_qps; i++) {
+		if (!qp_room(&l->qps[i], cfg))
+			continue;
+		due = load_pace_due(pace, l->qps[i].posted);
+		limit = due < limit ? due : limit;
+	}
+	return limit;
+}
+
+/* How many send CQs are armed: the most events the channel can hold. */
+static unsigned armed_count(const struct load *l)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < l->n_qps; i++)
+		n += l->qps[i].armed;
+	return n;
+}
+
+/*
+ * Take the events the channel holds; acknowledge them in batches. Only an
+ * armed CQ raises one, so the reads stop when none is left armed, without
+ * a last read that finds nothing (a system call each).
+ */
+static void chan_take(struct load *l)
+{
+	struct load_qp *q;
+	struct ibv_cq *cq;
+	void *ctx;
+
+	while (armed_count(l) && !ibv_get_cq_event(l->chan, &cq, &ctx)) {
+		q = ctx;
+		q->armed = false;
+		if (++q->unacked >= LOAD_ACK_BATCH) {
+			ibv_ack_cq_events(cq, q->unacked);
+			q->unacked = 0;
+		}
+	}
+}
+
+/*
+ * Event mode: nothing can be posted before a completion or @wake. Arm
+ * every send CQ, look once more (a completion that came before the arm
+ * raises no event), then sleep on the channel until an event or @wake.
+ * The caller's next pass reaps what woke it. A CQ stays armed until its
+ * event is taken (arming is a system call on software NICs): an event
+ * raised meanwhile waits in the channel and ends the next sleep at once.
+ */
+static int run_wait(struct load *l, const struct load_cfg *cfg, struct load_state *st,
+		    uint64_t wake, char *err, size_t errlen)
+{
+	struct pollfd pfd = { .fd = l->chan->fd, .events = POLLIN };
+	struct timespec ts;
+	unsigned i;
+	double ns;
+	int ret, got = 0;
+
+	for (i = 0; i < l->n_qps; i++) {
+		if (l->qps[i].armed)
+			continue;
+		if (ibv_req_notify_cq(l->qps[i].qp.send_cq, 0))
+			return errbuf_set(err, errlen, -EIO, "cannot arm a completion queue");
+		l->qps[i].armed = true;
+	}
+	for (i = 0; i < l->n_qps; i++) {
+		ret = qp_reap(&l->qps[i], cfg, err, errlen);
+		if (ret < 0)
+			return ret;
+		got |= ret;
+	}
+	st->now = clock_read(cfg->clk);
+	if (got)
+		st->last_progress = st->now;
+	if (got || wake <= st->now)
+		return 0;
+	ns = ceil(clock_ticks_to_ns(cfg->clk, wake - st->now));
+	ts.tv_sec = (time_t)(ns / 1e9);
+	ts.tv_nsec = (long)(ns - (double)ts.tv_sec * 1e9);
+	ret = ppoll(&pfd, 1, &ts, NULL);
+	if (ret < 0 && errno != EINTR)
+		return errbuf_set(err, errlen, -errno, "cannot wait for completions: %s",
+				  strerror(errno));
+	if (ret > 0)
+		chan_take(l);
+	return 0;
+}
+
 /* One pass over the QPs: reap, then post. 0 or -errno. */
 static int run_pass(struct load *l, const struct load_cfg *cfg, struct load_state *st,
 		    bool post, char *err, size_t errlen)
@@ -355,12 +482,22 @@ static int run_drain(struct load *l, const struct load_cfg *cfg, struct load_sta
 		ret = run_pass(l, cfg, st, false, err, errlen);
 		if (!ret && st->now >= st->next_check)
 			ret = run_check(l, cfg, st, err, errlen);
+		if (!ret && cfg->event)
+			ret = run_wait(l, cfg, st, st->next_check, err, errlen);
 		if (ret)
 			return ret;
 		if (cfg->yield)
 			sched_yield();
 	}
 	return 0;
+}
+
+/* The latest a waiting worker may sleep to: the end, the next check or interval. */
+static uint64_t run_limit(const struct load_cfg *cfg, const struct load_state *st)
+{
+	uint64_t t = st->end < st->next_check ? st->end : st->next_check;
+
+	return cfg->interval_ticks && st->next_iv < t ? st->next_iv : t;
 }
 
 static int run_loop(struct load *l, const struct load_cfg *cfg, struct load_state *st,
@@ -381,8 +518,14 @@ static int run_loop(struct load *l, const struct load_cfg *cfg, struct load_stat
 			interval_emit(l, cfg, st, false);
 			st->next_iv = st->start + (st->iv_index + 1ull) * cfg->interval_ticks;
 		}
-		if (cfg->yield)
+		if (cfg->event) {
+			ret = run_wait(l, cfg, st, load_wake_at(l, cfg, &st->pace, run_limit(cfg, st)),
+				       err, errlen);
+			if (ret)
+				return ret;
+		} else if (cfg->yield) {
 			sched_yield();
+		}
 	}
 }
 
@@ -391,7 +534,7 @@ int load_run(struct load *l, const struct load_cfg *cfg, struct flow_result *res
 	struct load_state st = { 0 };
 	char err[sizeof(res->error)];
 	unsigned i;
-	int ret;
+	int ret, slack;
 
 	for (i = 0; i < l->n_qps; i++) {
 		l->qps[i].res = &res[i];
@@ -401,6 +544,13 @@ int load_run(struct load *l, const struct load_cfg *cfg, struct flow_result *res
 	if (!ret && (cfg->size_bytes > l->buf_bytes || cfg->tx_depth > l->tx_depth))
 		ret = errbuf_set(err, sizeof(err), -EINVAL,
 				 "size or depth above what the QPs were made for");
+	if (!ret && cfg->event && !l->chan)
+		ret = errbuf_set(err, sizeof(err), -EINVAL,
+				 "event mode on QPs made without a completion channel");
+	/* Wake at the pace's deadlines, not up to the default 50 us later. */
+	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	if (cfg->event && slack > 1)
+		prctl(PR_SET_TIMERSLACK, 1ul, 0, 0, 0);
 	st.start = st.now = st.last_progress = clock_read(cfg->clk);
 	st.end = st.start + cfg->duration_ticks;
 	st.next_iv = st.start + cfg->interval_ticks;
@@ -418,6 +568,8 @@ int load_run(struct load *l, const struct load_cfg *cfg, struct flow_result *res
 	for (i = 0; i < l->n_qps; i++)
 		res[i].elapsed_ticks = st.now - st.start;
 	interval_emit(l, cfg, &st, true);
+	if (cfg->event && slack > 1)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	if (ret) {
 		res[0].status = ret;
 		memcpy(res[0].error, err, sizeof(err));

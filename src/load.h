@@ -8,7 +8,11 @@
  * immediate, whose immediate lets the server count it as it counts SENDs.
  *
  * Completions are what it counts as sent: a signaled RC request completes
- * when the remote NIC acknowledged it. At every interval boundary it hands
+ * when the remote NIC acknowledged it. It busy-polls the send CQs, or, in
+ * event mode, sleeps on a completion channel whenever it can post nothing
+ * (window full, or the pace's next message not yet due), so that a NIC
+ * run in software on the same CPU gets the time to do the work; it always
+ * wakes by the next pace deadline, interval boundary and check. At every interval boundary it hands
  * a snapshot to a callback (run in the worker's thread, which may query the
  * server there). The engine never prints; errors end the run with a
  * message in the result and everything counted so far kept.
@@ -59,12 +63,15 @@ struct load_qp {
 	/* Engine state. */
 	uint32_t outstanding;
 	uint32_t unsignaled;		/* posted since the last signaled request */
+	uint32_t unacked;		/* CQ events taken and not yet acknowledged */
+	bool armed;			/* its send CQ will raise an event (not taken yet) */
 	uint64_t posted;
 	struct flow_result *res;
 };
 
 struct load {
 	struct verbs_dev *dev;
+	struct ibv_comp_channel *chan;	/* event mode: every send CQ's events */
 	struct load_qp *qps;
 	unsigned n_qps;
 	size_t buf_bytes;
@@ -91,7 +98,8 @@ struct load_cfg {
 	const struct clock_cal *clk;
 	const char *peer;		/* the server's name for messages */
 	volatile sig_atomic_t *stop;
-	bool yield;
+	bool yield;			/* busy polling: sched_yield() between polls */
+	bool event;			/* wait for CQ events (load_init's @event) */
 	void (*on_interval)(void *arg, const struct load_interval *iv);
 	void *arg;
 };
@@ -99,10 +107,12 @@ struct load_cfg {
 /*
  * @n_qps QPs with their CQs sized for @tx_depth and buffers of @buf_bytes,
  * left in RESET for the caller to connect (then set ctl_fd, remote_addr
- * and rkey). *@got_huge says whether every buffer got huge pages.
+ * and rkey). *@got_huge says whether every buffer got huge pages. With
+ * @event the send CQs report to a completion channel (cfg->event runs).
  */
 int load_init(struct load *l, struct verbs_dev *dev, unsigned n_qps, uint32_t tx_depth,
-	      size_t buf_bytes, bool hugepages, bool *got_huge, char *err, size_t errlen);
+	      size_t buf_bytes, bool hugepages, bool event, bool *got_huge, char *err,
+	      size_t errlen);
 void load_release(struct load *l);
 
 /*
@@ -111,6 +121,15 @@ void load_release(struct load *l);
  * -errno with res[0].status and res[0].error set; every count stays.
  */
 int load_run(struct load *l, const struct load_cfg *cfg, struct flow_result *res);
+
+/*
+ * Event mode: the worker can post nothing now; when must it look again?
+ * The earliest due time of the next message of a paced QP whose window
+ * has room, and at the latest @limit (the run's end, the next interval
+ * boundary or check). Without a rate, @limit: only a completion helps.
+ */
+uint64_t load_wake_at(const struct load *l, const struct load_cfg *cfg,
+		      const struct load_pace *pace, uint64_t limit);
 
 /* Check @c against the engine's limits; 0 or -EINVAL with a message. */
 int load_cfg_check(const struct load_cfg *c, char *err, size_t errlen);

@@ -376,6 +376,12 @@ static json_t *bw_rate_json(uint64_t msgs, uint64_t bytes, double s)
 	return o;
 }
 
+/* How the sender waited for completions: "event", "yield" or "poll". */
+static const char *bw_completion(const struct bw_report_info *in)
+{
+	return in->event ? "event" : in->yield ? "yield" : "poll";
+}
+
 static json_t *bw_config_json(const struct bw_report_info *in)
 {
 	json_t *o = flow_config_json(&in->flow);
@@ -386,6 +392,7 @@ static json_t *bw_config_json(const struct bw_report_info *in)
 	json_object_set_new(o, "tx_depth", json_integer(in->tx_depth));
 	json_object_set_new(o, "batch", json_integer(in->batch));
 	json_object_set_new(o, "cq_mod", json_integer(in->cq_mod));
+	json_object_set_new(o, "completion", json_string(bw_completion(in)));
 	json_object_set_new(o, "rate_bps", in->rate_bps ? json_integer((json_int_t)in->rate_bps) :
 							  json_null());
 	json_object_set_new(o, "hw_rate_bps", in->hw_rate_bps ?
@@ -445,10 +452,12 @@ void report_bw_header(FILE *out, const struct bw_report_info *info)
 	const struct lat_report_info *f = &info->flow;
 
 	fprintf(out, "rperf bw to %s: %s port %u, %s, MTU %s, SL %u, tclass %u, %s of %zu bytes, "
-		"%u thread%s x %u QP%s, window %u\n", f->server, f->device, f->port,
-		f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl, f->path.tclass,
+		"%u thread%s x %u QP%s, window %u, %s\n", f->server, f->device,
+		f->port, f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl, f->path.tclass,
 		info->write ? "RDMA WRITE" : "SEND", info->size_bytes, f->threads,
-		f->threads == 1 ? "" : "s", info->qps, info->qps == 1 ? "" : "s", info->tx_depth);
+		f->threads == 1 ? "" : "s", info->qps, info->qps == 1 ? "" : "s", info->tx_depth,
+		info->event ? "waits for completion events" :
+		info->yield ? "polls completions, yielding" : "busy-polls completions");
 	fprintf(out, "\n%17s %12s %10s %12s %10s\n", "interval, s", "sent Gb/s", "Mpps",
 		"recv Gb/s", "Mpps");
 	fflush(out);

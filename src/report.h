@@ -80,6 +80,7 @@ struct bw_report_info {
 	size_t size_bytes;
 	unsigned qps;			/* per thread */
 	uint32_t tx_depth, batch, cq_mod;
+	bool yield, event;		/* how completions are awaited */
 	uint64_t rate_bps;		/* per QP, 0: none */
 	uint64_t hw_rate_bps;		/* per QP, 0: none */
 	double duration_s, interval_s;

@@ -32,13 +32,7 @@ int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool h
 	s->dev = dev;
 	s->ring_depth = ring_depth ? ring_depth : 1;
 	s->hugepages = hugepages;
-	s->chan = ibv_create_comp_channel(dev->ctx);
-	if (!s->chan)
-		return errbuf_set(err, errlen, -errno, "%s: cannot create a completion channel: %s",
-				  dev->name, strerror(errno));
-	/* poll() tells when to read; the read itself must never block. */
-	fcntl(s->chan->fd, F_SETFL, fcntl(s->chan->fd, F_GETFL) | O_NONBLOCK);
-	return 0;
+	return verbs_chan_create(dev, &s->chan, err, errlen);
 }
 
 void sink_release(struct sink *s)
@@ -244,6 +238,23 @@ static int flow_for_hello(struct sink *s, const struct conn_hello *h, const char
 	return 0;
 }
 
+/* The rdma_cm flow @h attaches a socket to, if it has none yet. */
+static int flow_for_attach(struct sink *s, const struct conn_hello *h, const char *peer,
+			   struct sink_flow **out, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_flows; i++) {
+		if (s->flows[i]->id != h->flow_id || !s->flows[i]->cm_id || s->flows[i]->fd >= 0 ||
+		    !s->flows[i]->active)
+			continue;
+		*out = s->flows[i];
+		return 0;
+	}
+	return errbuf_set(err, errlen, -ENOENT, "client %s: no rdma_cm flow %u to attach to",
+			  peer, h->flow_id);
+}
+
 int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
 		    char *err, size_t errlen)
 {
@@ -259,19 +270,23 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	conn_peer_name(fd, peer, sizeof(peer));
 	ret = conn_recv_hello(fd, &h, timeout_ms);
-	if (ret || h.kind != CONN_HELLO_CLIENT) {
+	if (ret || h.kind == CONN_HELLO_SERVER) {
 		close(fd);
 		return errbuf_set(err, errlen, ret ? ret : -EPROTO, "client %s: no valid hello (%s)",
 				  peer, ret ? strerror(-ret) : "not a client");
 	}
-	reply.status = flow_for_hello(s, &h, peer, &reply, &f, err, errlen);
+	if (h.kind == CONN_HELLO_ATTACH)
+		reply.status = flow_for_attach(s, &h, peer, &f, err, errlen);
+	else
+		reply.status = flow_for_hello(s, &h, peer, &reply, &f, err, errlen);
 	ret = conn_send_hello(fd, &reply, timeout_ms);
 	if (reply.status) {
 		close(fd);
 		return reply.status;
 	}
 	if (ret) {
-		sink_flow_close(s, f);
+		if (h.kind != CONN_HELLO_ATTACH)
+			sink_flow_close(s, f);
 		close(fd);
 		return errbuf_set(err, errlen, ret, "client %s: cannot answer: %s", peer,
 				  strerror(-ret));

@@ -74,6 +74,8 @@ int sink_service(struct sink *s, char *err, size_t errlen);
  * connect its flow, answer (with the error, if it is refused). 0 with the
  * counting flow in *@out and its socket in (*out)->fd, or -errno with the
  * reason, naming the client, in @err. Each wait lasts at most @timeout_ms.
+ * An attach hello instead gives its socket to the rdma_cm flow it names
+ * (which has none), so that its client can ask for its counters.
  */
 int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
 		    char *err, size_t errlen);

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,18 @@ size_t verbs_dev_max_msg_bytes(const struct verbs_dev *dev)
 /* RC QPs                                                              */
 /* ------------------------------------------------------------------ */
 
+int verbs_chan_create(const struct verbs_dev *dev, struct ibv_comp_channel **out, char *err,
+		      size_t errlen)
+{
+	*out = ibv_create_comp_channel(dev->ctx);
+	if (!*out)
+		return errbuf_set(err, errlen, -errno, "%s: cannot create a completion channel: %s",
+				  dev->name, strerror(errno));
+	/* poll() tells when to read; the read itself must never block. */
+	fcntl((*out)->fd, F_SETFL, fcntl((*out)->fd, F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
 int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 		    const struct verbs_qp_opts *o, char *err, size_t errlen)
 {
@@ -226,7 +239,8 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 	q->buf = o->buf;
 	q->buf_bytes = o->buf_bytes;
 	q->psn = (uint32_t)lrand48() & 0xffffff;
-	q->send_cq = ibv_create_cq(dev->ctx, (int)init.cap.max_send_wr, NULL, NULL, 0);
+	q->send_cq = ibv_create_cq(dev->ctx, (int)init.cap.max_send_wr, o->cq_context,
+				   o->send_chan, 0);
 	if (!q->send_cq) {
 		ret = errbuf_set(err, errlen, -errno, "%s: cannot create a CQ: %s",
 				 dev->name, strerror(errno));

@@ -69,6 +69,7 @@ struct verbs_qp_opts {
 	void *buf;			/* registered for local access */
 	size_t buf_bytes;
 	struct ibv_comp_channel *chan;	/* optional: recv CQ events go here */
+	struct ibv_comp_channel *send_chan; /* optional: send CQ events go here */
 	void *cq_context;		/* handed back by ibv_get_cq_event() */
 	bool remote_write;		/* let the peer RDMA WRITE into buf */
 };
@@ -95,6 +96,13 @@ void verbs_dev_close(struct verbs_dev *dev);
 
 /* The largest message the port carries, in bytes. */
 size_t verbs_dev_max_msg_bytes(const struct verbs_dev *dev);
+
+/*
+ * A completion channel whose fd never blocks a read: poll() it, then take
+ * its events with ibv_get_cq_event() until that fails. 0 or -errno.
+ */
+int verbs_chan_create(const struct verbs_dev *dev, struct ibv_comp_channel **out, char *err,
+		      size_t errlen);
 
 int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 		    const struct verbs_qp_opts *o, char *err, size_t errlen);

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # rperf bw --rate 5m on an unshaped path: the server receives 5 Mbit/s
-# within 5 %, and the pacing does not drift over the run.
+# within 5 %, and the pacing does not drift over the run. Then the same
+# pace with --event: sleeping on the completion channel between deadlines
+# keeps the rate, and the JSON says how completions were awaited.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lat-lib.sh"
 . "$(dirname "$0")/bw-lib.sh"
@@ -15,3 +17,14 @@ total=$(jq -r '.total.received.gbps * 1000' "$WORK/paced.json")
 echo "paced at 5 Mbit/s: received $got Mbit/s over the intervals (first 5 s $first, last 5 s $last), $total in total"
 within_pct "$got" 5 5 || fail "received $got Mbit/s, want 5 +- 5 %"
 within_pct "$last" "$first" 2 || fail "pace drifted: $first Mbit/s at the start, $last at the end"
+
+LAT_OPTS="--clock=$CLOCK" # --event, not --yield: it sleeps instead of polling
+bw_run h1 paced-event -D 8 -s 1024 --rate 5m --event h2 ||
+	{ cat "$WORK/paced-event.out" >&2; fail "rperf bw --event failed"; }
+mode=$(jq -r '.config.completion' "$WORK/paced-event.json")
+got=$(bw_mbps paced-event 0 8)
+sent=$(jq -r '.total.sent.gbps * 1000' "$WORK/paced-event.json")
+echo "paced at 5 Mbit/s with --event ($mode): received $got Mbit/s over the intervals, sent $sent in total"
+[ "$mode" = event ] || fail "completion mode '$mode' in the JSON, want event"
+within_pct "$got" 5 5 || fail "--event: received $got Mbit/s, want 5 +- 5 %"
+within_pct "$sent" 5 5 || fail "--event: sent $sent Mbit/s, want 5 +- 5 %"

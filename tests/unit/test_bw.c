@@ -64,6 +64,32 @@ static void test_pace_bad(void **state)
 	assert_near((double)load_pace_due(&p, 1), 34.359738368 * 4e9, 1e3);
 }
 
+/* Event mode wakes at the next due message of a paced QP with room. */
+static void test_wake_at(void **state)
+{
+	struct load_qp qps[2] = { { .posted = 3 }, { .posted = 5 } };
+	struct load l = { .qps = qps, .n_qps = 2, .tx_depth = 8 };
+	struct load_cfg cfg = { .tx_depth = 8, .batch = 2, .rate_bps = 8000000 };
+	struct load_pace p;
+
+	(void)state;
+	/* 1000-byte messages at 8 Mbit/s on a 1 GHz clock: one per ms. */
+	assert_int_equal(load_pace_init(&p, 1000, 1000, 8000000, 1e9), 0);
+	assert_int_equal(load_wake_at(&l, &cfg, &p, 1000000000), 1000 + 3000000);
+	/* The limit comes first. */
+	assert_int_equal(load_wake_at(&l, &cfg, &p, 2000000), 2000000);
+	/* QP 0's window has no room for a list: QP 1 sets the time. */
+	qps[0].outstanding = 7;
+	assert_int_equal(load_wake_at(&l, &cfg, &p, 1000000000), 1000 + 5000000);
+	/* No room anywhere: only a completion (or the limit) helps. */
+	qps[1].outstanding = 8;
+	assert_int_equal(load_wake_at(&l, &cfg, &p, 1000000000), 1000000000);
+	/* Unpaced: the limit. */
+	qps[0].outstanding = qps[1].outstanding = 0;
+	cfg.rate_bps = 0;
+	assert_int_equal(load_wake_at(&l, &cfg, &p, 77), 77);
+}
+
 /* ---- options ---- */
 
 #define PARSE(o, ...) parse(o, (char *[]){ "bw", __VA_ARGS__, NULL })
@@ -95,6 +121,7 @@ static void test_opts_defaults(void **state)
 	assert_int_equal(o.flow.qp_timeout, 20);
 	assert_int_equal(o.rate_bps, 0);
 	assert_false(o.write);
+	assert_false(o.event);
 	assert_near(o.duration_s, 10, 0);
 	assert_near(o.interval_s, 1, 0);
 }
@@ -107,7 +134,8 @@ static void test_opts_full(void **state)
 	assert_int_equal(PARSE(&o, "--sl", "5", "--tclass", "64", "-x", "1", "-d", "rxe0",
 			       "--threads", "2", "--cpu", "0,1", "--qps", "4", "-s", "4k", "-D",
 			       "30", "--interval", "0.5", "--tx-depth", "256", "--batch", "8",
-			       "--cq-mod", "32", "--rate", "2.5g", "--write", "--json", "-", "h3"), 0);
+			       "--cq-mod", "32", "--rate", "2.5g", "--write", "--event", "--json", "-",
+			       "h3"), 0);
 	assert_int_equal(o.flow.sl, 5);
 	assert_int_equal(o.flow.tclass, 64);
 	assert_int_equal(o.flow.gid_index, 1);
@@ -120,6 +148,7 @@ static void test_opts_full(void **state)
 	assert_int_equal(o.cq_mod, 32);
 	assert_int_equal(o.rate_bps, 2500000000ull);
 	assert_true(o.write);
+	assert_true(o.event);
 }
 
 static void test_opts_rates(void **state)
@@ -154,6 +183,7 @@ static void test_opts_bad(void **state)
 		{ { "--batch", "32", "--tx-depth", "16", "h" }, "above --tx-depth" },
 		{ { "--cq-mod", "64", "--tx-depth", "16", "h" }, "above --tx-depth" },
 		{ { "--rate", "5m", "--hw-rate", "5m", "h" }, "not both" },
+		{ { "--event", "--yield", "h" }, "--event" },
 		{ { "--rate", "fast", "h" }, "--rate 'fast'" },
 		{ { "--hw-rate", "500", "h" }, "1 kbit/s" },
 		{ { "--interval", "5", "-D", "2", "h" }, "longer than -D" },
@@ -219,6 +249,7 @@ static void test_json_shape(void **state)
 	assert_int_equal(json_integer_value(json_object_get(t, "rate_bps")), 5000000);
 	assert_true(json_is_null(json_object_get(t, "hw_rate_bps")));
 	assert_int_equal(json_integer_value(json_object_get(t, "sl")), 2);
+	assert_string_equal(json_string_value(json_object_get(t, "completion")), "poll");
 	assert_int_equal(json_array_size(json_object_get(doc, "intervals")), 2);
 	t = json_array_get(json_object_get(doc, "intervals"), 0);
 	assert_near(json_real_value(json_object_get(json_object_get(t, "sent"), "gbps")), 0.008,
@@ -234,7 +265,10 @@ static void test_json_shape(void **state)
 	assert_true(json_is_true(json_object_get(doc, "complete")));
 	assert_true(json_is_null(json_object_get(doc, "error")));
 	json_decref(doc);
+	info.event = true;
 	doc = report_bw_json(&info, &total, iv, 0, "server 'h3' went away");
+	t = json_object_get(doc, "config");
+	assert_string_equal(json_string_value(json_object_get(t, "completion")), "event");
 	assert_true(json_is_false(json_object_get(doc, "complete")));
 	assert_string_equal(json_string_value(json_object_get(doc, "error")),
 			    "server 'h3' went away");
@@ -248,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_pace_exact),
 		cmocka_unit_test(test_pace_no_drift),
 		cmocka_unit_test(test_pace_bad),
+		cmocka_unit_test(test_wake_at),
 		cmocka_unit_test(test_opts_defaults),
 		cmocka_unit_test(test_opts_full),
 		cmocka_unit_test(test_opts_rates),

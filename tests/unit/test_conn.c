@@ -1,12 +1,14 @@
 /*
  * conn: telling that a peer is gone, which every client checks while it
- * measures, including when the peer's last message is still unread.
+ * measures, including when the peer's last message is still unread; the
+ * hello that attaches a side connection to an rdma_cm flow.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -50,10 +52,27 @@ static void test_peer_gone(void **state)
 	close(cli);
 }
 
+/* An attach hello names its flow; a kind past the known ones is refused. */
+static void test_hello_attach(void **state)
+{
+	struct conn_hello h = { .kind = CONN_HELLO_ATTACH, .flow_id = 7 }, r;
+	uint8_t frame[CONN_HELLO_BYTES];
+
+	(void)state;
+	conn_hello_pack(&h, frame);
+	assert_int_equal(conn_hello_unpack(frame, &r), 0);
+	assert_int_equal(r.kind, CONN_HELLO_ATTACH);
+	assert_int_equal(r.flow_id, 7);
+	h.kind = CONN_HELLO_ATTACH + 1;
+	conn_hello_pack(&h, frame);
+	assert_int_not_equal(conn_hello_unpack(frame, &r), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer_gone),
+		cmocka_unit_test(test_hello_attach),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
