@@ -523,10 +523,8 @@ static void bw_release(struct bw_run *run, struct bw_worker *w, unsigned nw)
 
 static struct bw_worker *bw_workers(const struct bw_run *run)
 {
-	unsigned i, n = run->o->flow.threads;
+	unsigned i, j, n = run->o->flow.threads;
 	struct bw_worker *w = calloc(n, sizeof(*w));
-
-	unsigned j;
 
 	for (i = 0; w && i < n; i++) {
 		for (j = 0; j < BW_MAX_QPS; j++)
