@@ -15,13 +15,13 @@ TINY='$RPERF_LAB_RESULTS/tiny'
 server_bg h2 "$WORK/srv.out"
 wait_listen h2 18520
 
-# A good file first, on a 16 KiB tmpfs; then fill the tmpfs.
-in_vm h1 "mkdir -p $TINY && mount -t tmpfs -o size=16k tmpfs $TINY"
+# A good file first, on a 1 MiB tmpfs; then fill the tmpfs.
+in_vm h1 "mkdir -p $TINY && mount -t tmpfs -o size=1m tmpfs $TINY"
 trap 'in_vm h1 "umount $TINY" || true; cleanup' EXIT
 in_vm h1 "$RPERF lat $LAT_OPTS -n 200 --json $TINY/out.json h2 >/dev/null 2>&1" ||
 	fail "rperf lat could not write to the empty tmpfs"
-in_vm h1 "cp $TINY/out.json $TINY/before.json; dd if=/dev/zero of=$TINY/fill bs=1k count=64 2>/dev/null; df -k $TINY | tail -n 1" ||
-	true
+in_vm h1 "cp $TINY/out.json $TINY/before.json" || fail "full disk: no room on the tmpfs for a copy of out.json"
+in_vm h1 "dd if=/dev/zero of=$TINY/fill bs=1k count=2048 2>/dev/null; df -k $TINY | tail -n 1" || true
 rc=0
 in_vm h1 "$RPERF lat $LAT_OPTS -n 200 --json $TINY/out.json h2 2>&1" >"$WORK/full.out" || rc=$?
 cat "$WORK/full.out" | grep '^rperf: error:' || true

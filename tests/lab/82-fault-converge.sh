@@ -77,10 +77,11 @@ done
 echo "SIGINT: exit 1 after $((t1 - t0)) s, $(jq '.steps | length' "$WORK/int.json") step(s) kept, the interrupted one with $(jq '.steps[1].window_s' "$WORK/int.json") s of its window, agents stopped and still listening"
 
 # 2. A full disk for the JSON: a good file first, then fill the tmpfs.
-in_vm h1 "mkdir -p $TINY && mount -t tmpfs -o size=64k tmpfs $TINY"
+in_vm h1 "mkdir -p $TINY && mount -t tmpfs -o size=1m tmpfs $TINY"
 converge ok --json "$TINY/out.json" "$SC" >/dev/null ||
 	{ cat "$WORK/ok.out" >&2; fail "converge could not write to the empty tmpfs"; }
-in_vm h1 "cp $TINY/out.json $TINY/before.json; dd if=/dev/zero of=$TINY/fill bs=1k count=256 2>/dev/null; true"
+in_vm h1 "cp $TINY/out.json $TINY/before.json" || fail "full disk: no room on the tmpfs for a copy of out.json"
+in_vm h1 "dd if=/dev/zero of=$TINY/fill bs=1k count=2048 2>/dev/null; true"
 rc=0
 converge full --json "$TINY/out.json" "$SC" >/dev/null || rc=$?
 [ "$rc" = 1 ] || { cat "$WORK/full.out" >&2; fail "full disk: exit status $rc, want 1"; }
