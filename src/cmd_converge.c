@@ -406,22 +406,31 @@ static int conv_connect_agents(struct conv *c)
 	return 0;
 }
 
-/* Tell every agent to stop (best effort) and hang up. */
-static void conv_hangup(struct conv *c, bool stop)
+/* Tell @a to stop what it runs: 0, or -errno when it is gone. */
+static int conv_send_stop(const struct conv_agent *a)
 {
 	json_t *m = ctl_msg("stop");
 	char err[128];
+	int ret;
+
+	ret = ctl_send(a->fd, m, 1000, err, sizeof(err));
+	json_decref(m);
+	return ret;
+}
+
+/* Tell every agent to stop (best effort) and hang up. */
+static void conv_hangup(struct conv *c, bool stop)
+{
 	size_t i;
 
 	for (i = 0; i < c->n_agents; i++) {
 		if (c->agents[i].fd < 0)
 			continue;
 		if (stop)
-			ctl_send(c->agents[i].fd, m, 1000, err, sizeof(err));
+			conv_send_stop(&c->agents[i]);
 		close(c->agents[i].fd);
 		c->agents[i].fd = -1;
 	}
-	json_decref(m);
 	for (i = 0; i < c->n_agents; i++)
 		if (c->agents[i].launcher)
 			waitpid(c->agents[i].launcher, NULL, 0);
@@ -621,17 +630,14 @@ static int conv_start(struct conv *c)
  */
 static uint64_t conv_stop_step(struct conv *c)
 {
-	json_t *m = ctl_msg("stop");
 	struct conv_agent *a;
-	char err[128];
 	size_t i;
 
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		if (a->in_step && !a->done && ctl_send(a->fd, m, 1000, err, sizeof(err)))
+		if (a->in_step && !a->done && conv_send_stop(a))
 			a->done = true;	/* gone: nothing to wait for */
 	}
-	json_decref(m);
 	return ctl_now_ns() + (uint64_t)CONV_STOP_MS * 1000000u;
 }
 
