@@ -97,6 +97,7 @@ struct agent_step {
 	/* the run */
 	uint64_t at_ns, warmup_ns, duration_ns;
 	volatile sig_atomic_t stop;
+	char stop_reason[256];		/* why the step was stopped, if it was */
 };
 
 static volatile sig_atomic_t agent_quit;
@@ -493,6 +494,7 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 	struct flow_result sum;
 	json_t *o = json_object();
 	const char *error = NULL;
+	bool stopped = false;
 	size_t i;
 
 	flow_result_init(&sum, f->size_bytes);
@@ -501,8 +503,10 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 			continue;
 		if (st->w[i].res_ok)
 			flow_result_merge(&sum, &st->w[i].res);
-		if (st->w[i].status && !error)
+		if (st->w[i].status && !error) {
 			error = st->w[i].err;
+			stopped = st->w[i].status == -EINTR;
+		}
 	}
 	json_object_set_new(o, "name", json_string(f->name));
 	json_object_set_new(o, "type", json_string(f->bw ? "bw" : "lat"));
@@ -513,7 +517,10 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 		json_object_set_new(o, "rtt_ns", report_hist_json(sum.rtt, &st->clk));
 		json_object_set_new(o, "cdf", report_hist_buckets_json(sum.rtt, &st->clk));
 	}
-	if (error)
+	/* Stopped by the coordinator or a signal: say why, not just "interrupted". */
+	if (error && stopped && st->stop_reason[0])
+		json_object_set_new(o, "error", json_sprintf("stopped: %s", st->stop_reason));
+	else if (error)
 		json_object_set_new(o, "error", json_string(error));
 	flow_result_release(&sum);
 	return o;
@@ -660,10 +667,13 @@ static int agent_run_ctl(struct agent_step *st, int cfd, char *err, size_t errle
 	}
 	if (st->sink_role && !st->at_ns && !strcmp(ctl_type(m), "start")) {
 		agent_set_window(st, m);
+	} else if (strcmp(ctl_type(m), "stop")) {
+		ret = errbuf_set(err, errlen, -EPROTO, "'%s' during a run", ctl_type(m));
+		st->stop = 1;
 	} else {
-		ret = strcmp(ctl_type(m), "stop") ?
-			errbuf_set(err, errlen, -EPROTO, "'%s' during a run", ctl_type(m)) :
-			errbuf_set(err, errlen, -EINTR, "stopped");
+		ret = errbuf_set(err, errlen, -EINTR, "stopped");
+		snprintf(st->stop_reason, sizeof(st->stop_reason), "%s",
+			 json_string_value(json_object_get(m, "reason")) ?: "");
 		st->stop = 1;
 	}
 	json_decref(m);
@@ -803,8 +813,11 @@ static int agent_source_run(struct agent_step *st, int cfd, char *err, size_t er
 		if (!st->stop && conn_fd_readable(cfd) && agent_run_ctl(st, cfd, err, errlen) &&
 		    !st->stop)
 			log_warn("%s", err);
-		if (agent_quit)
-			st->stop = 1;	/* the workers end; their results still go out */
+		if (agent_quit && !st->stop) {
+			/* The workers end; their results still go out. */
+			snprintf(st->stop_reason, sizeof(st->stop_reason), "the agent is stopping");
+			st->stop = 1;
+		}
 		agent_refuse_waiting();
 		for (done = 0, i = 0; i < st->n_w; i++) {
 			if (st->w[i].running && __atomic_load_n(&st->w[i].done, __ATOMIC_ACQUIRE)) {

@@ -406,13 +406,16 @@ static int conv_connect_agents(struct conv *c)
 	return 0;
 }
 
-/* Tell @a to stop what it runs: 0, or -errno when it is gone. */
-static int conv_send_stop(const struct conv_agent *a)
+/* Tell @a to stop what it runs, and why (@reason, may be empty): 0, or
+ * -errno when it is gone. */
+static int conv_send_stop(const struct conv_agent *a, const char *reason)
 {
 	json_t *m = ctl_msg("stop");
 	char err[128];
 	int ret;
 
+	if (reason[0])
+		json_object_set_new(m, "reason", json_stringn(reason, strnlen(reason, 255)));
 	ret = ctl_send(a->fd, m, 1000, err, sizeof(err));
 	json_decref(m);
 	return ret;
@@ -427,7 +430,7 @@ static void conv_hangup(struct conv *c, bool stop)
 		if (c->agents[i].fd < 0)
 			continue;
 		if (stop)
-			conv_send_stop(&c->agents[i]);
+			conv_send_stop(&c->agents[i], c->error);
 		close(c->agents[i].fd);
 		c->agents[i].fd = -1;
 	}
@@ -635,7 +638,7 @@ static uint64_t conv_stop_step(struct conv *c)
 
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		if (a->in_step && !a->done && conv_send_stop(a))
+		if (a->in_step && !a->done && conv_send_stop(a, c->error))
 			a->done = true;	/* gone: nothing to wait for */
 	}
 	return ctl_now_ns() + (uint64_t)CONV_STOP_MS * 1000000u;

@@ -937,6 +937,16 @@ static void converge_class_row(FILE *out, const struct converge_step *st,
 		fprintf(out, "%7s  %s\n", "-", "-");
 }
 
+static void converge_flow_errors(FILE *out, const struct converge_step *st)
+{
+	size_t k;
+
+	for (k = 0; k < st->n_flows; k++)
+		if (st->flows[k].ran && st->flows[k].error[0])
+			fprintf(out, "flow %s on %s: %s\n", st->flows[k].name, st->flows[k].host,
+				st->flows[k].error);
+}
+
 void report_converge_table(FILE *out, const struct converge_report_info *info,
 			   const struct converge_step *steps, size_t n)
 {
@@ -956,6 +966,11 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		if (info->sweep)
 			fprintf(out, "step %zu: %u bandwidth flow%s\n", i, st->active_bw,
 				st->active_bw == 1 ? "" : "s");
+		if (st->cut_short && st->window_s <= 0) {
+			fprintf(out, "not measured: the step ended before its window began\n");
+			converge_flow_errors(out, st);
+			continue;
+		}
 		fprintf(out, "%5s %3s %3s %9s %9s %9s %10s %8s %8s %7s  %s\n",
 			info->ets ? "band" : "sl", "lat", "bw", "p50_us", "p99_us", "p99.9_us",
 			"Mb/s", "share%", "analyzd%", "diff", "within");
@@ -966,10 +981,7 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		if (!st->compared && info->arbitration)
 			fprintf(out, "; not compared: no class saturates the port");
 		fprintf(out, "\n");
-		for (k = 0; k < st->n_flows; k++)
-			if (st->flows[k].ran && st->flows[k].error[0])
-				fprintf(out, "flow %s on %s: %s\n", st->flows[k].name,
-					st->flows[k].host, st->flows[k].error);
+		converge_flow_errors(out, st);
 	}
 }
 
@@ -980,7 +992,8 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 	size_t i, k;
 
 	fprintf(out, "step,active_bw,%s,lat_flows,bw_flows,p50_ns,p99_ns,p99_9_ns,gbps,"
-		     "share_pct,analyzed_pct,diff_pp,within\n", info->ets ? "band" : "sl");
+		     "share_pct,analyzed_pct,diff_pp,within,window_s,cut_short\n",
+		info->ets ? "band" : "sl");
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < steps[i].n_classes; k++) {
 			c = &steps[i].classes[k];
@@ -993,11 +1006,12 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 				fprintf(out, ",,,");
 			fprintf(out, "%.6f,%.2f,", c->gbps, c->share_pct);
 			if (steps[i].compared && c->has_analyzed)
-				fprintf(out, "%.2f,%.2f,%d\n", c->analyzed_pct, c->diff_pp, c->within);
+				fprintf(out, "%.2f,%.2f,%d,", c->analyzed_pct, c->diff_pp, c->within);
 			else if (c->has_analyzed)
-				fprintf(out, "%.2f,,\n", c->analyzed_pct);
+				fprintf(out, "%.2f,,,", c->analyzed_pct);
 			else
-				fprintf(out, ",,\n");
+				fprintf(out, ",,,");
+			fprintf(out, "%.3f,%d\n", steps[i].window_s, steps[i].cut_short);
 		}
 	}
 }

@@ -74,6 +74,12 @@ wait "$watcher" || true
 # The step h2 died in is kept, cut short, with what h1 and h3 measured.
 jq -e '(.steps | length == 2) and .steps[1].cut_short and (.steps[0].cut_short | not)' \
 	"$WORK/dies.json" >/dev/null || { cat "$WORK/dies.json" >&2; fail "dies: the step cut short is not marked so"; }
+# Once h2 was seen gone, h1's lat flow was stopped, and says why.
+if jq -e '.error | test("is gone")' "$WORK/dies.json" >/dev/null; then
+	jq -e '[.steps[1].flows[] | select(.host == "h1") | .error // ""] | all(test("^stopped: agent .h2. \\(bw"))' \
+		"$WORK/dies.json" >/dev/null || { cat "$WORK/dies.json" >&2; fail "dies: h1's flows do not say why they stopped"; }
+fi
+echo "dies: h1's flows: $(jq -r '[.steps[1].flows[] | select(.host == "h1") | .error] | unique | join("; ")' "$WORK/dies.json")"
 echo "dies: step 1 kept, cut short after $(jq '.steps[1].window_s' "$WORK/dies.json") s of its window, $(jq '[.steps[1].flows[] | select(.type == "lat") | .rtt_ns.count // 0] | add' "$WORK/dies.json") lat samples from h1"
 
 # The others were told to stop and serve the next coordinator.
