@@ -53,6 +53,9 @@ struct lat_report_info {
 /* {count, min, max, mean, stdev, p50, p90, p99, p99_9, p99_99}, in ns. */
 json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk);
 
+/* A histogram's non-empty buckets as [[value_ns, count], ...]: a CDF. */
+json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *clk);
+
 /*
  * The lat document: {"command", "version", "config", "clock", "results":
  * [one object per size], "complete", "error"}. @n results, the last of
@@ -147,9 +150,6 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 /* ================================================================== */
 /* converge                                                            */
 /* ================================================================== */
-
-/* A histogram's non-empty buckets as [[value_ns, count], ...]: a CDF. */
-json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *clk);
 
 #define CONVERGE_MAX_CLASSES	16
 #define CONVERGE_MAX_FLOWS	64
