@@ -64,6 +64,9 @@ jq -e '.steps[1] | .cut_short and .window_s > 0.5 and .window_s < 6 and
 	(.flows | map(select(.type == "bw")) | .[0].bytes > 0) and
 	(.flows | map(select(.type == "lat")) | .[0].rtt_ns.count > 0)' "$WORK/int.json" >/dev/null ||
 	{ cat "$WORK/int.json" >&2; fail "SIGINT: the interrupted step lost its measurements"; }
+# The lat flow (stopped mid-window) says it was stopped, and why.
+jq -e '.steps[1].flows | map(select(.type == "lat")) | .[0].error == "stopped: interrupted"' \
+	"$WORK/int.json" >/dev/null || { cat "$WORK/int.json" >&2; fail "SIGINT: the lat flow does not say why it stopped"; }
 # The agents stopped their flows (no data connection to h2's sink stays
 # up) and still listen for the next coordinator.
 for i in $(seq 100); do
