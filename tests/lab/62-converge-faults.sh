@@ -49,6 +49,9 @@ EOT
 
 # 1. A flow the destination refuses (messages above the port's limit).
 expect_fault refused "agent 'h2', flow 'bw': .*refused the flow" "$(write refused "size = 16m")"
+# Its step never began: the table says so instead of printing zeros.
+grep -q '^not measured: the step ended before its window began$' "$WORK/refused.out" ||
+	{ cat "$WORK/refused.out" >&2; fail "refused: the step is not marked 'not measured'"; }
 
 # 2. An agent that cannot be reached.
 stop_agents h2 KILL
