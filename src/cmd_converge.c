@@ -173,7 +173,7 @@ static int conv_run_step(struct conv *c, unsigned active_bw)
 	struct converge_step *st = &c->steps[c->n_steps];
 	json_t *conns[CONV_MAX_HOSTS] = { NULL };
 	size_t i;
-	int ret;
+	int ret, rres;
 
 	memset(st, 0, sizeof(*st));
 	st->active_bw = active_bw;
@@ -184,7 +184,8 @@ static int conv_run_step(struct conv *c, unsigned active_bw)
 	if (!ret)
 		ret = conv_collect(c);
 	st->cut_short = ret != 0;
-	conv_step_results(c, st, conns);
+	rres = conv_step_results(c, st, conns);
+	ret = ret ? ret : rres;
 	c->n_steps++;
 	for (i = 0; i < c->n_agents; i++) {
 		json_decref(conns[i]);

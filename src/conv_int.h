@@ -79,6 +79,6 @@ int conv_collect(struct conv *c);
 
 /* conv_results.c: what the agents measured, into a step */
 void conv_step_flows(struct conv *c, struct converge_step *st);
-void conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[]);
+int conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[]);
 
 #endif

@@ -222,9 +222,13 @@ static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
 	st->analysis_link_gbps = st->compared && st->total_gbps > 0 ? st->total_gbps :
 				 c->sc.link_gbps > 0 ? c->sc.link_gbps : st->total_gbps;
 	params.link_gbps = st->analysis_link_gbps > 0 ? st->analysis_link_gbps : 1;
-	if (arb_analyze(&c->cfg, &params, &res))
-		return log_errno(-EINVAL, "the %s model does not fit %s",
+	if (arb_analyze(&c->cfg, &params, &res)) {
+		st->compared = false;
+		if (!c->error[0])
+			snprintf(c->error, sizeof(c->error), "the %s model does not fit %.300s",
 				 arb_model_name(params.model), c->sc.arb_files[0]);
+		return -EINVAL;
+	}
 	st->within = true;
 	for (j = 0; j < st->n_classes; j++) {
 		k = &st->classes[j];
@@ -239,12 +243,14 @@ static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
 	return 0;
 }
 
-void conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[])
+/* 0, or -EINVAL when the step's traffic could not be analyzed (c->error says why). */
+int conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[])
 {
 	conv_source_results(c, st);
 	conv_sink_results(c, st, conns);
 	conv_shares(st);
 	st->within = true;
 	if (c->have_cfg && st->window_s > 0)
-		conv_analyze(c, st, c->o->tolerance_pp);
+		return conv_analyze(c, st, c->o->tolerance_pp);
+	return 0;
 }
