@@ -118,6 +118,11 @@ static json_t *json_ns(double v)
 	return json_real((double)(int64_t)(v * 10 + (v < 0 ? -0.5 : 0.5)) / 10);
 }
 
+json_t *report_real_or_null(bool has, double v)
+{
+	return has ? json_real(v) : json_null();
+}
+
 json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk)
 {
 	double tpn = clk->ticks_per_ns;

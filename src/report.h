@@ -50,6 +50,9 @@ struct lat_report_info {
 	uint64_t warmup;
 };
 
+/* @v as a JSON number, or null when there is none (!@has). */
+json_t *report_real_or_null(bool has, double v);
+
 /* {count, min, max, mean, stdev, p50, p90, p99, p99_9, p99_99}, in ns. */
 json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk);
 

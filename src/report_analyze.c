@@ -13,11 +13,6 @@
 /* analyze                                                             */
 /* ================================================================== */
 
-static json_t *analyze_distance(bool has, double v)
-{
-	return has ? json_real(v) : json_null();
-}
-
 static json_t *analyze_offered(double gbps)
 {
 	return gbps < 0 ? json_string("saturate") : json_real(gbps);
@@ -29,8 +24,8 @@ static json_t *analyze_rates(json_t *o, double share_pct, double gbps,
 {
 	json_object_set_new(o, "share_pct", json_real(share_pct));
 	json_object_set_new(o, "gbps", json_real(gbps));
-	json_object_set_new(o, "mean_distance", analyze_distance(has_distance, mean));
-	json_object_set_new(o, "max_distance", analyze_distance(has_distance, max));
+	json_object_set_new(o, "mean_distance", report_real_or_null(has_distance, mean));
+	json_object_set_new(o, "max_distance", report_real_or_null(has_distance, max));
 	return o;
 }
 

@@ -24,11 +24,6 @@ static const char *converge_class_kind(const struct converge_report_info *info)
 	return info->ets ? "band" : "sl";
 }
 
-static json_t *json_or_null(bool has, double v)
-{
-	return has ? json_real(v) : json_null();
-}
-
 static json_t *converge_class_json(const struct converge_report_info *info,
 				   const struct converge_step *st,
 				   const struct converge_class *c)
@@ -48,8 +43,9 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 	json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
 	json_object_set_new(o, "gbps", json_real(c->gbps));
 	json_object_set_new(o, "share_pct", json_real(c->share_pct));
-	json_object_set_new(o, "analyzed_pct", json_or_null(c->has_analyzed, c->analyzed_pct));
-	json_object_set_new(o, "diff_pp", json_or_null(cmp, c->diff_pp));
+	json_object_set_new(o, "analyzed_pct",
+			    report_real_or_null(c->has_analyzed, c->analyzed_pct));
+	json_object_set_new(o, "diff_pp", report_real_or_null(cmp, c->diff_pp));
 	json_object_set_new(o, "within", cmp ? json_boolean(c->within) : json_null());
 	return o;
 }
@@ -106,7 +102,8 @@ static json_t *converge_config_json(const struct converge_report_info *info)
 	json_object_set_new(o, "arbitration", info->arbitration ?
 			    json_string(info->arbitration) : json_null());
 	json_object_set_new(o, "model", info->model ? json_string(info->model) : json_null());
-	json_object_set_new(o, "link_gbps", json_or_null(info->link_gbps > 0, info->link_gbps));
+	json_object_set_new(o, "link_gbps",
+			    report_real_or_null(info->link_gbps > 0, info->link_gbps));
 	json_object_set_new(o, "duration_s", json_real(info->duration_s));
 	json_object_set_new(o, "warmup_s", json_real(info->warmup_s));
 	json_object_set_new(o, "tolerance_pp", json_real(info->tolerance_pp));
