@@ -310,9 +310,12 @@ int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 		st->w[i].running = true;
 	}
 	for (done = 0; done < st->n_w;) {
-		if (!st->stop && conn_fd_readable(cfd) && agent_run_ctl(st, cfd, err, errlen) &&
-		    !st->stop)
-			log_warn("%s", err);
+		/* Any message ends the run; a stop quietly, anything else with a line. */
+		if (!st->stop && conn_fd_readable(cfd)) {
+			ret = agent_run_ctl(st, cfd, err, errlen);
+			if (ret && ret != -EINTR)
+				log_warn("%s", err);
+		}
 		if (agent_quit && !st->stop) {
 			/* The workers end; their results still go out. */
 			snprintf(st->stop_reason, sizeof(st->stop_reason), "the agent is stopping");
