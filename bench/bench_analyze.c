@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "arb.h"
+#include "qos/arb.h"
 
 static double now_s(void)
 {

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "clock.h"
-#include "hist.h"
+#include "base/clock.h"
+#include "base/hist.h"
 
 #define TABLE_SIZE 65536	/* power of two, fits in L2 next to the histogram */
 

@@ -16,7 +16,7 @@
 #include <arpa/inet.h>
 
 #include "capture.h"
-#include "errbuf.h"
+#include "base/errbuf.h"
 
 #define ROCE_UDP_PORT 4791
 #define BTH_BYTES 12

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ctl.h"
+#include "converge/ctl.h"
 #include "fuzz.h"
 
 static void check(json_t *msg)

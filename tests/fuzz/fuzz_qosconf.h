@@ -11,9 +11,9 @@
 
 #include <errno.h>
 
-#include "arb.h"
+#include "qos/arb.h"
 #include "fuzz.h"
-#include "qosconf.h"
+#include "qos/qosconf.h"
 
 static int fuzz_qosconf(const uint8_t *data, size_t size,
 			enum qosconf_format format)

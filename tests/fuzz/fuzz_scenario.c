@@ -6,7 +6,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "scenario.h"
+#include "converge/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ctl.h"
+#include "converge/ctl.h"
 
 #define TOKEN		"0123456789abcdef0123"
 #define CLOSE_MS	8000	/* the agent's hello timeout (5 s) and slack */

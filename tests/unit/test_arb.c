@@ -30,7 +30,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "arb.h"
+#include "qos/arb.h"
 #include "unit.h"
 
 #define TOL_PCT 1e-3

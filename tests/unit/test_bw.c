@@ -8,9 +8,9 @@
 #include <cmocka.h>
 
 #include "unit.h"
-#include "bw.h"
-#include "load.h"
-#include "report.h"
+#include "cli/bw.h"
+#include "engine/load.h"
+#include "report/report.h"
 
 /* ---- pacing ---- */
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "clock.h"
+#include "base/clock.h"
 #include "unit.h"
 
 static void test_conversion(void **state)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "conn.h"
+#include "rdma/conn.h"
 
 /* A TCP connection on the loopback: *cli and *srv. */
 static void tcp_pair(int *cli, int *srv)

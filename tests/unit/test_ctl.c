@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ctl.h"
+#include "converge/ctl.h"
 
 static char err[512];
 

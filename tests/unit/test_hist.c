@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hist.h"
+#include "base/hist.h"
 #include "unit.h"
 
 #define NSAMPLES 200000

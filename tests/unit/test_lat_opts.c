@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lat.h"
+#include "cli/lat.h"
 
 /* Parse a NULL-terminated argument list; argv[0] is "lat". */
 #define PARSE(o, ...) parse(o, (char *[]){ "lat", __VA_ARGS__, NULL })

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "log.h"
+#include "base/log.h"
 
 static void test_error_returns_minus_one(void **state)
 {

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "arb.h"
-#include "qosconf.h"
+#include "qos/arb.h"
+#include "qos/qosconf.h"
 #include "unit.h"
 
 static struct qosconf_err err;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "unit.h"
 
 static struct converge_step step;

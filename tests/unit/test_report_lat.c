@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "unit.h"
-#include "report.h"
-#include "sink.h"
+#include "report/report.h"
+#include "engine/sink.h"
 
 static const struct clock_cal clk_2ghz = {
 	.source = CLOCK_SRC_TSC, .ticks_per_ns = 2.0, .uncertainty_ppm = 1.5, .method = "test",

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "scenario.h"
+#include "converge/scenario.h"
 #include "unit.h"
 
 static struct scenario sc;

@@ -1,0 +1,42 @@
+/*
+ * `rperf bw` options as plain data: parsed and validated once, by a pure
+ * function the unit tests call directly, before any device is touched.
+ */
+#ifndef RPERF_BW_H
+#define RPERF_BW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/flow_opts.h"
+
+#define BW_MAX_QPS 64
+
+struct bw_opts {
+	struct flow_opts flow;		/* device, path, workers, output */
+	size_t size_bytes;		/* -s */
+	double duration_s;		/* -D */
+	double interval_s;		/* --interval */
+	uint32_t tx_depth;		/* --tx-depth: outstanding per QP */
+	uint32_t batch;			/* --batch: requests per post list */
+	uint32_t cq_mod;		/* --cq-mod: a completion every N requests */
+	unsigned qps;			/* --qps: QPs (flows) per thread */
+	uint64_t rate_bps;		/* --rate: per QP, paced in software; 0: none */
+	uint64_t hw_rate_bps;		/* --hw-rate: per QP, the NIC's limiter; 0: none */
+	bool write;			/* --write: RDMA WRITE with immediate */
+	bool event;			/* --event: wait for completion events */
+	bool help;
+};
+
+/*
+ * Fill @o from the command line (argv[0] is "bw"). 0 on success, -EINVAL
+ * with a message in @err on bad usage. Pure: no I/O, no device access.
+ */
+int bw_opts_parse(int argc, char **argv, struct bw_opts *o, char *err, size_t errlen);
+
+/* "10m", "2.5g", "800k", "10mbit", "1000000" -> bits per second (decimal
+ * suffixes, as tc writes rates); 0 or -EINVAL. */
+int bw_parse_rate(const char *s, uint64_t *bps);
+
+#endif

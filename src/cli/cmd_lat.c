@@ -1,0 +1,385 @@
+/*
+ * rperf lat: the RTT a message sees through the fabric, without the end
+ * hosts' software and PCIe (RPerf's method, see probe.h). Each worker
+ * thread is pinned near the NIC, has its own wire QP (one server flow)
+ * and loopback pair, and runs every size in turn; results are merged
+ * per size after join and formatted by the report.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/client.h"
+#include "cli/cmd.h"
+#include "rdma/conn.h"
+#include "base/errbuf.h"
+#include "cli/lat.h"
+#include "base/log.h"
+#include "base/pin.h"
+#include "engine/probe.h"
+#include "report/report.h"
+
+/* What every worker shares, read-only once the workers start. */
+struct lat_run {
+	const struct lat_opts *o;
+	struct verbs_dev dev;
+	struct verbs_path path;
+	struct clock_cal clk;
+	size_t sizes[LAT_MAX_SIZES];
+	size_t n_sizes;
+	size_t max_bytes;
+	FILE *csv;
+	struct conn_cm cm0;		/* rdma_cm: worker 0's id, resolved up front */
+};
+
+struct lat_worker {
+	struct lat_run *run;
+	unsigned index;
+	pthread_t tid;
+	struct flow_result res[LAT_MAX_SIZES];
+	size_t n_res;			/* initialized results, the last maybe partial */
+	int status;
+	char err[256];
+	bool got_huge;
+};
+
+void cmd_lat_usage(FILE *out)
+{
+	fputs("usage: rperf lat [options] HOST\n"
+	      "\n"
+	      "Measure the round trip through the fabric to an 'rperf server' on HOST:\n"
+	      "RTT = T_W - T_L, the wire SEND's completion minus a loopback SEND's.\n"
+	      "\n", out);
+	fputs(flow_opts_usage_path, out);
+	fputs("  -n, --iters N         samples per size (default 1000)\n"
+	      "  -D, --duration SECS   run each size this long instead of -n\n"
+	      "      --warmup N        samples discarded first (default 100)\n"
+	      "  -s, --size LIST       message sizes, e.g. 64,4k (default 64)\n"
+	      "  -a, --all             sweep 2 .. 8 MiB in powers of two, within the port's limit\n",
+	      out);
+	fputs(flow_opts_usage_run, out);
+	fputs("      --csv FILE        write every sample's timestamps ('-': stdout)\n"
+	      "  -h, --help            show this help\n", out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Worker                                                              */
+/* ------------------------------------------------------------------ */
+
+static void lat_csv_sample(void *arg, const struct probe_sample *s);
+
+struct lat_csv_ctx {
+	struct lat_worker *w;
+	size_t size;
+};
+
+static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool ctl_cm)
+{
+	struct lat_run *run = w->run;
+	struct verbs_counters before, after;
+	struct lat_csv_ctx csv = { .w = w };
+	struct probe_cfg cfg = {
+		.iterations = run->o->iterations,
+		.duration_ticks = clock_ns_to_ticks(&run->clk, run->o->duration_s * 1e9),
+		.warmup = run->o->warmup,
+		.clk = &run->clk,
+		.ctl_fd = ctl_fd,
+		.ctl_any_event = ctl_cm,
+		.peer = run->o->flow.host,
+		.stop = &client_stop,
+		.yield = run->o->flow.yield,
+		.on_sample = run->csv ? lat_csv_sample : NULL,
+		.arg = &csv,
+	};
+	/* RC gives up after retry + 1 attempts of 4.096 us * 2^timeout each. */
+	double rc_ns = (run->path.retry + 1.0) * 4096.0 * (double)(1ull << run->path.timeout);
+	struct flow_result *res;
+	size_t k;
+	int ret;
+
+	cfg.sample_timeout_ticks = clock_ns_to_ticks(&run->clk, 2 * rc_ns + 5e9);
+	for (k = 0; k < run->n_sizes; k++) {
+		res = &w->res[k];
+		if (flow_result_init(res, run->sizes[k]))
+			return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");
+		w->n_res = k + 1;
+		cfg.size_bytes = csv.size = run->sizes[k];
+		verbs_counters_read(&run->dev, &before);
+		ret = probe_run(p, &cfg, res);
+		if (!verbs_counters_read(&run->dev, &after))
+			res->retrans = verbs_counters_retrans(&before, &after);
+		if (ret) {
+			memcpy(w->err, res->error, sizeof(w->err));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void *lat_worker_main(void *arg)
+{
+	struct lat_worker *w = arg;
+	struct lat_run *run = w->run;
+	struct probe p;
+	int fd = -1, ret;
+
+	ret = client_pin_worker(&run->o->flow, run->dev.ctx, w->index, w->err,
+				sizeof(w->err));
+	if (!ret)
+		ret = probe_init(&p, &run->dev, run->max_bytes, run->o->flow.hugepages, &run->path,
+				 &w->got_huge, w->err, sizeof(w->err));
+	if (ret) {
+		w->status = ret;
+		return NULL;
+	}
+	ret = client_connect(&run->o->flow, &run->cm0, &p.wire, &run->path, run->max_bytes,
+			     w->err, sizeof(w->err));
+	if (ret >= 0)
+		ret = lat_run_sizes(w, &p, ret, run->o->flow.rdma_cm);
+	w->status = ret < 0 ? ret : 0;
+	fd = run->o->flow.rdma_cm ? -1 : ret;
+	if (fd >= 0)
+		close(fd);
+	probe_release(&p);
+	return NULL;
+}
+
+static void lat_csv_sample(void *arg, const struct probe_sample *s)
+{
+	struct lat_csv_ctx *c = arg;
+	const struct clock_cal *clk = &c->w->run->clk;
+	double rtt;
+
+	if (s->warmup)
+		return;
+	rtt = s->t_w >= s->t_l ? clock_ticks_to_ns(clk, s->t_w - s->t_l) :
+				 -clock_ticks_to_ns(clk, s->t_l - s->t_w);
+	/* One fprintf per line: stdio locks the stream, lines never mix. */
+	fprintf(c->w->run->csv, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		",%.1f,%.1f,%.1f\n", c->w->index, c->size, s->index - c->w->run->o->warmup,
+		s->t_p, s->t_l, s->t_w, clock_ticks_to_ns(clk, s->t_w - s->t_p),
+		clock_ticks_to_ns(clk, s->t_l - s->t_p), rtt);
+}
+
+/* ------------------------------------------------------------------ */
+/* Setup, run, report                                                  */
+/* ------------------------------------------------------------------ */
+
+static int lat_pick_sizes(struct lat_run *run, char *err, size_t errlen)
+{
+	size_t max = verbs_dev_max_msg_bytes(&run->dev), k;
+	const struct lat_opts *o = run->o;
+
+	if (o->all_sizes) {
+		run->n_sizes = lat_sweep_sizes(max, run->sizes, LAT_MAX_SIZES);
+	} else {
+		memcpy(run->sizes, o->sizes, o->n_sizes * sizeof(o->sizes[0]));
+		run->n_sizes = o->n_sizes;
+	}
+	for (k = 0; k < run->n_sizes; k++) {
+		if (run->sizes[k] > max)
+			return errbuf_set(err, errlen, -EMSGSIZE,
+					  "size %zu larger than %s port %u allows (%zu bytes)",
+					  run->sizes[k], run->dev.name, run->dev.port, max);
+		if (run->sizes[k] > run->max_bytes)
+			run->max_bytes = run->sizes[k];
+	}
+	return 0;
+}
+
+static FILE *lat_csv_open(const char *path)
+{
+	FILE *f = client_file_open(path);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
+		   "loopback_ns,rtt_ns\n");
+	return f;
+}
+
+/* Start the workers, wait for all; the first error is the run's. */
+static int lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
+{
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		w[i].run = run;
+		w[i].index = i;
+		ret = pthread_create(&w[i].tid, NULL, lat_worker_main, &w[i]);
+		if (ret) {
+			w[i].status = -ret;
+			snprintf(w[i].err, sizeof(w[i].err), "cannot start a thread: %s",
+				 strerror(ret));
+			client_stop = 1;
+			break;
+		}
+	}
+	while (i--)
+		pthread_join(w[i].tid, NULL);
+	return 0;
+}
+
+/* Per size, every worker's result into @out; returns how many sizes. */
+static size_t lat_merge(struct lat_run *run, struct lat_worker *w, unsigned nw,
+			struct flow_result *out)
+{
+	uint64_t retrans;
+	size_t k, n = 0;
+	unsigned i;
+
+	for (i = 0; i < nw; i++)
+		n = w[i].n_res > n ? w[i].n_res : n;
+	for (k = 0; k < n; k++) {
+		flow_result_init(&out[k], run->sizes[k]);
+		retrans = 0;
+		for (i = 0; i < nw; i++) {
+			if (k >= w[i].n_res)
+				continue;
+			flow_result_merge(&out[k], &w[i].res[k]);
+			/* Port counters: the workers' windows overlap; never add them. */
+			retrans = w[i].res[k].retrans > retrans ? w[i].res[k].retrans : retrans;
+		}
+		out[k].retrans = retrans;
+	}
+	return n;
+}
+
+static const char *lat_first_error(struct lat_worker *w, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (w[i].status)
+			return w[i].err;
+	return NULL;
+}
+
+static int lat_report(struct lat_run *run, struct lat_worker *w, const char *error)
+{
+	const struct lat_opts *o = run->o;
+	struct flow_result merged[LAT_MAX_SIZES];
+	struct lat_report_info info = {
+		.server = o->flow.host,
+		.device = run->dev.name,
+		.port = run->dev.port,
+		.gid_index = run->dev.gid_index,
+		.roce = run->dev.roce,
+		.mtu = verbs_mtu_str(run->dev.port_attr.active_mtu),
+		.path = run->path,
+		.clk = &run->clk,
+		.threads = o->flow.threads,
+		.rdma_cm = o->flow.rdma_cm,
+		.hugepages = o->flow.hugepages && w[0].got_huge,
+		.iterations = o->iterations,
+		.duration_s = o->duration_s,
+		.warmup = o->warmup,
+	};
+	char err[256];
+	size_t n, k;
+	json_t *doc;
+	int ret = 0;
+
+	n = lat_merge(run, w, o->flow.threads, merged);
+	if (!(o->flow.json_path && !strcmp(o->flow.json_path, "-")) &&
+	    !(o->flow.csv_path && !strcmp(o->flow.csv_path, "-")) && n)
+		report_lat_table(stdout, &info, merged, n);
+	if (o->flow.json_path) {
+		doc = report_lat_json(&info, merged, n, error);
+		ret = report_json_write(doc, o->flow.json_path, err, sizeof(err));
+		json_decref(doc);
+		if (ret)
+			log_error("%s", err);
+	}
+	for (k = 0; k < n; k++)
+		flow_result_release(&merged[k]);
+	return ret;
+}
+
+static void lat_release(struct lat_run *run, struct lat_worker *w, unsigned nw)
+{
+	unsigned i;
+	size_t k;
+
+	for (i = 0; i < nw; i++)
+		for (k = 0; k < w[i].n_res; k++)
+			flow_result_release(&w[i].res[k]);
+	if (run->csv && run->csv != stdout)
+		fclose(run->csv);
+	verbs_dev_close(&run->dev);
+	if (run->cm0.id || run->cm0.ch)
+		conn_cm_close(&run->cm0);
+}
+
+static int lat_prepare(struct lat_run *run, char *err, size_t errlen)
+{
+	const struct lat_opts *o = run->o;
+	int ret;
+
+	ret = clock_init(o->flow.clock, &run->clk, err, errlen);
+	if (ret)
+		return ret;
+	run->path = client_path(&o->flow);
+	ret = client_open_device(&o->flow, &run->dev, &run->cm0, err, errlen);
+	if (!ret)
+		ret = lat_pick_sizes(run, err, errlen);
+	return ret;
+}
+
+int cmd_lat(int argc, char **argv)
+{
+	struct lat_opts o;
+	struct lat_run run = { .o = &o };
+	struct lat_worker *w;
+	const char *error;
+	char err[256];
+	int ret;
+
+	if (lat_opts_parse(argc, argv, &o, err, sizeof(err))) {
+		log_error("%s", err);
+		fprintf(stderr, "see 'rperf lat --help'\n");
+		return RPERF_EXIT_USAGE;
+	}
+	if (o.help) {
+		cmd_lat_usage(stdout);
+		return RPERF_EXIT_OK;
+	}
+	ret = client_begin(&o.flow);
+	if (ret)
+		return ret;
+	ret = lat_prepare(&run, err, sizeof(err));
+	if (ret) {
+		log_error("%s", err);
+		lat_release(&run, NULL, 0);
+		return client_setup_status(ret);
+	}
+	if (o.flow.threads > 1 && o.flow.rdma_cm) {
+		log_error("--rdma-cm runs one thread");
+		lat_release(&run, NULL, 0);
+		return RPERF_EXIT_USAGE;
+	}
+	w = calloc(o.flow.threads, sizeof(*w));
+	run.csv = o.flow.csv_path ? lat_csv_open(o.flow.csv_path) : NULL;
+	if (!w || (o.flow.csv_path && !run.csv)) {
+		free(w);
+		lat_release(&run, NULL, 0);
+		return RPERF_EXIT_FAILURE;
+	}
+	client_signals();
+	lat_start(&run, w, o.flow.threads);
+	if (o.flow.hugepages && !w[0].got_huge)
+		log_warn("no huge pages available: buffers on normal pages");
+	error = lat_first_error(w, o.flow.threads);
+	if (error)
+		log_error("%s", error);
+	ret = lat_report(&run, w, error);
+	lat_release(&run, w, o.flow.threads);
+	free(w);
+	return error || ret ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;
+}

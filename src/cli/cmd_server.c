@@ -1,0 +1,449 @@
+/*
+ * rperf server: the passive side. Any number of clients at once, one RC
+ * QP per client flow, RECVs kept posted, nothing ever sent back in
+ * software. It counts messages and bytes per flow and per SL, and prints
+ * them when it stops (SIGINT, SIGTERM or --duration). A client that goes
+ * away only closes its flow.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "rdma/conn.h"
+#include "base/errbuf.h"
+#include "base/log.h"
+#include "report/report.h"
+#include "engine/sink.h"
+
+#define SERVER_HELLO_MS 5000
+
+struct server_opts {
+	const char *device;
+	int ib_port;
+	int gid_index;
+	uint16_t port;
+	double duration_s;		/* 0: until stopped */
+	const char *json_path;
+	bool rdma_cm;
+	bool hugepages;
+	uint32_t ring;
+	bool help;
+};
+
+struct server {
+	const struct server_opts *o;
+	struct verbs_dev dev;
+	struct sink sink;
+	int lfd;
+	struct conn_cm cm;
+	uint64_t start_ns;
+};
+
+static volatile sig_atomic_t server_stop;
+
+static void server_on_signal(int sig)
+{
+	(void)sig;
+	server_stop = 1;
+}
+
+void cmd_server_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: rperf server [options]\n"
+		"\n"
+		"Accept rperf clients, keep RECVs posted for each flow, count what arrives.\n"
+		"\n"
+		"  -d, --device NAME     RDMA device (default: the first one)\n"
+		"  -i, --ib-port N       device port (default 1)\n"
+		"  -x, --gid-index N     RoCE GID index (default: the RoCE v2 IPv4 GID)\n"
+		"  -p, --port N          TCP / rdma_cm port to listen on (default %u)\n"
+		"  -D, --duration SECS   stop after this long (default: until SIGINT/SIGTERM)\n"
+		"      --json FILE       write the counts as JSON on exit ('-': stdout)\n"
+		"      --rdma-cm         accept through librdmacm instead of TCP\n"
+		"      --ring N          RECVs kept posted per flow (default 128)\n"
+		"      --hugepages       put the buffers on huge pages\n"
+		"  -h, --help            show this help\n", CONN_DEFAULT_PORT);
+}
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+/* ------------------------------------------------------------------ */
+
+static int server_num(const char *opt, const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || end == s || *end || v < min || v > max)
+		return log_error("%s '%s': expected an integer from %ld to %ld", opt, s, min, max);
+	*out = v;
+	return 0;
+}
+
+static int server_opts_parse(int argc, char **argv, struct server_opts *o)
+{
+	static const struct option lo[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "ib-port", required_argument, NULL, 'i' },
+		{ "gid-index", required_argument, NULL, 'x' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "rdma-cm", no_argument, NULL, 'C' },
+		{ "ring", required_argument, NULL, 'R' },
+		{ "hugepages", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v = 0;
+	int c, ret = 0;
+
+	*o = (struct server_opts){ .ib_port = 1, .gid_index = -1, .port = CONN_DEFAULT_PORT,
+				   .ring = 128 };
+	optind = 0;
+	opterr = 0;
+	while (!ret && (c = getopt_long(argc, argv, ":d:i:x:p:D:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->device = optarg;
+			break;
+		case 'i':
+			ret = server_num("--ib-port", optarg, 1, 255, &v);
+			o->ib_port = (int)v;
+			break;
+		case 'x':
+			ret = server_num("--gid-index", optarg, 0, 255, &v);
+			o->gid_index = (int)v;
+			break;
+		case 'p':
+			ret = server_num("--port", optarg, 1, 65535, &v);
+			o->port = (uint16_t)v;
+			break;
+		case 'R':
+			ret = server_num("--ring", optarg, 1, 16384, &v);
+			o->ring = (uint32_t)v;
+			break;
+		case 'J':
+			o->json_path = optarg;
+			break;
+		case 'C':
+			o->rdma_cm = true;
+			break;
+		case 'H':
+			o->hugepages = true;
+			break;
+		case 'h':
+			o->help = true;
+			return 0;
+		case 'D':
+			o->duration_s = strtod(optarg, &end);
+			if (*end || end == optarg || !isfinite(o->duration_s) || o->duration_s <= 0)
+				ret = log_error("--duration '%s': expected seconds above 0", optarg);
+			break;
+		case ':':
+			ret = log_error("option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			ret = log_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!ret && optind < argc)
+		ret = log_error("unexpected argument '%s'", argv[optind]);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Flows over TCP                                                      */
+/* ------------------------------------------------------------------ */
+
+static uint64_t server_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void server_accept(struct server *sv)
+{
+	struct sink_flow *f;
+	char err[256];
+
+	if (sink_accept_tcp(&sv->sink, sv->lfd, SERVER_HELLO_MS, &f, err, sizeof(err))) {
+		log_warn("%s", err);
+		return;
+	}
+	if (f->cm_id) {
+		log_info("flow %u: its client asks for counters over TCP", f->id);
+		return;
+	}
+	log_info("flow %u from %s: SL %u, tclass %u, up to %zu bytes", f->id, f->peer,
+		 f->path.sl, f->path.tclass, f->buf_bytes);
+}
+
+/* A flow's socket is readable: the client closed it (or sent junk). */
+static void server_flow_sock(struct server *sv, struct sink_flow *f)
+{
+	if (!sink_flow_sock_closed(&sv->sink, f))
+		return;
+	log_info("flow %u from %s closed: %llu messages, %llu bytes", f->id, f->peer,
+		 (unsigned long long)f->msgs, (unsigned long long)f->bytes);
+}
+
+/* ------------------------------------------------------------------ */
+/* Flows over rdma_cm                                                  */
+/* ------------------------------------------------------------------ */
+
+static int server_cm_request(struct server *sv, struct rdma_cm_event *ev, char *err,
+			     size_t errlen)
+{
+	struct conn_hello h, reply = { .kind = CONN_HELLO_SERVER };
+	struct sink_flow *f = NULL;
+	char peer[64];
+	int ret;
+
+	if (ev->param.conn.private_data_len < CONN_HELLO_BYTES ||
+	    conn_hello_unpack(ev->param.conn.private_data, &h) || h.kind != CONN_HELLO_CLIENT)
+		return errbuf_set(err, errlen, -EPROTO, "rdma_cm request without an rperf hello");
+	if (strcmp(ibv_get_device_name(ev->id->verbs->device), sv->dev.name) ||
+	    ev->id->port_num != sv->dev.port)
+		return errbuf_set(err, errlen, -ENODEV, "rdma_cm request arrived on %s port %u",
+				  ibv_get_device_name(ev->id->verbs->device), ev->id->port_num);
+	snprintf(peer, sizeof(peer), "rdma_cm:%u", (unsigned)sv->sink.n_flows + 1);
+	ret = sink_flow_new(&sv->sink, &h.path, h.max_msg_bytes, peer, &f, err, errlen);
+	if (ret)
+		return ret;
+	ret = conn_cm_qp_ready(ev->id, &f->qp, &h.path, err, errlen);
+	if (!ret)
+		ret = sink_flow_start(&sv->sink, f, err, errlen);
+	if (!ret) {
+		reply.flow_id = f->id;
+		reply.path = h.path;
+		ret = conn_cm_accept(ev->id, &f->qp, &reply, err, errlen);
+	}
+	if (ret) {
+		sink_flow_drop(&sv->sink, f);
+		return ret;
+	}
+	f->cm_id = ev->id;
+	log_info("flow %u over rdma_cm: SL %u, tclass %u", f->id, h.path.sl, h.path.tclass);
+	return 0;
+}
+
+static struct sink_flow *server_flow_by_cm(struct server *sv, struct rdma_cm_id *id)
+{
+	size_t i;
+
+	for (i = 0; i < sv->sink.n_flows; i++)
+		if (sv->sink.flows[i]->cm_id == id)
+			return sv->sink.flows[i];
+	return NULL;
+}
+
+static void server_cm_events(struct server *sv)
+{
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id, *drop;
+	struct sink_flow *f;
+	char err[256];
+
+	while (!rdma_get_cm_event(sv->cm.ch, &ev)) {
+		id = ev->id;
+		drop = NULL;
+		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			if (server_cm_request(sv, ev, err, sizeof(err))) {
+				log_warn("%s", err);
+				rdma_reject(id, NULL, 0);
+				drop = id;
+			}
+		} else if (ev->event == RDMA_CM_EVENT_DISCONNECTED ||
+			   ev->event == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
+			f = server_flow_by_cm(sv, id);
+			if (f) {
+				sink_flow_close(&sv->sink, f);
+				f->cm_id = NULL;
+				drop = id;
+			}
+		}
+		rdma_ack_cm_event(ev);
+		if (drop)
+			rdma_destroy_id(drop);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Main loop                                                           */
+/* ------------------------------------------------------------------ */
+
+static int server_poll_once(struct server *sv, struct pollfd *pfd, size_t cap, int timeout_ms)
+{
+	struct sink_flow *f;
+	size_t i, j, n = 2, first;
+	char err[256];
+
+	/* With rdma_cm the TCP listener takes the flows' side connections. */
+	pfd[0] = (struct pollfd){ .fd = sv->lfd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = sink_event_fd(&sv->sink), .events = POLLIN };
+	if (sv->o->rdma_cm)
+		pfd[n++] = (struct pollfd){ .fd = sv->cm.ch->fd, .events = POLLIN };
+	first = n;
+	for (i = 0; i < sv->sink.n_flows && n < cap; i++)
+		if (sv->sink.flows[i]->fd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = sv->sink.flows[i]->fd, .events = POLLIN };
+	if (poll(pfd, n, timeout_ms) <= 0)
+		return 0;
+	if (pfd[1].revents && sink_service(&sv->sink, err, sizeof(err)))
+		log_warn("%s", err);
+	for (i = first; i < n; i++) {
+		if (!pfd[i].revents)
+			continue;
+		for (j = 0; j < sv->sink.n_flows; j++) {
+			f = sv->sink.flows[j];
+			if (f->fd == pfd[i].fd)
+				server_flow_sock(sv, f);
+		}
+	}
+	if (sv->o->rdma_cm && pfd[2].revents)
+		server_cm_events(sv);
+	if (pfd[0].revents)
+		server_accept(sv);
+	return 0;
+}
+
+static int server_loop(struct server *sv)
+{
+	uint64_t end_ns = sv->o->duration_s > 0 ? sv->start_ns + (uint64_t)(sv->o->duration_s * 1e9) : 0;
+	struct pollfd *pfd = NULL, *np;
+	size_t cap = 0;
+	uint64_t now;
+	int tmo;
+
+	while (!server_stop) {
+		now = server_now_ns();
+		if (end_ns && now >= end_ns)
+			break;
+		tmo = end_ns ? (int)((end_ns - now) / 1000000 + 1) : 1000;
+		tmo = tmo > 1000 ? 1000 : tmo;
+		if (cap < sv->sink.n_flows + 3) {
+			np = realloc(pfd, (sv->sink.n_flows + 18) * sizeof(*pfd));
+			if (!np)
+				break;
+			pfd = np;
+			cap = sv->sink.n_flows + 18;
+		}
+		server_poll_once(sv, pfd, cap, tmo);
+	}
+	free(pfd);
+	return 0;
+}
+
+static int server_setup(struct server *sv, char *err, size_t errlen)
+{
+	const struct server_opts *o = sv->o;
+	struct sigaction sa = { .sa_handler = server_on_signal };
+	int ret;
+
+	ret = verbs_dev_open(&sv->dev, o->device, o->ib_port, o->gid_index, err, errlen);
+	if (!ret)
+		ret = sink_init(&sv->sink, &sv->dev, o->ring, o->hugepages, err, errlen);
+	if (ret)
+		return ret;
+	sv->lfd = conn_listen(o->port, err, errlen);
+	ret = sv->lfd < 0 ? sv->lfd : 0;
+	if (!ret && o->rdma_cm)
+		ret = conn_cm_listen(&sv->cm, o->port, err, errlen);
+	if (ret)
+		return ret;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	log_info("listening on port %u (%s), %s port %u", o->port, o->rdma_cm ? "rdma_cm" : "tcp",
+		 sv->dev.name, sv->dev.port);
+	return 0;
+}
+
+static int server_report(struct server *sv)
+{
+	double elapsed_s = (double)(server_now_ns() - sv->start_ns) / 1e9;
+	const char *path = sv->o->json_path;
+	char err[256];
+	json_t *doc;
+	int ret = 0;
+
+	if (!path || strcmp(path, "-"))
+		report_server_table(stdout, &sv->sink, elapsed_s);
+	if (path) {
+		doc = report_server_json(&sv->sink, elapsed_s);
+		ret = report_json_write(doc, path, err, sizeof(err));
+		json_decref(doc);
+		if (ret)
+			log_error("%s", err);
+	}
+	fflush(stdout);
+	return ret;
+}
+
+static void server_release(struct server *sv)
+{
+	size_t i;
+
+	for (i = 0; i < sv->sink.n_flows; i++)
+		if (sv->sink.flows[i]->fd >= 0)
+			close(sv->sink.flows[i]->fd);
+	if (sv->dev.ctx)
+		sink_release(&sv->sink);
+	if (sv->lfd >= 0)
+		close(sv->lfd);
+	if (sv->cm.ch)
+		conn_cm_close(&sv->cm);
+	verbs_dev_close(&sv->dev);
+}
+
+int cmd_server(int argc, char **argv)
+{
+	struct server_opts o;
+	struct server sv = { .o = &o, .lfd = -1 };
+	char err[256];
+	int ret;
+
+	if (server_opts_parse(argc, argv, &o)) {
+		fprintf(stderr, "see 'rperf server --help'\n");
+		return RPERF_EXIT_USAGE;
+	}
+	if (o.help) {
+		cmd_server_usage(stdout);
+		return RPERF_EXIT_OK;
+	}
+	/* Before the run: a missing directory must not cost the results. */
+	if (o.json_path && report_json_check(o.json_path, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_FAILURE;
+	}
+	srand48(getpid() ^ (long)server_now_ns());
+	ret = server_setup(&sv, err, sizeof(err));
+	if (ret) {
+		log_error("%s", err);
+		server_release(&sv);
+		return ret == -ENODEV || ret == -EINVAL ? RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE;
+	}
+	sv.start_ns = server_now_ns();
+	server_loop(&sv);
+	ret = server_report(&sv);
+	server_release(&sv);
+	return ret ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;
+}

@@ -1,0 +1,37 @@
+/*
+ * `rperf lat` options as plain data: parsed and validated once, by a pure
+ * function the unit tests call directly, before any device is touched.
+ */
+#ifndef RPERF_LAT_H
+#define RPERF_LAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/flow_opts.h"
+
+#define LAT_MAX_SIZES 32
+#define LAT_SWEEP_MAX_BYTES (1u << 23)	/* -a: 2 .. 2^23, as perftest */
+
+struct lat_opts {
+	struct flow_opts flow;		/* device, path, workers, output */
+	uint64_t iterations;		/* -n; 0 when -D is given */
+	double duration_s;		/* -D */
+	uint64_t warmup;		/* --warmup */
+	size_t sizes[LAT_MAX_SIZES];	/* -s */
+	size_t n_sizes;
+	bool all_sizes;			/* -a: filled in once the port is known */
+	bool help;
+};
+
+/*
+ * Fill @o from the command line (argv[0] is "lat"). 0 on success, -EINVAL
+ * with a message in @err on bad usage. Pure: no I/O, no device access.
+ */
+int lat_opts_parse(int argc, char **argv, struct lat_opts *o, char *err, size_t errlen);
+
+/* The -a sweep: powers of two from 2 up to min(@max_bytes, 2^23). */
+size_t lat_sweep_sizes(size_t max_bytes, size_t *sizes, size_t cap);
+
+#endif

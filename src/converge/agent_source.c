@@ -1,0 +1,345 @@
+/*
+ * The sources' side of a step: each flow's workers, a thread apiece with
+ * its lat probe or its bw QPs connected to the destination's sink, run
+ * from one start instant through warm-up and the window; then each flow's
+ * result (bytes, errors, a lat flow's RTTs) for the coordinator.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "converge/agent_int.h"
+#include "rdma/conn.h"
+#include "base/errbuf.h"
+#include "base/log.h"
+#include "base/pin.h"
+#include "report/report.h"
+
+/* bw's defaults: a window deep enough that a shaped band never runs dry. */
+#define AGENT_TX_DEPTH		128
+#define AGENT_BATCH		1
+#define AGENT_CQ_MOD		16
+
+/* ------------------------------------------------------------------ */
+/* Source: setup                                                       */
+/* ------------------------------------------------------------------ */
+
+/* A bw worker's QPs, each a flow to the destination's sink. */
+static int agent_worker_connect_bw(struct agent_worker *w, const char *dest, uint16_t port,
+				   char *err, size_t errlen)
+{
+	struct agent_flow *f = w->flow;
+	struct load_qp *q;
+	unsigned i;
+	bool huge;
+	int ret;
+
+	ret = load_init(&w->load, &w->st->dev, f->qps, AGENT_TX_DEPTH, f->size_bytes, false, false,
+			&huge, err, errlen);
+	if (ret)
+		return ret;
+	w->load_ok = true;
+	for (i = 0; i < f->qps; i++) {
+		q = &w->load.qps[i];
+		q->ctl_fd = conn_client_flow(dest, port, &q->qp, &f->path, f->size_bytes,
+					     AGENT_MSG_MS, err, errlen);
+		if (q->ctl_fd < 0)
+			return q->ctl_fd;
+	}
+	return 0;
+}
+
+/* The sockets of a worker's flows: one for lat, one per QP for bw. */
+size_t agent_worker_fds(const struct agent_worker *w, int *fds, size_t cap)
+{
+	size_t n = 0, i;
+
+	if (w->fd >= 0 && n < cap)
+		fds[n++] = w->fd;
+	for (i = 0; w->load_ok && i < w->load.n_qps && n < cap; i++)
+		if (w->load.qps[i].ctl_fd >= 0)
+			fds[n++] = w->load.qps[i].ctl_fd;
+	return n;
+}
+
+/* A lat worker's QPs, connected to the destination's sink. */
+static int agent_worker_connect(struct agent_worker *w, const char *dest, uint16_t port,
+				char *err, size_t errlen)
+{
+	struct agent_flow *f = w->flow;
+	bool huge;
+	int ret;
+
+	if (f->bw)
+		return agent_worker_connect_bw(w, dest, port, err, errlen);
+	ret = probe_init(&w->probe, &w->st->dev, f->size_bytes, false, &f->path, &huge, err,
+			 errlen);
+	if (ret)
+		return ret;
+	w->probe_ok = true;
+	w->fd = conn_client_flow(dest, port, &w->probe.wire, &f->path, f->size_bytes,
+				 AGENT_MSG_MS, err, errlen);
+	return w->fd < 0 ? w->fd : 0;
+}
+
+/* Every worker of every flow: create and connect; fill the ready message. */
+int agent_source_setup(struct agent_step *st, const json_t *m, json_t *conns,
+		       const char **bad_flow, char *err, size_t errlen)
+{
+	const char *dest = json_string_value(json_object_get(m, "dest"));
+	uint16_t port = (uint16_t)agent_jint(m, "data_port");
+	struct agent_worker *w;
+	json_t *c;
+	char name[128];
+	size_t i, k, n = 0, n_fds;
+	int ret, fds[64];
+	unsigned t;
+
+	if (!dest)
+		return errbuf_set(err, errlen, -EPROTO, "setup: a source needs 'dest'");
+	snprintf(st->dest, sizeof(st->dest), "%s", dest);
+	for (i = 0; i < st->n_flows; i++)
+		n += st->flows[i].threads;
+	st->w = calloc(n ? n : 1, sizeof(*st->w));
+	if (!st->w)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	for (i = 0; i < st->n_flows; i++) {
+		for (t = 0; t < st->flows[i].threads; t++) {
+			w = &st->w[st->n_w++];
+			*w = (struct agent_worker){ .st = st, .flow = &st->flows[i], .fd = -1 };
+			*bad_flow = w->flow->name;
+			ret = agent_worker_connect(w, dest, port, err, errlen);
+			if (ret)
+				return ret;
+			n_fds = agent_worker_fds(w, fds, 64);
+			for (k = 0; k < n_fds; k++) {
+				conn_sock_name(fds[k], name, sizeof(name));
+				c = json_object();
+				json_object_set_new(c, "flow", json_string(w->flow->name));
+				json_object_set_new(c, "local", json_string(name));
+				json_array_append_new(conns, c);
+			}
+		}
+	}
+	*bad_flow = NULL;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Source: the workers                                                 */
+/* ------------------------------------------------------------------ */
+
+static void agent_sleep_until(uint64_t at_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(at_ns / 1000000000u),
+			       .tv_nsec = (long)(at_ns % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* Warm-up, then the measured window, on the lat engine. */
+static int agent_worker_lat(struct agent_worker *w)
+{
+	struct agent_step *st = w->st;
+	struct verbs_path *path = &w->flow->path;
+	double rc_ns = (path->retry + 1.0) * 4096.0 * (double)(1ull << path->timeout);
+	struct probe_cfg cfg = {
+		.size_bytes = w->flow->size_bytes,
+		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)st->warmup_ns),
+		.sample_timeout_ticks = clock_ns_to_ticks(&st->clk, 2 * rc_ns + 5e9),
+		.clk = &st->clk,
+		.ctl_fd = w->fd,
+		.peer = st->dest,
+		.stop = &st->stop,
+		.yield = st->yield,
+	};
+	struct flow_result warm;
+	int ret = 0;
+
+	if (flow_result_init(&warm, cfg.size_bytes) || flow_result_init(&w->res, cfg.size_bytes))
+		return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");
+	w->res_ok = true;
+	if (st->warmup_ns)
+		ret = probe_run(&w->probe, &cfg, &warm);
+	if (ret)
+		memcpy(w->res.error, warm.error, sizeof(w->res.error));
+	flow_result_release(&warm);
+	if (ret)
+		return ret;
+	cfg.duration_ticks = clock_ns_to_ticks(&st->clk, (double)st->duration_ns);
+	return probe_run(&w->probe, &cfg, &w->res);
+}
+
+/*
+ * The bw engine for warm-up, window and a tail, in one run: the sink
+ * measures the window, and every band stays backlogged across it.
+ */
+static int agent_worker_bw(struct agent_worker *w)
+{
+	struct agent_step *st = w->st;
+	struct agent_flow *f = w->flow;
+	double rc_ns = (f->path.retry + 1.0) * 4096.0 * (double)(1ull << f->path.timeout);
+	struct load_cfg cfg = {
+		.size_bytes = f->size_bytes,
+		.tx_depth = AGENT_TX_DEPTH,
+		.batch = AGENT_BATCH,
+		.cq_mod = AGENT_CQ_MOD,
+		.rate_bps = (uint64_t)(f->rate_mbps * 1e6 / f->threads / f->qps),
+		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)(st->warmup_ns +
+						    st->duration_ns + AGENT_TAIL_NS)),
+		.drain_timeout_ticks = clock_ns_to_ticks(&st->clk, 2 * rc_ns + 5e9),
+		.clk = &st->clk,
+		.peer = st->dest,
+		.stop = &st->stop,
+		.yield = st->yield,
+	};
+	unsigned i;
+	int ret;
+
+	w->bw_res = calloc(f->qps, sizeof(*w->bw_res));
+	if (!w->bw_res)
+		return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");
+	for (i = 0; i < f->qps; i++)
+		if (flow_result_init(&w->bw_res[i], f->size_bytes))
+			return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");
+	ret = load_cfg_check(&cfg, w->err, sizeof(w->err));
+	if (!ret)
+		ret = load_run(&w->load, &cfg, w->bw_res);
+	if (ret && !w->err[0])
+		snprintf(w->err, sizeof(w->err), "%s", w->bw_res[0].error);
+	if (flow_result_init(&w->res, f->size_bytes))
+		return ret;
+	w->res_ok = true;
+	for (i = 0; i < f->qps; i++)
+		flow_result_merge(&w->res, &w->bw_res[i]);
+	return ret;
+}
+
+static void *agent_worker_main(void *arg)
+{
+	struct agent_worker *w = arg;
+	char err[256];
+	int cpu;
+
+	cpu = pin_pick_cpu(w->st->dev.ctx, (int)(w - w->st->w), err, sizeof(err));
+	if (cpu >= 0)
+		pin_thread(cpu, err, sizeof(err));
+	agent_sleep_until(w->st->at_ns);
+	w->status = w->flow->bw ? agent_worker_bw(w) : agent_worker_lat(w);
+	if (w->status && !w->err[0])
+		snprintf(w->err, sizeof(w->err), "%s", w->res.error);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Source: results                                                     */
+/* ------------------------------------------------------------------ */
+
+static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
+{
+	struct flow_result sum;
+	json_t *o = json_object();
+	const char *error = NULL;
+	bool stopped = false;
+	size_t i;
+
+	flow_result_init(&sum, f->size_bytes);
+	for (i = 0; i < st->n_w; i++) {
+		if (st->w[i].flow != f)
+			continue;
+		if (st->w[i].res_ok)
+			flow_result_merge(&sum, &st->w[i].res);
+		if (st->w[i].status && !error) {
+			error = st->w[i].err;
+			stopped = st->w[i].status == -EINTR;
+		}
+	}
+	json_object_set_new(o, "name", json_string(f->name));
+	json_object_set_new(o, "type", json_string(f->bw ? "bw" : "lat"));
+	json_object_set_new(o, "samples", json_integer((json_int_t)sum.samples));
+	json_object_set_new(o, "msgs", json_integer((json_int_t)sum.msgs));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)sum.bytes));
+	if (!f->bw) {
+		json_object_set_new(o, "rtt_ns", report_hist_json(sum.rtt, &st->clk));
+		json_object_set_new(o, "cdf", report_hist_buckets_json(sum.rtt, &st->clk));
+	}
+	/* Stopped by the coordinator or a signal: say why, not just "interrupted". */
+	if (error && stopped && st->stop_reason[0])
+		json_object_set_new(o, "error", json_sprintf("stopped: %s", st->stop_reason));
+	else if (error)
+		json_object_set_new(o, "error", json_string(error));
+	flow_result_release(&sum);
+	return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* Source: the step                                                    */
+/* ------------------------------------------------------------------ */
+
+/* The sources' step: wait for start, run the workers, send their results. */
+int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
+{
+	json_t *m, *flows;
+	size_t i, done;
+	int ret;
+
+	ret = agent_ctl_next(cfd, &m, AGENT_IDLE_MS, err, errlen);
+	if (ret)
+		return ret;
+	if (strcmp(ctl_type(m), "start")) {
+		ret = strcmp(ctl_type(m), "stop") ? -EPROTO : -EINTR;
+		json_decref(m);
+		return errbuf_set(err, errlen, ret, "stopped before the start");
+	}
+	agent_set_window(st, m);
+	json_decref(m);
+	for (i = 0; i < st->n_w; i++) {
+		ret = pthread_create(&st->w[i].tid, NULL, agent_worker_main, &st->w[i]);
+		if (ret) {
+			st->stop = 1;
+			snprintf(st->w[i].err, sizeof(st->w[i].err), "cannot start a thread");
+			st->w[i].status = -ret;
+			break;
+		}
+		st->w[i].running = true;
+	}
+	for (done = 0; done < st->n_w;) {
+		/* Any message ends the run; a stop quietly, anything else with a line. */
+		if (!st->stop && conn_fd_readable(cfd)) {
+			ret = agent_run_ctl(st, cfd, err, errlen);
+			if (ret && ret != -EINTR)
+				log_warn("%s", err);
+		}
+		if (agent_quit && !st->stop) {
+			/* The workers end; their results still go out. */
+			snprintf(st->stop_reason, sizeof(st->stop_reason), "the agent is stopping");
+			st->stop = 1;
+		}
+		agent_refuse_waiting();
+		for (done = 0, i = 0; i < st->n_w; i++) {
+			if (st->w[i].running && __atomic_load_n(&st->w[i].done, __ATOMIC_ACQUIRE)) {
+				pthread_join(st->w[i].tid, NULL);
+				st->w[i].running = false;
+			}
+			done += !st->w[i].running;
+		}
+		if (done < st->n_w)
+			poll(NULL, 0, 50);
+	}
+	m = ctl_msg("result");
+	flows = json_array();
+	for (i = 0; i < st->n_flows; i++)
+		json_array_append_new(flows, agent_flow_result(st, &st->flows[i]));
+	json_object_set_new(m, "flows", flows);
+	json_object_set_new(m, "sink", json_array());
+	json_object_set_new(m, "window_ns", json_integer((json_int_t)st->duration_ns));
+	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
+	json_decref(m);
+	return ret;
+}

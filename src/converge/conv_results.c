@@ -1,0 +1,256 @@
+/*
+ * What the agents sent, into a step: the flows that ran and their
+ * classes (SL, or ETS band), the sources' latency and errors, what the
+ * destination received per flow and class, the shares, and the share the
+ * arbitration's analysis predicts for that traffic. Apart from the
+ * session because none of it talks to an agent.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "converge/conv_int.h"
+#include "base/log.h"
+
+/* ------------------------------------------------------------------ */
+/* Results into a step                                                 */
+/* ------------------------------------------------------------------ */
+
+static int conv_class_key(const struct conv *c, int sl, int tclass)
+{
+	if (c->have_cfg && c->cfg.kind == ARB_KIND_ETS)
+		return arb_ets_dscp_band(&c->cfg, arb_tclass_to_dscp(tclass));
+	return sl;
+}
+
+static struct converge_class *conv_class(struct converge_step *st, int key)
+{
+	struct converge_class *k;
+	size_t i;
+
+	for (i = 0; i < st->n_classes; i++)
+		if (st->classes[i].key == key)
+			return &st->classes[i];
+	if (st->n_classes == CONVERGE_MAX_CLASSES)
+		return NULL;
+	k = &st->classes[st->n_classes++];
+	memset(k, 0, sizeof(*k));
+	k->key = key;
+	return k;
+}
+
+void conv_step_flows(struct conv *c, struct converge_step *st)
+{
+	const struct scen_flow *f;
+	struct converge_flow *cf;
+	struct converge_class *k;
+	size_t i;
+
+	st->n_flows = c->sc.n_flows;
+	for (i = 0; i < c->sc.n_flows; i++) {
+		f = &c->sc.flows[i];
+		cf = &st->flows[i];
+		*cf = (struct converge_flow){ .name = f->name, .host = f->host,
+			.type = scenario_flow_type_name(f->type), .sl = f->sl, .tclass = f->tclass,
+			.dscp = arb_tclass_to_dscp(f->tclass),
+			.class_key = conv_class_key(c, f->sl, f->tclass),
+			.ran = conv_flow_active(c, i, st->active_bw) };
+		if (!cf->ran)
+			continue;
+		k = conv_class(st, cf->class_key);
+		if (!k)
+			continue;
+		k->dscp = cf->dscp;
+		if (f->type == SCEN_FLOW_LAT) {
+			k->n_lat++;
+		} else {
+			k->n_bw++;
+			k->saturating = k->saturating || f->rate_gbps == 0;
+		}
+	}
+}
+
+static struct converge_flow *conv_step_flow(struct converge_step *st, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < st->n_flows; i++)
+		if (!strcmp(st->flows[i].name, name))
+			return &st->flows[i];
+	return NULL;
+}
+
+/* A lat flow's buckets into its class's histogram, in our ns (@rate: its agent's clock). */
+static void conv_add_cdf(struct converge_class *k, const json_t *cdf, double rate)
+{
+	const json_t *pair;
+	uint64_t v, n;
+	size_t i;
+
+	if (!k->lat_ns)
+		k->lat_ns = hist_new();
+	json_array_foreach(cdf, i, pair) {
+		v = (uint64_t)(json_number_value(json_array_get(pair, 0)) / rate);
+		n = (uint64_t)json_integer_value(json_array_get(pair, 1));
+		while (k->lat_ns && n--)
+			hist_record(k->lat_ns, v);
+	}
+}
+
+/* What the sources said about their flows: latency, errors. */
+static void conv_source_results(struct conv *c, struct converge_step *st)
+{
+	struct converge_flow *cf;
+	const json_t *r, *e;
+	size_t i, j;
+
+	for (i = 1; i < c->n_agents; i++) {
+		if (!c->agents[i].result)
+			continue;
+		json_array_foreach(json_object_get(c->agents[i].result, "flows"), j, r) {
+			cf = conv_step_flow(st, json_string_value(json_object_get(r, "name")));
+			if (!cf)
+				continue;
+			cf->sent_bytes = (uint64_t)json_integer_value(json_object_get(r, "bytes"));
+			e = json_object_get(r, "error");
+			if (e)
+				snprintf(cf->error, sizeof(cf->error), "%s", json_string_value(e));
+			if (!json_object_get(r, "cdf"))
+				continue;
+			cf->rtt_ns = json_incref(json_object_get(r, "rtt_ns"));
+			cf->cdf = json_incref(json_object_get(r, "cdf"));
+			conv_add_cdf(conv_class(st, cf->class_key), cf->cdf, c->agents[i].rate);
+		}
+	}
+}
+
+/* The flow whose data connection is @peer, from the sources' ready messages. */
+static struct converge_flow *conv_flow_by_peer(struct converge_step *st, json_t *conns[],
+					       size_t n_agents, const char *peer)
+{
+	const json_t *cn;
+	size_t i, j;
+
+	for (i = 1; i < n_agents; i++)
+		json_array_foreach(conns[i], j, cn)
+			if (!strcmp(json_string_value(json_object_get(cn, "local")), peer))
+				return conv_step_flow(st,
+					json_string_value(json_object_get(cn, "flow")));
+	return NULL;
+}
+
+/* What the destination received, per flow and per class. */
+static void conv_sink_results(struct conv *c, struct converge_step *st, json_t *conns[])
+{
+	const json_t *res = c->agents[0].result, *s;
+	struct converge_class *k;
+	struct converge_flow *cf;
+	uint64_t bytes;
+	size_t i;
+
+	if (!res)
+		return;
+	st->window_s = (double)json_integer_value(json_object_get(res, "window_ns")) / 1e9 /
+		       c->agents[0].rate;
+	json_array_foreach(json_object_get(res, "sink"), i, s) {
+		bytes = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
+		k = conv_class(st, conv_class_key(c, (int)json_integer_value(json_object_get(s, "sl")),
+					(int)json_integer_value(json_object_get(s, "tclass"))));
+		if (k)
+			k->bytes += bytes;
+		cf = conv_flow_by_peer(st, conns, c->n_agents,
+				       json_string_value(json_object_get(s, "peer")));
+		if (cf)
+			cf->bytes += bytes;
+	}
+	for (i = 0; st->window_s > 0 && i < st->n_flows; i++)
+		st->flows[i].gbps = (double)st->flows[i].bytes * 8 / st->window_s / 1e9;
+}
+
+/* ------------------------------------------------------------------ */
+/* Analysis                                                            */
+/* ------------------------------------------------------------------ */
+
+static void conv_shares(struct converge_step *st)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < st->n_classes; i++)
+		total += st->classes[i].bytes;
+	st->total_gbps = st->window_s > 0 ? (double)total * 8 / st->window_s / 1e9 : 0;
+	for (i = 0; i < st->n_classes; i++) {
+		st->classes[i].gbps = st->window_s > 0 ?
+			(double)st->classes[i].bytes * 8 / st->window_s / 1e9 : 0;
+		st->classes[i].share_pct = total ? 100.0 * (double)st->classes[i].bytes /
+						   (double)total : 0;
+	}
+}
+
+/*
+ * What the arbitration predicts for this step's traffic: classes with a
+ * bw flow without a rate are saturating; every other class offers what
+ * it was measured to carry (a lat flow has one message in flight). When
+ * something saturates, the port ran full, and the link of the analysis
+ * is what the destination received in all.
+ */
+static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
+{
+	struct arb_params params;
+	struct arb_result res;
+	struct converge_class *k;
+	bool ets = c->cfg.kind == ARB_KIND_ETS;
+	int band, i;
+	size_t j;
+
+	arb_params_init(&params);
+	params.model = c->sc.model_set ? c->sc.model : ets ? ARB_MODEL_ETS : ARB_MODEL_IB_FLUID;
+	for (i = 0; i < ARB_NUM_SLS; i++)
+		params.load_gbps[i] = 0;
+	st->compared = false;
+	for (j = 0; j < st->n_classes; j++) {
+		k = &st->classes[j];
+		st->compared = st->compared || k->saturating;
+		if (ets) {
+			params.band_load_set[k->key] = true;
+			params.band_load_gbps[k->key] = k->saturating ? -1.0 : k->gbps;
+		} else {
+			params.load_gbps[k->key] = k->saturating ? -1.0 : k->gbps;
+		}
+	}
+	st->analysis_link_gbps = st->compared && st->total_gbps > 0 ? st->total_gbps :
+				 c->sc.link_gbps > 0 ? c->sc.link_gbps : st->total_gbps;
+	params.link_gbps = st->analysis_link_gbps > 0 ? st->analysis_link_gbps : 1;
+	if (arb_analyze(&c->cfg, &params, &res)) {
+		st->compared = false;
+		if (!c->error[0])
+			snprintf(c->error, sizeof(c->error), "the %s model does not fit %.300s",
+				 arb_model_name(params.model), c->sc.arb_files[0]);
+		return -EINVAL;
+	}
+	st->within = true;
+	for (j = 0; j < st->n_classes; j++) {
+		k = &st->classes[j];
+		k->has_analyzed = ets ? !arb_ets_dscp_share(&c->cfg, &res, k->dscp, &band,
+							    &k->analyzed_pct) :
+					(k->analyzed_pct = res.sls[k->key].share_pct, true);
+		k->diff_pp = k->share_pct - k->analyzed_pct;
+		k->within = fabs(k->diff_pp) <= tol;
+		if (st->compared && k->has_analyzed && !k->within)
+			st->within = false;
+	}
+	return 0;
+}
+
+/* 0, or -EINVAL when the step's traffic could not be analyzed (c->error says why). */
+int conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[])
+{
+	conv_source_results(c, st);
+	conv_sink_results(c, st, conns);
+	conv_shares(st);
+	st->within = true;
+	if (c->have_cfg && st->window_s > 0)
+		return conv_analyze(c, st, c->o->tolerance_pp);
+	return 0;
+}

@@ -1,0 +1,504 @@
+/*
+ * The coordinator's side of the agents' control protocol (ctl.h): reach
+ * every agent (launched over ssh if asked), check its version and token,
+ * measure its clock against ours, then for each step set up the flows,
+ * give every agent the start on its own clock, and collect what each
+ * measured, stopping the others when one fails or a signal comes. Apart
+ * from cmd_converge.c because it is the part that talks to the agents.
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rdma/conn.h"
+#include "converge/conv_int.h"
+#include "base/errbuf.h"
+#include "base/log.h"
+
+#define CONV_MSG_MS		10000
+#define CONV_SETUP_MS		60000	/* QPs connect under a slow software NIC */
+#define CONV_SLACK_MS		30000	/* past the window, for results to come */
+#define CONV_STOP_MS		15000	/* after a stop, for what the agents measured */
+#define CONV_LEAD_NS		500000000ull	/* start time ahead of now */
+#define CONV_TIME_ROUNDS	5
+#define CONV_RATE_SPAN_NS	2000000000ull	/* between syncs, to measure a clock's rate */
+
+/* ------------------------------------------------------------------ */
+/* Agents                                                              */
+/* ------------------------------------------------------------------ */
+
+/* "lat1, bw1" for messages: the flows an agent runs. */
+static void conv_host_flows(const struct conv *c, const char *host, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	if (!strcmp(host, c->sc.dest))
+		n += snprintf(buf, len, "destination");
+	for (i = 0; i < c->sc.n_flows && n < len; i++)
+		if (!strcmp(c->sc.flows[i].host, host))
+			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", c->sc.flows[i].name);
+}
+
+/* The run's error, once: the agent's host and flows, @state ("is gone"), @what. */
+static void conv_fail(struct conv *c, const struct conv_agent *a, const char *flow,
+		      const char *state, const char *what)
+{
+	char flows[256];
+
+	if (c->error[0])
+		return;
+	conv_host_flows(c, a->host, flows, sizeof(flows));
+	if (flow)
+		snprintf(c->error, sizeof(c->error), "agent '%s', flow '%s': %s", a->host, flow,
+			 what);
+	else
+		snprintf(c->error, sizeof(c->error), "agent '%s' (%s)%s%s: %s", a->host, flows,
+			 *state ? " " : "", state, what);
+}
+
+static struct conv_agent *conv_agent(struct conv *c, const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_agents; i++)
+		if (!strcmp(c->agents[i].host, host))
+			return &c->agents[i];
+	c->agents[c->n_agents] = (struct conv_agent){ .host = host, .fd = -1 };
+	return &c->agents[c->n_agents++];
+}
+
+/* ssh HOST rperf agent --once ...; the agent's output goes to our stderr. */
+static void conv_launch(struct conv *c, struct conv_agent *a)
+{
+	char port[16];
+	pid_t pid;
+
+	snprintf(port, sizeof(port), "%u", c->sc.agent_port);
+	pid = fork();
+	if (pid == 0) {
+		/* The token file's path is the same on every host (a shared home). */
+		execlp("ssh", "ssh", "-o", "BatchMode=yes", a->host, c->o->agent_cmd, "agent",
+		       "--once", "--port", port, "--token-file", c->o->token_file, (char *)NULL);
+		_exit(127);
+	}
+	a->launcher = pid > 0 ? pid : 0;
+}
+
+/* Send @m (consumed) to @a and take its answer into *@r. 0 or -errno. */
+static int conv_ask(struct conv_agent *a, json_t *m, json_t **r, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = ctl_send(a->fd, m, CONV_MSG_MS, err, errlen);
+	json_decref(m);
+	return ret ? ret : ctl_recv(a->fd, r, CONV_MSG_MS, err, errlen);
+}
+
+/* One time exchange; keep the sample of the fastest round trip. */
+static int conv_time(struct conv_agent *a, char *err, size_t errlen)
+{
+	uint64_t t0, t1;
+	json_t *m = ctl_msg("time"), *r;
+	int ret;
+
+	t0 = ctl_now_ns();
+	ret = conv_ask(a, m, &r, err, errlen);
+	if (ret)
+		return ret;
+	t1 = ctl_now_ns();
+	if (strcmp(ctl_type(r), "time") || !json_object_get(r, "now_ns")) {
+		json_decref(r);
+		return errbuf_set(err, errlen, -EPROTO, "no time in the answer");
+	}
+	if (!a->rtt_ns || t1 - t0 < a->rtt_ns) {
+		a->rtt_ns = t1 - t0;
+		a->mid_ns = t0 + (t1 - t0) / 2;
+		a->agent_ns = (int64_t)json_integer_value(json_object_get(r, "now_ns"));
+	}
+	json_decref(r);
+	return 0;
+}
+
+/*
+ * A few exchanges; the first sync anchors the rate, later ones (seconds
+ * apart, before each start) measure it. 0 or -errno.
+ */
+static int conv_sync(struct conv_agent *a, char *err, size_t errlen)
+{
+	double span;
+	int i, ret = 0;
+
+	a->rtt_ns = 0;
+	for (i = 0; !ret && i < CONV_TIME_ROUNDS; i++)
+		ret = conv_time(a, err, errlen);
+	if (ret)
+		return ret;
+	if (!a->first_mid_ns) {
+		a->first_mid_ns = a->mid_ns;
+		a->first_agent_ns = a->agent_ns;
+		a->rate = 1;
+		return 0;
+	}
+	span = (double)(a->mid_ns - a->first_mid_ns);
+	/* Over a short span the round trips' noise would outweigh any rate. */
+	if (span >= CONV_RATE_SPAN_NS / 2)
+		a->rate = (double)(a->agent_ns - a->first_agent_ns) / span;
+	if (fabs(a->rate - 1) > 0.02)
+		log_warn("agent %s: its clock runs at %.3fx ours; its times are scaled to match",
+			 a->host, a->rate);
+	return 0;
+}
+
+/* Our time @t_ns on @a's clock. */
+static int64_t conv_agent_time(const struct conv_agent *a, uint64_t t_ns)
+{
+	return a->agent_ns + (int64_t)(a->rate * ((double)t_ns - (double)a->mid_ns));
+}
+
+static int conv_hello(struct conv *c, struct conv_agent *a, char *err, size_t errlen)
+{
+	json_t *m = ctl_msg("hello"), *r;
+	int ret;
+
+	json_object_set_new(m, "version", json_integer(CTL_VERSION));
+	if (c->token[0])
+		json_object_set_new(m, "token", json_string(c->token));
+	ret = conv_ask(a, m, &r, err, errlen);
+	if (ret)
+		return ret;
+	if (!strcmp(ctl_type(r), "error"))
+		ret = errbuf_set(err, errlen, -EACCES, "refused: %s",
+				 json_string_value(json_object_get(r, "error")));
+	else if (strcmp(ctl_type(r), "hello") ||
+		 json_integer_value(json_object_get(r, "version")) != CTL_VERSION)
+		ret = errbuf_set(err, errlen, -EPROTO, "not an rperf agent of version %d",
+				 CTL_VERSION);
+	json_decref(r);
+	return ret ? ret : conv_sync(a, err, errlen);
+}
+
+int conv_connect_agents(struct conv *c)
+{
+	struct conv_agent *a;
+	char err[512];
+	size_t i;
+	int ret;
+
+	conv_agent(c, c->sc.dest);
+	for (i = 0; i < c->sc.n_flows; i++)
+		conv_agent(c, c->sc.flows[i].host);
+	for (i = 0; c->o->launch && i < c->n_agents; i++)
+		conv_launch(c, &c->agents[i]);
+	for (i = 0; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		a->fd = conn_connect(a->host, c->sc.agent_port, (int)(c->o->timeout_s * 1000), err,
+				     sizeof(err));
+		ret = a->fd < 0 ? a->fd : conv_hello(c, a, err, sizeof(err));
+		if (ret) {
+			conv_fail(c, a, NULL, "cannot be reached", err);
+			return ret;
+		}
+		log_info("agent %s: clock offset %+.3f ms, control round trip %.3f ms", a->host,
+			 (double)(a->agent_ns - (int64_t)a->mid_ns) / 1e6, (double)a->rtt_ns / 1e6);
+	}
+	return 0;
+}
+
+/* Tell @a to stop what it runs, and why (@reason, may be empty): 0, or
+ * -errno when it is gone. */
+static int conv_send_stop(const struct conv_agent *a, const char *reason)
+{
+	json_t *m = ctl_msg("stop");
+	char err[128];
+	int ret;
+
+	if (reason[0])
+		json_object_set_new(m, "reason", json_stringn(reason, strnlen(reason, 255)));
+	ret = ctl_send(a->fd, m, 1000, err, sizeof(err));
+	json_decref(m);
+	return ret;
+}
+
+/* Tell every agent to stop (best effort) and hang up. */
+void conv_hangup(struct conv *c, bool stop)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_agents; i++) {
+		if (c->agents[i].fd < 0)
+			continue;
+		if (stop)
+			conv_send_stop(&c->agents[i], c->error);
+		close(c->agents[i].fd);
+		c->agents[i].fd = -1;
+	}
+	for (i = 0; i < c->n_agents; i++)
+		if (c->agents[i].launcher)
+			waitpid(c->agents[i].launcher, NULL, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* One step                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Does flow @i run in a step with @active_bw bw flows? */
+bool conv_flow_active(const struct conv *c, size_t i, unsigned active_bw)
+{
+	unsigned k = 0;
+	size_t j;
+
+	if (c->sc.flows[i].type == SCEN_FLOW_LAT)
+		return true;
+	for (j = 0; j < i; j++)
+		k += c->sc.flows[j].type == SCEN_FLOW_BW;
+	return k < active_bw;
+}
+
+static json_t *conv_flow_json(const struct scen_flow *f)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(f->name));
+	json_object_set_new(o, "type", json_string(scenario_flow_type_name(f->type)));
+	json_object_set_new(o, "sl", json_integer(f->sl));
+	json_object_set_new(o, "tclass", json_integer(f->tclass));
+	json_object_set_new(o, "size", json_integer((json_int_t)f->size_bytes));
+	json_object_set_new(o, "rate_mbps", json_real(f->rate_gbps * 1000));
+	json_object_set_new(o, "threads", json_integer(f->threads));
+	json_object_set_new(o, "qps", json_integer(f->qps));
+	return o;
+}
+
+static json_t *conv_setup_msg(const struct conv *c, const char *host, unsigned active_bw,
+			      size_t *n_flows)
+{
+	const struct scenario *sc = &c->sc;
+	bool sink = !strcmp(host, sc->dest);
+	json_t *m = ctl_msg("setup"), *flows = json_array();
+	size_t i;
+
+	for (i = 0; i < sc->n_flows; i++)
+		if (conv_flow_active(c, i, active_bw) && (sink || !strcmp(sc->flows[i].host, host)))
+			json_array_append_new(flows, conv_flow_json(&sc->flows[i]));
+	*n_flows = json_array_size(flows);
+	json_object_set_new(m, "role", json_string(sink ? "sink" : "source"));
+	if (sc->device[0])
+		json_object_set_new(m, "device", json_string(sc->device));
+	json_object_set_new(m, "ib_port", json_integer(sc->ib_port));
+	json_object_set_new(m, "gid_index", json_integer(sc->gid_index));
+	json_object_set_new(m, "data_port", json_integer(sc->data_port));
+	if (!sink)
+		json_object_set_new(m, "dest", json_string(sc->dest));
+	json_object_set_new(m, "clock", json_string(clock_source_name(sc->clock)));
+	json_object_set_new(m, "yield", json_boolean(sc->yield));
+	json_object_set_new(m, "qp_timeout", json_integer(sc->qp_timeout));
+	json_object_set_new(m, "retry", json_integer(sc->retry));
+	json_object_set_new(m, "flows", flows);
+	return m;
+}
+
+/*
+ * Wait for @a's answer of @want; an error or anything else fails the run.
+ * SIGINT or SIGTERM ends the wait (NULL, with conv_stop set).
+ */
+static json_t *conv_expect(struct conv *c, struct conv_agent *a, const char *want, int tmo_ms)
+{
+	uint64_t end = ctl_now_ns() + (uint64_t)tmo_ms * 1000000u;
+	char err[512];
+	json_t *r;
+	int ret;
+
+	while (!conn_fd_readable(a->fd)) {
+		if (conv_stop) {
+			snprintf(c->error, sizeof(c->error), "interrupted");
+			return NULL;
+		}
+		if (ctl_now_ns() >= end) {
+			snprintf(err, sizeof(err), "no answer within %d s", tmo_ms / 1000);
+			conv_fail(c, a, NULL, "", err);
+			return NULL;
+		}
+		poll(&(struct pollfd){ .fd = a->fd, .events = POLLIN }, 1, 200);
+	}
+	ret = ctl_recv(a->fd, &r, CONV_MSG_MS, err, sizeof(err));
+	if (ret) {
+		conv_fail(c, a, NULL, "is gone", err);
+		return NULL;
+	}
+	if (!strcmp(ctl_type(r), want))
+		return r;
+	if (!strcmp(ctl_type(r), "error"))
+		conv_fail(c, a, json_string_value(json_object_get(r, "flow")),
+			  "", json_string_value(json_object_get(r, "error")));
+	else
+		conv_fail(c, a, NULL, "", "unexpected message");
+	json_decref(r);
+	return NULL;
+}
+
+/* The sink first, then every source; each connects its QPs to the sink. */
+int conv_setup(struct conv *c, unsigned active_bw, json_t *conns[])
+{
+	struct conv_agent *a;
+	char err[512];
+	json_t *m, *r;
+	size_t i, n;
+
+	for (i = 0; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		m = conv_setup_msg(c, a->host, active_bw, &n);
+		a->in_step = i == 0 || n > 0;	/* agents[0] is the destination */
+		a->done = false;
+		if (a->in_step && ctl_send(a->fd, m, CONV_MSG_MS, err, sizeof(err)))
+			conv_fail(c, a, NULL, "is gone", err);
+		json_decref(m);
+		if (c->error[0])
+			return -EIO;
+		if (i > 0)
+			continue;
+		r = conv_expect(c, a, "ready", CONV_SETUP_MS);
+		if (!r)
+			return conv_stop ? -EINTR : -EIO;
+		json_decref(r);
+	}
+	for (i = 1; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		if (!a->in_step)
+			continue;
+		r = conv_expect(c, a, "ready", CONV_SETUP_MS);
+		if (!r)
+			return conv_stop ? -EINTR : -EIO;
+		conns[i] = json_incref(json_object_get(r, "conns"));
+		json_decref(r);
+	}
+	return 0;
+}
+
+/* Sync every agent of the step again, then give each the start on its clock. */
+int conv_start(struct conv *c)
+{
+	struct conv_agent *a;
+	char err[512];
+	uint64_t at;
+	json_t *m;
+	size_t i;
+
+	/* The first step may come quickly: give the rate its span. */
+	for (i = 0; i < c->n_agents; i++)
+		if (c->agents[i].in_step)
+			while (ctl_now_ns() < c->agents[i].first_mid_ns + CONV_RATE_SPAN_NS && !conv_stop)
+				poll(NULL, 0, 50);
+	if (conv_stop)
+		return snprintf(c->error, sizeof(c->error), "interrupted"), -EINTR;
+	for (i = 0; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		if (a->in_step && conv_sync(a, err, sizeof(err))) {
+			conv_fail(c, a, NULL, "is gone", err);
+			return -EIO;
+		}
+	}
+	at = ctl_now_ns() + CONV_LEAD_NS;
+	for (i = 0; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		if (a->in_step && a->mid_ns - a->first_mid_ns < CONV_RATE_SPAN_NS / 2)
+			log_warn("agent %s: clock rate not measured", a->host);
+	}
+	for (i = 0; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		if (!a->in_step)
+			continue;
+		m = ctl_msg("start");
+		json_object_set_new(m, "at_ns", json_integer((json_int_t)conv_agent_time(a, at)));
+		json_object_set_new(m, "warmup_ms",
+				    json_integer((json_int_t)(c->sc.warmup_s * 1000 * a->rate)));
+		json_object_set_new(m, "duration_ms",
+				    json_integer((json_int_t)(c->sc.duration_s * 1000 * a->rate)));
+		if (ctl_send(a->fd, m, CONV_MSG_MS, err, sizeof(err)))
+			conv_fail(c, a, NULL, "is gone", err);
+		json_decref(m);
+		if (c->error[0])
+			return -EIO;
+	}
+	log_info("flows start in %.1f s: %.1f s warm-up, then a %.1f s window",
+		 (double)(at - ctl_now_ns()) / 1e9, c->sc.warmup_s, c->sc.duration_s);
+	return 0;
+}
+
+/*
+ * Interrupted, or an agent failed: stop the step's agents that still run;
+ * each answers with what it measured so far. Returns the deadline for
+ * those answers.
+ */
+static uint64_t conv_stop_step(struct conv *c)
+{
+	struct conv_agent *a;
+	size_t i;
+
+	for (i = 0; i < c->n_agents; i++) {
+		a = &c->agents[i];
+		if (a->in_step && !a->done && conv_send_stop(a, c->error))
+			a->done = true;	/* gone: nothing to wait for */
+	}
+	return ctl_now_ns() + (uint64_t)CONV_STOP_MS * 1000000u;
+}
+
+/*
+ * Results from every agent of the step, in whatever order they come. On
+ * SIGINT or SIGTERM (-EINTR), or when an agent fails (-EIO), the others'
+ * partial results.
+ */
+int conv_collect(struct conv *c)
+{
+	int tmo_ms = (int)((c->sc.warmup_s + c->sc.duration_s) * 1000) + CONV_SLACK_MS;
+	uint64_t end = ctl_now_ns() + (uint64_t)tmo_ms * 1000000u;
+	struct pollfd pfd[CONV_MAX_HOSTS];
+	size_t idx[CONV_MAX_HOSTS], i, n, left;
+	struct conv_agent *a;
+	bool stopping = false;
+	int ret = -EINTR;
+
+	for (;;) {
+		for (n = 0, left = 0, i = 0; i < c->n_agents; i++) {
+			if (!c->agents[i].in_step || c->agents[i].done)
+				continue;
+			idx[n] = i;
+			pfd[n++] = (struct pollfd){ .fd = c->agents[i].fd, .events = POLLIN };
+			left++;
+		}
+		if (!left)
+			return stopping ? ret : 0;
+		if (conv_stop && !stopping) {
+			snprintf(c->error, sizeof(c->error), "interrupted");
+			stopping = true;
+			end = conv_stop_step(c);
+			continue;
+		}
+		if (ctl_now_ns() > end) {
+			if (stopping)
+				return ret;	/* what came is kept */
+			a = &c->agents[idx[0]];
+			conv_fail(c, a, NULL, "", "no result in time");
+			return -ETIMEDOUT;
+		}
+		if (poll(pfd, n, 200) <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!pfd[i].revents)
+				continue;
+			a = &c->agents[idx[i]];
+			a->result = conv_expect(c, a, "result", CONV_MSG_MS);
+			a->done = true;
+			if (!a->result && !stopping) {
+				ret = -EIO;
+				stopping = true;
+				end = conv_stop_step(c);
+			}
+		}
+	}
+}

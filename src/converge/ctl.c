@@ -1,0 +1,475 @@
+/*
+ * The control protocol: see ctl.h. Framing and socket I/O go through
+ * conn's full-I/O helpers; what is here is the message schema and its
+ * checks, which both sides run on everything they send and receive.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rdma/conn.h"
+#include "converge/ctl.h"
+#include "base/errbuf.h"
+
+/* ================================================================== */
+/* Schema                                                              */
+/* ================================================================== */
+
+enum ctl_kind { K_INT, K_NUM, K_STR, K_BOOL, K_ARRAY, K_OBJ };
+
+struct ctl_field {
+	const char *name;
+	enum ctl_kind kind;
+	bool required;
+	double min, max;		/* K_INT, K_NUM: range; K_STR: length */
+	const char *choices;		/* K_STR: "a|b|c", or NULL */
+	const struct ctl_field *item;	/* K_ARRAY of objects with these fields */
+};
+
+#define I64 9.2e18
+#define FIELD_END { NULL, 0, false, 0, 0, NULL, NULL }
+
+static const struct ctl_field flow_fields[] = {
+	{ "name", K_STR, true, 1, CTL_NAME_MAX - 1, NULL, NULL },
+	{ "type", K_STR, true, 0, 0, "lat|bw", NULL },
+	{ "sl", K_INT, true, 0, 15, NULL, NULL },
+	{ "tclass", K_INT, true, 0, 255, NULL, NULL },
+	{ "size", K_INT, true, 1, 1 << 30, NULL, NULL },
+	{ "rate_mbps", K_NUM, false, 0, 1e7, NULL, NULL },
+	{ "threads", K_INT, true, 1, 64, NULL, NULL },
+	{ "qps", K_INT, true, 1, 64, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field conn_fields[] = {
+	{ "flow", K_STR, true, 1, CTL_NAME_MAX - 1, NULL, NULL },
+	{ "local", K_STR, true, 1, 127, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field sink_fields[] = {
+	{ "peer", K_STR, true, 1, 127, NULL, NULL },
+	{ "sl", K_INT, true, 0, 15, NULL, NULL },
+	{ "tclass", K_INT, true, 0, 255, NULL, NULL },
+	{ "msgs", K_INT, true, 0, I64, NULL, NULL },
+	{ "bytes", K_INT, true, 0, I64, NULL, NULL },
+	{ "errors", K_INT, true, 0, I64, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field result_flow_fields[] = {
+	{ "name", K_STR, true, 1, CTL_NAME_MAX - 1, NULL, NULL },
+	{ "type", K_STR, true, 0, 0, "lat|bw", NULL },
+	{ "samples", K_INT, true, 0, I64, NULL, NULL },
+	{ "msgs", K_INT, true, 0, I64, NULL, NULL },
+	{ "bytes", K_INT, true, 0, I64, NULL, NULL },
+	{ "rtt_ns", K_OBJ, false, 0, 0, NULL, NULL },
+	{ "cdf", K_ARRAY, false, 0, 0, NULL, NULL },
+	{ "error", K_STR, false, 0, 1023, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field hello_fields[] = {
+	{ "version", K_INT, true, 1, 1000, NULL, NULL },
+	{ "token", K_STR, false, 0, CTL_MAX_TOKEN_BYTES - 1, NULL, NULL },
+	{ "host", K_STR, false, 1, 255, NULL, NULL },
+	{ "now_ns", K_INT, false, 0, I64, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field time_fields[] = {
+	{ "now_ns", K_INT, false, 0, I64, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field setup_fields[] = {
+	{ "role", K_STR, true, 0, 0, "sink|source", NULL },
+	{ "device", K_STR, false, 1, 63, NULL, NULL },
+	{ "ib_port", K_INT, true, 1, 255, NULL, NULL },
+	{ "gid_index", K_INT, true, -1, 255, NULL, NULL },
+	{ "data_port", K_INT, true, 1, 65535, NULL, NULL },
+	{ "dest", K_STR, false, 1, 255, NULL, NULL },
+	{ "clock", K_STR, true, 0, 0, "tsc|monotonic", NULL },
+	{ "yield", K_BOOL, true, 0, 0, NULL, NULL },
+	{ "qp_timeout", K_INT, true, 0, 31, NULL, NULL },
+	{ "retry", K_INT, true, 0, 7, NULL, NULL },
+	{ "flows", K_ARRAY, true, 0, CTL_MAX_FLOWS, NULL, flow_fields },
+	FIELD_END,
+};
+
+static const struct ctl_field ready_fields[] = {
+	{ "conns", K_ARRAY, true, 0, 4096, NULL, conn_fields },
+	FIELD_END,
+};
+
+static const struct ctl_field start_fields[] = {
+	{ "at_ns", K_INT, true, 0, I64, NULL, NULL },
+	{ "warmup_ms", K_INT, true, 0, 3600000, NULL, NULL },
+	{ "duration_ms", K_INT, true, 1, 86400000, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field result_fields[] = {
+	{ "flows", K_ARRAY, true, 0, CTL_MAX_FLOWS, NULL, result_flow_fields },
+	{ "sink", K_ARRAY, true, 0, 4096, NULL, sink_fields },
+	{ "window_ns", K_INT, true, 0, I64, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field stop_fields[] = {
+	{ "reason", K_STR, false, 0, 255, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field error_fields[] = {
+	{ "error", K_STR, true, 1, 1023, NULL, NULL },
+	{ "flow", K_STR, false, 1, CTL_NAME_MAX - 1, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct {
+	const char *type;
+	const struct ctl_field *fields;
+} ctl_types[] = {
+	{ "hello", hello_fields }, { "time", time_fields }, { "setup", setup_fields },
+	{ "ready", ready_fields }, { "start", start_fields }, { "result", result_fields },
+	{ "stop", stop_fields }, { "error", error_fields },
+};
+
+static const char *kind_name(enum ctl_kind k)
+{
+	static const char *const names[] = { "an integer", "a number", "a string",
+					     "true or false", "an array", "an object" };
+	return names[k];
+}
+
+static bool choice_ok(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+	const char *p = choices;
+
+	while (p) {
+		if (!strncmp(p, v, n) && (p[n] == '|' || !p[n]))
+			return n > 0;
+		p = strchr(p, '|');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+static bool kind_ok(enum ctl_kind k, const json_t *v)
+{
+	switch (k) {
+	case K_INT: return json_is_integer(v);
+	case K_NUM: return json_is_number(v);
+	case K_STR: return json_is_string(v);
+	case K_BOOL: return json_is_boolean(v);
+	case K_ARRAY: return json_is_array(v);
+	case K_OBJ: return json_is_object(v);
+	}
+	return false;
+}
+
+static int check_object(const json_t *o, const struct ctl_field *fields, const char *where,
+			char *err, size_t errlen);
+
+/* One field's value: its JSON type, then its range, choices or items. */
+static int check_value(const struct ctl_field *f, const json_t *v, const char *where,
+		       char *err, size_t errlen)
+{
+	char sub[128];
+	double d;
+	size_t i;
+
+	if (!kind_ok(f->kind, v))
+		return errbuf_set(err, errlen, -EPROTO, "%s: '%s' must be %s", where, f->name,
+				  kind_name(f->kind));
+	if (f->kind == K_INT || f->kind == K_NUM) {
+		d = json_number_value(v);
+		if (d < f->min || d > f->max)
+			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' out of range %g-%g",
+					  where, f->name, f->min, f->max);
+	} else if (f->kind == K_STR) {
+		d = (double)json_string_length(v);
+		if (f->choices && !choice_ok(f->choices, json_string_value(v)))
+			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' must be one of %s",
+					  where, f->name, f->choices);
+		if (!f->choices && (d < f->min || d > f->max ||
+				    strlen(json_string_value(v)) != json_string_length(v)))
+			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' has a bad length",
+					  where, f->name);
+	} else if (f->kind == K_ARRAY && f->item) {
+		if (json_array_size(v) > f->max)
+			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' has more than %g items",
+					  where, f->name, f->max);
+		for (i = 0; i < json_array_size(v); i++) {
+			snprintf(sub, sizeof(sub), "%s.%s[%zu]", where, f->name, i);
+			if (check_object(json_array_get(v, i), f->item, sub, err, errlen))
+				return -EPROTO;
+		}
+	}
+	return 0;
+}
+
+/* Every field known, every required field there, every value valid. */
+static int check_object(const json_t *o, const struct ctl_field *fields, const char *where,
+			char *err, size_t errlen)
+{
+	const struct ctl_field *f;
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(o))
+		return errbuf_set(err, errlen, -EPROTO, "%s: not an object", where);
+	json_object_foreach((json_t *)o, key, v) {
+		for (f = fields; f->name && strcmp(f->name, key); f++)
+			;
+		if (!f->name && strcmp(key, "type"))
+			return errbuf_set(err, errlen, -EPROTO, "%s: unknown field '%s'", where, key);
+	}
+	for (f = fields; f->name; f++) {
+		v = json_object_get(o, f->name);
+		if (!v && f->required)
+			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' is missing", where,
+					  f->name);
+		if (v && check_value(f, v, where, err, errlen))
+			return -EPROTO;
+	}
+	return 0;
+}
+
+const char *ctl_type(const json_t *msg)
+{
+	const char *t = json_string_value(json_object_get(msg, "type"));
+
+	return t ? t : "";
+}
+
+json_t *ctl_msg(const char *type)
+{
+	json_t *m = json_object();
+
+	json_object_set_new(m, "type", json_string(type));
+	return m;
+}
+
+int ctl_validate(const json_t *msg, char *err, size_t errlen)
+{
+	const char *type = ctl_type(msg);
+	size_t i;
+
+	if (!json_is_object(msg))
+		return errbuf_set(err, errlen, -EPROTO, "message is not a JSON object");
+	for (i = 0; i < sizeof(ctl_types) / sizeof(ctl_types[0]); i++)
+		if (!strcmp(ctl_types[i].type, type))
+			return check_object(msg, ctl_types[i].fields, type, err, errlen);
+	return errbuf_set(err, errlen, -EPROTO, "unknown message type '%s'", type);
+}
+
+int ctl_parse(const char *buf, size_t len, json_t **msg, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *m;
+
+	*msg = NULL;
+	if (len > CTL_MAX_MSG_BYTES)
+		return errbuf_set(err, errlen, -EPROTO, "message of %zu bytes exceeds %u", len,
+				  CTL_MAX_MSG_BYTES);
+	m = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!m)
+		return errbuf_set(err, errlen, -EPROTO, "bad JSON: %s", je.text);
+	if (ctl_validate(m, err, errlen)) {
+		json_decref(m);
+		return -EPROTO;
+	}
+	*msg = m;
+	return 0;
+}
+
+/* ================================================================== */
+/* Frames                                                              */
+/* ================================================================== */
+
+static void put32be(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static uint32_t get32be(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int io_error(int ret, const char *what, char *err, size_t errlen)
+{
+	return errbuf_set(err, errlen, ret, "%s: %s", what,
+			  ret == -ECONNRESET ? "connection closed" :
+			  ret == -ETIMEDOUT ? "timed out" : strerror(-ret));
+}
+
+int ctl_send(int fd, const json_t *msg, int timeout_ms, char *err, size_t errlen)
+{
+	uint8_t head[8];
+	char *body;
+	size_t len;
+	int ret;
+
+	if (ctl_validate(msg, err, errlen))
+		return -EPROTO;
+	body = json_dumps(msg, JSON_COMPACT);
+	if (!body)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	len = strlen(body);
+	if (len > CTL_MAX_MSG_BYTES) {
+		free(body);
+		return errbuf_set(err, errlen, -EMSGSIZE, "'%s' message too large", ctl_type(msg));
+	}
+	put32be(head, CTL_MAGIC);
+	put32be(head + 4, (uint32_t)len);
+	ret = conn_write_full(fd, head, sizeof(head), timeout_ms);
+	if (!ret)
+		ret = conn_write_full(fd, body, len, timeout_ms);
+	free(body);
+	return ret ? io_error(ret, "send", err, errlen) : 0;
+}
+
+int ctl_recv(int fd, json_t **msg, int timeout_ms, char *err, size_t errlen)
+{
+	uint64_t start_ns = ctl_now_ns();
+	uint8_t head[8];
+	uint32_t len;
+	char *body;
+	int ret, left_ms;
+
+	*msg = NULL;
+	ret = conn_read_full(fd, head, sizeof(head), timeout_ms);
+	if (ret)
+		return io_error(ret, "receive", err, errlen);
+	len = get32be(head + 4);
+	if (get32be(head) != CTL_MAGIC)
+		return errbuf_set(err, errlen, -EPROTO, "not an rperf control frame");
+	if (len > CTL_MAX_MSG_BYTES)
+		return errbuf_set(err, errlen, -EPROTO, "frame of %u bytes exceeds %u", len,
+				  CTL_MAX_MSG_BYTES);
+	body = malloc(len + 1);
+	if (!body)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	/* One deadline for the whole frame: a peer trickling bytes gets no more. */
+	left_ms = timeout_ms - (int)((ctl_now_ns() - start_ns) / 1000000u);
+	ret = left_ms > 0 ? conn_read_full(fd, body, len, left_ms) : -ETIMEDOUT;
+	if (!ret)
+		ret = ctl_parse(body, len, msg, err, errlen);
+	else
+		io_error(ret, "receive", err, errlen);
+	free(body);
+	return ret;
+}
+
+void ctl_send_error(int fd, const char *flow, const char *text, int timeout_ms)
+{
+	json_t *m = ctl_msg("error");
+	char err[64], buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s", text && *text ? text : "unknown error");
+	json_object_set_new(m, "error", json_string(buf));
+	if (flow)
+		json_object_set_new(m, "flow", json_string(flow));
+	ctl_send(fd, m, timeout_ms, err, sizeof(err));
+	json_decref(m);
+}
+
+/* ================================================================== */
+/* Sockets, tokens, time                                               */
+/* ================================================================== */
+
+int ctl_listen(const char *addr, uint16_t port, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE,
+				  .ai_family = addr ? AF_UNSPEC : AF_INET6 };
+	struct addrinfo *res;
+	int fd, one = 1, zero = 0, gai, e;
+	char serv[8];
+
+	snprintf(serv, sizeof(serv), "%u", port);
+	gai = getaddrinfo(addr, serv, &hints, &res);
+	if (gai)
+		return errbuf_set(err, errlen, -EADDRNOTAVAIL, "cannot resolve '%s': %s",
+				  addr ? addr : "*", gai_strerror(gai));
+	fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (res->ai_family == AF_INET6 && !addr)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 16)) {
+			e = errno;
+			close(fd);
+			fd = -1;
+			errno = e;
+		}
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return errbuf_set(err, errlen, -errno, "cannot listen on %s port %u: %s",
+				  addr ? addr : "*", port, strerror(errno));
+	return fd;
+}
+
+bool ctl_addr_is_loopback(const char *addr)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (!addr)
+		return false;
+	if (!strcmp(addr, "localhost"))
+		return true;
+	if (inet_pton(AF_INET, addr, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	return inet_pton(AF_INET6, addr, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+}
+
+int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+	if (!fgets(token, (int)len, f))
+		token[0] = '\0';
+	fclose(f);
+	n = strcspn(token, "\r\n");
+	token[n] = '\0';
+	if (n < 16 || n >= CTL_MAX_TOKEN_BYTES - 1)
+		return errbuf_set(err, errlen, -EINVAL,
+				  "'%s': the token must be one line of 16 to %d characters", path,
+				  CTL_MAX_TOKEN_BYTES - 2);
+	return 0;
+}
+
+bool ctl_token_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = la != lb;
+
+	for (i = 0; i < la; i++)
+		d |= (unsigned char)a[i] ^ (unsigned char)b[i < lb ? i : 0];
+	return !d;
+}
+
+uint64_t ctl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

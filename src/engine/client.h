@@ -1,0 +1,59 @@
+/*
+ * What every client command (lat, bw) does around its engine: open the
+ * device (directly, or where rdma_cm routes the server), turn the shared
+ * options into a path, pin each worker, catch SIGINT/SIGTERM, and map a
+ * setup error to an exit status. One copy, so the commands behave alike.
+ */
+#ifndef RPERF_CLIENT_H
+#define RPERF_CLIENT_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "rdma/conn.h"
+#include "engine/flow_opts.h"
+#include "rdma/verbs.h"
+
+/* Set by SIGINT and SIGTERM once client_signals() ran. */
+extern volatile sig_atomic_t client_stop;
+void client_signals(void);
+
+/* The path the options ask for. */
+struct verbs_path client_path(const struct flow_opts *o);
+
+/*
+ * Open the device and port of @o. With --rdma-cm, first resolve the
+ * server through @cm (kept for worker 0's connection) and adopt the
+ * context it routes through. 0 or -errno with the reason in @err.
+ */
+int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct conn_cm *cm,
+		       char *err, size_t errlen);
+
+/*
+ * Connect @q (in RESET) to the server of @o for messages of up to
+ * @max_bytes along @path: over TCP, or with --rdma-cm through @cm (which
+ * client_open_device() resolved). Returns the fd that tells when the
+ * server goes away (the flow's TCP socket, which the caller closes, or
+ * the rdma_cm channel, where any event means it), or -errno.
+ */
+int client_connect(const struct flow_opts *o, struct conn_cm *cm, struct verbs_qp *q,
+		   const struct verbs_path *path, size_t max_bytes, char *err, size_t errlen);
+
+/* Pin the calling worker @index: --cpu, or the NIC-local cores. */
+int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsigned index,
+		      char *err, size_t errlen);
+
+/* An output file: @path, or stdout for "-"; NULL after saying why. */
+FILE *client_file_open(const char *path);
+
+/* Exit status for a setup error: the user's input (2), or the world (1)? */
+int client_setup_status(int ret);
+
+/*
+ * Before a client command's run: refuse a --json path that cannot be
+ * written (a missing directory must not cost the results) and seed the
+ * PSN generator. 0, or the exit status after saying why.
+ */
+int client_begin(const struct flow_opts *o);
+
+#endif

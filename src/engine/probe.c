@@ -1,0 +1,282 @@
+/*
+ * The latency engine: see probe.h for the method and the contracts.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+
+#include "rdma/conn.h"
+#include "base/errbuf.h"
+#include "base/pin.h"
+#include "engine/probe.h"
+
+#define PROBE_RX_DEPTH 64
+#define PROBE_SQ_DEPTH 4
+#define PROBE_CHECK_NS 50e6	/* how often a waiting sample looks at the peer */
+
+enum { WIRE = 1, LOOP = 2 };
+
+/* ------------------------------------------------------------------ */
+/* Setup                                                               */
+/* ------------------------------------------------------------------ */
+
+static int loop_rx_refill(struct probe *p)
+{
+	int ret;
+
+	while (p->rx_posted < PROBE_RX_DEPTH) {
+		ret = verbs_post_recv(&p->loop_rx, p->buf_bytes, 0);
+		if (ret)
+			return ret;
+		p->rx_posted++;
+	}
+	return 0;
+}
+
+static int qp_make(struct probe *p, struct verbs_qp *q, int i, uint32_t recv_depth,
+		   char *err, size_t errlen)
+{
+	struct verbs_qp_opts o = {
+		.send_depth = PROBE_SQ_DEPTH,
+		.recv_depth = recv_depth,
+		.buf = p->buf[i],
+		.buf_bytes = p->buf_bytes,
+	};
+
+	return verbs_qp_create(q, p->dev, &o, err, errlen);
+}
+
+static int loop_connect(struct probe *p, const struct verbs_path *path, char *err, size_t errlen)
+{
+	struct verbs_endpoint tx, rx;
+	int ret;
+
+	verbs_qp_local(&p->loop_tx, &tx);
+	verbs_qp_local(&p->loop_rx, &rx);
+	ret = verbs_qp_connect(&p->loop_tx, &rx, path, err, errlen);
+	if (!ret)
+		ret = verbs_qp_connect(&p->loop_rx, &tx, path, err, errlen);
+	if (!ret && loop_rx_refill(p))
+		ret = errbuf_set(err, errlen, -EIO, "%s: cannot post loopback RECVs", p->dev->name);
+	return ret;
+}
+
+int probe_init(struct probe *p, struct verbs_dev *dev, size_t max_bytes, bool hugepages,
+	       const struct verbs_path *path, bool *got_huge, char *err, size_t errlen)
+{
+	int i, ret;
+
+	memset(p, 0, sizeof(*p));
+	p->dev = dev;
+	p->buf_bytes = max_bytes ? max_bytes : 1;
+	*got_huge = hugepages;
+	for (i = 0; i < 3; i++) {
+		p->buf[i] = pin_buf_alloc(p->buf_bytes, hugepages, &p->buf_huge[i]);
+		if (!p->buf[i]) {
+			ret = errbuf_set(err, errlen, -ENOMEM, "cannot allocate %zu bytes", p->buf_bytes);
+			goto fail;
+		}
+		*got_huge = *got_huge && p->buf_huge[i];
+	}
+	ret = qp_make(p, &p->wire, 0, 1, err, errlen);
+	if (!ret)
+		ret = qp_make(p, &p->loop_tx, 1, 1, err, errlen);
+	if (!ret)
+		ret = qp_make(p, &p->loop_rx, 2, PROBE_RX_DEPTH, err, errlen);
+	if (!ret)
+		ret = loop_connect(p, path, err, errlen);
+	if (!ret)
+		return 0;
+fail:
+	probe_release(p);
+	return ret;
+}
+
+void probe_release(struct probe *p)
+{
+	int i;
+
+	verbs_qp_destroy(&p->loop_rx);
+	verbs_qp_destroy(&p->loop_tx);
+	verbs_qp_destroy(&p->wire);
+	for (i = 2; i >= 0; i--)
+		pin_buf_free(p->buf[i], p->buf_bytes, p->buf_huge[i]);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ------------------------------------------------------------------ */
+/* One sample                                                          */
+/* ------------------------------------------------------------------ */
+
+static int wc_fail(const struct probe_cfg *cfg, const struct ibv_wc *wc, int which,
+		   char *err, size_t errlen)
+{
+	if (which == WIRE)
+		return errbuf_set(err, errlen, -EIO, "SEND to '%s' failed: %s",
+				  cfg->peer, ibv_wc_status_str(wc->status));
+	return errbuf_set(err, errlen, -EIO, "loopback SEND failed: %s",
+			  ibv_wc_status_str(wc->status));
+}
+
+/* Poll @cq once; on a completion stamp *@t and clear @which in *@pending. */
+static int poll_one(struct ibv_cq *cq, const struct probe_cfg *cfg, int which, uint64_t *t,
+		    unsigned *pending, char *err, size_t errlen)
+{
+	struct ibv_wc wc;
+	int n;
+
+	n = ibv_poll_cq(cq, 1, &wc);
+	if (n == 0)
+		return 0;
+	*t = clock_read(cfg->clk);
+	if (n < 0)
+		return errbuf_set(err, errlen, -EIO, "cannot poll a completion queue");
+	if (wc.status != IBV_WC_SUCCESS)
+		return wc_fail(cfg, &wc, which, err, errlen);
+	*pending &= ~(unsigned)which;
+	return 0;
+}
+
+/* While a sample waits: is it taking too long, is the server gone? */
+static int wait_check(const struct probe_cfg *cfg, const struct probe_sample *s,
+		      uint64_t check_ticks, uint64_t *last_check, char *err, size_t errlen)
+{
+	uint64_t now = clock_read(cfg->clk);
+
+	if (now - s->t_p > cfg->sample_timeout_ticks)
+		return errbuf_set(err, errlen, -ETIMEDOUT,
+				  "no completion from '%s' within %.1f s", cfg->peer,
+				  clock_ticks_to_ns(cfg->clk, cfg->sample_timeout_ticks) / 1e9);
+	if (now - *last_check < check_ticks)
+		return 0;
+	*last_check = now;
+	if (cfg->ctl_fd >= 0 && (cfg->ctl_any_event ? conn_fd_readable(cfg->ctl_fd) :
+						       conn_peer_gone(cfg->ctl_fd)))
+		return conn_err_peer_gone(err, errlen, cfg->peer);
+	if (cfg->stop && *cfg->stop)
+		return errbuf_set(err, errlen, -EINTR, "interrupted");
+	return 0;
+}
+
+static int sample_once(struct probe *p, const struct probe_cfg *cfg, uint64_t check_ticks,
+		       struct probe_sample *s, char *err, size_t errlen)
+{
+	unsigned pending = WIRE | LOOP;
+	uint64_t last_check, spins = 0;
+	int ret;
+
+	s->t_p = clock_read(cfg->clk);
+	ret = verbs_post_send(&p->wire, cfg->size_bytes, WIRE);
+	if (ret)
+		return errbuf_set(err, errlen, ret, "cannot post a SEND to '%s': %s", cfg->peer,
+				  strerror(-ret));
+	ret = verbs_post_send(&p->loop_tx, cfg->size_bytes, LOOP);
+	if (ret)
+		return errbuf_set(err, errlen, ret, "cannot post the loopback SEND: %s",
+				  strerror(-ret));
+	last_check = s->t_p;
+	while (pending) {
+		if (pending & WIRE) {
+			ret = poll_one(p->wire.send_cq, cfg, WIRE, &s->t_w, &pending, err, errlen);
+			if (ret)
+				return ret;
+		}
+		if (pending & LOOP) {
+			ret = poll_one(p->loop_tx.send_cq, cfg, LOOP, &s->t_l, &pending, err, errlen);
+			if (ret)
+				return ret;
+		}
+		if (pending && cfg->yield)
+			sched_yield();
+		if (pending && !(++spins & 255)) {
+			ret = wait_check(cfg, s, check_ticks, &last_check, err, errlen);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Collect loopback RECV completions and post as many RECVs again. */
+static int loop_rx_drain(struct probe *p, char *err, size_t errlen)
+{
+	struct ibv_wc wc[16];
+	int n, i;
+
+	n = ibv_poll_cq(p->loop_rx.recv_cq, 16, wc);
+	if (n < 0)
+		return errbuf_set(err, errlen, -EIO, "cannot poll the loopback RECV queue");
+	for (i = 0; i < n; i++)
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return errbuf_set(err, errlen, -EIO, "loopback RECV failed: %s",
+					  ibv_wc_status_str(wc[i].status));
+	p->rx_posted -= (uint32_t)n;
+	if (loop_rx_refill(p))
+		return errbuf_set(err, errlen, -EIO, "cannot post loopback RECVs");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* A run                                                               */
+/* ------------------------------------------------------------------ */
+
+static void record(struct flow_result *res, const struct probe_sample *s)
+{
+	hist_record(res->wire, s->t_w - s->t_p);
+	hist_record(res->loop, s->t_l - s->t_p);
+	if (s->t_w >= s->t_l) {
+		hist_record(res->rtt, s->t_w - s->t_l);
+	} else {
+		res->loop_after_wire++;
+		hist_record(res->rtt, 0);
+		hist_record(res->rtt_neg, s->t_l - s->t_w);
+	}
+	res->samples++;
+}
+
+/* Has the measured part of the run reached its end? */
+static bool run_done(const struct probe_cfg *cfg, const struct flow_result *res,
+		     uint64_t start)
+{
+	if (cfg->iterations)
+		return res->samples >= cfg->iterations;
+	return res->samples && clock_read(cfg->clk) - start >= cfg->duration_ticks;
+}
+
+int probe_run(struct probe *p, const struct probe_cfg *cfg, struct flow_result *res)
+{
+	uint64_t check_ticks = clock_ns_to_ticks(cfg->clk, PROBE_CHECK_NS);
+	struct probe_sample s = { 0 };
+	uint64_t start = 0;
+	int ret = 0;
+
+	if (cfg->size_bytes > p->buf_bytes)
+		return errbuf_set(res->error, sizeof(res->error), -EINVAL,
+				  "size %zu above the buffer of %zu bytes", cfg->size_bytes,
+				  p->buf_bytes);
+	for (s.index = 0;; s.index++) {
+		s.warmup = s.index < cfg->warmup;
+		if (!s.warmup && s.index == cfg->warmup)
+			start = clock_read(cfg->clk);
+		if (!s.warmup && run_done(cfg, res, start))
+			break;
+		if (cfg->stop && *cfg->stop) {
+			ret = errbuf_set(res->error, sizeof(res->error), -EINTR, "interrupted");
+			break;
+		}
+		ret = sample_once(p, cfg, check_ticks, &s, res->error, sizeof(res->error));
+		if (ret)
+			break;
+		res->msgs++;
+		res->bytes += cfg->size_bytes;
+		if (!s.warmup)
+			record(res, &s);
+		if (cfg->on_sample)
+			cfg->on_sample(cfg->arg, &s);
+		ret = loop_rx_drain(p, res->error, sizeof(res->error));
+		if (ret)
+			break;
+	}
+	res->status = ret;
+	return ret;
+}

@@ -1,0 +1,74 @@
+/*
+ * The latency engine (RPerf's method). Per sample it reads the clock
+ * (T_P), posts an RC SEND to the server ("wire") and at once an RC SEND on
+ * a loopback QP pair on the same port, then polls both send CQs and stamps
+ * each completion: T_L for the loopback, T_W for the wire. An RC SEND
+ * completes when the remote NIC's ACK is back, before any remote software
+ * runs, and the loopback absorbs the local posting, PCIe fetch and NIC
+ * queueing both requests share, so RTT = T_W - T_L.
+ *
+ * One probe per worker thread; the engine never prints. Errors end the
+ * run with a message in the result and everything measured so far kept.
+ */
+#ifndef RPERF_PROBE_H
+#define RPERF_PROBE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/clock.h"
+#include "engine/result.h"
+#include "rdma/verbs.h"
+
+struct probe {
+	struct verbs_dev *dev;
+	struct verbs_qp wire;		/* to the server */
+	struct verbs_qp loop_tx;	/* loopback pair: tx SENDs to rx */
+	struct verbs_qp loop_rx;
+	void *buf[3];			/* wire, loop_tx, loop_rx */
+	bool buf_huge[3];
+	size_t buf_bytes;
+	uint32_t rx_posted;		/* RECVs outstanding on loop_rx */
+};
+
+/* One sample's raw timestamps, in ticks. */
+struct probe_sample {
+	uint64_t index;			/* 0-based, warmup included */
+	bool warmup;
+	uint64_t t_p, t_l, t_w;
+};
+
+struct probe_cfg {
+	size_t size_bytes;
+	uint64_t iterations;		/* measured samples; 0: run for duration_ticks */
+	uint64_t duration_ticks;
+	uint64_t warmup;		/* samples run first and not recorded */
+	uint64_t sample_timeout_ticks;	/* no completion within this: give up */
+	const struct clock_cal *clk;
+	int ctl_fd;			/* the server's TCP socket to watch, or -1 */
+	bool ctl_any_event;		/* ctl_fd is an rdma_cm channel: any event ends it */
+	const char *peer;		/* the server's name for messages */
+	volatile sig_atomic_t *stop;	/* set asynchronously to end the run */
+	bool yield;			/* sched_yield() between polls (software NICs) */
+	void (*on_sample)(void *arg, const struct probe_sample *s);
+	void *arg;
+};
+
+/*
+ * Create the wire QP (left in RESET for the caller to connect) and the
+ * connected loopback pair, with buffers of @max_bytes (huge pages if
+ * @hugepages; *@got_huge says whether all of them got them).
+ */
+int probe_init(struct probe *p, struct verbs_dev *dev, size_t max_bytes, bool hugepages,
+	       const struct verbs_path *path, bool *got_huge, char *err, size_t errlen);
+void probe_release(struct probe *p);
+
+/*
+ * Run one size: warmup, then iterations (or duration). Fills @res, which
+ * the caller initialized for cfg->size_bytes. Returns 0, or -errno with
+ * res->status and res->error set; samples measured before the error stay.
+ */
+int probe_run(struct probe *p, const struct probe_cfg *cfg, struct flow_result *res);
+
+#endif

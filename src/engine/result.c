@@ -1,0 +1,59 @@
+/* The result of one flow: see result.h. */
+#include <errno.h>
+#include <string.h>
+
+#include "engine/result.h"
+
+int flow_result_init(struct flow_result *r, size_t size_bytes)
+{
+	memset(r, 0, sizeof(*r));
+	r->size_bytes = size_bytes;
+	r->rtt = hist_new();
+	r->wire = hist_new();
+	r->loop = hist_new();
+	r->rtt_neg = hist_new();
+	if (r->rtt && r->wire && r->loop && r->rtt_neg)
+		return 0;
+	flow_result_release(r);
+	return -ENOMEM;
+}
+
+void flow_result_release(struct flow_result *r)
+{
+	hist_free(r->rtt);
+	hist_free(r->wire);
+	hist_free(r->loop);
+	hist_free(r->rtt_neg);
+	memset(r, 0, sizeof(*r));
+}
+
+int flow_result_merge(struct flow_result *dst, const struct flow_result *src)
+{
+	int ret;
+
+	ret = hist_merge(dst->rtt, src->rtt);
+	if (!ret)
+		ret = hist_merge(dst->wire, src->wire);
+	if (!ret)
+		ret = hist_merge(dst->loop, src->loop);
+	if (!ret)
+		ret = hist_merge(dst->rtt_neg, src->rtt_neg);
+	if (ret)
+		return ret;
+	dst->samples += src->samples;
+	dst->msgs += src->msgs;
+	dst->bytes += src->bytes;
+	dst->loop_after_wire += src->loop_after_wire;
+	dst->retrans += src->retrans;
+	/* Flows of one run overlap in time: the longest is the run's. */
+	if (src->elapsed_ticks > dst->elapsed_ticks)
+		dst->elapsed_ticks = src->elapsed_ticks;
+	dst->rx_valid = dst->rx_valid && src->rx_valid;
+	dst->rx_msgs += src->rx_msgs;
+	dst->rx_bytes += src->rx_bytes;
+	if (!dst->status && src->status) {
+		dst->status = src->status;
+		memcpy(dst->error, src->error, sizeof(dst->error));
+	}
+	return 0;
+}

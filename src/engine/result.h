@@ -1,0 +1,51 @@
+/*
+ * What one flow measured, as the engines leave it and the report reads
+ * it: histograms in ticks (converted to ns only by the report), counters,
+ * and how the run ended. One struct for every engine, so that lat, a
+ * later bw and the agent hand the same thing to the report.
+ */
+#ifndef RPERF_RESULT_H
+#define RPERF_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hist.h"
+
+struct flow_result {
+	size_t size_bytes;		/* message size of this run */
+	uint64_t samples;		/* measured samples (warmup excluded) */
+	uint64_t msgs;			/* messages completed, warmup included */
+	uint64_t bytes;
+	/* Latency (ticks). rtt = T_W - T_L, wire = T_W - T_P, loop = T_L - T_P. */
+	struct hist *rtt;
+	struct hist *wire;
+	struct hist *loop;
+	/*
+	 * Samples whose loopback completed after the wire SEND (T_L > T_W):
+	 * their RTT is negative. They enter @rtt as 0 (so percentiles stay over
+	 * every sample) and @rtt_neg with the magnitude T_L - T_W.
+	 */
+	uint64_t loop_after_wire;
+	struct hist *rtt_neg;
+	uint64_t retrans;		/* port retransmission counters, delta */
+	/* Bandwidth (bw): sent = @msgs/@bytes completed in @elapsed_ticks;
+	 * received = what the server counted for the flow, when it said. */
+	uint64_t elapsed_ticks;
+	bool rx_valid;
+	uint64_t rx_msgs;
+	uint64_t rx_bytes;
+	int status;			/* 0: ran to the end; -errno: stopped early */
+	char error[256];		/* why it stopped, when status != 0 */
+};
+
+/* Allocate the histograms; 0 or -ENOMEM. */
+int flow_result_init(struct flow_result *r, size_t size_bytes);
+void flow_result_release(struct flow_result *r);
+/* Add @src into @dst (same size): histograms, counters; the first error
+ * wins; the received counts stay valid only if both were (so start a sum
+ * of bw results with rx_valid set). */
+int flow_result_merge(struct flow_result *dst, const struct flow_result *src);
+
+#endif

@@ -1,0 +1,343 @@
+/*
+ * The receive side: see sink.h. Every RECV of a flow points at the same
+ * buffer: the data is thrown away, only its arrival counts, so memory does
+ * not grow with the ring depth.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rdma/conn.h"
+#include "base/errbuf.h"
+#include "base/pin.h"
+#include "engine/sink.h"
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool hugepages,
+	      char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->dev = dev;
+	s->ring_depth = ring_depth ? ring_depth : 1;
+	s->hugepages = hugepages;
+	return verbs_chan_create(dev, &s->chan, err, errlen);
+}
+
+void sink_release(struct sink *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_flows; i++) {
+		sink_flow_close(s, s->flows[i]);
+		free(s->flows[i]);
+	}
+	free(s->flows);
+	if (s->chan)
+		ibv_destroy_comp_channel(s->chan);
+	memset(s, 0, sizeof(*s));
+}
+
+int sink_event_fd(const struct sink *s)
+{
+	return s->chan->fd;
+}
+
+static int flows_grow(struct sink *s)
+{
+	struct sink_flow **n;
+	size_t cap;
+
+	if (s->n_flows < s->cap_flows)
+		return 0;
+	cap = s->cap_flows ? 2 * s->cap_flows : 16;
+	n = realloc(s->flows, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	s->flows = n;
+	s->cap_flows = cap;
+	return 0;
+}
+
+int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_bytes,
+		  const char *peer, struct sink_flow **out, char *err, size_t errlen)
+{
+	struct verbs_qp_opts o = { .send_depth = 1, .recv_depth = s->ring_depth, .chan = s->chan };
+	struct sink_flow *f;
+	int ret;
+
+	if (max_msg_bytes > verbs_dev_max_msg_bytes(s->dev))
+		return errbuf_set(err, errlen, -EMSGSIZE,
+				  "%s: messages of %zu bytes exceed the port's limit of %zu",
+				  s->dev->name, max_msg_bytes, verbs_dev_max_msg_bytes(s->dev));
+	f = calloc(1, sizeof(*f));
+	if (!f || flows_grow(s)) {
+		free(f);
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	}
+	f->id = (uint32_t)s->n_flows + 1;
+	f->fd = -1;
+	f->path = *path;
+	snprintf(f->peer, sizeof(f->peer), "%s", peer);
+	f->buf_bytes = max_msg_bytes ? max_msg_bytes : 1;
+	f->buf = pin_buf_alloc(f->buf_bytes, s->hugepages, &f->buf_huge);
+	if (!f->buf) {
+		free(f);
+		return errbuf_set(err, errlen, -ENOMEM, "cannot allocate %zu bytes",
+				  max_msg_bytes);
+	}
+	o.buf = f->buf;
+	o.buf_bytes = f->buf_bytes;
+	o.cq_context = f;
+	/* bw --write clients RDMA WRITE (with immediate) into the buffer. */
+	o.remote_write = true;
+	ret = verbs_qp_create(&f->qp, s->dev, &o, err, errlen);
+	if (ret) {
+		pin_buf_free(f->buf, f->buf_bytes, f->buf_huge);
+		free(f);
+		return ret;
+	}
+	s->flows[s->n_flows++] = f;
+	*out = f;
+	return 0;
+}
+
+static int ring_fill(struct sink_flow *f, uint32_t depth)
+{
+	int ret;
+
+	while (f->posted < depth) {
+		ret = verbs_post_recv(&f->qp, f->buf_bytes, f->id);
+		if (ret)
+			return ret;
+		f->posted++;
+	}
+	return 0;
+}
+
+int sink_flow_start(struct sink *s, struct sink_flow *f, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = ring_fill(f, s->ring_depth);
+	if (!ret)
+		ret = -ibv_req_notify_cq(f->qp.recv_cq, 0);
+	if (ret)
+		return errbuf_set(err, errlen, ret, "flow %u from %s: cannot post RECVs: %s",
+				  f->id, f->peer, strerror(-ret));
+	f->active = true;
+	f->start_ns = mono_ns();
+	return 0;
+}
+
+/* Count every completion the flow's CQ holds; post as many RECVs again. */
+static int flow_drain(struct sink *s, struct sink_flow *f)
+{
+	struct ibv_wc wc[32];
+	int n, i;
+
+	while ((n = ibv_poll_cq(f->qp.recv_cq, 32, wc)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (wc[i].status == IBV_WC_SUCCESS) {
+				f->msgs++;
+				f->bytes += wc[i].byte_len;
+			} else if (wc[i].status != IBV_WC_WR_FLUSH_ERR) {
+				f->errors++;
+			}
+		}
+		f->posted -= (uint32_t)n;
+		if (f->active && ring_fill(f, s->ring_depth))
+			return -EIO;
+	}
+	return n < 0 ? -EIO : 0;
+}
+
+void sink_flow_drop(struct sink *s, struct sink_flow *f)
+{
+	if (!s->n_flows || s->flows[s->n_flows - 1] != f)
+		return;
+	verbs_qp_destroy(&f->qp);
+	pin_buf_free(f->buf, f->buf_bytes, f->buf_huge);
+	free(f);
+	s->n_flows--;
+}
+
+void sink_flow_close(struct sink *s, struct sink_flow *f)
+{
+	if (!f->qp.qp)
+		return;
+	flow_drain(s, f);
+	f->active = false;
+	f->end_ns = mono_ns();
+	verbs_qp_destroy(&f->qp);
+	pin_buf_free(f->buf, f->buf_bytes, f->buf_huge);
+	f->buf = NULL;
+}
+
+int sink_service(struct sink *s, char *err, size_t errlen)
+{
+	struct sink_flow *f;
+	struct ibv_cq *cq;
+	void *ctx;
+	int ret;
+
+	while (!ibv_get_cq_event(s->chan, &cq, &ctx)) {
+		f = ctx;
+		ibv_ack_cq_events(cq, 1);
+		if (!f->active)
+			continue;
+		/* Re-arm first, then drain: nothing can slip in between. */
+		ret = ibv_req_notify_cq(cq, 0);
+		if (!ret)
+			ret = flow_drain(s, f);
+		if (ret) {
+			f->active = false;
+			return errbuf_set(err, errlen, -EIO, "flow %u from %s: cannot post RECVs",
+					  f->id, f->peer);
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Flows over TCP: the hello exchange every receiver uses              */
+/* ------------------------------------------------------------------ */
+
+/* A flow for client hello @h, its QP connected; fills @reply. */
+static int flow_for_hello(struct sink *s, const struct conn_hello *h, const char *peer,
+			  struct conn_hello *reply, struct sink_flow **out, char *err,
+			  size_t errlen)
+{
+	struct sink_flow *f;
+	int ret;
+
+	ret = sink_flow_new(s, &h->path, h->max_msg_bytes, peer, &f, err, errlen);
+	if (ret)
+		return ret;
+	ret = verbs_qp_connect(&f->qp, &h->ep, &h->path, err, errlen);
+	if (!ret)
+		ret = sink_flow_start(s, f, err, errlen);
+	if (ret) {
+		sink_flow_drop(s, f);
+		return ret;
+	}
+	verbs_qp_local(&f->qp, &reply->ep);
+	reply->flow_id = f->id;
+	*out = f;
+	return 0;
+}
+
+/* The rdma_cm flow @h attaches a socket to, if it has none yet. */
+static int flow_for_attach(struct sink *s, const struct conn_hello *h, const char *peer,
+			   struct sink_flow **out, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_flows; i++) {
+		if (s->flows[i]->id != h->flow_id || !s->flows[i]->cm_id || s->flows[i]->fd >= 0 ||
+		    !s->flows[i]->active)
+			continue;
+		*out = s->flows[i];
+		return 0;
+	}
+	return errbuf_set(err, errlen, -ENOENT, "client %s: no rdma_cm flow %u to attach to",
+			  peer, h->flow_id);
+}
+
+int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
+		    char *err, size_t errlen)
+{
+	struct conn_hello h, reply = { .kind = CONN_HELLO_SERVER };
+	struct sink_flow *f = NULL;
+	char peer[64];
+	int fd, ret;
+
+	*out = NULL;
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0)
+		return errbuf_set(err, errlen, -errno, "accept: %s", strerror(errno));
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	conn_peer_name(fd, peer, sizeof(peer));
+	ret = conn_recv_hello(fd, &h, timeout_ms);
+	if (ret || h.kind == CONN_HELLO_SERVER) {
+		close(fd);
+		return errbuf_set(err, errlen, ret ? ret : -EPROTO, "client %s: no valid hello (%s)",
+				  peer, ret ? strerror(-ret) : "not a client");
+	}
+	if (h.kind == CONN_HELLO_ATTACH)
+		reply.status = flow_for_attach(s, &h, peer, &f, err, errlen);
+	else
+		reply.status = flow_for_hello(s, &h, peer, &reply, &f, err, errlen);
+	ret = conn_send_hello(fd, &reply, timeout_ms);
+	if (reply.status) {
+		close(fd);
+		return reply.status;
+	}
+	if (ret) {
+		if (h.kind != CONN_HELLO_ATTACH)
+			sink_flow_close(s, f);
+		close(fd);
+		return errbuf_set(err, errlen, ret, "client %s: cannot answer: %s", peer,
+				  strerror(-ret));
+	}
+	f->fd = fd;
+	*out = f;
+	return 0;
+}
+
+/* Answer one request from a flow's client; false when it makes no sense. */
+static bool flow_answer(struct sink *s, struct sink_flow *f, const struct conn_msg *q)
+{
+	struct conn_msg a = { .flow_id = f->id };
+
+	if (q->kind == CONN_MSG_QUERY) {
+		if (f->active)
+			flow_drain(s, f);
+		a.kind = CONN_MSG_STATS;
+		a.v[0] = f->msgs;
+		a.v[1] = f->bytes;
+		a.v[2] = f->errors;
+		a.v[3] = mono_ns();
+	} else if (q->kind == CONN_MSG_MR && f->qp.mr) {
+		a.kind = CONN_MSG_MR;
+		a.v[0] = (uintptr_t)f->buf;
+		a.v[1] = f->qp.mr->rkey;
+		a.v[2] = f->buf_bytes;
+	} else {
+		return false;
+	}
+	return !conn_send_msg(f->fd, &a, 1000);
+}
+
+bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f)
+{
+	struct conn_msg q;
+	ssize_t n;
+
+	n = recv(f->fd, f->ctl + f->ctl_len, sizeof(f->ctl) - f->ctl_len, MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return false;
+	if (n > 0) {
+		f->ctl_len += (size_t)n;
+		if (f->ctl_len < sizeof(f->ctl))
+			return false;
+		f->ctl_len = 0;
+		if (!conn_msg_unpack(f->ctl, &q) && flow_answer(s, f, &q))
+			return false;
+	}
+	sink_flow_close(s, f);
+	close(f->fd);
+	f->fd = -1;
+	return true;
+}

@@ -1,0 +1,91 @@
+/*
+ * The receive side: one RC QP per client flow, RECVs kept posted on it,
+ * and counts of the messages and bytes that arrived. The sink never sends
+ * anything: the remote NIC's ACK is the whole answer a client gets, which
+ * is what keeps remote software out of its measurement.
+ *
+ * Completions arrive through one completion channel for every flow, so a
+ * server waits in poll() together with its sockets instead of spinning.
+ */
+#ifndef RPERF_SINK_H
+#define RPERF_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rdma/conn.h"
+#include "rdma/verbs.h"
+
+struct sink_flow {
+	uint32_t id;			/* 1, 2, ... in order of arrival */
+	char peer[64];			/* "198.18.0.1:40112" */
+	struct verbs_path path;		/* the client's SL and traffic class */
+	uint64_t msgs;
+	uint64_t bytes;
+	uint64_t errors;		/* RECVs completed in error */
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, open and close */
+	bool active;
+	int fd;				/* its TCP socket, -1 if none */
+	void *cm_id;			/* its rdma_cm id, if it came that way */
+	struct verbs_qp qp;
+	void *buf;
+	size_t buf_bytes;
+	bool buf_huge;
+	uint32_t posted;
+	uint8_t ctl[CONN_MSG_BYTES];	/* a request read in part from fd */
+	size_t ctl_len;
+};
+
+struct sink {
+	struct verbs_dev *dev;
+	struct ibv_comp_channel *chan;
+	struct sink_flow **flows;	/* every flow, closed ones included */
+	size_t n_flows, cap_flows;
+	uint32_t ring_depth;		/* RECVs kept posted per flow */
+	bool hugepages;
+};
+
+int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool hugepages,
+	      char *err, size_t errlen);
+void sink_release(struct sink *s);
+/* The fd to poll() for completions. */
+int sink_event_fd(const struct sink *s);
+
+/*
+ * A new flow whose messages are at most @max_msg_bytes, along @path (the
+ * server's ACKs then carry the client's SL and traffic class). Its QP is
+ * left in RESET; connect it, then call sink_flow_start().
+ */
+int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_bytes,
+		  const char *peer, struct sink_flow **out, char *err, size_t errlen);
+/* Post the RECV ring and arm the CQ; the flow counts from now on. */
+int sink_flow_start(struct sink *s, struct sink_flow *f, char *err, size_t errlen);
+/* Forget the flow sink_flow_new() just made (setup failed). */
+void sink_flow_drop(struct sink *s, struct sink_flow *f);
+/* Count what is left, destroy the QP; the counts stay. */
+void sink_flow_close(struct sink *s, struct sink_flow *f);
+
+/* The completion channel is readable: count, post again, re-arm. */
+int sink_service(struct sink *s, char *err, size_t errlen);
+
+/*
+ * A client is waiting on listening socket @lfd: take its hello, make and
+ * connect its flow, answer (with the error, if it is refused). 0 with the
+ * counting flow in *@out and its socket in (*out)->fd, or -errno with the
+ * reason, naming the client, in @err. Each wait lasts at most @timeout_ms.
+ * An attach hello instead gives its socket to the rdma_cm flow it names
+ * (which has none), so that its client can ask for its counters.
+ */
+int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
+		    char *err, size_t errlen);
+/*
+ * The flow's socket is readable: true when the client closed it, and the
+ * flow is then closed too (its counts stay); false for anything else.
+ * Requests on it are answered here: QUERY with the flow's counters (its
+ * CQ drained first, so they are current), MR with where the client may
+ * RDMA WRITE. Each answer waits at most a second for the socket.
+ */
+bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f);
+
+#endif

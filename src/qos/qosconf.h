@@ -1,0 +1,87 @@
+/*
+ * Readers for the places a port's arbitration configuration comes from,
+ * all producing one struct arb_config:
+ *  - opensm.conf (the qos_* keys, with OpenSM's defaults and its
+ *    per-node-type prefixes qos_ca_, qos_swe_, qos_sw0_, qos_sw2sw_, qos_rtr_);
+ *  - text captured from infiniband-diags: smpquery vlarb, sl2vl, portinfo;
+ *  - a plain table: "high,VL,WEIGHT" / "low,VL,WEIGHT" lines;
+ *  - an ETS description: band/dscp/prio/default lines, the same file the
+ *    lab's switch feeds to tc-ets.
+ * Readers never print: an error comes back as "file:line: what" in a
+ * struct qosconf_err, and the functions return 0 or -errno.
+ */
+#ifndef RPERF_QOSCONF_H
+#define RPERF_QOSCONF_H
+
+#include <stdint.h>
+
+#include "qos/arb.h"
+
+#define QOSCONF_MAX_FILE_BYTES	(4 << 20)
+
+enum qosconf_format {
+	QOSCONF_FORMAT_AUTO,
+	QOSCONF_FORMAT_OPENSM,
+	QOSCONF_FORMAT_SMPQUERY,
+	QOSCONF_FORMAT_TABLE,
+	QOSCONF_FORMAT_ETS,
+};
+
+/* Which of OpenSM's per-node-type key sets applies. */
+enum qosconf_node_type {
+	QOSCONF_NODE_CA,
+	QOSCONF_NODE_SWE,	/* switch external ports (default) */
+	QOSCONF_NODE_SW0,	/* switch management port 0 */
+	QOSCONF_NODE_SW2SW,	/* switch-to-switch external ports */
+	QOSCONF_NODE_RTR,
+	QOSCONF_NODE_COUNT,
+};
+
+struct qosconf_err {
+	char msg[256];
+};
+
+struct qosconf_opts {
+	enum qosconf_format format;	/* AUTO: detect each file */
+	enum qosconf_node_type node_type;
+	int in_port;			/* smpquery sl2vl input port; -1: first */
+};
+
+/* One input: a name for messages and its whole text (NUL-terminated). */
+struct qosconf_source {
+	const char *name;
+	const char *text;
+};
+
+void qosconf_opts_init(struct qosconf_opts *opts);
+
+const char *qosconf_format_name(enum qosconf_format format);
+int qosconf_format_parse(const char *name, enum qosconf_format *format);
+const char *qosconf_node_type_name(enum qosconf_node_type type);
+int qosconf_node_type_parse(const char *name, enum qosconf_node_type *type);
+
+/* Guess the format of @text; QOSCONF_FORMAT_AUTO when it cannot tell. */
+enum qosconf_format qosconf_detect(const char *text);
+
+/*
+ * Parse @n_src sources of one format (given in @opts or detected, and then
+ * the same for all) into @cfg. *format_out gets the format used.
+ * Returns 0, or -EINVAL with err->msg set to "name:line: reason".
+ */
+int qosconf_parse(const struct qosconf_source *src, int n_src,
+		  const struct qosconf_opts *opts, struct arb_config *cfg,
+		  enum qosconf_format *format_out, struct qosconf_err *err);
+
+/* Read a file whole; *text is malloc'ed. Returns 0 or -errno (err set). */
+int qosconf_read_file(const char *path, char **text, struct qosconf_err *err);
+
+/*
+ * Parse a list of numbers "a,b,c" (C syntax, 0x accepted) of at most @max
+ * values each in [lo, hi] into @out; *count gets how many. Used for SL2VL
+ * lists and for command-line lists. Returns 0, or -EINVAL with a reason
+ * (without file:line) in @err.
+ */
+int qosconf_parse_list(const char *s, long lo, long hi, int max,
+		       uint8_t *out, int *count, struct qosconf_err *err);
+
+#endif

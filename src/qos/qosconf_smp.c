@@ -1,0 +1,320 @@
+/*
+ * The reader of text captured from infiniband-diags (smpquery vlarb,
+ * sl2vl, portinfo): VL/WEIGHT rows, SL2VL port lines and portinfo fields,
+ * with the checks that tell a complete capture from a truncated one. The
+ * largest of the formats, so it has a file of its own.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qos/qosconf_int.h"
+
+/* ------------------------------------------------------------------ */
+/* smpquery vlarb / sl2vl / portinfo text                              */
+/* ------------------------------------------------------------------ */
+
+/* Numbers between '|' after the row's label: "VL    : |0x0 |0x1 |". */
+static int smp_cells(struct qosconf_parser *p, const char *s, const char *what,
+		     long hi, long *cells, int max)
+{
+	char buf[1024], *tok, *save, *end;
+	int n = 0, err;
+
+	s = strchr(s, ':') + 1;
+	if (strlen(s) >= sizeof(buf))
+		return qc_error(p, "%s row too long", what);
+	strcpy(buf, s);
+	qc_trim_end(buf);
+	end = buf + strlen(buf);
+	if (end == buf || end[-1] != '|')
+		return qc_error(p, "truncated %s row (no closing '|')", what);
+	for (tok = strtok_r(buf, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
+		if (!*qc_skip_space(tok))
+			continue;
+		if (n == max)
+			return qc_error(p, "more than %d cells in the %s row", max, what);
+		err = qc_number(p, what, tok, 0, hi, &cells[n]);
+		if (err)
+			return err;
+		n++;
+	}
+	if (!n)
+		return qc_error(p, "truncated %s row (no values)", what);
+	return n;
+}
+
+static int smp_vl_row(struct qosconf_parser *p, const char *s)
+{
+	long cells[SMP_BLOCK_ENTRIES];
+	int n, i;
+
+	if (!p->table)
+		return qc_error(p, "VL row outside a VL Arbitration table");
+	if (p->vl_row_count >= 0)
+		return qc_error(p, "VL row where a WEIGHT row was expected");
+	n = smp_cells(p, s, "VL", ARB_VL15, cells, SMP_BLOCK_ENTRIES);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		p->vl_row[i] = cells[i];
+	p->vl_row_count = n;
+	p->table_line = p->line;
+	return 0;
+}
+
+static int smp_weight_row(struct qosconf_parser *p, const char *s)
+{
+	const char *which = p->table == &p->cfg->high ? "high" : "low";
+	long cells[SMP_BLOCK_ENTRIES];
+	int n, i, err;
+
+	if (p->vl_row_count < 0)
+		return qc_error(p, "WEIGHT row without a VL row before it");
+	n = smp_cells(p, s, "weight", ARB_MAX_WEIGHT, cells, SMP_BLOCK_ENTRIES);
+	if (n < 0)
+		return n;
+	if (n != p->vl_row_count)
+		return qc_error(p, "truncated WEIGHT row: %d weights for %d VLs",
+				n, p->vl_row_count);
+	for (i = 0; i < n; i++) {
+		err = qc_table_add(p, p->table, which, p->vl_row[i], cells[i]);
+		if (err)
+			return err;
+	}
+	p->vl_row_count = -1;
+	return 0;
+}
+
+/* Close the table being read: it must be complete. */
+static int smp_close_table(struct qosconf_parser *p)
+{
+	const struct arb_table *t = p->table;
+	char what[128];
+
+	if (!t)
+		return 0;
+	p->table = NULL;
+	if (p->vl_row_count >= 0)
+		return qc_error_line(p, p->table_line,
+				     "truncated table: VL row without its WEIGHT row");
+	if (!t->n_entries)
+		return qc_error_line(p, p->table_line,
+				     "truncated table: no VL/WEIGHT rows");
+	if (t->cap && t->n_entries < t->cap) {
+		snprintf(what, sizeof(what), "truncated table: %d entries, the "
+			 "capture's header announced %d", t->n_entries, t->cap);
+		return qc_error_line(p, p->table_line, what);
+	}
+	return 0;
+}
+
+static int smp_cap(const char *s, const char *label)
+{
+	const char *at = strstr(s, label);
+
+	return at ? (int)strtol(at + strlen(label), NULL, 0) : 0;
+}
+
+static int smp_vlarb_header(struct qosconf_parser *p, const char *s)
+{
+	int low_cap = smp_cap(s, "LowCap"), high_cap = smp_cap(s, "HighCap");
+
+	if (p->vlarb_seen)
+		return qc_error(p, "second VL Arbitration capture (the first is "
+				"at %s:%d): give one port's captures",
+				p->vlarb_name, p->vlarb_line);
+	if (low_cap < 0 || low_cap > ARB_MAX_ENTRIES ||
+	    high_cap < 0 || high_cap > ARB_MAX_ENTRIES)
+		return qc_error(p, "table sizes LowCap %d HighCap %d out of "
+				"range 0-%d", low_cap, high_cap, ARB_MAX_ENTRIES);
+	p->vlarb_seen = true;
+	p->vlarb_line = p->line;
+	p->vlarb_name = p->name;
+	p->cfg->low.cap = low_cap;
+	p->cfg->high.cap = high_cap;
+	return 0;
+}
+
+static int smp_table_header(struct qosconf_parser *p, struct arb_table *t)
+{
+	if (t->n_entries)
+		return qc_error(p, "%s priority table given twice",
+				t == &p->cfg->high ? "high" : "low");
+	p->table = t;
+	p->table_line = p->line;
+	return 0;
+}
+
+/* "# ..." lines: section headers, or comments. */
+static int smp_comment(struct qosconf_parser *p, const char *s)
+{
+	int err = 0;
+
+	if (strstr(s, "VLArbitration tables:"))
+		err = smp_close_table(p) ?: smp_vlarb_header(p, s);
+	else if (strstr(s, "Low priority VL Arbitration Table"))
+		err = smp_close_table(p) ?: smp_table_header(p, &p->cfg->low);
+	else if (strstr(s, "High priority VL Arbitration Table"))
+		err = smp_close_table(p) ?: smp_table_header(p, &p->cfg->high);
+	else if (strstr(s, "SL2VL table")) {
+		err = smp_close_table(p);
+		if (!err && p->sl2vl_seen)
+			err = qc_error(p, "second SL2VL capture");
+		p->sl2vl_header = true;
+		p->sl2vl_header_line = p->line;
+	}
+	return err;
+}
+
+/* "ports: in  0, out  1: | 0| 1| ...|": one line per input port. */
+static int smp_ports(struct qosconf_parser *p, const char *s)
+{
+	const char *ports = qc_skip_space(s + strlen("ports:"));
+	const char *row = strchr(ports, ':');
+	long cells[ARB_NUM_SLS + 1];
+	long in_port;
+	int n, sl, err;
+
+	err = smp_close_table(p);
+	if (err)
+		return err;
+	if (p->sl2vl_seen)
+		return 0;	/* another input port of the same capture */
+	/* Both are needed before anything reads past them. */
+	if (strncmp(ports, "in", 2) || !row)
+		return qc_error(p, "malformed SL2VL line (want 'ports: in N, out M: |...|')");
+	in_port = strtol(ports + 2, NULL, 10);
+	if (p->opts->in_port >= 0 && in_port != p->opts->in_port)
+		return 0;
+	n = smp_cells(p, row, "SL2VL", ARB_VL15, cells, ARB_NUM_SLS + 1);
+	if (n < 0)
+		return n;
+	if (n != ARB_NUM_SLS)
+		return qc_error(p, "truncated SL2VL row: %d VLs, expected %d",
+				n, ARB_NUM_SLS);
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		p->cfg->sl2vl[sl] = cells[sl];
+	p->cfg->sl2vl_explicit = true;
+	p->sl2vl_seen = true;
+	p->sl2vl_header = false;
+	return 0;
+}
+
+/* "OperVLs:....VL0-3" */
+static int smp_oper_vls(struct qosconf_parser *p, const char *value)
+{
+	long last;
+
+	if (!strcmp(value, "VL0")) {
+		p->cfg->oper_vls = 1;
+		return 0;
+	}
+	if (strncmp(value, "VL0-", 4) || qc_parse_long(value + 4, 1, 14, &last))
+		return qc_error(p, "OperVLs '%s' not understood", value);
+	p->cfg->oper_vls = last + 1;
+	return 0;
+}
+
+/* "Name:.......value" lines of smpquery portinfo. */
+static int smp_portinfo(struct qosconf_parser *p, char *s)
+{
+	char *dots = strchr(s, ':');
+	char *value = dots + strspn(dots + 1, ".") + 1;
+	long v;
+	int err;
+
+	*dots = '\0';
+	value = qc_skip_space(value);
+	if (!strcmp(s, "VLHighLimit")) {
+		if (p->cfg->limit_known)
+			return qc_error(p, "VLHighLimit given twice");
+		err = qc_number(p, s, value, 0, ARB_MAX_LIMIT, &v);
+		p->cfg->limit = v;
+		p->cfg->limit_known = true;
+		return err;
+	}
+	if (!strcmp(s, "VLArbHighCap") || !strcmp(s, "VLArbLowCap")) {
+		err = qc_number(p, s, value, 0, ARB_MAX_ENTRIES, &v);
+		if (!err && s[6] == 'H')
+			p->cfg->high.cap = v;
+		else if (!err)
+			p->cfg->low.cap = v;
+		return err;
+	}
+	if (!strcmp(s, "OperVLs"))
+		return smp_oper_vls(p, value);
+	return 0;
+}
+
+static bool smp_is_row(const char *s, const char *label)
+{
+	size_t n = strlen(label);
+
+	return !strncmp(s, label, n) && *qc_skip_space(s + n) == ':';
+}
+
+static bool smp_is_portinfo(const char *s)
+{
+	const char *c = s;
+
+	while (isalnum((unsigned char)*c) || *c == '_')
+		c++;
+	return c != s && c[0] == ':' && c[1] == '.';
+}
+
+/* A line only smpquery prints: detection in qosconf_detect(). */
+bool qc_smp_detect(const char *s)
+{
+	return strstr(s, "VLArbitration tables:") || strstr(s, "SL2VL table") ||
+	       smp_is_row(s, "VL") || smp_is_row(s, "WEIGHT") ||
+	       !strncmp(s, "ports:", 6) || smp_is_portinfo(s);
+}
+
+int qc_smp_line(struct qosconf_parser *p, char *s)
+{
+	qc_trim_end(s);
+	s = qc_skip_space(s);
+	if (!*s)
+		return 0;
+	if (*s == '#')
+		return smp_comment(p, s);
+	if (smp_is_row(s, "VL"))
+		return smp_vl_row(p, s);
+	if (smp_is_row(s, "WEIGHT"))
+		return smp_weight_row(p, s);
+	if (!strncmp(s, "ports:", 6))
+		return smp_ports(p, s);
+	if (smp_is_portinfo(s))
+		return smp_close_table(p) ?: smp_portinfo(p, s);
+	if (!strncmp(s, "ibwarn:", 7))
+		return 0;
+	return qc_error(p, "unrecognised line '%.40s'", s);
+}
+
+/* End of one file: whatever it opened must be complete. */
+int qc_smp_file_end(struct qosconf_parser *p)
+{
+	int err = smp_close_table(p);
+
+	if (err)
+		return err;
+	if (p->sl2vl_header)
+		return qc_error_line(p, p->sl2vl_header_line,
+				     "truncated SL2VL capture: no 'ports:' line");
+	if (p->vlarb_seen && p->vlarb_name == p->name &&
+	    ((p->cfg->high.cap && !p->cfg->high.n_entries) ||
+	     (p->cfg->low.cap && !p->cfg->low.n_entries)))
+		return qc_error_line(p, p->vlarb_line,
+				     "truncated capture: a priority table is missing");
+	return 0;
+}
+
+int qc_smp_finish(struct qosconf_parser *p)
+{
+	if (!p->vlarb_seen && !p->cfg->high.n_entries && !p->cfg->low.n_entries)
+		return qc_error(p, "no VL Arbitration table (smpquery vlarb) "
+				"in the input");
+	return 0;
+}

@@ -1,0 +1,154 @@
+/*
+ * Out-of-band connection setup. By default a TCP socket carries one fixed,
+ * versioned frame each way (the QP endpoint and the path knobs) and then
+ * stays open for the life of the flow: its closing tells each side that
+ * the other is gone, long before RC retries would. Every wait has a
+ * timeout and every read and write loops until the whole frame moved.
+ *
+ * The rdma_cm path (conn_cm_*) resolves and connects through librdmacm
+ * but still creates and moves the QP itself, so that the SL and traffic
+ * class the user asked for end up in the QP's address vector.
+ */
+#ifndef RPERF_CONN_H
+#define RPERF_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <rdma/rdma_cma.h>
+
+#include "rdma/verbs.h"
+
+#define CONN_DEFAULT_PORT 18520
+#define CONN_HELLO_BYTES 52
+#define CONN_VERSION 1
+
+enum conn_hello_kind {
+	CONN_HELLO_CLIENT = 1,
+	CONN_HELLO_SERVER = 2,
+	CONN_HELLO_ATTACH = 3,		/* client: a TCP side connection for the
+					 * rdma_cm flow flow_id, to ask its counters */
+};
+
+/* One frame: a client's request for a flow, or the server's answer. */
+struct conn_hello {
+	uint16_t kind;			/* enum conn_hello_kind */
+	int32_t status;			/* server: 0 or the -errno it refused with */
+	struct verbs_endpoint ep;
+	struct verbs_path path;		/* client: how its packets travel */
+	uint32_t max_msg_bytes;		/* client: largest SEND it will post */
+	uint32_t flow_id;		/* server: the id it counts this flow under;
+					 * attach: the flow the connection is for */
+};
+
+void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES]);
+/* 0, or -EPROTO when the frame is not an rperf frame of our version. */
+int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h);
+
+/* Listening TCP socket on @port (all addresses); fd or -errno. */
+int conn_listen(uint16_t port, char *err, size_t errlen);
+/* Connect to @host:@port within @timeout_ms; fd or -errno. */
+int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, size_t errlen);
+
+/* Move exactly @len bytes within @timeout_ms: 0, -ETIMEDOUT, -ECONNRESET
+ * (peer closed), or another -errno. */
+int conn_write_full(int fd, const void *buf, size_t len, int timeout_ms);
+int conn_read_full(int fd, void *buf, size_t len, int timeout_ms);
+
+int conn_send_hello(int fd, const struct conn_hello *h, int timeout_ms);
+int conn_recv_hello(int fd, struct conn_hello *h, int timeout_ms);
+
+/*
+ * After the hello, a flow's socket carries small fixed frames: a client
+ * asks (QUERY, MR) and the server answers on the same socket (STATS, MR).
+ * The server answers from its counters; it never touches the data path.
+ */
+#define CONN_MSG_BYTES 44
+
+enum conn_msg_kind {
+	CONN_MSG_QUERY = 3,		/* client: this flow's counters, please */
+	CONN_MSG_STATS = 4,		/* server: v = msgs, bytes, errors, now_ns */
+	CONN_MSG_MR = 5,		/* client: ask; server: v = addr, rkey, bytes */
+};
+
+struct conn_msg {
+	uint16_t kind;			/* enum conn_msg_kind */
+	uint32_t flow_id;
+	uint64_t v[4];
+};
+
+void conn_msg_pack(const struct conn_msg *m, uint8_t out[CONN_MSG_BYTES]);
+/* 0, or -EPROTO when the frame is not a message of our version. */
+int conn_msg_unpack(const uint8_t in[CONN_MSG_BYTES], struct conn_msg *m);
+int conn_send_msg(int fd, const struct conn_msg *m, int timeout_ms);
+int conn_recv_msg(int fd, struct conn_msg *m, int timeout_ms);
+/* Send a request of @kind and wait for the answer of @want_kind. */
+int conn_request(int fd, uint16_t kind, uint16_t want_kind, struct conn_msg *answer,
+		 int timeout_ms);
+
+/*
+ * A client flow over TCP: connect to the server at @host:@port, send the
+ * hello for @q along @path, take the answer and bring @q to RTS. The
+ * socket (returned) stays open for the life of the flow. fd or -errno,
+ * with a message naming the server in @err; each wait lasts @timeout_ms.
+ */
+int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
+		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
+		     char *err, size_t errlen);
+
+/*
+ * A side connection for the flow the server counts as @flow_id (one that
+ * came over rdma_cm, which has no socket): connect to @host:@port and
+ * attach; QUERY then works on it as on a TCP flow's socket. fd or -errno.
+ */
+int conn_client_attach(const char *host, uint16_t port, uint32_t flow_id, int timeout_ms,
+		       char *err, size_t errlen);
+
+/* Non-blocking: true when the peer closed or reset the connection. */
+bool conn_peer_gone(int fd);
+
+/* Non-blocking: true when @fd has something to read. */
+bool conn_fd_readable(int fd);
+
+/* The one way a client says its server is gone: -ECONNRESET, @err set. */
+int conn_err_peer_gone(char *err, size_t errlen, const char *peer);
+
+/* "198.18.0.2:40112" for an accepted socket's peer. */
+void conn_peer_name(int fd, char *buf, size_t len);
+/* The same for the socket's own end: what its peer's conn_peer_name() says. */
+void conn_sock_name(int fd, char *buf, size_t len);
+
+/* ---- rdma_cm ---- */
+
+/* A client-side rdma_cm connection: its channel and id. */
+struct conn_cm {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	char host[64];			/* the server, for messages */
+	uint32_t flow_id;		/* the server's id for the flow, once connected */
+};
+
+/*
+ * Resolve @host:@port, so that conn->id->verbs names the local device.
+ * The caller then opens its device on that context and creates its QP.
+ */
+int conn_cm_resolve(struct conn_cm *c, const char *host, uint16_t port, uint8_t tos,
+		    int timeout_ms, char *err, size_t errlen);
+/*
+ * Connect @q (created on conn->id->verbs, still in RESET) along @path:
+ * the hello goes as private data, the server's answer comes back in
+ * @reply; the QP reaches RTS with the attributes rdma_cm resolved and
+ * the SL and traffic class of @path.
+ */
+int conn_cm_connect(struct conn_cm *c, struct verbs_qp *q, const struct conn_hello *hello,
+		    struct conn_hello *reply, int timeout_ms, char *err, size_t errlen);
+/* Listen for rdma_cm connection requests on @port. */
+int conn_cm_listen(struct conn_cm *c, uint16_t port, char *err, size_t errlen);
+/* Move @q to RTS for the connection request @id, along @path. */
+int conn_cm_qp_ready(struct rdma_cm_id *id, struct verbs_qp *q, const struct verbs_path *path,
+		     char *err, size_t errlen);
+/* Accept connection request @id for @q (already at RTS), answering @reply. */
+int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_hello *reply,
+		   char *err, size_t errlen);
+void conn_cm_close(struct conn_cm *c);
+
+#endif

@@ -1,0 +1,559 @@
+/*
+ * Verbs plumbing: device and port discovery, GID choice, RC QP lifecycle
+ * and connection, port counters. See verbs.h for the contracts.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errbuf.h"
+#include "rdma/verbs.h"
+
+/* ------------------------------------------------------------------ */
+/* Device, port and GID                                                */
+/* ------------------------------------------------------------------ */
+
+static bool gid_is_ipv4_mapped(const union ibv_gid *gid)
+{
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return !memcmp(gid->raw, prefix, sizeof(prefix));
+}
+
+/* The RoCE v2 GID that carries the interface's IPv4 address. */
+static int gid_pick_roce_v2(struct verbs_dev *dev, char *err, size_t errlen)
+{
+	struct ibv_gid_entry *ent;
+	size_t max = (size_t)dev->port_attr.gid_tbl_len * dev->dev_attr.phys_port_cnt;
+	ssize_t n, i;
+
+	ent = calloc(max ? max : 1, sizeof(*ent));
+	if (!ent)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	n = ibv_query_gid_table(dev->ctx, ent, max, 0);
+	if (n < 0) {
+		free(ent);
+		return errbuf_set(err, errlen, (int)n, "%s port %u: cannot read the GID table: %s",
+				  dev->name, dev->port, strerror((int)-n));
+	}
+	for (i = 0; i < n; i++) {
+		if (ent[i].port_num != dev->port || ent[i].gid_type != IBV_GID_TYPE_ROCE_V2 ||
+		    !gid_is_ipv4_mapped(&ent[i].gid))
+			continue;
+		dev->gid_index = (int)ent[i].gid_index;
+		dev->gid = ent[i].gid;
+		free(ent);
+		return 0;
+	}
+	free(ent);
+	return errbuf_set(err, errlen, -ENOENT,
+			  "%s port %u: no RoCE v2 GID with an IPv4 address; give one with -x",
+			  dev->name, dev->port);
+}
+
+static int gid_use_index(struct verbs_dev *dev, int idx, char *err, size_t errlen)
+{
+	struct ibv_gid_entry ent;
+	int ret;
+
+	if (idx >= dev->port_attr.gid_tbl_len)
+		return errbuf_set(err, errlen, -EINVAL,
+				  "%s port %u: GID index %d out of range (table has %d entries)",
+				  dev->name, dev->port, idx, dev->port_attr.gid_tbl_len);
+	ret = ibv_query_gid_ex(dev->ctx, dev->port, (uint32_t)idx, &ent, 0);
+	if (ret)
+		return errbuf_set(err, errlen, -EINVAL, "%s port %u: GID index %d is not in use",
+				  dev->name, dev->port, idx);
+	dev->gid_index = idx;
+	dev->gid = ent.gid;
+	return 0;
+}
+
+static const char *port_state_name(enum ibv_port_state st)
+{
+	static const char *const names[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE",
+					     "ACTIVE_DEFER" };
+
+	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "UNKNOWN";
+}
+
+static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, size_t errlen)
+{
+	int ret;
+
+	snprintf(dev->name, sizeof(dev->name), "%s", ibv_get_device_name(dev->ctx->device));
+	ret = ibv_query_device(dev->ctx, &dev->dev_attr);
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "'%s': cannot query the device: %s",
+				  dev->name, strerror(ret));
+	if (port < 1 || port > dev->dev_attr.phys_port_cnt)
+		return errbuf_set(err, errlen, -EINVAL, "'%s': no port %d (the device has %u)",
+				  dev->name, port, dev->dev_attr.phys_port_cnt);
+	dev->port = (uint8_t)port;
+	ret = ibv_query_port(dev->ctx, dev->port, &dev->port_attr);
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "%s port %d: cannot query the port: %s",
+				  dev->name, port, strerror(ret));
+	if (dev->port_attr.state != IBV_PORT_ACTIVE)
+		return errbuf_set(err, errlen, -ENETDOWN, "%s port %d: port %s, not ACTIVE",
+				  dev->name, port, port_state_name(dev->port_attr.state));
+	dev->roce = dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
+	dev->gid_index = -1;
+	if (dev->roce)
+		ret = gid_index < 0 ? gid_pick_roce_v2(dev, err, errlen) :
+				      gid_use_index(dev, gid_index, err, errlen);
+	else if (gid_index >= 0)
+		ret = errbuf_set(err, errlen, -EINVAL,
+				 "%s port %d: InfiniBand uses LID addressing; -x is for RoCE",
+				 dev->name, port);
+	else if (!dev->port_attr.lid)
+		ret = errbuf_set(err, errlen, -ENETDOWN, "%s port %d: no LID assigned (is a subnet manager running?)",
+				 dev->name, port);
+	if (ret)
+		return ret;
+	dev->pd = ibv_alloc_pd(dev->ctx);
+	if (!dev->pd)
+		return errbuf_set(err, errlen, -ENOMEM, "%s: cannot allocate a protection domain",
+				  dev->name);
+	return 0;
+}
+
+static struct ibv_device *dev_find(struct ibv_device **list, int n, const char *name,
+				   char *err, size_t errlen)
+{
+	char avail[256] = "";
+	size_t used = 0;
+	int i;
+
+	if (n <= 0) {
+		errbuf_set(err, errlen, -ENXIO, "no RDMA device found");
+		return NULL;
+	}
+	if (!name)
+		return list[0];
+	for (i = 0; i < n; i++) {
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			return list[i];
+		if (used < sizeof(avail))
+			used += (size_t)snprintf(avail + used, sizeof(avail) - used, "%s%s",
+						 i ? ", " : "", ibv_get_device_name(list[i]));
+	}
+	errbuf_set(err, errlen, -ENODEV, "unknown device '%s' (available: %s)", name, avail);
+	return NULL;
+}
+
+int verbs_dev_open(struct verbs_dev *dev, const char *name, int port,
+		   int gid_index, char *err, size_t errlen)
+{
+	struct ibv_device **list;
+	struct ibv_device *d;
+	int n = 0, ret;
+
+	memset(dev, 0, sizeof(*dev));
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return errbuf_set(err, errlen, -ENXIO, "no RDMA device found: %s", strerror(errno));
+	d = dev_find(list, n, name, err, errlen);
+	if (!d) {
+		ibv_free_device_list(list);
+		return n > 0 ? -ENODEV : -ENXIO;
+	}
+	dev->ctx = ibv_open_device(d);
+	if (!dev->ctx) {
+		ret = errbuf_set(err, errlen, -errno, "'%s': cannot open: %s",
+				 ibv_get_device_name(d), strerror(errno));
+		ibv_free_device_list(list);
+		return ret;
+	}
+	ibv_free_device_list(list);
+	dev->own_ctx = true;
+	ret = dev_setup(dev, port, gid_index, err, errlen);
+	if (ret)
+		verbs_dev_close(dev);
+	return ret;
+}
+
+int verbs_dev_adopt(struct verbs_dev *dev, struct ibv_context *ctx, int port,
+		    int gid_index, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->ctx = ctx;
+	ret = dev_setup(dev, port, gid_index, err, errlen);
+	if (ret)
+		verbs_dev_close(dev);
+	return ret;
+}
+
+void verbs_dev_close(struct verbs_dev *dev)
+{
+	if (dev->pd)
+		ibv_dealloc_pd(dev->pd);
+	if (dev->ctx && dev->own_ctx)
+		ibv_close_device(dev->ctx);
+	memset(dev, 0, sizeof(*dev));
+}
+
+size_t verbs_dev_max_msg_bytes(const struct verbs_dev *dev)
+{
+	return dev->port_attr.max_msg_sz;
+}
+
+/* ------------------------------------------------------------------ */
+/* RC QPs                                                              */
+/* ------------------------------------------------------------------ */
+
+int verbs_chan_create(const struct verbs_dev *dev, struct ibv_comp_channel **out, char *err,
+		      size_t errlen)
+{
+	*out = ibv_create_comp_channel(dev->ctx);
+	if (!*out)
+		return errbuf_set(err, errlen, -errno, "%s: cannot create a completion channel: %s",
+				  dev->name, strerror(errno));
+	/* poll() tells when to read; the read itself must never block. */
+	fcntl((*out)->fd, F_SETFL, fcntl((*out)->fd, F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
+		    const struct verbs_qp_opts *o, char *err, size_t errlen)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = {
+			.max_send_wr = o->send_depth ? o->send_depth : 1,
+			.max_recv_wr = o->recv_depth ? o->recv_depth : 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+	};
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	q->dev = dev;
+	q->buf = o->buf;
+	q->buf_bytes = o->buf_bytes;
+	q->psn = (uint32_t)lrand48() & 0xffffff;
+	q->send_cq = ibv_create_cq(dev->ctx, (int)init.cap.max_send_wr, o->cq_context,
+				   o->send_chan, 0);
+	if (!q->send_cq) {
+		ret = errbuf_set(err, errlen, -errno, "%s: cannot create a CQ: %s",
+				 dev->name, strerror(errno));
+		goto err;
+	}
+	q->recv_cq = ibv_create_cq(dev->ctx, (int)init.cap.max_recv_wr, o->cq_context,
+				   o->chan, 0);
+	if (!q->recv_cq) {
+		ret = errbuf_set(err, errlen, -errno, "%s: cannot create a CQ: %s",
+				 dev->name, strerror(errno));
+		goto err_send_cq;
+	}
+	q->remote_write = o->remote_write;
+	q->mr = ibv_reg_mr(dev->pd, o->buf, o->buf_bytes, IBV_ACCESS_LOCAL_WRITE |
+			   (o->remote_write ? IBV_ACCESS_REMOTE_WRITE : 0));
+	if (!q->mr) {
+		ret = errbuf_set(err, errlen, -errno, "%s: cannot register %zu bytes: %s",
+				 dev->name, o->buf_bytes, strerror(errno));
+		goto err_recv_cq;
+	}
+	init.send_cq = q->send_cq;
+	init.recv_cq = q->recv_cq;
+	q->qp = ibv_create_qp(dev->pd, &init);
+	if (!q->qp) {
+		ret = errbuf_set(err, errlen, -errno, "%s: cannot create a QP: %s",
+				 dev->name, strerror(errno));
+		goto err_mr;
+	}
+	return 0;
+
+err_mr:
+	ibv_dereg_mr(q->mr);
+err_recv_cq:
+	ibv_destroy_cq(q->recv_cq);
+err_send_cq:
+	ibv_destroy_cq(q->send_cq);
+err:
+	memset(q, 0, sizeof(*q));
+	return ret;
+}
+
+void verbs_qp_destroy(struct verbs_qp *q)
+{
+	if (q->qp)
+		ibv_destroy_qp(q->qp);
+	if (q->mr)
+		ibv_dereg_mr(q->mr);
+	if (q->recv_cq)
+		ibv_destroy_cq(q->recv_cq);
+	if (q->send_cq)
+		ibv_destroy_cq(q->send_cq);
+	memset(q, 0, sizeof(*q));
+}
+
+void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
+{
+	memset(ep, 0, sizeof(*ep));
+	ep->qpn = q->qp->qp_num;
+	ep->psn = q->psn;
+	ep->lid = q->dev->port_attr.lid;
+	ep->mtu = (uint8_t)q->dev->port_attr.active_mtu;
+	ep->gid = q->dev->gid;
+}
+
+void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
+		   const struct verbs_path *path, struct ibv_ah_attr *ah)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->dlid = remote->lid;
+	ah->sl = path->sl;
+	ah->port_num = dev->port;
+	/* The GRH only on RoCE: InfiniBand inside a subnet routes by LID. */
+	if (dev->roce) {
+		ah->is_global = 1;
+		ah->grh.dgid = remote->gid;
+		ah->grh.sgid_index = (uint8_t)dev->gid_index;
+		ah->grh.hop_limit = 64;
+		ah->grh.traffic_class = path->tclass;
+	}
+}
+
+static int qp_to_init(struct verbs_qp *q, char *err, size_t errlen)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = q->dev->port,
+		.qp_access_flags = q->remote_write ? IBV_ACCESS_REMOTE_WRITE : 0,
+	};
+	int ret = ibv_modify_qp(q->qp, &a,
+				IBV_QP_STATE |
+				IBV_QP_PKEY_INDEX |
+				IBV_QP_PORT |
+				IBV_QP_ACCESS_FLAGS);
+
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "%s: QP %u to INIT: %s", q->dev->name,
+				  q->qp->qp_num, strerror(ret));
+	return 0;
+}
+
+static int qp_to_rtr(struct verbs_qp *q, const struct verbs_endpoint *remote,
+		     const struct verbs_path *path, char *err, size_t errlen)
+{
+	enum ibv_mtu mtu = q->dev->port_attr.active_mtu;
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = remote->mtu && remote->mtu < mtu ? (enum ibv_mtu)remote->mtu : mtu,
+		.dest_qp_num = remote->qpn,
+		.rq_psn = remote->psn,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 12,
+	};
+	int ret;
+
+	verbs_ah_attr(q->dev, remote, path, &a.ah_attr);
+	ret = ibv_modify_qp(q->qp, &a,
+			    IBV_QP_STATE |
+			    IBV_QP_AV |
+			    IBV_QP_PATH_MTU |
+			    IBV_QP_DEST_QPN |
+			    IBV_QP_RQ_PSN |
+			    IBV_QP_MAX_DEST_RD_ATOMIC |
+			    IBV_QP_MIN_RNR_TIMER);
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "%s: QP %u to RTR (remote QP %u, SL %u): %s",
+				  q->dev->name, q->qp->qp_num, remote->qpn, path->sl, strerror(ret));
+	return 0;
+}
+
+static int qp_to_rts(struct verbs_qp *q, const struct verbs_path *path, char *err, size_t errlen)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTS,
+		.timeout = path->timeout,
+		.retry_cnt = path->retry,
+		.rnr_retry = 7,		/* 7 = retry for ever: the server reposts */
+		.sq_psn = q->psn,
+		.max_rd_atomic = 1,
+	};
+	int ret = ibv_modify_qp(q->qp, &a,
+				IBV_QP_STATE |
+				IBV_QP_TIMEOUT |
+				IBV_QP_RETRY_CNT |
+				IBV_QP_RNR_RETRY |
+				IBV_QP_SQ_PSN |
+				IBV_QP_MAX_QP_RD_ATOMIC);
+
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "%s: QP %u to RTS: %s", q->dev->name,
+				  q->qp->qp_num, strerror(ret));
+	return 0;
+}
+
+int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
+		     const struct verbs_path *path, char *err, size_t errlen)
+{
+	int ret;
+
+	if (path->sl > 15)
+		return errbuf_set(err, errlen, -EINVAL, "SL %u above 15", path->sl);
+	if (!q->dev->roce && !remote->lid)
+		return errbuf_set(err, errlen, -EINVAL,
+				  "%s: the peer has no LID (is it on RoCE?)", q->dev->name);
+	ret = qp_to_init(q, err, errlen);
+	if (!ret)
+		ret = qp_to_rtr(q, remote, path, err, errlen);
+	if (!ret)
+		ret = qp_to_rts(q, path, err, errlen);
+	return ret;
+}
+
+int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen)
+{
+	struct ibv_device_attr_ex ex = { 0 };
+	struct ibv_qp_attr a = { .rate_limit = kbps };
+	const struct ibv_packet_pacing_caps *pp = &ex.packet_pacing_caps;
+	int ret;
+
+	if (ibv_query_device_ex(q->dev->ctx, NULL, &ex) || !pp->qp_rate_limit_max ||
+	    !(pp->supported_qpts & (1u << IBV_QPT_RC)))
+		return errbuf_set(err, errlen, -EOPNOTSUPP,
+				  "%s has no per-QP rate limiter (packet pacing) for RC QPs; "
+				  "use --rate to pace in software", q->dev->name);
+	if (kbps < pp->qp_rate_limit_min || kbps > pp->qp_rate_limit_max)
+		return errbuf_set(err, errlen, -EOPNOTSUPP,
+				  "%s limits QP rates to %u .. %u kbit/s, not %u", q->dev->name,
+				  pp->qp_rate_limit_min, pp->qp_rate_limit_max, kbps);
+	ret = ibv_modify_qp(q->qp, &a, IBV_QP_RATE_LIMIT);
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "%s: QP %u rate limit %u kbit/s: %s",
+				  q->dev->name, q->qp->qp_num, kbps, strerror(ret));
+	return 0;
+}
+
+int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)q->buf,
+		.length = (uint32_t)len,
+		.lkey = q->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_send_wr *bad;
+
+	return -ibv_post_send(q->qp, &wr, &bad);
+}
+
+int verbs_post_recv(struct verbs_qp *q, size_t len, uint64_t wr_id)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)q->buf,
+		.length = (uint32_t)len,
+		.lkey = q->mr->lkey,
+	};
+	struct ibv_recv_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	struct ibv_recv_wr *bad;
+
+	return -ibv_post_recv(q->qp, &wr, &bad);
+}
+
+/* ------------------------------------------------------------------ */
+/* Port counters                                                       */
+/* ------------------------------------------------------------------ */
+
+static int counter_read_file(const char *path, uint64_t *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%" SCNu64, v) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+int verbs_counters_read(const struct verbs_dev *dev, struct verbs_counters *c)
+{
+	char dir[256], path[512];
+	struct dirent *de;
+	DIR *d;
+
+	c->n = 0;
+	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%u/hw_counters",
+		 dev->name, dev->port);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && c->n < VERBS_COUNTERS_MAX) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(c->name[0]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (counter_read_file(path, &c->value[c->n]))
+			continue;
+		strcpy(c->name[c->n], de->d_name);
+		c->n++;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Counters that go up when a requester sends a packet again: rxe counts
+ * each retry in completer_retry_err and each RNR NAK in rcvd_rnr_err;
+ * mlx5 names its ACK timeouts and sequence-error NAKs. */
+static bool counter_is_retrans(const char *name)
+{
+	static const char *const names[] = {
+		"completer_retry_err", "rcvd_rnr_err", "local_ack_timeout_err",
+		"packet_seq_err", "implied_nak_seq_err", "rnr_nak_retry_err",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+uint64_t verbs_counters_retrans(const struct verbs_counters *before,
+				const struct verbs_counters *after)
+{
+	uint64_t sum = 0;
+	int i, j;
+
+	for (i = 0; i < after->n; i++) {
+		if (!counter_is_retrans(after->name[i]))
+			continue;
+		for (j = 0; j < before->n; j++)
+			if (!strcmp(before->name[j], after->name[i]))
+				sum += after->value[i] - before->value[j];
+	}
+	return sum;
+}
+
+const char *verbs_mtu_str(enum ibv_mtu mtu)
+{
+	static const char *const s[] = { "?", "256", "512", "1024", "2048", "4096" };
+
+	return (unsigned)mtu < sizeof(s) / sizeof(s[0]) ? s[mtu] : "?";
+}
+
+size_t verbs_mtu_bytes(enum ibv_mtu mtu)
+{
+	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? (size_t)128 << mtu : 0;
+}

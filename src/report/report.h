@@ -1,0 +1,233 @@
+/*
+ * The one place that formats results: human tables on a FILE, JSON as
+ * jansson objects (so tests can inspect their shape), JSON files written
+ * atomically. Ticks become nanoseconds here and nowhere else.
+ */
+#ifndef RPERF_REPORT_H
+#define RPERF_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "base/clock.h"
+#include "base/hist.h"
+#include "engine/result.h"
+#include "rdma/verbs.h"
+
+/*
+ * Write @root to @path ("-" is stdout) through a temporary file in the
+ * same directory and rename(), so a reader never sees half a file.
+ */
+int report_json_write(json_t *root, const char *path, char *err, size_t errlen);
+/*
+ * Whether report_json_write() can create its temporary file for @path:
+ * checked before a run, so that a missing or read-only directory is
+ * found before the measurement rather than after it. 0 or -errno.
+ */
+int report_json_check(const char *path, char *err, size_t errlen);
+
+/* ================================================================== */
+/* lat and server                                                      */
+/* ================================================================== */
+
+/* How a lat run was set up: the report's header and JSON "config". */
+struct lat_report_info {
+	const char *server;
+	const char *device;
+	unsigned port;
+	int gid_index;			/* -1: InfiniBand, LID addressing */
+	bool roce;
+	const char *mtu;		/* active MTU, e.g. "1024" */
+	struct verbs_path path;
+	const struct clock_cal *clk;
+	unsigned threads;
+	bool rdma_cm;
+	bool hugepages;			/* huge pages in use */
+	uint64_t iterations;		/* 0: duration_s */
+	double duration_s;
+	uint64_t warmup;
+};
+
+/* @v as a JSON number, or null when there is none (!@has). */
+json_t *report_real_or_null(bool has, double v);
+
+/* {count, min, max, mean, stdev, p50, p90, p99, p99_9, p99_99}, in ns. */
+json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk);
+
+/* A histogram's non-empty buckets as [[value_ns, count], ...]: a CDF. */
+json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *clk);
+
+/*
+ * The lat document: {"command", "version", "config", "clock", "results":
+ * [one object per size], "complete", "error"}. @n results, the last of
+ * which may be partial. @error NULL when the run completed.
+ */
+json_t *report_lat_json(const struct lat_report_info *info, const struct flow_result *res,
+			size_t n, const char *error);
+/* One row per size: RTT, then wire and loopback, in microseconds. */
+void report_lat_table(FILE *out, const struct lat_report_info *info,
+		      const struct flow_result *res, size_t n);
+
+struct sink;
+/* Flows and per-SL totals of a server. */
+json_t *report_server_json(const struct sink *s, double elapsed_s);
+void report_server_table(FILE *out, const struct sink *s, double elapsed_s);
+
+/* ================================================================== */
+/* bw                                                                  */
+/* ================================================================== */
+
+/* How a bw run was set up: the report's header and JSON "config". */
+struct bw_report_info {
+	struct lat_report_info flow;	/* server, device, path, clock, threads */
+	bool write;			/* RDMA WRITE with immediate, not SEND */
+	size_t size_bytes;
+	unsigned qps;			/* per thread */
+	uint32_t tx_depth, batch, cq_mod;
+	bool yield, event;		/* how completions are awaited */
+	uint64_t rate_bps;		/* per QP, 0: none */
+	uint64_t hw_rate_bps;		/* per QP, 0: none */
+	double duration_s, interval_s;
+};
+
+/*
+ * One interval of a bw run over all its flows: what completed at the
+ * sender, and what the server counted (when it could be asked).
+ */
+struct bw_interval {
+	double start_s, end_s;		/* since the run began */
+	uint64_t msgs, bytes;		/* sent */
+	bool rx_valid;
+	uint64_t rx_msgs, rx_bytes;	/* received */
+};
+
+/*
+ * The bw document: {"command", "version", "config", "clock", "intervals":
+ * [{start_s, end_s, sent, received}], "total": {elapsed_s, sent, received,
+ * retransmissions}, "complete", "error"}; sent and received are {msgs,
+ * bytes, gbps, mpps}, received null when the server could not be asked.
+ */
+json_t *report_bw_json(const struct bw_report_info *info, const struct flow_result *total,
+		       const struct bw_interval *iv, size_t n_iv, const char *error);
+/* Human output: a header, one line per interval, the totals. */
+void report_bw_header(FILE *out, const struct bw_report_info *info);
+void report_bw_interval(FILE *out, const struct bw_interval *iv);
+void report_bw_total(FILE *out, const struct flow_result *total, const struct clock_cal *clk);
+/* CSV, one row per interval. */
+void report_bw_csv_header(FILE *out);
+void report_bw_csv_row(FILE *out, const struct bw_interval *iv);
+
+/* ================================================================== */
+/* analyze                                                             */
+/* ================================================================== */
+
+struct arb_config;
+struct arb_params;
+struct arb_result;
+
+/* Where an analysis came from: the report's header and JSON "source". */
+struct analyze_report_info {
+	const char *format;		/* "opensm", "smpquery", "table", "ets" */
+	const char *node_type;		/* opensm key set, NULL otherwise */
+	const char *const *sources;	/* input file names */
+	int n_sources;
+};
+
+/*
+ * The analyze document: {"command", "version", "model", "runs", "limit",
+ * "link_gbps", "format", "node_type", "source", "sls", "vls", "bands"
+ * (ETS only), "warnings"}; rperf-analyze(1) documents every field.
+ */
+json_t *report_analyze_json(const struct analyze_report_info *info,
+			    const struct arb_config *cfg,
+			    const struct arb_params *params,
+			    const struct arb_result *res);
+/* Per SL and per VL (or band) tables of shares, rates and distances. */
+void report_analyze_table(FILE *out, const struct analyze_report_info *info,
+			  const struct arb_config *cfg,
+			  const struct arb_params *params,
+			  const struct arb_result *res);
+
+/* ================================================================== */
+/* converge                                                            */
+/* ================================================================== */
+
+#define CONVERGE_MAX_CLASSES	16
+#define CONVERGE_MAX_FLOWS	64
+
+/*
+ * One class of traffic at the destination: an SL on InfiniBand, an ETS
+ * band (the flows' tclass -> DSCP -> band) on RoCE.
+ */
+struct converge_class {
+	int key;			/* SL or band */
+	int dscp;			/* ETS: a DSCP of its flows */
+	unsigned n_lat, n_bw;
+	bool saturating;		/* holds a bw flow without a rate */
+	struct hist *lat_ns;		/* RTTs of its lat flows, in ns; NULL: none */
+	uint64_t bytes;			/* received in the window */
+	double gbps;
+	double share_pct;		/* of all that was received */
+	bool has_analyzed;
+	double analyzed_pct;
+	double diff_pp;			/* share_pct - analyzed_pct */
+	bool within;
+};
+
+struct converge_flow {
+	const char *name, *host, *type;
+	int sl, tclass, dscp, class_key;
+	uint64_t bytes;			/* at the destination, in the window */
+	double gbps;
+	uint64_t sent_bytes;		/* what its source completed, tail included */
+	json_t *rtt_ns;			/* lat: the agent's summary (owned), or NULL */
+	json_t *cdf;			/* lat: its buckets (owned), or NULL */
+	bool ran;			/* part of this step */
+	char error[256];
+};
+
+/* One run: every flow, or the first @active_bw bw flows of a sweep. */
+struct converge_step {
+	unsigned active_bw;
+	double window_s;
+	double total_gbps;
+	double analysis_link_gbps;
+	bool compared;			/* false: nothing saturates the port */
+	bool within;
+	bool cut_short;			/* a signal or a failure: window_s is what ran */
+	struct converge_flow flows[CONVERGE_MAX_FLOWS];
+	size_t n_flows;
+	struct converge_class classes[CONVERGE_MAX_CLASSES];
+	size_t n_classes;
+};
+
+struct converge_report_info {
+	const char *scenario;
+	const char *destination;
+	const char *arbitration;	/* files compared with, or NULL */
+	const char *model;
+	bool ets;			/* classes are ETS bands, by DSCP */
+	double link_gbps;		/* 0: not given */
+	double duration_s, warmup_s;
+	double tolerance_pp;
+	bool sweep;
+};
+
+/*
+ * The converge document: {"command", "version", "config", "classify",
+ * "steps": [{"active_bw", "window_s", "total_gbps", "compared",
+ * "within", "cut_short", "classes": [...], "flows": [...]}], "within_tolerance",
+ * "complete", "error"}; rperf-converge(1) documents every field.
+ */
+json_t *report_converge_json(const struct converge_report_info *info,
+			     const struct converge_step *steps, size_t n, const char *error);
+/* Per step, one row per class: tail latency, bandwidth, measured and analyzed share. */
+void report_converge_table(FILE *out, const struct converge_report_info *info,
+			   const struct converge_step *steps, size_t n);
+/* One CSV row per step and class. */
+void report_converge_csv(FILE *out, const struct converge_report_info *info,
+			 const struct converge_step *steps, size_t n);
+
+#endif

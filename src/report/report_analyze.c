@@ -1,0 +1,250 @@
+/*
+ * The analyze report: what an arbitration model predicts for each SL and
+ * each VL (or ETS band), as JSON and as tables. Apart from the reports of
+ * runs because it formats arb.h's results, not measured histograms.
+ */
+#include <stdio.h>
+
+#include "qos/arb.h"
+#include "config.h"
+#include "report/report.h"
+
+/* ================================================================== */
+/* analyze                                                             */
+/* ================================================================== */
+
+static json_t *analyze_offered(double gbps)
+{
+	return gbps < 0 ? json_string("saturate") : json_real(gbps);
+}
+
+/* The fields every SL and VL object has; returns @o. */
+static json_t *analyze_rates(json_t *o, double share_pct, double gbps,
+			     bool has_distance, double mean, double max)
+{
+	json_object_set_new(o, "share_pct", json_real(share_pct));
+	json_object_set_new(o, "gbps", json_real(gbps));
+	json_object_set_new(o, "mean_distance", report_real_or_null(has_distance, mean));
+	json_object_set_new(o, "max_distance", report_real_or_null(has_distance, max));
+	return o;
+}
+
+static json_t *analyze_sl_json(const struct arb_result *res,
+			       const struct arb_params *params, int i)
+{
+	const struct arb_sl_result *r = &res->sls[i];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "sl", json_integer(r->sl));
+	json_object_set_new(o, "vl", json_integer(r->vl));
+	if (res->kind == ARB_KIND_ETS)
+		json_object_set_new(o, "band", json_integer(r->vl));
+	else
+		json_object_set_new(o, "packet_bytes",
+				    json_integer(params->packet_bytes[i]));
+	json_object_set_new(o, "offered_gbps", analyze_offered(r->offered_gbps));
+	return analyze_rates(o, r->share_pct, r->gbps, r->has_distance,
+			     r->mean_distance, r->max_distance);
+}
+
+/* SLs (or priorities) whose traffic lands in VL (or band) @vl. */
+static json_t *analyze_members(const struct arb_result *res, int vl)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < res->n_sls; i++)
+		if (res->sls[i].vl == vl)
+			json_array_append_new(a, json_integer(res->sls[i].sl));
+	return a;
+}
+
+static json_t *analyze_vl_json(const struct arb_result *res, int i)
+{
+	const struct arb_vl_result *v = &res->vls[i];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "vl", json_integer(v->vl));
+	if (res->kind == ARB_KIND_VLARB) {
+		json_object_set_new(o, "high_weight", json_integer(v->high_weight));
+		json_object_set_new(o, "low_weight", json_integer(v->low_weight));
+	}
+	json_object_set_new(o, "sls", analyze_members(res, v->vl));
+	return analyze_rates(o, v->share_pct, v->gbps, v->has_distance,
+			     v->mean_distance, v->max_distance);
+}
+
+static json_t *analyze_band_json(const struct arb_config *cfg,
+				 const struct arb_result *res, int b)
+{
+	const struct arb_vl_result *v = &res->vls[b];
+	json_t *o = json_object(), *dscp = json_array();
+	int d;
+
+	for (d = 0; d < ARB_NUM_DSCPS; d++)
+		if (cfg->dscp_band[d] == b)
+			json_array_append_new(dscp, json_integer(d));
+	json_object_set_new(o, "band", json_integer(b));
+	json_object_set_new(o, "strict", json_boolean(v->strict));
+	json_object_set_new(o, "quantum_bytes", v->strict ? json_null() :
+			    json_integer(v->quantum_bytes));
+	json_object_set_new(o, "share_pct", json_real(v->share_pct));
+	json_object_set_new(o, "gbps", json_real(v->gbps));
+	json_object_set_new(o, "dscp", dscp);
+	json_object_set_new(o, "prios", analyze_members(res, b));
+	json_object_set_new(o, "default", json_boolean(cfg->default_band == b));
+	return o;
+}
+
+static json_t *analyze_strings(const char *const *s, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(s[i]));
+	return a;
+}
+
+static json_t *analyze_lists_json(const struct arb_config *cfg,
+				  const struct arb_params *params,
+				  const struct arb_result *res, json_t *root)
+{
+	json_t *sls = json_array(), *vls = json_array(), *bands;
+	int i;
+
+	for (i = 0; i < res->n_sls; i++)
+		json_array_append_new(sls, analyze_sl_json(res, params, i));
+	for (i = 0; i < res->n_vls; i++)
+		json_array_append_new(vls, analyze_vl_json(res, i));
+	json_object_set_new(root, "sls", sls);
+	json_object_set_new(root, "vls", vls);
+	if (res->kind == ARB_KIND_ETS) {
+		bands = json_array();
+		for (i = 0; i < res->n_vls; i++)
+			json_array_append_new(bands, analyze_band_json(cfg, res, i));
+		json_object_set_new(root, "bands", bands);
+	}
+	return root;
+}
+
+json_t *report_analyze_json(const struct analyze_report_info *info,
+			    const struct arb_config *cfg,
+			    const struct arb_params *params,
+			    const struct arb_result *res)
+{
+	json_t *root = json_object(), *warnings = json_array();
+	bool ib = res->kind == ARB_KIND_VLARB;
+	int i;
+
+	for (i = 0; i < res->n_warnings; i++)
+		json_array_append_new(warnings, json_string(res->warnings[i]));
+	json_object_set_new(root, "command", json_string("analyze"));
+	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
+	json_object_set_new(root, "model", json_string(arb_model_name(res->model)));
+	json_object_set_new(root, "runs", ib ? json_integer(res->runs) : json_null());
+	json_object_set_new(root, "limit", ib ? json_integer(res->limit) : json_null());
+	json_object_set_new(root, "link_gbps", json_real(res->link_gbps));
+	json_object_set_new(root, "format", json_string(info->format));
+	json_object_set_new(root, "node_type", info->node_type ?
+			    json_string(info->node_type) : json_null());
+	json_object_set_new(root, "source",
+			    analyze_strings(info->sources, info->n_sources));
+	analyze_lists_json(cfg, params, res, root);
+	json_object_set_new(root, "warnings", warnings);
+	return root;
+}
+
+static void analyze_header(FILE *out, const struct analyze_report_info *info,
+			   const struct arb_result *res)
+{
+	int i;
+
+	fprintf(out, "rperf analyze:");
+	for (i = 0; i < info->n_sources; i++)
+		fprintf(out, " %s", info->sources[i]);
+	fprintf(out, " (%s%s%s)\nmodel %s", info->format,
+		info->node_type ? ", node type " : "",
+		info->node_type ? info->node_type : "", arb_model_name(res->model));
+	if (res->kind == ARB_KIND_VLARB)
+		fprintf(out, ", %d runs, limit %d%s", res->runs, res->limit,
+			res->limit == ARB_LIMIT_NONE ? " (none)" : "");
+	fprintf(out, ", link %.6g Gb/s\n\n", res->link_gbps);
+}
+
+static void analyze_distance_cols(FILE *out, bool has, double mean, double max)
+{
+	if (has)
+		fprintf(out, " %9.2f %8.0f\n", mean, max);
+	else
+		fprintf(out, " %9s %8s\n", "-", "-");
+}
+
+static void analyze_sl_rows(FILE *out, const struct arb_result *res)
+{
+	const char *unit = res->kind == ARB_KIND_ETS ? "prio" : "SL";
+	const struct arb_sl_result *r;
+	char offered[16];
+	int i, rows = 0;
+
+	fprintf(out, "%4s %4s %9s %8s %8s %9s %8s\n", unit,
+		res->kind == ARB_KIND_ETS ? "band" : "VL", "offered",
+		"share %", "Gb/s", "mean dist", "max dist");
+	for (i = 0; i < res->n_sls; i++) {
+		r = &res->sls[i];
+		if (r->share_pct <= 0 && r->offered_gbps <= 0)
+			continue;
+		rows++;
+		if (r->offered_gbps < 0)
+			snprintf(offered, sizeof(offered), "saturate");
+		else
+			snprintf(offered, sizeof(offered), "%.6g", r->offered_gbps);
+		fprintf(out, "%4d %4d %9s %8.2f %8.2f", r->sl, r->vl, offered,
+			r->share_pct, r->gbps);
+		analyze_distance_cols(out, r->has_distance, r->mean_distance,
+				      r->max_distance);
+	}
+	if (!rows)
+		fprintf(out, "   (none gets traffic)\n");
+}
+
+static void analyze_vl_rows(FILE *out, const struct arb_result *res)
+{
+	const struct arb_vl_result *v;
+	bool ets = res->kind == ARB_KIND_ETS;
+	char a[16], b[16];
+	int i;
+
+	fprintf(out, "\n%4s %6s %7s %8s %8s %9s %8s\n", ets ? "band" : "VL",
+		ets ? "kind" : "high", ets ? "quantum" : "low", "share %", "Gb/s",
+		"mean dist", "max dist");
+	for (i = 0; i < res->n_vls; i++) {
+		v = &res->vls[i];
+		if (!ets && !v->high_weight && !v->low_weight && v->share_pct <= 0)
+			continue;
+		snprintf(a, sizeof(a), "%s", v->strict ? "strict" : "drr");
+		if (!ets)
+			snprintf(a, sizeof(a), "%d", v->high_weight);
+		snprintf(b, sizeof(b), "%d", ets ? (int)v->quantum_bytes : v->low_weight);
+		if (ets && v->strict)
+			snprintf(b, sizeof(b), "-");
+		fprintf(out, "%4d %6s %7s %8.2f %8.2f", v->vl, a, b, v->share_pct,
+			v->gbps);
+		analyze_distance_cols(out, v->has_distance, v->mean_distance,
+				      v->max_distance);
+	}
+}
+
+void report_analyze_table(FILE *out, const struct analyze_report_info *info,
+			  const struct arb_config *cfg,
+			  const struct arb_params *params,
+			  const struct arb_result *res)
+{
+	analyze_header(out, info, res);
+	analyze_sl_rows(out, res);
+	analyze_vl_rows(out, res);
+	fprintf(out, "\n%s not listed get nothing; distances are in entries "
+		"served (%d warning%s)\n", res->kind == ARB_KIND_ETS ?
+		"Priorities" : "SLs and VLs", res->n_warnings,
+		res->n_warnings == 1 ? "" : "s");
+}
