@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +20,8 @@
 #include "cli/cmd.h"
 #include "converge/conv_int.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "qos/qosconf.h"
-
-volatile sig_atomic_t conv_stop;
-
-static void conv_on_signal(int sig)
-{
-	(void)sig;
-	conv_stop = 1;
-}
 
 void cmd_converge_usage(FILE *out)
 {
@@ -288,7 +280,6 @@ static int conv_run(struct conv *c)
 
 int cmd_converge(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = conv_on_signal };
 	struct converge_opts o;
 	struct conv *c;
 	bool within = true;
@@ -317,10 +308,7 @@ int cmd_converge(int argc, char **argv)
 		free(c);
 		return RPERF_EXIT_FAILURE;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	stop_install();
 	ret = conv_run(c);
 	if (c->error[0])
 		log_error("%s", c->error);

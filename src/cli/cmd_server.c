@@ -10,7 +10,6 @@
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "report/report.h"
 #include "engine/sink.h"
 
@@ -48,14 +48,6 @@ struct server {
 	struct conn_cm cm;
 	uint64_t start_ns;
 };
-
-static volatile sig_atomic_t server_stop;
-
-static void server_on_signal(int sig)
-{
-	(void)sig;
-	server_stop = 1;
-}
 
 void cmd_server_usage(FILE *out)
 {
@@ -332,7 +324,7 @@ static int server_loop(struct server *sv)
 	uint64_t now;
 	int tmo;
 
-	while (!server_stop) {
+	while (!stop_requested()) {
 		now = server_now_ns();
 		if (end_ns && now >= end_ns)
 			break;
@@ -354,7 +346,6 @@ static int server_loop(struct server *sv)
 static int server_setup(struct server *sv, char *err, size_t errlen)
 {
 	const struct server_opts *o = sv->o;
-	struct sigaction sa = { .sa_handler = server_on_signal };
 	int ret;
 
 	ret = verbs_dev_open(&sv->dev, o->device, o->ib_port, o->gid_index, err, errlen);
@@ -368,10 +359,7 @@ static int server_setup(struct server *sv, char *err, size_t errlen)
 		ret = conn_cm_listen(&sv->cm, o->port, err, errlen);
 	if (ret)
 		return ret;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	stop_install();
 	log_info("listening on port %u (%s), %s port %u", o->port, o->rdma_cm ? "rdma_cm" : "tcp",
 		 sv->dev.name, sv->dev.port);
 	return 0;

@@ -78,8 +78,6 @@ struct agent_step {
 	char stop_reason[256];		/* why the step was stopped, if it was */
 };
 
-/* Set on SIGINT or SIGTERM (cmd_agent.c): every wait ends, results still go out. */
-extern volatile sig_atomic_t agent_quit;
 /* The control port while a session runs (-1 otherwise): others are refused. */
 extern int agent_lfd;
 

@@ -17,6 +17,7 @@
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/stop.h"
 
 #define AGENT_REFUSE_MS		500	/* a second coordinator's hello and our answer */
 #define AGENT_SLICE_MS		200	/* waits look at signals and the control port this often */
@@ -156,7 +157,7 @@ static int agent_wait_ctl(int cfd, int tmo_ms, char *err, size_t errlen)
 			       { .fd = agent_lfd, .events = POLLIN } };
 
 	for (;;) {
-		if (agent_quit)
+		if (stop_requested())
 			return errbuf_set(err, errlen, -EINTR, "the agent was told to quit");
 		now = ctl_now_ns();
 		if (now >= end)
@@ -313,7 +314,7 @@ void agent_session(int cfd, const char *token)
 		return;
 	}
 	log_info("coordinator %s connected", peer);
-	while (!agent_quit) {
+	while (!stop_requested()) {
 		ret = agent_ctl_next(cfd, &m, AGENT_IDLE_MS, err, sizeof(err));
 		if (ret)
 			break;
@@ -325,7 +326,7 @@ void agent_session(int cfd, const char *token)
 		if (ret && ret != -EINTR)
 			break;
 	}
-	if (agent_quit)
+	if (stop_requested())
 		ctl_send_error(cfd, NULL, "the agent is stopping", AGENT_REFUSE_MS);
 	if (ret && ret != -ECONNRESET)
 		log_warn("coordinator %s: %s", peer, err);

@@ -13,6 +13,7 @@
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/stop.h"
 
 #define AGENT_RING		512	/* RECVs per sink flow: keep bw flows backlogged */
 
@@ -130,7 +131,7 @@ static void agent_sink_linger(struct agent_step *st, int cfd)
 	char err[256];
 	int ret = 0;
 
-	while (!agent_quit && !ret && ctl_now_ns() < end && agent_sink_open(st) &&
+	while (!stop_requested() && !ret && ctl_now_ns() < end && agent_sink_open(st) &&
 	       !conn_fd_readable(cfd))
 		agent_sink_poll(st, -1, 100, &ret, err, sizeof(err));
 }
@@ -147,7 +148,7 @@ int agent_sink_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 	json_t *m = NULL;
 	int ret = 0;
 
-	while (!st->stop && !agent_quit) {
+	while (!st->stop && !stop_requested()) {
 		now = ctl_now_ns();
 		if (!st->at_ns && now > idle_end)
 			return errbuf_set(err, errlen, -ETIMEDOUT, "no start message");

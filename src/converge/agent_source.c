@@ -16,6 +16,7 @@
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "base/pin.h"
 #include "report/report.h"
 
@@ -316,7 +317,7 @@ int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 			if (ret && ret != -EINTR)
 				log_warn("%s", err);
 		}
-		if (agent_quit && !st->stop) {
+		if (stop_requested() && !st->stop) {
 			/* The workers end; their results still go out. */
 			snprintf(st->stop_reason, sizeof(st->stop_reason), "the agent is stopping");
 			st->stop = 1;
