@@ -6,7 +6,7 @@
  * one coordinator at a time, and never runs a command or opens a file
  * that a message names. Off the loopback it wants a shared token. Here:
  * the options and the listening loop; a coordinator's session is in
- * agent_session.c, the sources' flows in agent_source.c, the
+ * converge/agent_session.c, the sources' flows in agent_source.c, the
  * destination's sink in agent_sink.c.
  */
 #include <getopt.h>
@@ -16,7 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "converge/agent_int.h"
+#include "converge/agent.h"
+#include "converge/ctl.h"
 #include "cli/cmd.h"
 #include "rdma/conn.h"
 #include "base/log.h"
@@ -98,6 +99,7 @@ static int agent_opts_parse(int argc, char **argv, struct agent_opts *o)
 int cmd_agent(int argc, char **argv)
 {
 	char token[CTL_MAX_TOKEN_BYTES], err[256];
+	struct agent ag = { .lfd = -1 };
 	struct agent_opts o;
 	int lfd, cfd;
 
@@ -129,9 +131,8 @@ int cmd_agent(int argc, char **argv)
 		cfd = accept(lfd, NULL, NULL);
 		if (cfd < 0)
 			continue;
-		agent_lfd = lfd;
-		agent_session(cfd, o.token_file ? token : NULL);
-		agent_lfd = -1;
+		ag = (struct agent){ .lfd = lfd, .token = o.token_file ? token : NULL };
+		agent_session_serve(&ag, cfd);
 		close(cfd);
 		if (o.once)
 			break;

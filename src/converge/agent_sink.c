@@ -8,7 +8,9 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "converge/agent_ctl.h"
 #include "converge/agent_int.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
@@ -30,8 +32,27 @@ int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t e
 	if (ret)
 		return ret;
 	st->sink_ok = true;
-	st->lfd = conn_listen((uint16_t)agent_jint(m, "data_port"), err, errlen);
+	st->lfd = conn_listen((uint16_t)agent_ctl_int(m, "data_port"), err, errlen);
 	return st->lfd < 0 ? st->lfd : 0;
+}
+
+void agent_sink_release(struct agent_step *st)
+{
+	size_t i;
+
+	for (i = 0; st->sink_ok && i < st->sink.n_flows; i++)
+		if (st->sink.flows[i]->fd >= 0)
+			close(st->sink.flows[i]->fd);
+	if (st->sink_ok)
+		sink_release(&st->sink);
+	st->sink_ok = false;
+	if (st->lfd >= 0)
+		close(st->lfd);
+	st->lfd = -1;
+	free(st->base_bytes);
+	free(st->base_msgs);
+	free(st->base_errors);
+	st->base_bytes = st->base_msgs = st->base_errors = NULL;
 }
 
 /* Counts of every sink flow now, the window's start. */
@@ -107,7 +128,7 @@ static void agent_sink_poll(struct agent_step *st, int cfd, int tmo_ms, int *ctl
 	if (pfd[1].revents && sink_accept_tcp(&st->sink, st->lfd, AGENT_HELLO_MS, &f, e, sizeof(e)))
 		log_warn("%s", e);
 	if (pfd[0].revents)
-		*ctl_ret = agent_run_ctl(st, cfd, err, errlen);
+		*ctl_ret = agent_ctl_during_run(st, cfd, err, errlen);
 }
 
 static bool agent_sink_open(const struct agent_step *st)
@@ -165,7 +186,7 @@ int agent_sink_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 			break;	/* a stop: what was counted goes out */
 		if (ret)
 			return ret;
-		agent_refuse_waiting();
+		agent_ctl_refuse_waiting(st->agent);
 	}
 	if (!mark_ns && !st->stop)
 		return errbuf_set(err, errlen, -EINTR, "the agent was told to quit");
