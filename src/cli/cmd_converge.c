@@ -22,6 +22,7 @@
 #include "base/log.h"
 #include "base/stop.h"
 #include "qos/qosconf.h"
+#include "report/report.h"
 
 void cmd_converge_usage(FILE *out)
 {

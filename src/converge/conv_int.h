@@ -14,7 +14,7 @@
 
 #include "qos/arb.h"
 #include "converge/ctl.h"
-#include "report/report.h"
+#include "converge/step.h"
 #include "converge/scenario.h"
 
 #define CONV_MAX_HOSTS		(SCEN_MAX_FLOWS + 1)
