@@ -242,10 +242,8 @@ static void conv_release(struct conv *c)
 	for (i = 0; i < c->n_steps; i++) {
 		for (k = 0; k < c->steps[i].n_classes; k++)
 			hist_free(c->steps[i].classes[k].lat_ns);
-		for (k = 0; k < c->steps[i].n_flows; k++) {
-			json_decref(c->steps[i].flows[k].rtt_ns);
-			json_decref(c->steps[i].flows[k].cdf);
-		}
+		for (k = 0; k < c->steps[i].n_flows; k++)
+			hist_free(c->steps[i].flows[k].rtt);
 	}
 	free(c->steps);
 }

@@ -20,7 +20,6 @@
 #include "base/log.h"
 #include "base/stop.h"
 #include "base/pin.h"
-#include "report/report.h"
 
 /* bw's defaults: a window deep enough that a shaped band never runs dry. */
 #define AGENT_TX_DEPTH		128
@@ -273,7 +272,7 @@ static void *agent_worker_main(void *arg)
 static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 {
 	struct flow_result sum;
-	json_t *o = json_object();
+	json_t *o = json_object(), *rtt;
 	const char *error = NULL;
 	bool stopped = false;
 	size_t i;
@@ -294,9 +293,10 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 	json_object_set_new(o, "samples", json_integer((json_int_t)sum.samples));
 	json_object_set_new(o, "msgs", json_integer((json_int_t)sum.msgs));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)sum.bytes));
-	if (!f->bw) {
-		json_object_set_new(o, "rtt_ns", report_hist_json(sum.rtt, &st->clk));
-		json_object_set_new(o, "cdf", report_hist_buckets_json(sum.rtt, &st->clk));
+	/* In ticks with their rate (see ctl.c): exact, whatever this host's clock. */
+	if (!f->bw && (rtt = hist_wire_pack(sum.rtt))) {
+		json_object_set_new(o, "rtt", rtt);
+		json_object_set_new(o, "ticks_per_ns", json_real(st->clk.ticks_per_ns));
 	}
 	/* Stopped by the coordinator or a signal: say why, not just "interrupted". */
 	if (error && stopped && st->stop_reason[0])

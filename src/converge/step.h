@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "base/clock.h"
 #include "base/hist.h"
 
 #define CONVERGE_MAX_CLASSES	16
@@ -43,8 +44,8 @@ struct converge_flow {
 	uint64_t bytes;			/* at the destination, in the window */
 	double gbps;
 	uint64_t sent_bytes;		/* what its source completed, tail included */
-	json_t *rtt_ns;			/* lat: the agent's summary (owned), or NULL */
-	json_t *cdf;			/* lat: its buckets (owned), or NULL */
+	struct hist *rtt;		/* lat: its RTTs in its agent's ticks (owned), or NULL */
+	struct clock_cal rtt_clk;	/* those ticks against the coordinator's ns */
 	bool ran;			/* part of this step */
 	char error[256];
 };
