@@ -5,7 +5,6 @@
  * the sources' tail. Apart from the sources: one role, its own loop.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -101,33 +100,24 @@ static json_t *agent_sink_result(struct agent_step *st, size_t n_base)
 /* Sink: the step                                                      */
 /* ------------------------------------------------------------------ */
 
+static void agent_sink_warn(const char *err, void *arg)
+{
+	(void)arg;
+	log_warn("%s", err);
+}
+
+/*
+ * One wait of the sink's loop (engine/sink.c serves its flows); a
+ * message on @cfd (-1: none watched) goes to agent_ctl, its result into
+ * *@ctl_ret.
+ */
 static void agent_sink_poll(struct agent_step *st, int cfd, int tmo_ms, int *ctl_ret,
 			    char *err, size_t errlen)
 {
-	struct pollfd pfd[3 + CTL_MAX_FLOWS * 64];
-	size_t n = 3, i, j;
-	struct sink_flow *f;
-	char e[256];
+	struct sink_wait w = { .lfd = st->lfd, .extra_fd = { cfd, -1 }, .timeout_ms = tmo_ms,
+			       .hello_ms = AGENT_HELLO_MS, .on_error = agent_sink_warn };
 
-	pfd[0] = (struct pollfd){ .fd = cfd, .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = st->lfd, .events = POLLIN };
-	pfd[2] = (struct pollfd){ .fd = sink_event_fd(&st->sink), .events = POLLIN };
-	for (i = 0; i < st->sink.n_flows && n < sizeof(pfd) / sizeof(pfd[0]); i++)
-		if (st->sink.flows[i]->fd >= 0)
-			pfd[n++] = (struct pollfd){ .fd = st->sink.flows[i]->fd, .events = POLLIN };
-	if (poll(pfd, n, tmo_ms) <= 0)
-		return;
-	if (pfd[2].revents && sink_service(&st->sink, e, sizeof(e)))
-		log_warn("%s", e);
-	for (i = 3; i < n; i++)
-		for (j = 0; pfd[i].revents && j < st->sink.n_flows; j++) {
-			f = st->sink.flows[j];
-			if (f->fd == pfd[i].fd)
-				sink_flow_sock_closed(&st->sink, f);
-		}
-	if (pfd[1].revents && sink_accept_tcp(&st->sink, st->lfd, AGENT_HELLO_MS, &f, e, sizeof(e)))
-		log_warn("%s", e);
-	if (pfd[0].revents)
+	if (sink_wait(&st->sink, &w) > 0 && w.extra_ready[0])
 		*ctl_ret = agent_ctl_during_run(st, cfd, err, errlen);
 }
 
