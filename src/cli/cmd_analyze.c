@@ -16,6 +16,7 @@
 #include "cli/cmd.h"
 #include "base/log.h"
 #include "qos/qosconf.h"
+#include "qos/qosconf_lex.h"
 #include "report/report.h"
 
 #define ANALYZE_MAX_FILES	16
@@ -155,7 +156,7 @@ static int apply_ib_overrides(const struct analyze_opts *o, struct arb_config *c
 	}
 	if (!o->sl2vl)
 		return 0;
-	if (qosconf_parse_list(o->sl2vl, 0, ARB_VL15, ARB_NUM_SLS, vls, &n, &err))
+	if (qosconf_lex_list(o->sl2vl, 0, ARB_VL15, ARB_NUM_SLS, vls, &n, &err))
 		return log_error("--sl2vl: %s", err.msg);
 	for (i = 0; i < n; i++)
 		cfg->sl2vl[i] = vls[i];

@@ -1,14 +1,14 @@
 /*
- * Readers for arbitration configurations (see qosconf.h): what every
- * format shares, the plain table format, and the driver that detects the
- * format and feeds it each file line by line.
+ * The dispatcher of the arbitration configuration readers (see
+ * qosconf.h): it detects the format and feeds each file line by line to
+ * that format's reader. Above the readers (qosconf_readers.h), which only
+ * call down into the shared lexing (qosconf_lex.h).
  *
  * Each format has a line parser working on one struct qosconf_parser
- * (qosconf_int.h); a finish step checks what only the whole input can tell
- * (a missing table, a truncated capture, a band used but never defined).
- * opensm.conf, smpquery text and ETS descriptions have their own files.
- * Every error names the file and the line it was found on, and the value
- * that is wrong.
+ * (qosconf_parser.h); a finish step checks what only the whole input can
+ * tell (a missing table, a truncated capture, a band used but never
+ * defined). Every error names the file and the line it was found on, and
+ * the value that is wrong.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qos/qosconf_int.h"
+#include "qos/qosconf_lex.h"
+#include "qos/qosconf_readers.h"
 
 static const char *const format_names[] = {
 	[QOSCONF_FORMAT_AUTO] = "auto",
@@ -26,33 +27,6 @@ static const char *const format_names[] = {
 	[QOSCONF_FORMAT_TABLE] = "table",
 	[QOSCONF_FORMAT_ETS] = "ets",
 };
-
-/* Also the key prefixes: qos_ca_, qos_swe_, ... */
-static const char *const node_type_names[] = {
-	[QOSCONF_NODE_CA] = "ca",
-	[QOSCONF_NODE_SWE] = "swe",
-	[QOSCONF_NODE_SW0] = "sw0",
-	[QOSCONF_NODE_SW2SW] = "sw2sw",
-	[QOSCONF_NODE_RTR] = "rtr",
-};
-
-/* ------------------------------------------------------------------ */
-/* Helpers                                                             */
-/* ------------------------------------------------------------------ */
-
-int __attribute__((format(printf, 2, 3)))
-qc_error(struct qosconf_parser *p, const char *fmt, ...)
-{
-	char what[192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(p->err->msg, sizeof(p->err->msg), "%s:%d: %s", p->name,
-		 p->line, what);
-	return -EINVAL;
-}
 
 static int __attribute__((format(printf, 2, 3)))
 err_set(struct qosconf_err *err, const char *fmt, ...)
@@ -63,149 +37,6 @@ err_set(struct qosconf_err *err, const char *fmt, ...)
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	return -EINVAL;
-}
-
-char *qc_skip_space(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return (char *)s;
-}
-
-void qc_trim_end(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-}
-
-/* Cut a '#' comment and surrounding blanks; returns the trimmed start. */
-static char *strip_comment(char *s)
-{
-	char *hash = strchr(s, '#');
-
-	if (hash)
-		*hash = '\0';
-	qc_trim_end(s);
-	return qc_skip_space(s);
-}
-
-/*
- * Parse one whole integer token in C syntax into [lo, hi]. Returns 0,
- * -EINVAL when @s is not a number, -ERANGE when it is out of range.
- */
-int qc_parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	s = qc_skip_space(s);
-	if (!*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (end == s || *qc_skip_space(end))
-		return -EINVAL;
-	if (errno || v < lo || v > hi)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-/* qc_parse_long with the message every caller wants. */
-int qc_number(struct qosconf_parser *p, const char *what, const char *s,
-	      long lo, long hi, long *out)
-{
-	int err = qc_parse_long(s, lo, hi, out);
-
-	if (err == -EINVAL)
-		return qc_error(p, "%s '%s' is not a number", what, s);
-	if (err)
-		return qc_error(p, "%s %s out of range %ld-%ld", what, s, lo, hi);
-	return 0;
-}
-
-int qosconf_parse_list(const char *s, long lo, long hi, int max,
-		       uint8_t *out, int *count, struct qosconf_err *err)
-{
-	char buf[512], *tok, *save;
-	long v;
-	int n = 0, rc;
-
-	if (strlen(s) >= sizeof(buf))
-		return err_set(err, "list too long");
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			return err_set(err, "more than %d values in '%s'", max, s);
-		rc = qc_parse_long(tok, lo, hi, &v);
-		if (rc == -EINVAL)
-			return err_set(err, "'%s' is not a number", tok);
-		if (rc)
-			return err_set(err, "%s out of range %ld-%ld", tok, lo, hi);
-		out[n++] = v;
-	}
-	if (!n)
-		return err_set(err, "empty list");
-	*count = n;
-	return 0;
-}
-
-int qc_error_line(struct qosconf_parser *p, int line, const char *what)
-{
-	p->line = line;
-	return qc_error(p, "%s", what);
-}
-
-int qc_table_add(struct qosconf_parser *p, struct arb_table *t,
-		 const char *which, long vl, long weight)
-{
-	if (t->n_entries == ARB_MAX_ENTRIES)
-		return qc_error(p, "more than %d entries in the %s table",
-				ARB_MAX_ENTRIES, which);
-	t->entries[t->n_entries].vl = vl;
-	t->entries[t->n_entries].weight = weight;
-	t->n_entries++;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Table format: high,VL,WEIGHT                                        */
-/* ------------------------------------------------------------------ */
-
-static int table_line(struct qosconf_parser *p, char *s)
-{
-	char *f[4], *save;
-	long vl, weight;
-	int n = 0, err;
-	struct arb_table *t;
-
-	for (f[n] = strtok_r(s, ",", &save); f[n] && n < 3;)
-		f[++n] = strtok_r(NULL, ",", &save);
-	if (n != 3 || f[3])
-		return qc_error(p, "malformed line: expected high|low,VL,WEIGHT");
-	qc_trim_end(f[0]);
-	f[0] = qc_skip_space(f[0]);
-	if (!strcasecmp(f[0], "high"))
-		t = &p->cfg->high;
-	else if (!strcasecmp(f[0], "low"))
-		t = &p->cfg->low;
-	else
-		return qc_error(p, "unknown table '%s': expected high or low", f[0]);
-	err = qc_number(p, "VL", f[1], 0, ARB_VL15, &vl);
-	if (!err)
-		err = qc_number(p, "weight", f[2], 0, ARB_MAX_WEIGHT, &weight);
-	if (!err)
-		err = qc_table_add(p, t, t == &p->cfg->high ? "high" : "low", vl, weight);
-	return err;
-}
-
-static int table_finish(struct qosconf_parser *p)
-{
-	if (!p->cfg->high.n_entries && !p->cfg->low.n_entries)
-		return qc_error(p, "no high or low entries");
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -246,17 +77,20 @@ int qosconf_format_parse(const char *name, enum qosconf_format *format)
 
 const char *qosconf_node_type_name(enum qosconf_node_type type)
 {
-	return node_type_names[type];
+	return qosconf_opensm_node_prefix(type);
 }
 
 int qosconf_node_type_parse(const char *name, enum qosconf_node_type *type)
 {
-	int i = name_lookup(node_type_names, QOSCONF_NODE_COUNT, name);
+	int i;
 
-	if (i < 0)
-		return i;
-	*type = i;
-	return 0;
+	for (i = 0; i < QOSCONF_NODE_COUNT; i++) {
+		if (!strcmp(qosconf_opensm_node_prefix(i), name)) {
+			*type = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 /* What the first meaningful line of a non-smpquery file looks like. */
@@ -287,11 +121,11 @@ enum qosconf_format qosconf_detect(const char *text)
 		n = (size_t)(eol - s) < sizeof(line) ? (size_t)(eol - s) : sizeof(line) - 1;
 		memcpy(line, s, n);
 		line[n] = '\0';
-		qc_trim_end(line);
-		if (qc_smp_detect(qc_skip_space(line)))
+		qosconf_lex_trim_end(line);
+		if (qosconf_smp_detect(qosconf_lex_skip_space(line)))
 			return QOSCONF_FORMAT_SMPQUERY;
-		if (first == QOSCONF_FORMAT_AUTO && *strip_comment(line))
-			first = detect_line(strip_comment(line));
+		if (first == QOSCONF_FORMAT_AUTO && *qosconf_lex_strip_comment(line))
+			first = detect_line(qosconf_lex_strip_comment(line));
 	}
 	return first;
 }
@@ -302,13 +136,13 @@ static line_fn format_line_fn(enum qosconf_format format)
 {
 	switch (format) {
 	case QOSCONF_FORMAT_OPENSM:
-		return qc_opensm_line;
+		return qosconf_opensm_line;
 	case QOSCONF_FORMAT_SMPQUERY:
-		return qc_smp_line;
+		return qosconf_smp_line;
 	case QOSCONF_FORMAT_TABLE:
-		return table_line;
+		return qosconf_table_line;
 	default:
-		return qc_ets_line;
+		return qosconf_ets_line;
 	}
 }
 
@@ -329,8 +163,8 @@ static int parse_source(struct qosconf_parser *p, const char *text,
 		if (*eol)
 			*eol++ = '\0';
 		p->line++;
-		body = format == QOSCONF_FORMAT_SMPQUERY ? qc_skip_space(s) :
-			strip_comment(s);
+		body = format == QOSCONF_FORMAT_SMPQUERY ? qosconf_lex_skip_space(s) :
+			qosconf_lex_strip_comment(s);
 		if (*body && *body != '#')
 			p->n_items++;
 		if (*body)
@@ -340,24 +174,24 @@ static int parse_source(struct qosconf_parser *p, const char *text,
 		p->line = 1;
 	free(buf);
 	if (!err && format == QOSCONF_FORMAT_SMPQUERY)
-		err = qc_smp_file_end(p);
+		err = qosconf_smp_file_end(p);
 	return err;
 }
 
 static int parse_finish(struct qosconf_parser *p, enum qosconf_format format)
 {
 	if (!p->n_items)
-		return qc_error(p, "empty: no %s configuration found",
+		return qosconf_lex_error(p, "empty: no %s configuration found",
 				format_names[format]);
 	switch (format) {
 	case QOSCONF_FORMAT_OPENSM:
-		return qc_opensm_finish(p);
+		return qosconf_opensm_finish(p);
 	case QOSCONF_FORMAT_SMPQUERY:
-		return qc_smp_finish(p);
+		return qosconf_smp_finish(p);
 	case QOSCONF_FORMAT_TABLE:
-		return table_finish(p);
+		return qosconf_table_finish(p);
 	default:
-		return qc_ets_finish(p);
+		return qosconf_ets_finish(p);
 	}
 }
 
@@ -369,7 +203,7 @@ static int source_format(const struct qosconf_source *src,
 
 	if (f == QOSCONF_FORMAT_AUTO)
 		f = qosconf_detect(src->text);
-	if (f == QOSCONF_FORMAT_AUTO && !*qc_skip_space(src->text))
+	if (f == QOSCONF_FORMAT_AUTO && !*qosconf_lex_skip_space(src->text))
 		return err_set(err, "%s:1: empty file", src->name);
 	if (f == QOSCONF_FORMAT_AUTO)
 		return err_set(err, "%s:1: cannot tell the format (opensm, "

@@ -75,13 +75,4 @@ int qosconf_parse(const struct qosconf_source *src, int n_src,
 /* Read a file whole; *text is malloc'ed. Returns 0 or -errno (err set). */
 int qosconf_read_file(const char *path, char **text, struct qosconf_err *err);
 
-/*
- * Parse a list of numbers "a,b,c" (C syntax, 0x accepted) of at most @max
- * values each in [lo, hi] into @out; *count gets how many. Used for SL2VL
- * lists and for command-line lists. Returns 0, or -EINVAL with a reason
- * (without file:line) in @err.
- */
-int qosconf_parse_list(const char *s, long lo, long hi, int max,
-		       uint8_t *out, int *count, struct qosconf_err *err);
-
 #endif

@@ -14,6 +14,7 @@
 
 #include "qos/arb.h"
 #include "qos/qosconf.h"
+#include "qos/qosconf_lex.h"
 #include "unit.h"
 
 static struct qosconf_err err;
@@ -228,12 +229,12 @@ static void test_parse_list(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(qosconf_parse_list("0,1, 0x2", 0, 15, 16, v, &n, &err), 0);
+	assert_int_equal(qosconf_lex_list("0,1, 0x2", 0, 15, 16, v, &n, &err), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(v[2], 2);
-	assert_int_equal(qosconf_parse_list("0,16", 0, 15, 16, v, &n, &err), -EINVAL);
+	assert_int_equal(qosconf_lex_list("0,16", 0, 15, 16, v, &n, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "16 out of range"));
-	assert_int_equal(qosconf_parse_list("0,x", 0, 15, 16, v, &n, &err), -EINVAL);
+	assert_int_equal(qosconf_lex_list("0,x", 0, 15, 16, v, &n, &err), -EINVAL);
 }
 
 /* Each bad fixture fails and names the file, the line, and the value. */
