@@ -1,16 +1,16 @@
 /*
  * The dispatcher of the arbitration configuration readers (see
- * qosconf.h): it detects the format and feeds each file line by line to
- * that format's reader. Above the readers (qosconf_readers.h), which only
- * call down into the shared lexing (qosconf_lex.h).
+ * qosconf.h): one table lists the readers, and the dispatcher detects the
+ * format and feeds each file line by line to that format's reader. Above
+ * the readers (qosconf_readers.h), which only call down into the shared
+ * lexing (qosconf_lex.h). A new format is one reader file and one row.
  *
- * Each format has a line parser working on one struct qosconf_parser
+ * Each reader has a line parser working on one struct qosconf_parser
  * (qosconf_parser.h); a finish step checks what only the whole input can
  * tell (a missing table, a truncated capture, a band used but never
  * defined). Every error names the file and the line it was found on, and
  * the value that is wrong.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,13 +20,40 @@
 #include "qos/qosconf_lex.h"
 #include "qos/qosconf_readers.h"
 
-static const char *const format_names[] = {
-	[QOSCONF_FORMAT_AUTO] = "auto",
-	[QOSCONF_FORMAT_OPENSM] = "opensm",
-	[QOSCONF_FORMAT_SMPQUERY] = "smpquery",
-	[QOSCONF_FORMAT_TABLE] = "table",
-	[QOSCONF_FORMAT_ETS] = "ets",
+/*
+ * The readers, in detection order: smpquery's lines are told apart
+ * anywhere in a file, the others by the first line one of them knows,
+ * tried from the top (an ETS "band 0 strict" line would also pass for an
+ * opensm.conf key).
+ */
+static const struct qosconf_reader qosconf_readers[] = {
+	{
+		.format = QOSCONF_FORMAT_SMPQUERY, .name = "smpquery",
+		.kind = ARB_KIND_VLARB, .keeps_hash = true, .detect_any_line = true,
+		.detect = qosconf_smp_detect, .start = qosconf_smp_start,
+		.line = qosconf_smp_line, .file_end = qosconf_smp_file_end,
+		.finish = qosconf_smp_finish,
+	},
+	{
+		.format = QOSCONF_FORMAT_TABLE, .name = "table",
+		.kind = ARB_KIND_VLARB, .detect = qosconf_table_detect,
+		.line = qosconf_table_line, .finish = qosconf_table_finish,
+	},
+	{
+		.format = QOSCONF_FORMAT_ETS, .name = "ets",
+		.kind = ARB_KIND_ETS, .detect = qosconf_ets_detect,
+		.line = qosconf_ets_line, .finish = qosconf_ets_finish,
+	},
+	{
+		.format = QOSCONF_FORMAT_OPENSM, .name = "opensm",
+		.kind = ARB_KIND_VLARB, .detect = qosconf_opensm_detect,
+		.start = qosconf_opensm_start, .line = qosconf_opensm_line,
+		.finish = qosconf_opensm_finish,
+	},
 };
+
+#define QOSCONF_N_READERS \
+	(int)(sizeof(qosconf_readers) / sizeof(qosconf_readers[0]))
 
 static int __attribute__((format(printf, 2, 3)))
 err_set(struct qosconf_err *err, const char *fmt, ...)
@@ -39,9 +66,16 @@ err_set(struct qosconf_err *err, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* ------------------------------------------------------------------ */
-/* Detection and driver                                                */
-/* ------------------------------------------------------------------ */
+/* The reader of @format; NULL for AUTO or an unknown value. */
+static const struct qosconf_reader *reader_find(enum qosconf_format format)
+{
+	int i;
+
+	for (i = 0; i < QOSCONF_N_READERS; i++)
+		if (qosconf_readers[i].format == format)
+			return &qosconf_readers[i];
+	return NULL;
+}
 
 void qosconf_opts_init(struct qosconf_opts *opts)
 {
@@ -50,29 +84,30 @@ void qosconf_opts_init(struct qosconf_opts *opts)
 	opts->in_port = -1;
 }
 
-static int name_lookup(const char *const *names, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return -EINVAL;
-}
-
 const char *qosconf_format_name(enum qosconf_format format)
 {
-	return format_names[format];
+	const struct qosconf_reader *r = reader_find(format);
+
+	if (format == QOSCONF_FORMAT_AUTO)
+		return "auto";
+	return r ? r->name : "unknown";
 }
 
 int qosconf_format_parse(const char *name, enum qosconf_format *format)
 {
-	int i = name_lookup(format_names, QOSCONF_FORMAT_ETS + 1, name);
+	int i;
 
-	if (i < 0)
-		return i;
-	*format = i;
-	return 0;
+	if (!strcmp(name, "auto")) {
+		*format = QOSCONF_FORMAT_AUTO;
+		return 0;
+	}
+	for (i = 0; i < QOSCONF_N_READERS; i++) {
+		if (!strcmp(qosconf_readers[i].name, name)) {
+			*format = qosconf_readers[i].format;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 const char *qosconf_node_type_name(enum qosconf_node_type type)
@@ -93,27 +128,26 @@ int qosconf_node_type_parse(const char *name, enum qosconf_node_type *type)
 	return -EINVAL;
 }
 
-/* What the first meaningful line of a non-smpquery file looks like. */
-static enum qosconf_format detect_line(const char *s)
+/*
+ * The first reader (in table order) whose detect() knows @s and whose
+ * detect_any_line is @any_line; NULL if none.
+ */
+static const struct qosconf_reader *detect_by(const char *s, bool any_line)
 {
-	size_t word = strcspn(s, " \t,");
+	int i;
 
-	if (s[word] == ',' && (!strncasecmp(s, "high", word) ||
-			       !strncasecmp(s, "low", word)))
-		return QOSCONF_FORMAT_TABLE;
-	if (!strncmp(s, "band", word) || !strncmp(s, "dscp", word) ||
-	    !strncmp(s, "prio", word) || !strncmp(s, "default", word))
-		return QOSCONF_FORMAT_ETS;
-	if (isalpha((unsigned char)*s) && (s[word] == ' ' || s[word] == '\t'))
-		return QOSCONF_FORMAT_OPENSM;
-	return QOSCONF_FORMAT_AUTO;
+	for (i = 0; i < QOSCONF_N_READERS; i++)
+		if (qosconf_readers[i].detect_any_line == any_line &&
+		    qosconf_readers[i].detect(s))
+			return &qosconf_readers[i];
+	return NULL;
 }
 
 enum qosconf_format qosconf_detect(const char *text)
 {
-	enum qosconf_format first = QOSCONF_FORMAT_AUTO;
+	const struct qosconf_reader *first = NULL, *any;
 	const char *s = text, *eol;
-	char line[256];
+	char line[256], *body;
 	size_t n;
 
 	for (; *s; s = *eol ? eol + 1 : eol) {
@@ -122,35 +156,20 @@ enum qosconf_format qosconf_detect(const char *text)
 		memcpy(line, s, n);
 		line[n] = '\0';
 		qosconf_lex_trim_end(line);
-		if (qosconf_smp_detect(qosconf_lex_skip_space(line)))
-			return QOSCONF_FORMAT_SMPQUERY;
-		if (first == QOSCONF_FORMAT_AUTO && *qosconf_lex_strip_comment(line))
-			first = detect_line(qosconf_lex_strip_comment(line));
+		any = detect_by(qosconf_lex_skip_space(line), true);
+		if (any)
+			return any->format;
+		body = qosconf_lex_strip_comment(line);
+		if (!first && *body)
+			first = detect_by(body, false);
 	}
-	return first;
+	return first ? first->format : QOSCONF_FORMAT_AUTO;
 }
 
-typedef int (*line_fn)(struct qosconf_parser *p, char *s);
-
-static line_fn format_line_fn(enum qosconf_format format)
-{
-	switch (format) {
-	case QOSCONF_FORMAT_OPENSM:
-		return qosconf_opensm_line;
-	case QOSCONF_FORMAT_SMPQUERY:
-		return qosconf_smp_line;
-	case QOSCONF_FORMAT_TABLE:
-		return qosconf_table_line;
-	default:
-		return qosconf_ets_line;
-	}
-}
-
-/* Feed every line of one source; smpquery lines keep their '#' headers. */
+/* Feed every line of one source; '#' lines reach readers that keep them. */
 static int parse_source(struct qosconf_parser *p, const char *text,
-			enum qosconf_format format)
+			const struct qosconf_reader *r)
 {
-	line_fn fn = format_line_fn(format);
 	char *buf = strdup(text), *s, *eol;
 	char *body;
 	int err = 0;
@@ -163,103 +182,111 @@ static int parse_source(struct qosconf_parser *p, const char *text,
 		if (*eol)
 			*eol++ = '\0';
 		p->line++;
-		body = format == QOSCONF_FORMAT_SMPQUERY ? qosconf_lex_skip_space(s) :
+		body = r->keeps_hash ? qosconf_lex_skip_space(s) :
 			qosconf_lex_strip_comment(s);
 		if (*body && *body != '#')
 			p->n_items++;
 		if (*body)
-			err = fn(p, body);
+			err = r->line(p, body);
 	}
 	if (!p->line)
 		p->line = 1;
 	free(buf);
-	if (!err && format == QOSCONF_FORMAT_SMPQUERY)
-		err = qosconf_smp_file_end(p);
+	if (!err && r->file_end)
+		err = r->file_end(p);
 	return err;
 }
 
-static int parse_finish(struct qosconf_parser *p, enum qosconf_format format)
+static int parse_finish(struct qosconf_parser *p, const struct qosconf_reader *r)
 {
 	if (!p->n_items)
 		return qosconf_lex_error(p, "empty: no %s configuration found",
-				format_names[format]);
-	switch (format) {
-	case QOSCONF_FORMAT_OPENSM:
-		return qosconf_opensm_finish(p);
-	case QOSCONF_FORMAT_SMPQUERY:
-		return qosconf_smp_finish(p);
-	case QOSCONF_FORMAT_TABLE:
-		return qosconf_table_finish(p);
-	default:
-		return qosconf_ets_finish(p);
+					 r->name);
+	return r->finish(p);
+}
+
+/* "opensm, smpquery, table or ets": the formats, in their enum's order. */
+static void format_list(char *buf, size_t len)
+{
+	const char *sep = "";
+	size_t at = 0;
+	int f;
+
+	buf[0] = '\0';
+	for (f = QOSCONF_FORMAT_AUTO + 1; f < QOSCONF_FORMAT_COUNT && at < len; f++) {
+		at += snprintf(buf + at, len - at, "%s%s", sep,
+			       qosconf_format_name(f));
+		sep = f + 2 < QOSCONF_FORMAT_COUNT ? ", " : " or ";
 	}
 }
 
-static int source_format(const struct qosconf_source *src,
+/* The reader of @src, detected or given; the same for every source. */
+static int source_reader(const struct qosconf_source *src,
 			 const struct qosconf_opts *opts,
-			 enum qosconf_format *format, struct qosconf_err *err)
+			 const struct qosconf_reader **reader,
+			 struct qosconf_err *err)
 {
 	enum qosconf_format f = opts->format;
+	const struct qosconf_reader *r;
+	char formats[128];
 
 	if (f == QOSCONF_FORMAT_AUTO)
 		f = qosconf_detect(src->text);
-	if (f == QOSCONF_FORMAT_AUTO && !*qosconf_lex_skip_space(src->text))
+	r = reader_find(f);
+	if (!r && !*qosconf_lex_skip_space(src->text))
 		return err_set(err, "%s:1: empty file", src->name);
-	if (f == QOSCONF_FORMAT_AUTO)
-		return err_set(err, "%s:1: cannot tell the format (opensm, "
-			       "smpquery, table or ets): give it with --format",
-			       src->name);
-	if (*format != QOSCONF_FORMAT_AUTO && f != *format)
+	if (!r) {
+		format_list(formats, sizeof(formats));
+		return err_set(err, "%s:1: cannot tell the format (%s): give it "
+			       "with --format", src->name, formats);
+	}
+	if (*reader && r != *reader)
 		return err_set(err, "%s:1: %s input, but the earlier files are %s",
-			       src->name, format_names[f], format_names[*format]);
-	*format = f;
+			       src->name, r->name, (*reader)->name);
+	*reader = r;
 	return 0;
 }
 
 static void parser_init(struct qosconf_parser *p, const struct qosconf_opts *opts,
-			struct arb_config *cfg, struct qosconf_err *err)
+			struct arb_config *cfg, struct qosconf_err *err,
+			const struct qosconf_reader *r)
 {
-	int i;
-
 	memset(p, 0, sizeof(*p));
 	p->opts = opts;
 	p->cfg = cfg;
 	p->err = err;
-	p->vl_row_count = -1;
-	for (i = 0; i <= QOSCONF_NODE_COUNT; i++)
-		p->sets[i].high_limit = -1;
+	if (r->start)
+		r->start(p);
 }
 
 int qosconf_parse(const struct qosconf_source *src, int n_src,
 		  const struct qosconf_opts *opts, struct arb_config *cfg,
 		  enum qosconf_format *format_out, struct qosconf_err *err)
 {
-	enum qosconf_format format = QOSCONF_FORMAT_AUTO;
+	const struct qosconf_reader *r = NULL;
 	struct qosconf_parser *p;
 	int i, rc = 0;
 
 	err->msg[0] = '\0';
 	for (i = 0; !rc && i < n_src; i++)
-		rc = source_format(&src[i], opts, &format, err);
+		rc = source_reader(&src[i], opts, &r, err);
 	if (rc || !n_src)
 		return rc ? rc : err_set(err, "no input");
 	p = malloc(sizeof(*p));
 	if (!p)
 		return err_set(err, "out of memory");
-	parser_init(p, opts, cfg, err);
-	arb_config_init(cfg, format == QOSCONF_FORMAT_ETS ? ARB_KIND_ETS :
-			ARB_KIND_VLARB);
+	parser_init(p, opts, cfg, err, r);
+	arb_config_init(cfg, r->kind);
 	for (i = 0; !rc && i < n_src; i++) {
 		p->name = src[i].name;
-		rc = parse_source(p, src[i].text, format);
+		rc = parse_source(p, src[i].text, r);
 	}
 	if (!rc)
-		rc = parse_finish(p, format);
+		rc = parse_finish(p, r);
 	free(p);
-	*format_out = format;
+	*format_out = r->format;
 	return rc;
 }
-
 int qosconf_read_file(const char *path, char **text, struct qosconf_err *err)
 {
 	FILE *f = fopen(path, "r");

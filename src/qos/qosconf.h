@@ -25,6 +25,7 @@ enum qosconf_format {
 	QOSCONF_FORMAT_SMPQUERY,
 	QOSCONF_FORMAT_TABLE,
 	QOSCONF_FORMAT_ETS,
+	QOSCONF_FORMAT_COUNT,
 };
 
 /* Which of OpenSM's per-node-type key sets applies. */

@@ -90,6 +90,15 @@ static int ets_default(struct qosconf_parser *p, char **tok, int n)
 	return 0;
 }
 
+/* The line opens with a keyword (or a prefix of one). */
+bool qosconf_ets_detect(const char *s)
+{
+	size_t word = strcspn(s, " \t,");
+
+	return !strncmp(s, "band", word) || !strncmp(s, "dscp", word) ||
+	       !strncmp(s, "prio", word) || !strncmp(s, "default", word);
+}
+
 int qosconf_ets_line(struct qosconf_parser *p, char *s)
 {
 	char *tok[6], *save;

@@ -3,6 +3,7 @@
  * given, and the per-node-type key sets (qos_ca_, qos_swe_, ...) that
  * override the generic ones. Apart because OpenSM's rules are its own.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "qos/qosconf_lex.h"
@@ -124,6 +125,23 @@ static int opensm_set_value(struct qosconf_parser *p, const char *key,
 		return qosconf_lex_error(p, "unknown key '%s'", key);
 	}
 	return err;
+}
+
+/* "word value": a key, then blanks. */
+bool qosconf_opensm_detect(const char *s)
+{
+	size_t word = strcspn(s, " \t,");
+
+	return isalpha((unsigned char)*s) && (s[word] == ' ' || s[word] == '\t');
+}
+
+/* Every set starts with its high limit unset. */
+void qosconf_opensm_start(struct qosconf_parser *p)
+{
+	int i;
+
+	for (i = 0; i <= QOSCONF_NODE_COUNT; i++)
+		p->sets[i].high_limit = -1;
 }
 
 int qosconf_opensm_line(struct qosconf_parser *p, char *s)

@@ -265,6 +265,12 @@ static bool smp_is_portinfo(const char *s)
 	return c != s && c[0] == ':' && c[1] == '.';
 }
 
+/* No VL row awaits its WEIGHT row yet. */
+void qosconf_smp_start(struct qosconf_parser *p)
+{
+	p->vl_row_count = -1;
+}
+
 /* A line only smpquery prints: detection in qosconf_detect(). */
 bool qosconf_smp_detect(const char *s)
 {

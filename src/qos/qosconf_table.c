@@ -9,6 +9,15 @@
 #include "qos/qosconf_lex.h"
 #include "qos/qosconf_readers.h"
 
+/* "high," or "low," opens the line (any prefix of the word, in any case). */
+bool qosconf_table_detect(const char *s)
+{
+	size_t word = strcspn(s, " \t,");
+
+	return s[word] == ',' && (!strncasecmp(s, "high", word) ||
+				  !strncasecmp(s, "low", word));
+}
+
 int qosconf_table_line(struct qosconf_parser *p, char *s)
 {
 	char *f[4], *save;

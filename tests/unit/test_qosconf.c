@@ -223,6 +223,22 @@ static void test_detect(void **state)
 	assert_int_equal(qosconf_detect("!!!\n"), QOSCONF_FORMAT_AUTO);
 }
 
+/* Every format's name, from the table of readers, reads back as itself. */
+static void test_format_names(void **state)
+{
+	static const char *const names[] = { "auto", "opensm", "smpquery",
+					     "table", "ets" };
+	enum qosconf_format f, back;
+
+	(void)state;
+	for (f = QOSCONF_FORMAT_AUTO; f < QOSCONF_FORMAT_COUNT; f++) {
+		assert_string_equal(qosconf_format_name(f), names[f]);
+		assert_int_equal(qosconf_format_parse(names[f], &back), 0);
+		assert_int_equal(back, f);
+	}
+	assert_int_equal(qosconf_format_parse("tables", &back), -EINVAL);
+}
+
 static void test_parse_list(void **state)
 {
 	uint8_t v[16];
@@ -333,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_smpquery_in_port),
 		cmocka_unit_test(test_ets),
 		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_bad_inline),
