@@ -12,11 +12,11 @@
  * the value that is wrong.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "qos/qosconf_lex.h"
 #include "qos/qosconf_readers.h"
 
@@ -54,17 +54,6 @@ static const struct qosconf_reader qosconf_readers[] = {
 
 #define QOSCONF_N_READERS \
 	(int)(sizeof(qosconf_readers) / sizeof(qosconf_readers[0]))
-
-static int __attribute__((format(printf, 2, 3)))
-err_set(struct qosconf_err *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* The reader of @format; NULL for AUTO or an unknown value. */
 static const struct qosconf_reader *reader_find(enum qosconf_format format)
@@ -175,7 +164,8 @@ static int parse_source(struct qosconf_parser *p, const char *text,
 	int err = 0;
 
 	if (!buf)
-		return err_set(p->err, "%s: out of memory", p->name);
+		return errbuf_set(p->err, p->errlen, -EINVAL, "%s: out of memory",
+				  p->name);
 	p->line = 0;
 	for (s = buf; !err && *s; s = eol) {
 		eol = s + strcspn(s, "\n");
@@ -224,7 +214,7 @@ static void format_list(char *buf, size_t len)
 static int source_reader(const struct qosconf_source *src,
 			 const struct qosconf_opts *opts,
 			 const struct qosconf_reader **reader,
-			 struct qosconf_err *err)
+			 char *err, size_t errlen)
 {
 	enum qosconf_format f = opts->format;
 	const struct qosconf_reader *r;
@@ -234,48 +224,53 @@ static int source_reader(const struct qosconf_source *src,
 		f = qosconf_detect(src->text);
 	r = reader_find(f);
 	if (!r && !*qosconf_lex_skip_space(src->text))
-		return err_set(err, "%s:1: empty file", src->name);
+		return errbuf_set(err, errlen, -EINVAL, "%s:1: empty file",
+				  src->name);
 	if (!r) {
 		format_list(formats, sizeof(formats));
-		return err_set(err, "%s:1: cannot tell the format (%s): give it "
-			       "with --format", src->name, formats);
+		return errbuf_set(err, errlen, -EINVAL, "%s:1: cannot tell the "
+				  "format (%s): give it with --format",
+				  src->name, formats);
 	}
 	if (*reader && r != *reader)
-		return err_set(err, "%s:1: %s input, but the earlier files are %s",
-			       src->name, r->name, (*reader)->name);
+		return errbuf_set(err, errlen, -EINVAL, "%s:1: %s input, but the "
+				  "earlier files are %s", src->name, r->name,
+				  (*reader)->name);
 	*reader = r;
 	return 0;
 }
 
 static void parser_init(struct qosconf_parser *p, const struct qosconf_opts *opts,
-			struct arb_config *cfg, struct qosconf_err *err,
+			struct arb_config *cfg, char *err, size_t errlen,
 			const struct qosconf_reader *r)
 {
 	memset(p, 0, sizeof(*p));
 	p->opts = opts;
 	p->cfg = cfg;
 	p->err = err;
+	p->errlen = errlen;
 	if (r->start)
 		r->start(p);
 }
 
 int qosconf_parse(const struct qosconf_source *src, int n_src,
 		  const struct qosconf_opts *opts, struct arb_config *cfg,
-		  enum qosconf_format *format_out, struct qosconf_err *err)
+		  enum qosconf_format *format_out, char *err, size_t errlen)
 {
 	const struct qosconf_reader *r = NULL;
 	struct qosconf_parser *p;
 	int i, rc = 0;
 
-	err->msg[0] = '\0';
+	if (err && errlen)
+		err[0] = '\0';
 	for (i = 0; !rc && i < n_src; i++)
-		rc = source_reader(&src[i], opts, &r, err);
+		rc = source_reader(&src[i], opts, &r, err, errlen);
 	if (rc || !n_src)
-		return rc ? rc : err_set(err, "no input");
+		return rc ? rc : errbuf_set(err, errlen, -EINVAL, "no input");
 	p = malloc(sizeof(*p));
 	if (!p)
-		return err_set(err, "out of memory");
-	parser_init(p, opts, cfg, err, r);
+		return errbuf_set(err, errlen, -EINVAL, "out of memory");
+	parser_init(p, opts, cfg, err, errlen, r);
 	arb_config_init(cfg, r->kind);
 	for (i = 0; !rc && i < n_src; i++) {
 		p->name = src[i].name;
@@ -287,7 +282,7 @@ int qosconf_parse(const struct qosconf_source *src, int n_src,
 	*format_out = r->format;
 	return rc;
 }
-int qosconf_read_file(const char *path, char **text, struct qosconf_err *err)
+int qosconf_read_file(const char *path, char **text, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *buf = NULL;
@@ -296,8 +291,7 @@ int qosconf_read_file(const char *path, char **text, struct qosconf_err *err)
 
 	if (!f) {
 		rc = -errno;
-		err_set(err, "'%s': %s", path, strerror(-rc));
-		return rc;
+		return errbuf_set(err, errlen, rc, "'%s': %s", path, strerror(-rc));
 	}
 	buf = malloc(QOSCONF_MAX_FILE_BYTES + 1);
 	if (!buf)
@@ -311,9 +305,8 @@ int qosconf_read_file(const char *path, char **text, struct qosconf_err *err)
 	fclose(f);
 	if (rc) {
 		free(buf);
-		err_set(err, "'%s': %s", path, rc == -EFBIG ?
-			"larger than the 4 MiB accepted" : strerror(-rc));
-		return rc;
+		return errbuf_set(err, errlen, rc, "'%s': %s", path, rc == -EFBIG ?
+				  "larger than the 4 MiB accepted" : strerror(-rc));
 	}
 	buf[n] = '\0';
 	*text = buf;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "qos/qosconf_lex.h"
 
 int __attribute__((format(printf, 2, 3)))
@@ -21,26 +22,14 @@ qosconf_lex_error(struct qosconf_parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(p->err->msg, sizeof(p->err->msg), "%s:%d: %s", p->name,
-		 p->line, what);
-	return -EINVAL;
+	return errbuf_set(p->err, p->errlen, -EINVAL, "%s:%d: %s", p->name,
+			  p->line, what);
 }
 
 int qosconf_lex_error_line(struct qosconf_parser *p, int line, const char *what)
 {
 	p->line = line;
 	return qosconf_lex_error(p, "%s", what);
-}
-
-static int __attribute__((format(printf, 2, 3)))
-list_error(struct qosconf_err *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
 }
 
 char *qosconf_lex_skip_space(const char *s)
@@ -100,27 +89,27 @@ int qosconf_lex_number(struct qosconf_parser *p, const char *what,
 }
 
 int qosconf_lex_list(const char *s, long lo, long hi, int max,
-		     uint8_t *out, int *count, struct qosconf_err *err)
+		     uint8_t *out, int *count, char *err, size_t errlen)
 {
 	char buf[512], *tok, *save;
 	long v;
 	int n = 0, rc;
 
 	if (strlen(s) >= sizeof(buf))
-		return list_error(err, "list too long");
+		return errbuf_set(err, errlen, -EINVAL, "list too long");
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (n == max)
-			return list_error(err, "more than %d values in '%s'", max, s);
+			return errbuf_set(err, errlen, -EINVAL, "more than %d values in '%s'", max, s);
 		rc = qosconf_lex_parse_long(tok, lo, hi, &v);
 		if (rc == -EINVAL)
-			return list_error(err, "'%s' is not a number", tok);
+			return errbuf_set(err, errlen, -EINVAL, "'%s' is not a number", tok);
 		if (rc)
-			return list_error(err, "%s out of range %ld-%ld", tok, lo, hi);
+			return errbuf_set(err, errlen, -EINVAL, "%s out of range %ld-%ld", tok, lo, hi);
 		out[n++] = v;
 	}
 	if (!n)
-		return list_error(err, "empty list");
+		return errbuf_set(err, errlen, -EINVAL, "empty list");
 	*count = n;
 	return 0;
 }

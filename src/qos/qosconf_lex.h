@@ -7,6 +7,7 @@
 #ifndef RPERF_QOSCONF_LEX_H
 #define RPERF_QOSCONF_LEX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "qos/arb.h"
@@ -41,7 +42,7 @@ int qosconf_lex_number(struct qosconf_parser *p, const char *what,
  * (without file:line) in @err.
  */
 int qosconf_lex_list(const char *s, long lo, long hi, int max,
-		     uint8_t *out, int *count, struct qosconf_err *err);
+		     uint8_t *out, int *count, char *err, size_t errlen);
 
 /* Append VL:weight to @t, the @which table; 0 or -EINVAL when it is full. */
 int qosconf_lex_table_add(struct qosconf_parser *p, struct arb_table *t,

@@ -69,11 +69,12 @@ static int opensm_vlarb(struct qosconf_parser *p, const char *key,
 static int opensm_sl2vl(struct qosconf_parser *p, const char *key,
 			const char *value, uint8_t *sl2vl)
 {
-	struct qosconf_err lerr;
+	char lerr[256];
 	int n;
 
-	if (qosconf_lex_list(value, 0, ARB_VL15, ARB_NUM_SLS, sl2vl, &n, &lerr))
-		return qosconf_lex_error(p, "%s: %s", key, lerr.msg);
+	if (qosconf_lex_list(value, 0, ARB_VL15, ARB_NUM_SLS, sl2vl, &n, lerr,
+			     sizeof(lerr)))
+		return qosconf_lex_error(p, "%s: %s", key, lerr);
 	if (n != ARB_NUM_SLS)
 		return qosconf_lex_error(p, "%s: %d VLs given, expected %d", key, n,
 				ARB_NUM_SLS);
@@ -172,14 +173,13 @@ int qosconf_opensm_line(struct qosconf_parser *p, char *s)
 
 static void opensm_defaults(struct qosconf_parser *p, struct qosconf_opensm_set *def)
 {
-	struct qosconf_err lerr;
 	int n;
 
 	memset(def, 0, sizeof(*def));
 	opensm_vlarb(p, "qos_vlarb_high", OPENSM_DEFAULT_VLARB_HIGH, &def->high);
 	opensm_vlarb(p, "qos_vlarb_low", OPENSM_DEFAULT_VLARB_LOW, &def->low);
 	qosconf_lex_list(OPENSM_DEFAULT_SL2VL, 0, ARB_VL15, ARB_NUM_SLS,
-			   def->sl2vl, &n, &lerr);
+			   def->sl2vl, &n, NULL, 0);
 }
 
 int qosconf_opensm_finish(struct qosconf_parser *p)

@@ -29,7 +29,8 @@ struct qosconf_opensm_set {
 struct qosconf_parser {
 	const struct qosconf_opts *opts;
 	struct arb_config *cfg;
-	struct qosconf_err *err;
+	char *err;		/* the caller's message buffer */
+	size_t errlen;
 	const char *name;	/* current file */
 	int line;		/* current line, from 1 */
 
