@@ -114,20 +114,20 @@ static int conv_load_arb(struct conv *c)
 	char *text[SCEN_MAX_ARB_FILES] = { NULL };
 	struct qosconf_opts qo;
 	enum qosconf_format fmt;
-	struct qosconf_err qe;
+	char qe[256];
 	int i, n = c->sc.n_arb_files, ret = 0;
 
 	qosconf_opts_init(&qo);
 	for (i = 0; i < n && !ret; i++) {
-		ret = qosconf_read_file(c->sc.arb_files[i], &text[i], &qe);
+		ret = qosconf_read_file(c->sc.arb_files[i], &text[i], qe, sizeof(qe));
 		src[i] = (struct qosconf_source){ .name = c->sc.arb_files[i], .text = text[i] };
 	}
 	if (!ret)
-		ret = qosconf_parse(src, n, &qo, &c->cfg, &fmt, &qe);
+		ret = qosconf_parse(src, n, &qo, &c->cfg, &fmt, qe, sizeof(qe));
 	for (i = 0; i < n; i++)
 		free(text[i]);
 	if (ret)
-		return log_errno(ret, "%s", qe.msg);
+		return log_errno(ret, "%s", qe);
 	c->have_cfg = true;
 	return 0;
 }
