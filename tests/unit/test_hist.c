@@ -1,7 +1,7 @@
 /*
  * hist: bucket geometry, the relative error bound of percentiles against the
  * exact nearest-rank answer on sorted samples, exact statistics, merge,
- * empty histograms and constant memory.
+ * empty histograms, and recording that never allocates.
  */
 #include <errno.h>
 #include <math.h>
@@ -598,20 +598,81 @@ static void test_empty_and_reset(void **state)
 	hist_free(NULL);
 }
 
-static void test_memory_constant(void **state)
+/*
+ * The heap, counted: this test links with --wrap=malloc, calloc and
+ * realloc (Makefile.am), so every allocation anyone in it makes passes
+ * through here.
+ */
+static size_t heap_calls;
+
+void *__real_malloc(size_t bytes);
+void *__real_calloc(size_t n, size_t bytes);
+void *__real_realloc(void *p, size_t bytes);
+void *__wrap_malloc(size_t bytes);
+void *__wrap_calloc(size_t n, size_t bytes);
+void *__wrap_realloc(void *p, size_t bytes);
+
+void *__wrap_malloc(size_t bytes)
 {
-	struct hist *h = hist_new();
-	size_t before;
+	heap_calls++;
+	return __real_malloc(bytes);
+}
+
+void *__wrap_calloc(size_t n, size_t bytes)
+{
+	heap_calls++;
+	return __real_calloc(n, bytes);
+}
+
+void *__wrap_realloc(void *p, size_t bytes)
+{
+	heap_calls++;
+	return __real_realloc(p, bytes);
+}
+
+/* A value of any magnitude: every power of two gets its share. */
+static uint64_t rng_any_magnitude(void)
+{
+	return rng_next() >> (rng_next() % 64);
+}
+
+/*
+ * Memory is fixed at creation: a million samples over the whole range
+ * allocate nothing (hist_new, which must, shows the counter works), and
+ * leave count, min, max, mean and the extreme percentiles exact.
+ */
+static void test_record_allocates_nothing(void **state)
+{
+	uint64_t v, lo = UINT64_MAX, hi = 0;
+	long double sum = 0;
+	size_t before, calls;
+	struct hist *h;
 	int i;
 
 	(void)state;
+	calls = heap_calls;
+	h = hist_new();
 	assert_non_null(h);
+	assert_true(heap_calls > calls);
 	before = hist_memory_bytes(h);
 	assert_true(before > 0);
 	assert_true(before <= 256 * 1024);
-	for (i = 0; i < 1000000; i++)
-		hist_record(h, rng_next());
+	calls = heap_calls;
+	for (i = 0; i < 1000000; i++) {
+		v = rng_any_magnitude();
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		sum += v;
+		hist_record(h, v);
+	}
+	assert_int_equal(heap_calls, calls);
 	assert_int_equal(hist_memory_bytes(h), before);
+	assert_int_equal(hist_count(h), 1000000);
+	assert_int_equal(hist_min(h), lo);
+	assert_int_equal(hist_max(h), hi);
+	assert_int_equal(hist_percentile(h, 0), lo);
+	assert_int_equal(hist_percentile(h, 100), hi);
+	assert_near(hist_mean(h), (double)(sum / 1000000), (double)(sum / 1000000) * 1e-12);
 	hist_free(h);
 }
 
@@ -632,7 +693,7 @@ int main(void)
 		cmocka_unit_test(test_wire_malformed),
 		cmocka_unit_test(test_merge_empty_and_errors),
 		cmocka_unit_test(test_empty_and_reset),
-		cmocka_unit_test(test_memory_constant),
+		cmocka_unit_test(test_record_allocates_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
