@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "qos/arb.h"
 #include "qos/arb_models.h"
 
 /* The models, in the order help lists them. */

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "qos/arb.h"
+#include "qos/arb_types.h"
 
 #define ARB_MAX_FLOWS	(ARB_NUM_PRIOS + ARB_MAX_BANDS)
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "qos/arb_common.h"
-#include "qos/arb_models.h"
+#include "qos/arb_ets.h"
 
 /* ------------------------------------------------------------------ */
 /* ETS                                                                 */

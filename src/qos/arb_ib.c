@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "qos/arb_common.h"
-#include "qos/arb_models.h"
+#include "qos/arb_ib.h"
 
 /* ------------------------------------------------------------------ */
 /* InfiniBand arbiter simulation                                       */

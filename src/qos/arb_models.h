@@ -7,7 +7,9 @@
 #ifndef RPERF_ARB_MODELS_H
 #define RPERF_ARB_MODELS_H
 
-#include "qos/arb.h"
+#include "qos/arb_types.h"
+#include "qos/arb_ib.h"
+#include "qos/arb_ets.h"
 
 /*
  * One model. analyze() fills @res, set up by arb_analyze() for a
@@ -22,13 +24,5 @@ struct arb_model_row {
 	int (*analyze)(const struct arb_config *cfg,
 		       const struct arb_params *params, struct arb_result *res);
 };
-
-/* ib-fluid and ib-packet (arb_ib.c): params->model picks the sending. */
-int arb_ib_analyze(const struct arb_config *cfg,
-		   const struct arb_params *params, struct arb_result *res);
-
-/* ets (arb_ets.c) */
-int arb_ets_analyze(const struct arb_config *cfg,
-		    const struct arb_params *params, struct arb_result *res);
 
 #endif

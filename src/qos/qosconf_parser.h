@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "qos/arb.h"
-#include "qos/qosconf.h"
+#include "qos/qosconf_types.h"
 
 #define SMP_BLOCK_ENTRIES	32	/* smpquery prints 32 entries a row */
 

@@ -1,0 +1,142 @@
+/*
+ * The types every part of the qos layer shares: a port's arbitration
+ * configuration (struct arb_config), the analysis parameters and the
+ * results. Types and limits only; the functions are in arb.h (the
+ * dispatcher), arb_models.h (the models) and arb_common.h (their helpers).
+ */
+#ifndef RPERF_ARB_TYPES_H
+#define RPERF_ARB_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define ARB_MAX_ENTRIES		64	/* per VLArb table: two blocks of 32 */
+#define ARB_NUM_VLS		16	/* VL0-14 data, VL15 management */
+#define ARB_NUM_SLS		16
+#define ARB_VL15		15
+#define ARB_UNIT_BYTES		64	/* one unit of VLArb weight */
+#define ARB_LIMIT_UNIT_BYTES	4096	/* one unit of LimitOfHighPriority */
+#define ARB_LIMIT_NONE		255	/* high priority is never limited */
+#define ARB_MAX_WEIGHT		255
+#define ARB_MAX_LIMIT		255
+
+#define ARB_MAX_BANDS		16
+#define ARB_NUM_PRIOS		8	/* 802.1p priorities */
+#define ARB_NUM_DSCPS		64
+
+#define ARB_DEFAULT_RUNS	30
+#define ARB_DEFAULT_LINK_GBPS	100.0
+#define ARB_DEFAULT_PACKET_BYTES 4096
+#define ARB_MAX_WARNINGS	48
+#define ARB_WARNING_LEN		200
+
+enum arb_kind {
+	ARB_KIND_VLARB,		/* InfiniBand VLArb + SL2VL */
+	ARB_KIND_ETS,		/* Ethernet ETS bands */
+};
+
+enum arb_model {
+	ARB_MODEL_IB_FLUID,
+	ARB_MODEL_IB_PACKET,
+	ARB_MODEL_ETS,
+	ARB_MODEL_COUNT,
+};
+
+struct arb_entry {
+	uint8_t vl;
+	uint8_t weight;		/* in ARB_UNIT_BYTES units; 0 skips the entry */
+};
+
+struct arb_table {
+	struct arb_entry entries[ARB_MAX_ENTRIES];
+	int n_entries;
+	int cap;		/* VLArbHighCap/LowCap, 0 when unknown */
+};
+
+struct arb_band {
+	bool strict;
+	uint32_t quantum_bytes;	/* DRR quantum; 0 for strict bands */
+};
+
+struct arb_config {
+	enum arb_kind kind;
+
+	/* InfiniBand */
+	struct arb_table high;
+	struct arb_table low;
+	int limit;		/* LimitOfHighPriority, 0-255 */
+	bool limit_known;	/* false: not in the input, 0 assumed */
+	uint8_t sl2vl[ARB_NUM_SLS];
+	bool sl2vl_explicit;	/* false: the identity default was used */
+	int oper_vls;		/* operational data VLs, 0 when unknown */
+
+	/* ETS */
+	int n_bands;
+	struct arb_band bands[ARB_MAX_BANDS];
+	int8_t dscp_band[ARB_NUM_DSCPS];	/* -1: default band */
+	int8_t prio_band[ARB_NUM_PRIOS];	/* -1: default band */
+	int default_band;			/* -1: not given */
+};
+
+/* How to run a model. Loads are per SL (per priority for ETS). */
+struct arb_params {
+	enum arb_model model;
+	int runs;				/* high-table cycles to simulate */
+	double link_gbps;
+	double load_gbps[ARB_NUM_SLS];		/* < 0: saturating */
+	uint32_t packet_bytes[ARB_NUM_SLS];	/* ib-packet (and limit 0) */
+	/* ETS traffic classified by DSCP alone, offered straight to a band */
+	bool band_load_set[ARB_MAX_BANDS];
+	double band_load_gbps[ARB_MAX_BANDS];	/* < 0: saturating */
+};
+
+/* One service level (InfiniBand SL, or ETS priority). */
+struct arb_sl_result {
+	int sl;
+	int vl;				/* VL, or ETS band */
+	double offered_gbps;		/* < 0: saturating */
+	double share_pct;
+	double gbps;
+	bool has_distance;		/* false: served fewer than twice */
+	double mean_distance;		/* in entries (grants) served */
+	double max_distance;
+};
+
+/* One VL (or ETS band). */
+struct arb_vl_result {
+	int vl;
+	int high_weight;		/* sum of the VL's high-table weights */
+	int low_weight;
+	uint32_t quantum_bytes;		/* ETS */
+	bool strict;			/* ETS */
+	double share_pct;
+	double gbps;
+	bool has_distance;
+	double mean_distance;
+	double max_distance;
+};
+
+struct arb_result {
+	enum arb_kind kind;
+	enum arb_model model;
+	int runs;
+	int limit;
+	double link_gbps;
+	int n_sls;			/* 16 for InfiniBand, 8 for ETS */
+	struct arb_sl_result sls[ARB_NUM_SLS];
+	int n_vls;			/* 16 VLs, or the number of bands */
+	struct arb_vl_result vls[ARB_MAX_BANDS > ARB_NUM_VLS ?
+				 ARB_MAX_BANDS : ARB_NUM_VLS];
+	int n_warnings;
+	char warnings[ARB_MAX_WARNINGS][ARB_WARNING_LEN];
+};
+
+/* Per-VL outcome of one simulation of the arbiter on a backlogged set. */
+struct arb_vl_stats {
+	uint64_t bytes[ARB_NUM_VLS];	/* bytes sent */
+	uint64_t grants[ARB_NUM_VLS];	/* turns granted */
+	double distance_sum[ARB_NUM_VLS];
+	uint64_t distance_max[ARB_NUM_VLS];
+};
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * The types the qosconf dispatcher and its readers share: input formats,
+ * OpenSM's node types, reader options and one input. Types only; the
+ * functions are in qosconf.h.
+ */
+#ifndef RPERF_QOSCONF_TYPES_H
+#define RPERF_QOSCONF_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define QOSCONF_MAX_FILE_BYTES	(4 << 20)
+
+enum qosconf_format {
+	QOSCONF_FORMAT_AUTO,
+	QOSCONF_FORMAT_OPENSM,
+	QOSCONF_FORMAT_SMPQUERY,
+	QOSCONF_FORMAT_TABLE,
+	QOSCONF_FORMAT_ETS,
+	QOSCONF_FORMAT_COUNT,
+};
+
+/* Which of OpenSM's per-node-type key sets applies. */
+enum qosconf_node_type {
+	QOSCONF_NODE_CA,
+	QOSCONF_NODE_SWE,	/* switch external ports (default) */
+	QOSCONF_NODE_SW0,	/* switch management port 0 */
+	QOSCONF_NODE_SW2SW,	/* switch-to-switch external ports */
+	QOSCONF_NODE_RTR,
+	QOSCONF_NODE_COUNT,
+};
+
+struct qosconf_opts {
+	enum qosconf_format format;	/* AUTO: detect each file */
+	enum qosconf_node_type node_type;
+	int in_port;			/* smpquery sl2vl input port; -1: first */
+};
+
+/* One input: a name for messages and its whole text (NUL-terminated). */
+struct qosconf_source {
+	const char *name;
+	const char *text;
+};
+
+#endif
