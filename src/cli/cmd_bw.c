@@ -21,6 +21,7 @@
 #include "base/errbuf.h"
 #include "engine/load.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "report/report.h"
 
 #define BW_QUERY_MS 2000
@@ -216,7 +217,7 @@ static int bw_worker_run(struct bw_worker *w)
 		.interval_ticks = clock_ns_to_ticks(&run->clk, o->interval_s * 1e9),
 		.clk = &run->clk,
 		.peer = o->flow.host,
-		.stop = &client_stop,
+		.stop = stop_flag(),
 		.yield = o->flow.yield,
 		.event = o->event,
 		.on_interval = bw_on_interval,
@@ -473,7 +474,7 @@ static size_t bw_start(struct bw_run *run, struct bw_worker *w, struct bw_interv
 			w[i].status = -ret;
 			snprintf(w[i].err, sizeof(w[i].err), "cannot start a thread: %s",
 				 strerror(ret));
-			client_stop = 1;
+			stop_request();
 			break;
 		}
 	}
@@ -560,7 +561,7 @@ static int bw_main(struct bw_run *run, struct bw_worker *w, FILE *csv)
 	bw_info(run, w, &info);
 	if (human)
 		report_bw_header(human, &info);
-	client_signals();
+	stop_install();
 	n_iv = bw_start(run, w, iv, human, csv);
 	if (o->flow.hugepages && !w[0].got_huge)
 		log_warn("no huge pages available: buffers on normal pages");

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "base/errbuf.h"
 #include "cli/lat.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "base/pin.h"
 #include "engine/probe.h"
 #include "report/report.h"
@@ -91,7 +91,7 @@ static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool
 		.ctl_fd = ctl_fd,
 		.ctl_any_event = ctl_cm,
 		.peer = run->o->flow.host,
-		.stop = &client_stop,
+		.stop = stop_flag(),
 		.yield = run->o->flow.yield,
 		.on_sample = run->csv ? lat_csv_sample : NULL,
 		.arg = &csv,
@@ -217,7 +217,7 @@ static int lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
 			w[i].status = -ret;
 			snprintf(w[i].err, sizeof(w[i].err), "cannot start a thread: %s",
 				 strerror(ret));
-			client_stop = 1;
+			stop_request();
 			break;
 		}
 	}
@@ -371,7 +371,7 @@ int cmd_lat(int argc, char **argv)
 		lat_release(&run, NULL, 0);
 		return RPERF_EXIT_FAILURE;
 	}
-	client_signals();
+	stop_install();
 	lat_start(&run, w, o.flow.threads);
 	if (o.flow.hugepages && !w[0].got_huge)
 		log_warn("no huge pages available: buffers on normal pages");

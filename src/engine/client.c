@@ -14,23 +14,6 @@
 #include "base/pin.h"
 #include "report/report.h"
 
-volatile sig_atomic_t client_stop;
-
-static void client_on_signal(int sig)
-{
-	(void)sig;
-	client_stop = 1;
-}
-
-void client_signals(void)
-{
-	struct sigaction sa = { .sa_handler = client_on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 struct verbs_path client_path(const struct flow_opts *o)
 {
 	return (struct verbs_path){

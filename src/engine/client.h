@@ -1,22 +1,17 @@
 /*
  * What every client command (lat, bw) does around its engine: open the
  * device (directly, or where rdma_cm routes the server), turn the shared
- * options into a path, pin each worker, catch SIGINT/SIGTERM, and map a
- * setup error to an exit status. One copy, so the commands behave alike.
+ * options into a path, pin each worker, and map a setup error to an exit
+ * status. One copy, so the commands behave alike.
  */
 #ifndef RPERF_CLIENT_H
 #define RPERF_CLIENT_H
 
-#include <signal.h>
 #include <stdio.h>
 
 #include "rdma/conn.h"
 #include "engine/flow_opts.h"
 #include "rdma/verbs.h"
-
-/* Set by SIGINT and SIGTERM once client_signals() ran. */
-extern volatile sig_atomic_t client_stop;
-void client_signals(void);
 
 /* The path the options ask for. */
 struct verbs_path client_path(const struct flow_opts *o);
