@@ -17,6 +17,7 @@
 #include "cli/bw.h"
 #include "engine/client.h"
 #include "cli/cmd.h"
+#include "base/jsonfile.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "engine/load.h"
@@ -431,7 +432,7 @@ static int bw_write_json(const char *path, const struct bw_report_info *info,
 	int ret;
 
 	doc = report_bw_json(info, total, iv, n_iv, error);
-	ret = report_json_write(doc, path, err, sizeof(err));
+	ret = jsonfile_write(doc, path, err, sizeof(err));
 	json_decref(doc);
 	if (ret)
 		log_error("%s", err);
@@ -450,10 +451,13 @@ static const char *bw_first_error(const struct bw_worker *w, unsigned n)
 
 static FILE *bw_csv_open(const char *path)
 {
-	FILE *f = client_file_open(path);
+	char err[256];
+	FILE *f = client_file_open(path, err, sizeof(err));
 
-	if (!f)
+	if (!f) {
+		log_error("%s", err);
 		return NULL;
+	}
 	report_bw_csv_header(f);
 	return f;
 }
@@ -600,14 +604,16 @@ int cmd_bw(int argc, char **argv)
 		cmd_bw_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
-	ret = client_begin(&o.flow);
-	if (ret)
-		return ret;
+	if (client_begin(&o.flow, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_FAILURE;
+	}
 	ret = bw_prepare(&run, err, sizeof(err));
 	if (ret) {
 		log_error("%s", err);
 		bw_release(&run, NULL, 0);
-		return client_setup_status(ret);
+		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+						     RPERF_EXIT_FAILURE;
 	}
 	w = bw_workers(&run);
 	if (w && o.flow.csv_path)

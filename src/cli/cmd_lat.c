@@ -15,6 +15,7 @@
 
 #include "engine/client.h"
 #include "cli/cmd.h"
+#include "base/jsonfile.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "cli/lat.h"
@@ -194,10 +195,13 @@ static int lat_pick_sizes(struct lat_run *run, char *err, size_t errlen)
 
 static FILE *lat_csv_open(const char *path)
 {
-	FILE *f = client_file_open(path);
+	char err[256];
+	FILE *f = client_file_open(path, err, sizeof(err));
 
-	if (!f)
+	if (!f) {
+		log_error("%s", err);
 		return NULL;
+	}
 	fprintf(f, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
 		   "loopback_ns,rtt_ns\n");
 	return f;
@@ -292,7 +296,7 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 		report_lat_table(stdout, &info, merged, n);
 	if (o->flow.json_path) {
 		doc = report_lat_json(&info, merged, n, error);
-		ret = report_json_write(doc, o->flow.json_path, err, sizeof(err));
+		ret = jsonfile_write(doc, o->flow.json_path, err, sizeof(err));
 		json_decref(doc);
 		if (ret)
 			log_error("%s", err);
@@ -350,14 +354,16 @@ int cmd_lat(int argc, char **argv)
 		cmd_lat_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
-	ret = client_begin(&o.flow);
-	if (ret)
-		return ret;
+	if (client_begin(&o.flow, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_FAILURE;
+	}
 	ret = lat_prepare(&run, err, sizeof(err));
 	if (ret) {
 		log_error("%s", err);
 		lat_release(&run, NULL, 0);
-		return client_setup_status(ret);
+		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+						     RPERF_EXIT_FAILURE;
 	}
 	if (o.flow.threads > 1 && o.flow.rdma_cm) {
 		log_error("--rdma-cm runs one thread");

@@ -1,12 +1,13 @@
 /*
  * What every client command (lat, bw) does around its engine: open the
  * device (directly, or where rdma_cm routes the server), turn the shared
- * options into a path, pin each worker, and map a setup error to an exit
- * status. One copy, so the commands behave alike.
+ * options into a path, pin each worker, and tell the user's setup errors
+ * from the world's. One copy, so the commands behave alike.
  */
 #ifndef RPERF_CLIENT_H
 #define RPERF_CLIENT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "rdma/conn.h"
@@ -38,17 +39,20 @@ int client_connect(const struct flow_opts *o, struct conn_cm *cm, struct verbs_q
 int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsigned index,
 		      char *err, size_t errlen);
 
-/* An output file: @path, or stdout for "-"; NULL after saying why. */
-FILE *client_file_open(const char *path);
+/* An output file: @path, or stdout for "-"; NULL with the reason in @err. */
+FILE *client_file_open(const char *path, char *err, size_t errlen);
 
-/* Exit status for a setup error: the user's input (2), or the world (1)? */
-int client_setup_status(int ret);
+/*
+ * Whether a setup error is the user's (a device, port or size that does
+ * not exist or fit: bad usage) rather than the world's (a failure).
+ */
+bool client_error_is_usage(int ret);
 
 /*
  * Before a client command's run: refuse a --json path that cannot be
  * written (a missing directory must not cost the results) and seed the
- * PSN generator. 0, or the exit status after saying why.
+ * PSN generator. 0, or -errno with the reason in @err.
  */
-int client_begin(const struct flow_opts *o);
+int client_begin(const struct flow_opts *o, char *err, size_t errlen);
 
 #endif

@@ -16,18 +16,6 @@
 #include "engine/result.h"
 #include "rdma/verbs.h"
 
-/*
- * Write @root to @path ("-" is stdout) through a temporary file in the
- * same directory and rename(), so a reader never sees half a file.
- */
-int report_json_write(json_t *root, const char *path, char *err, size_t errlen);
-/*
- * Whether report_json_write() can create its temporary file for @path:
- * checked before a run, so that a missing or read-only directory is
- * found before the measurement rather than after it. 0 or -errno.
- */
-int report_json_check(const char *path, char *err, size_t errlen);
-
 /* ================================================================== */
 /* lat and server                                                      */
 /* ================================================================== */

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "unit.h"
+#include "base/jsonfile.h"
 #include "report/report.h"
 #include "engine/sink.h"
 
@@ -112,12 +113,12 @@ static void test_json_write_atomic(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(report_json_write(doc, path, err, sizeof(err)), 0);
+	assert_int_equal(jsonfile_write(doc, path, err, sizeof(err)), 0);
 	back = json_load_file(path, 0, NULL);
 	assert_non_null(back);
 	assert_true(json_equal(doc, back));
 	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
-	assert_int_not_equal(report_json_write(doc, path, err, sizeof(err)), 0);
+	assert_int_not_equal(jsonfile_write(doc, path, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "missing"));
 	json_decref(back);
 	json_decref(doc);
@@ -146,13 +147,13 @@ static void test_json_write_fails_whole(void **state)
 	}
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(report_json_write(small, path, err, sizeof(err)), 0);
+	assert_int_equal(jsonfile_write(small, path, err, sizeof(err)), 0);
 	signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
 	lim = old;
 	lim.rlim_cur = 4096;
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-	assert_int_equal(report_json_write(big, path, err, sizeof(err)), -EFBIG);
+	assert_int_equal(jsonfile_write(big, path, err, sizeof(err)), -EFBIG);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	assert_non_null(strstr(err, "out.json"));
 	assert_non_null(strstr(err, strerror(EFBIG)));
@@ -180,11 +181,11 @@ static void test_json_check(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(report_json_check(path, err, sizeof(err)), 0);
+	assert_int_equal(jsonfile_check(path, err, sizeof(err)), 0);
 	assert_int_equal(rmdir(dir), 0);	/* empty: no temporary file left */
-	assert_int_equal(report_json_check(path, err, sizeof(err)), -ENOENT);
+	assert_int_equal(jsonfile_check(path, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "out.json"));
-	assert_int_equal(report_json_check("-", err, sizeof(err)), 0);
+	assert_int_equal(jsonfile_check("-", err, sizeof(err)), 0);
 }
 
 static void test_server_json_per_sl(void **state)
