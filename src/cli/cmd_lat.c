@@ -336,6 +336,18 @@ static int lat_prepare(struct lat_run *run, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * The option combinations lat cannot run, refused before any device is
+ * opened: an rdma_cm id serves a single worker. 0 or -EINVAL with the
+ * reason in @err.
+ */
+static int lat_check(const struct lat_opts *o, char *err, size_t errlen)
+{
+	if (o->flow.threads > 1 && o->flow.rdma_cm)
+		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one thread");
+	return 0;
+}
+
 int cmd_lat(int argc, char **argv)
 {
 	struct lat_opts o;
@@ -345,7 +357,10 @@ int cmd_lat(int argc, char **argv)
 	char err[256];
 	int ret;
 
-	if (lat_opts_parse(argc, argv, &o, err, sizeof(err))) {
+	ret = lat_opts_parse(argc, argv, &o, err, sizeof(err));
+	if (!ret && !o.help)
+		ret = lat_check(&o, err, sizeof(err));
+	if (ret) {
 		log_error("%s", err);
 		fprintf(stderr, "see 'rperf lat --help'\n");
 		return RPERF_EXIT_USAGE;
@@ -364,11 +379,6 @@ int cmd_lat(int argc, char **argv)
 		lat_release(&run, NULL, 0);
 		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
 						     RPERF_EXIT_FAILURE;
-	}
-	if (o.flow.threads > 1 && o.flow.rdma_cm) {
-		log_error("--rdma-cm runs one thread");
-		lat_release(&run, NULL, 0);
-		return RPERF_EXIT_USAGE;
 	}
 	w = calloc(o.flow.threads, sizeof(*w));
 	run.csv = o.flow.csv_path ? lat_csv_open(o.flow.csv_path) : NULL;
