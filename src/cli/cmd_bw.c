@@ -216,6 +216,7 @@ static int bw_worker_run(struct bw_worker *w)
 		.rate_bps = o->rate_bps,
 		.duration_ticks = clock_ns_to_ticks(&run->clk, o->duration_s * 1e9),
 		.interval_ticks = clock_ns_to_ticks(&run->clk, o->interval_s * 1e9),
+		.drain_timeout_ticks = client_completion_timeout_ticks(&run->clk, &run->path),
 		.clk = &run->clk,
 		.peer = o->flow.host,
 		.stop = stop_flag(),
@@ -224,12 +225,9 @@ static int bw_worker_run(struct bw_worker *w)
 		.on_interval = bw_on_interval,
 		.arg = w,
 	};
-	/* RC gives up after retry + 1 attempts of 4.096 us * 2^timeout each. */
-	double rc_ns = (run->path.retry + 1.0) * 4096.0 * (double)(1ull << run->path.timeout);
 	unsigned i;
 	int ret;
 
-	cfg.drain_timeout_ticks = clock_ns_to_ticks(&run->clk, 2 * rc_ns + 5e9);
 	for (i = 0; i < w->load.n_qps; i++) {
 		w->load.qps[i].res = &w->res[i];
 		if (flow_result_init(&w->res[i], o->size_bytes))

@@ -88,6 +88,7 @@ static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool
 		.iterations = run->o->iterations,
 		.duration_ticks = clock_ns_to_ticks(&run->clk, run->o->duration_s * 1e9),
 		.warmup = run->o->warmup,
+		.sample_timeout_ticks = client_completion_timeout_ticks(&run->clk, &run->path),
 		.clk = &run->clk,
 		.ctl_fd = ctl_fd,
 		.ctl_any_event = ctl_cm,
@@ -97,13 +98,10 @@ static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool
 		.on_sample = run->csv ? lat_csv_sample : NULL,
 		.arg = &csv,
 	};
-	/* RC gives up after retry + 1 attempts of 4.096 us * 2^timeout each. */
-	double rc_ns = (run->path.retry + 1.0) * 4096.0 * (double)(1ull << run->path.timeout);
 	struct flow_result *res;
 	size_t k;
 	int ret;
 
-	cfg.sample_timeout_ticks = clock_ns_to_ticks(&run->clk, 2 * rc_ns + 5e9);
 	for (k = 0; k < run->n_sizes; k++) {
 		res = &w->res[k];
 		if (flow_result_init(res, run->sizes[k]))

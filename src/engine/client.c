@@ -23,6 +23,12 @@ struct verbs_path client_path(const struct flow_opts *o)
 	};
 }
 
+uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
+					 const struct verbs_path *path)
+{
+	return clock_ns_to_ticks(clk, 2 * verbs_path_give_up_ns(path) + 5e9);
+}
+
 int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct conn_cm *cm,
 		       char *err, size_t errlen)
 {

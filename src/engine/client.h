@@ -10,12 +10,21 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "base/clock.h"
 #include "rdma/conn.h"
 #include "engine/flow_opts.h"
 #include "rdma/verbs.h"
 
 /* The path the options ask for. */
 struct verbs_path client_path(const struct flow_opts *o);
+
+/*
+ * How long a worker waits for a completion on @path before it decides the
+ * server is gone, in ticks of @clk: twice RC's own give-up time (so RC
+ * reports first when it can), plus 5 s for the software on the way.
+ */
+uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
+					 const struct verbs_path *path);
 
 /*
  * Open the device and port of @o. With --rdma-cm, first resolve the
