@@ -72,12 +72,21 @@ void cmd_lat_usage(FILE *out)
 /* Worker                                                              */
 /* ------------------------------------------------------------------ */
 
-static void lat_csv_sample(void *arg, const struct probe_sample *s);
-
+/* What the --csv callback needs to know of a sample's worker and size. */
 struct lat_csv_ctx {
 	struct lat_worker *w;
 	size_t size;
 };
+
+/* The probe's sample callback with --csv: each measured sample, one row. */
+static void lat_csv_sample(void *arg, const struct probe_sample *s)
+{
+	struct lat_csv_ctx *c = arg;
+	struct lat_run *run = c->w->run;
+
+	if (!s->warmup)
+		report_lat_csv_row(run->csv, c->w->index, c->size, run->o->warmup, s, &run->clk);
+}
 
 static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool ctl_cm)
 {
@@ -148,23 +157,6 @@ static void *lat_worker_main(void *arg)
 	return NULL;
 }
 
-static void lat_csv_sample(void *arg, const struct probe_sample *s)
-{
-	struct lat_csv_ctx *c = arg;
-	const struct clock_cal *clk = &c->w->run->clk;
-	double rtt;
-
-	if (s->warmup)
-		return;
-	rtt = s->t_w >= s->t_l ? clock_ticks_to_ns(clk, s->t_w - s->t_l) :
-				 -clock_ticks_to_ns(clk, s->t_l - s->t_w);
-	/* One fprintf per line: stdio locks the stream, lines never mix. */
-	fprintf(c->w->run->csv, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		",%.1f,%.1f,%.1f\n", c->w->index, c->size, s->index - c->w->run->o->warmup,
-		s->t_p, s->t_l, s->t_w, clock_ticks_to_ns(clk, s->t_w - s->t_p),
-		clock_ticks_to_ns(clk, s->t_l - s->t_p), rtt);
-}
-
 /* ------------------------------------------------------------------ */
 /* Setup, run, report                                                  */
 /* ------------------------------------------------------------------ */
@@ -200,8 +192,7 @@ static FILE *lat_csv_open(const char *path)
 		log_error("%s", err);
 		return NULL;
 	}
-	fprintf(f, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
-		   "loopback_ns,rtt_ns\n");
+	report_lat_csv_header(f);
 	return f;
 }
 

@@ -210,6 +210,23 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 			res[i].loop_after_wire, res[i].retrans, res[i].status ? "no" : "yes");
 }
 
+void report_lat_csv_header(FILE *out)
+{
+	fprintf(out, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
+		     "loopback_ns,rtt_ns\n");
+}
+
+void report_lat_csv_row(FILE *out, unsigned thread, size_t size_bytes, uint64_t warmup,
+			const struct probe_sample *s, const struct clock_cal *clk)
+{
+	double rtt = s->t_w >= s->t_l ? ns(clk, s->t_w - s->t_l) : -ns(clk, s->t_l - s->t_w);
+
+	/* One fprintf per line: stdio locks the stream, lines never mix. */
+	fprintf(out, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.1f,%.1f\n",
+		thread, size_bytes, s->index - warmup, s->t_p, s->t_l, s->t_w,
+		ns(clk, s->t_w - s->t_p), ns(clk, s->t_l - s->t_p), rtt);
+}
+
 /* Per-SL totals over every flow, closed ones included. */
 struct sl_total {
 	uint64_t flows, msgs, bytes;

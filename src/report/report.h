@@ -13,6 +13,7 @@
 
 #include "base/clock.h"
 #include "base/hist.h"
+#include "engine/probe.h"
 #include "engine/result.h"
 #include "rdma/verbs.h"
 
@@ -57,6 +58,16 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 /* One row per size: RTT, then wire and loopback, in microseconds. */
 void report_lat_table(FILE *out, const struct lat_report_info *info,
 		      const struct flow_result *res, size_t n);
+
+/*
+ * lat --csv: one row per measured sample, the raw timestamps in ticks and
+ * the three intervals in ns. @warmup is how many samples came first
+ * unrecorded (the row counts from 0 after them); one write per row, so
+ * workers sharing @out never mix their lines.
+ */
+void report_lat_csv_header(FILE *out);
+void report_lat_csv_row(FILE *out, unsigned thread, size_t size_bytes, uint64_t warmup,
+			const struct probe_sample *s, const struct clock_cal *clk);
 
 struct sink;
 /* Flows and per-SL totals of a server. */
