@@ -13,6 +13,7 @@
 
 #include "base/clock.h"
 #include "base/hist.h"
+#include "engine/bw_client.h"
 #include "engine/probe.h"
 #include "engine/result.h"
 #include "rdma/verbs.h"
@@ -89,17 +90,6 @@ struct bw_report_info {
 	uint64_t rate_bps;		/* per QP, 0: none */
 	uint64_t hw_rate_bps;		/* per QP, 0: none */
 	double duration_s, interval_s;
-};
-
-/*
- * One interval of a bw run over all its flows: what completed at the
- * sender, and what the server counted (when it could be asked).
- */
-struct bw_interval {
-	double start_s, end_s;		/* since the run began */
-	uint64_t msgs, bytes;		/* sent */
-	bool rx_valid;
-	uint64_t rx_msgs, rx_bytes;	/* received */
 };
 
 /*
