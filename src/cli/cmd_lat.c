@@ -196,8 +196,11 @@ static FILE *lat_csv_open(const char *path)
 	return f;
 }
 
-/* Start the workers, wait for all; the first error is the run's. */
-static int lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
+/*
+ * Start the workers and wait for all. A thread that cannot start is its
+ * worker's error and stops the others; lat_first_error() finds it.
+ */
+static void lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
 {
 	unsigned i;
 	int ret;
@@ -216,7 +219,6 @@ static int lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
 	}
 	while (i--)
 		pthread_join(w[i].tid, NULL);
-	return 0;
 }
 
 /* Per size, every worker's result into @out; returns how many sizes. */
