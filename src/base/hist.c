@@ -3,10 +3,13 @@
  * See hist.h for the layout and the error bound.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "base/hist.h"
 
 #define SUB_COUNT	((uint64_t)1 << HIST_SUB_BITS)
@@ -292,4 +295,243 @@ size_t hist_memory_bytes(const struct hist *h)
 {
 	(void)h;
 	return sizeof(struct hist);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Scaled merge */
+
+/* h->sumsq += c * v^2, in 192 bits. */
+static void sumsq_add(struct hist *h, uint64_t v, uint64_t c)
+{
+	uint64_t sq[2] = { (uint64_t)((unsigned __int128)v * v),
+			   (uint64_t)(((unsigned __int128)v * v) >> 64) };
+	uint64_t p[3];
+	unsigned __int128 lo;
+
+	limbs_mul(&c, 1, sq, 2, p);
+	lo = (unsigned __int128)p[1] << 64 | p[0];
+	h->sumsq_lo += lo;
+	h->sumsq_hi += p[2] + (h->sumsq_lo < lo);
+}
+
+/* @v * @factor rounded to an integer, saturated to the uint64_t range. */
+static uint64_t scale_value(uint64_t v, double factor)
+{
+	long double x = (long double)v * factor + 0.5L;
+
+	if (!(x > 0.0L))
+		return 0;
+	if (x >= 18446744073709551615.0L)
+		return UINT64_MAX;
+	return (uint64_t)x;
+}
+
+int hist_merge_scaled(struct hist *dst, const struct hist *src, double factor)
+{
+	uint64_t v, lo, hi;
+	size_t i;
+
+	if (!dst || !src || !(factor > 0.0) || !isfinite(factor))
+		return -EINVAL;
+	if (factor == 1.0)
+		return hist_merge(dst, src);
+	if (dst->count + src->count < dst->count)
+		return -EOVERFLOW;
+	if (!src->count)
+		return 0;
+	for (i = bucket_index(src->min); i <= bucket_index(src->max); i++) {
+		if (!src->buckets[i])
+			continue;
+		v = scale_value(bucket_value(src, i), factor);
+		dst->buckets[bucket_index(v)] += src->buckets[i];
+		dst->sum += (unsigned __int128)v * src->buckets[i];
+		sumsq_add(dst, v, src->buckets[i]);
+	}
+	lo = scale_value(src->min, factor);
+	hi = scale_value(src->max, factor);
+	dst->count += src->count;
+	dst->min = lo < dst->min ? lo : dst->min;
+	dst->max = hi > dst->max ? hi : dst->max;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Wire format */
+
+#define WIRE_SUM_DIGITS		32	/* hex digits of 128 bits */
+#define WIRE_SUMSQ_DIGITS	48	/* of 192 bits */
+
+/* @n limbs as lowercase hex without leading zeros ("0" for zero). */
+static json_t *wire_hex(const uint64_t *a, size_t n)
+{
+	char buf[WIRE_SUMSQ_DIGITS + 1], *p = buf;
+	size_t i;
+
+	for (i = n; i-- > 0;)
+		p += sprintf(p, p == buf ? (a[i] ? "%" PRIx64 : "") : "%016" PRIx64, a[i]);
+	return json_string(p == buf ? "0" : buf);
+}
+
+json_t *hist_wire_pack(const struct hist *h)
+{
+	uint64_t sum[2] = { (uint64_t)h->sum, (uint64_t)(h->sum >> 64) };
+	uint64_t sumsq[3] = { (uint64_t)h->sumsq_lo, (uint64_t)(h->sumsq_lo >> 64),
+			      h->sumsq_hi };
+	json_t *o, *buckets, *pair;
+	size_t i;
+
+	if (h->count > INT64_MAX || h->max > INT64_MAX)
+		return NULL;
+	o = json_object();
+	buckets = json_array();
+	for (i = 0; h->count && i <= bucket_index(h->max); i++) {
+		if (!h->buckets[i])
+			continue;
+		pair = json_pack("[II]", (json_int_t)i, (json_int_t)h->buckets[i]);
+		json_array_append_new(buckets, pair);
+	}
+	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
+	json_object_set_new(o, "min", json_integer((json_int_t)hist_min(h)));
+	json_object_set_new(o, "max", json_integer((json_int_t)h->max));
+	json_object_set_new(o, "sum", wire_hex(sum, 2));
+	json_object_set_new(o, "sumsq", wire_hex(sumsq, 3));
+	json_object_set_new(o, "buckets", buckets);
+	return o;
+}
+
+/* Hex string @v (at most @n limbs' worth of digits) into @a. 0 or -EPROTO. */
+static int wire_unhex(const json_t *v, uint64_t *a, size_t n)
+{
+	const char *s = json_string_value(v);
+	size_t len, i;
+	int d;
+
+	memset(a, 0, n * sizeof(*a));
+	len = s ? strlen(s) : 0;
+	if (!len || len > n * 16)
+		return -EPROTO;
+	for (i = 0; i < len; i++) {
+		d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' :
+		    s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 : -1;
+		if (d < 0)
+			return -EPROTO;
+		a[(len - 1 - i) / 16] |= (uint64_t)d << 4 * ((len - 1 - i) % 16);
+	}
+	return 0;
+}
+
+/* @o's field @k as a non-negative integer. 0 or -EPROTO. */
+static int wire_uint(const json_t *o, const char *k, uint64_t *out)
+{
+	const json_t *v = json_object_get(o, k);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return -EPROTO;
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* The buckets: [index, count] pairs, indices rising, counts adding up to @count. */
+static int wire_buckets(const json_t *arr, uint64_t count, struct hist *h, size_t *first,
+			size_t *last, char *err, size_t errlen)
+{
+	uint64_t total = 0, idx, c;
+	const json_t *pair;
+	size_t i;
+
+	if (!json_is_array(arr))
+		return errbuf_set(err, errlen, -EPROTO, "histogram: 'buckets' must be an array");
+	json_array_foreach(arr, i, pair) {
+		if (json_array_size(pair) != 2 || !json_is_integer(json_array_get(pair, 0)) ||
+		    !json_is_integer(json_array_get(pair, 1)) ||
+		    json_integer_value(json_array_get(pair, 0)) < 0 ||
+		    json_integer_value(json_array_get(pair, 1)) < 1)
+			return errbuf_set(err, errlen, -EPROTO,
+					  "histogram: bucket %zu is not [index, count]", i);
+		idx = (uint64_t)json_integer_value(json_array_get(pair, 0));
+		c = (uint64_t)json_integer_value(json_array_get(pair, 1));
+		if (idx >= HIST_BUCKETS || (i && idx <= *last) || c > count - total)
+			return errbuf_set(err, errlen, -EPROTO, "histogram: bucket %zu (index "
+					  "%" PRIu64 ") is out of order, range or count", i, idx);
+		*first = i ? *first : (size_t)idx;
+		*last = (size_t)idx;
+		total += c;
+		if (h)
+			h->buckets[idx] = c;
+	}
+	if (total != count)
+		return errbuf_set(err, errlen, -EPROTO, "histogram: buckets hold %" PRIu64
+				  " samples, count says %" PRIu64, total, count);
+	return 0;
+}
+
+/* Whether the exact statistics can belong to the buckets: min, max, sums. */
+static int wire_consistent(const struct hist *w, size_t first, size_t last)
+{
+	uint64_t n = w->count, s1[2] = { (uint64_t)w->sum, (uint64_t)(w->sum >> 64) };
+	uint64_t s2[3] = { (uint64_t)w->sumsq_lo, (uint64_t)(w->sumsq_lo >> 64), w->sumsq_hi };
+	uint64_t lhs[4], rhs[4];
+	size_t i;
+
+	if (!n)
+		return !w->min && !w->max && !w->sum && !w->sumsq_lo && !w->sumsq_hi;
+	if (w->min > w->max || bucket_index(w->min) != first || bucket_index(w->max) != last ||
+	    w->sum < (unsigned __int128)n * w->min || w->sum > (unsigned __int128)n * w->max)
+		return 0;
+	/* n * sum(x^2) >= sum(x)^2 (Cauchy-Schwarz): the variance is not negative. */
+	limbs_mul(&n, 1, s2, 3, lhs);
+	limbs_mul(s1, 2, s1, 2, rhs);
+	for (i = 4; i-- > 0;)
+		if (lhs[i] != rhs[i])
+			return lhs[i] > rhs[i];
+	return 1;
+}
+
+int hist_wire_unpack(const json_t *o, struct hist *h, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "count", "min", "max", "sum", "sumsq", "buckets" };
+	uint64_t sum[2], sumsq[3];
+	struct hist w = { 0 };
+	size_t i, first = 0, last = 0;
+	const char *key;
+	json_t *v;
+	int ret;
+
+	if (!json_is_object(o))
+		return errbuf_set(err, errlen, -EPROTO, "histogram: not an object");
+	json_object_foreach((json_t *)o, key, v) {
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[i], key); i++)
+			;
+		if (i == sizeof(keys) / sizeof(keys[0]))
+			return errbuf_set(err, errlen, -EPROTO, "histogram: unknown field '%s'", key);
+	}
+	if (wire_uint(o, "count", &w.count) || wire_uint(o, "min", &w.min) ||
+	    wire_uint(o, "max", &w.max))
+		return errbuf_set(err, errlen, -EPROTO,
+				  "histogram: 'count', 'min' and 'max' must be integers from 0");
+	if (wire_unhex(json_object_get(o, "sum"), sum, 2) ||
+	    wire_unhex(json_object_get(o, "sumsq"), sumsq, 3))
+		return errbuf_set(err, errlen, -EPROTO,
+				  "histogram: 'sum' and 'sumsq' must be hex strings of 128 and 192 bits");
+	w.sum = (unsigned __int128)sum[1] << 64 | sum[0];
+	w.sumsq_lo = (unsigned __int128)sumsq[1] << 64 | sumsq[0];
+	w.sumsq_hi = sumsq[2];
+	ret = wire_buckets(json_object_get(o, "buckets"), w.count, NULL, &first, &last, err,
+			   errlen);
+	if (ret)
+		return ret;
+	if (!wire_consistent(&w, first, last))
+		return errbuf_set(err, errlen, -EPROTO,
+				  "histogram: min, max and sums do not fit its buckets");
+	if (!h)
+		return 0;
+	hist_reset(h);
+	wire_buckets(json_object_get(o, "buckets"), w.count, h, &first, &last, err, errlen);
+	h->count = w.count;
+	h->min = w.count ? w.min : UINT64_MAX;
+	h->max = w.max;
+	h->sum = w.sum;
+	h->sumsq_lo = w.sumsq_lo;
+	h->sumsq_hi = w.sumsq_hi;
+	return 0;
 }

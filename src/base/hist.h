@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <jansson.h>
 
 #define HIST_SUB_BITS 9
 /* Upper bound of the relative error of any value reported by this module. */
@@ -43,6 +44,37 @@ void hist_record(struct hist *h, uint64_t value);
  * total count would not fit in 64 bits (dst is then left unchanged).
  */
 int hist_merge(struct hist *dst, const struct hist *src);
+
+/*
+ * Add every sample of @src, multiplied by @factor, to @dst: a histogram
+ * in one unit joins one in another (ticks of a host's clock into ns).
+ * With @factor 1.0 this is hist_merge(), exact. Otherwise the count is
+ * exact, min and max are the exact ones scaled (one rounding each), and
+ * each bucket's samples move to the bucket of their scaled representative,
+ * so percentiles, mean and stdev stay within HIST_REL_ERROR. 0, -EINVAL
+ * on NULL or a factor that is not finite and above 0, -EOVERFLOW as
+ * hist_merge().
+ */
+int hist_merge_scaled(struct hist *dst, const struct hist *src, double factor);
+
+/*
+ * The wire format, lossless and apart from any report: {"count", "min",
+ * "max" (integers), "sum", "sumsq" (the exact 128- and 192-bit sums as
+ * lowercase hex strings), "buckets": [[index, count], ...] (the non-empty
+ * buckets, indices rising)}. Unpacking what was packed gives a histogram
+ * identical in every bucket and statistic, so merging unpacked histograms
+ * is exactly merging the originals. Values are in whatever unit was
+ * recorded: the sender says which.
+ *
+ * hist_wire_pack: a new object, or NULL when count or max exceed INT64_MAX
+ * (JSON integers are signed 64-bit).
+ * hist_wire_unpack: check @o (unknown fields, types, bucket order and
+ * range, counts adding up, min, max and sums that fit the buckets) and,
+ * when @h is not NULL, replace @h's contents with it. 0, or -EPROTO with
+ * the reason in @err (@h then unchanged).
+ */
+json_t *hist_wire_pack(const struct hist *h);
+int hist_wire_unpack(const json_t *o, struct hist *h, char *err, size_t errlen);
 
 uint64_t hist_count(const struct hist *h);
 /* Exact smallest and largest recorded value; 0 when empty. */

@@ -6,21 +6,22 @@
  * one coordinator at a time, and never runs a command or opens a file
  * that a message names. Off the loopback it wants a shared token. Here:
  * the options and the listening loop; a coordinator's session is in
- * agent_session.c, the sources' flows in agent_source.c, the
+ * converge/agent_session.c, the sources' flows in agent_source.c, the
  * destination's sink in agent_sink.c.
  */
 #include <getopt.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "converge/agent_int.h"
+#include "converge/agent.h"
+#include "converge/ctl.h"
 #include "cli/cmd.h"
 #include "rdma/conn.h"
 #include "base/log.h"
+#include "base/stop.h"
 
 struct agent_opts {
 	const char *bind;		/* NULL: every address */
@@ -29,14 +30,6 @@ struct agent_opts {
 	bool once;
 	bool help;
 };
-
-volatile sig_atomic_t agent_quit;
-
-static void agent_on_signal(int sig)
-{
-	(void)sig;
-	agent_quit = 1;
-}
 
 void cmd_agent_usage(FILE *out)
 {
@@ -105,8 +98,8 @@ static int agent_opts_parse(int argc, char **argv, struct agent_opts *o)
 
 int cmd_agent(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = agent_on_signal };
 	char token[CTL_MAX_TOKEN_BYTES], err[256];
+	struct agent ag = { .lfd = -1 };
 	struct agent_opts o;
 	int lfd, cfd;
 
@@ -127,13 +120,10 @@ int cmd_agent(int argc, char **argv)
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	stop_install();
 	srand48(getpid() ^ (long)ctl_now_ns());
 	log_info("agent listening on %s port %u", o.bind ? o.bind : "*", o.port);
-	while (!agent_quit) {
+	while (!stop_requested()) {
 		if (!conn_fd_readable(lfd)) {
 			poll(&(struct pollfd){ .fd = lfd, .events = POLLIN }, 1, 500);
 			continue;
@@ -141,9 +131,8 @@ int cmd_agent(int argc, char **argv)
 		cfd = accept(lfd, NULL, NULL);
 		if (cfd < 0)
 			continue;
-		agent_lfd = lfd;
-		agent_session(cfd, o.token_file ? token : NULL);
-		agent_lfd = -1;
+		ag = (struct agent){ .lfd = lfd, .token = o.token_file ? token : NULL };
+		agent_session_serve(&ag, cfd);
 		close(cfd);
 		if (o.once)
 			break;

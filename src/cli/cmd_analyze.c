@@ -17,6 +17,7 @@
 #include "base/jsonfile.h"
 #include "base/log.h"
 #include "qos/qosconf.h"
+#include "qos/qosconf_lex.h"
 #include "report/report.h"
 
 #define ANALYZE_MAX_FILES	16
@@ -140,7 +141,7 @@ static int parse_load(const char *s, const struct arb_config *cfg,
 /* --limit and --sl2vl override what the input says (InfiniBand only). */
 static int apply_ib_overrides(const struct analyze_opts *o, struct arb_config *cfg)
 {
-	struct qosconf_err err;
+	char err[256];
 	uint8_t vls[ARB_NUM_SLS];
 	int n, i;
 
@@ -156,8 +157,9 @@ static int apply_ib_overrides(const struct analyze_opts *o, struct arb_config *c
 	}
 	if (!o->sl2vl)
 		return 0;
-	if (qosconf_parse_list(o->sl2vl, 0, ARB_VL15, ARB_NUM_SLS, vls, &n, &err))
-		return log_error("--sl2vl: %s", err.msg);
+	if (qosconf_lex_list(o->sl2vl, 0, ARB_VL15, ARB_NUM_SLS, vls, &n, err,
+			     sizeof(err)))
+		return log_error("--sl2vl: %s", err);
 	for (i = 0; i < n; i++)
 		cfg->sl2vl[i] = vls[i];
 	cfg->sl2vl_explicit = true;
@@ -198,22 +200,23 @@ static int load_config(const struct analyze_opts *o, struct arb_config *cfg,
 {
 	struct qosconf_source src[ANALYZE_MAX_FILES];
 	char *texts[ANALYZE_MAX_FILES];
-	struct qosconf_err err;
+	char err[256];
 	int i, rc = 0;
 
 	for (i = 0; i < o->n_files && !rc; i++) {
-		rc = qosconf_read_file(o->files[i], &texts[i], &err);
+		rc = qosconf_read_file(o->files[i], &texts[i], err, sizeof(err));
 		src[i].name = o->files[i];
 		src[i].text = rc ? NULL : texts[i];
 	}
 	if (rc) {
 		free_texts(texts, i - 1);
-		return log_errno(rc, "%s", err.msg);
+		return log_errno(rc, "%s", err);
 	}
-	rc = qosconf_parse(src, o->n_files, &o->conf, cfg, format, &err);
+	rc = qosconf_parse(src, o->n_files, &o->conf, cfg, format, err,
+			   sizeof(err));
 	free_texts(texts, o->n_files);
 	if (rc)
-		return log_errno(rc, "%s", err.msg);
+		return log_errno(rc, "%s", err);
 	return 0;
 }
 

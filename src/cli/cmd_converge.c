@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +21,9 @@
 #include "base/jsonfile.h"
 #include "converge/conv_int.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "qos/qosconf.h"
-
-volatile sig_atomic_t conv_stop;
-
-static void conv_on_signal(int sig)
-{
-	(void)sig;
-	conv_stop = 1;
-}
+#include "report/report.h"
 
 void cmd_converge_usage(FILE *out)
 {
@@ -122,20 +115,20 @@ static int conv_load_arb(struct conv *c)
 	char *text[SCEN_MAX_ARB_FILES] = { NULL };
 	struct qosconf_opts qo;
 	enum qosconf_format fmt;
-	struct qosconf_err qe;
+	char qe[256];
 	int i, n = c->sc.n_arb_files, ret = 0;
 
 	qosconf_opts_init(&qo);
 	for (i = 0; i < n && !ret; i++) {
-		ret = qosconf_read_file(c->sc.arb_files[i], &text[i], &qe);
+		ret = qosconf_read_file(c->sc.arb_files[i], &text[i], qe, sizeof(qe));
 		src[i] = (struct qosconf_source){ .name = c->sc.arb_files[i], .text = text[i] };
 	}
 	if (!ret)
-		ret = qosconf_parse(src, n, &qo, &c->cfg, &fmt, &qe);
+		ret = qosconf_parse(src, n, &qo, &c->cfg, &fmt, qe, sizeof(qe));
 	for (i = 0; i < n; i++)
 		free(text[i]);
 	if (ret)
-		return log_errno(ret, "%s", qe.msg);
+		return log_errno(ret, "%s", qe);
 	c->have_cfg = true;
 	return 0;
 }
@@ -250,10 +243,8 @@ static void conv_release(struct conv *c)
 	for (i = 0; i < c->n_steps; i++) {
 		for (k = 0; k < c->steps[i].n_classes; k++)
 			hist_free(c->steps[i].classes[k].lat_ns);
-		for (k = 0; k < c->steps[i].n_flows; k++) {
-			json_decref(c->steps[i].flows[k].rtt_ns);
-			json_decref(c->steps[i].flows[k].cdf);
-		}
+		for (k = 0; k < c->steps[i].n_flows; k++)
+			hist_free(c->steps[i].flows[k].rtt);
 	}
 	free(c->steps);
 }
@@ -289,7 +280,6 @@ static int conv_run(struct conv *c)
 
 int cmd_converge(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = conv_on_signal };
 	struct converge_opts o;
 	struct conv *c;
 	bool within = true;
@@ -318,10 +308,7 @@ int cmd_converge(int argc, char **argv)
 		free(c);
 		return RPERF_EXIT_FAILURE;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	stop_install();
 	ret = conv_run(c);
 	if (c->error[0])
 		log_error("%s", c->error);

@@ -9,8 +9,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +21,7 @@
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "report/report.h"
 #include "engine/sink.h"
 
@@ -49,14 +48,6 @@ struct server {
 	struct conn_cm cm;
 	uint64_t start_ns;
 };
-
-static volatile sig_atomic_t server_stop;
-
-static void server_on_signal(int sig)
-{
-	(void)sig;
-	server_stop = 1;
-}
 
 void cmd_server_usage(FILE *out)
 {
@@ -179,15 +170,10 @@ static uint64_t server_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void server_accept(struct server *sv)
+/* A flow came (engine/sink.c accepted it): say so. */
+static void server_on_accept(struct sink_flow *f, void *arg)
 {
-	struct sink_flow *f;
-	char err[256];
-
-	if (sink_accept_tcp(&sv->sink, sv->lfd, SERVER_HELLO_MS, &f, err, sizeof(err))) {
-		log_warn("%s", err);
-		return;
-	}
+	(void)arg;
 	if (f->cm_id) {
 		log_info("flow %u: its client asks for counters over TCP", f->id);
 		return;
@@ -196,13 +182,18 @@ static void server_accept(struct server *sv)
 		 f->path.sl, f->path.tclass, f->buf_bytes);
 }
 
-/* A flow's socket is readable: the client closed it (or sent junk). */
-static void server_flow_sock(struct server *sv, struct sink_flow *f)
+/* A flow's client closed its socket: the flow's counts. */
+static void server_on_close(struct sink_flow *f, void *arg)
 {
-	if (!sink_flow_sock_closed(&sv->sink, f))
-		return;
+	(void)arg;
 	log_info("flow %u from %s closed: %llu messages, %llu bytes", f->id, f->peer,
 		 (unsigned long long)f->msgs, (unsigned long long)f->bytes);
+}
+
+static void server_on_error(const char *err, void *arg)
+{
+	(void)arg;
+	log_warn("%s", err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -255,8 +246,10 @@ static struct sink_flow *server_flow_by_cm(struct server *sv, struct rdma_cm_id 
 	return NULL;
 }
 
-static void server_cm_events(struct server *sv)
+/* The rdma_cm channel is readable: requests accepted, disconnections closed. */
+static void server_cm_events(void *arg)
 {
+	struct server *sv = arg;
 	struct rdma_cm_event *ev;
 	struct rdma_cm_id *id, *drop;
 	struct sink_flow *f;
@@ -290,72 +283,32 @@ static void server_cm_events(struct server *sv)
 /* Main loop                                                           */
 /* ------------------------------------------------------------------ */
 
-static int server_poll_once(struct server *sv, struct pollfd *pfd, size_t cap, int timeout_ms)
-{
-	struct sink_flow *f;
-	size_t i, j, n = 2, first;
-	char err[256];
-
-	/* With rdma_cm the TCP listener takes the flows' side connections. */
-	pfd[0] = (struct pollfd){ .fd = sv->lfd, .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = sink_event_fd(&sv->sink), .events = POLLIN };
-	if (sv->o->rdma_cm)
-		pfd[n++] = (struct pollfd){ .fd = sv->cm.ch->fd, .events = POLLIN };
-	first = n;
-	for (i = 0; i < sv->sink.n_flows && n < cap; i++)
-		if (sv->sink.flows[i]->fd >= 0)
-			pfd[n++] = (struct pollfd){ .fd = sv->sink.flows[i]->fd, .events = POLLIN };
-	if (poll(pfd, n, timeout_ms) <= 0)
-		return 0;
-	if (pfd[1].revents && sink_service(&sv->sink, err, sizeof(err)))
-		log_warn("%s", err);
-	for (i = first; i < n; i++) {
-		if (!pfd[i].revents)
-			continue;
-		for (j = 0; j < sv->sink.n_flows; j++) {
-			f = sv->sink.flows[j];
-			if (f->fd == pfd[i].fd)
-				server_flow_sock(sv, f);
-		}
-	}
-	if (sv->o->rdma_cm && pfd[2].revents)
-		server_cm_events(sv);
-	if (pfd[0].revents)
-		server_accept(sv);
-	return 0;
-}
-
-static int server_loop(struct server *sv)
+/* Serve the flows until a stop, or --duration. */
+static void server_loop(struct server *sv)
 {
 	uint64_t end_ns = sv->o->duration_s > 0 ? sv->start_ns + (uint64_t)(sv->o->duration_s * 1e9) : 0;
-	struct pollfd *pfd = NULL, *np;
-	size_t cap = 0;
+	/* With rdma_cm the TCP listener takes the flows' side connections. */
+	struct sink_wait w = { .lfd = sv->lfd, .extra_fd = { sv->o->rdma_cm ? sv->cm.ch->fd : -1, -1 },
+			       .hello_ms = SERVER_HELLO_MS, .on_accept = server_on_accept,
+			       .on_close = server_on_close, .on_error = server_on_error,
+			       .on_extra = server_cm_events, .arg = sv };
 	uint64_t now;
 	int tmo;
 
-	while (!server_stop) {
+	while (!stop_requested()) {
 		now = server_now_ns();
 		if (end_ns && now >= end_ns)
 			break;
 		tmo = end_ns ? (int)((end_ns - now) / 1000000 + 1) : 1000;
-		tmo = tmo > 1000 ? 1000 : tmo;
-		if (cap < sv->sink.n_flows + 3) {
-			np = realloc(pfd, (sv->sink.n_flows + 18) * sizeof(*pfd));
-			if (!np)
-				break;
-			pfd = np;
-			cap = sv->sink.n_flows + 18;
-		}
-		server_poll_once(sv, pfd, cap, tmo);
+		w.timeout_ms = tmo > 1000 ? 1000 : tmo;
+		if (sink_wait(&sv->sink, &w) < 0)
+			break;
 	}
-	free(pfd);
-	return 0;
 }
 
 static int server_setup(struct server *sv, char *err, size_t errlen)
 {
 	const struct server_opts *o = sv->o;
-	struct sigaction sa = { .sa_handler = server_on_signal };
 	int ret;
 
 	ret = verbs_dev_open(&sv->dev, o->device, o->ib_port, o->gid_index, err, errlen);
@@ -369,10 +322,7 @@ static int server_setup(struct server *sv, char *err, size_t errlen)
 		ret = conn_cm_listen(&sv->cm, o->port, err, errlen);
 	if (ret)
 		return ret;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	stop_install();
 	log_info("listening on port %u (%s), %s port %u", o->port, o->rdma_cm ? "rdma_cm" : "tcp",
 		 sv->dev.name, sv->dev.port);
 	return 0;

@@ -1,9 +1,9 @@
 /*
- * What the parts of `rperf agent` share and nothing outside them
- * includes: a step's state (its flows, its workers, the sink), the
- * session's control messages the sink and the sources wait on, and each
- * role's setup and run for the session (agent_session.c): the sources in
- * agent_source.c, the destination's sink in agent_sink.c.
+ * What the parts of `rperf agent` share and nothing outside converge
+ * includes: a step's state (its flows, its workers, the sink) and each
+ * role's setup, run and release for the session (agent_session.c): the
+ * sources in agent_source.c, the destination's sink in agent_sink.c. The
+ * control messages all of them wait on are agent_ctl.h's.
  */
 #ifndef RPERF_AGENT_INT_H
 #define RPERF_AGENT_INT_H
@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "base/clock.h"
+#include "converge/agent.h"
 #include "converge/ctl.h"
 #include "engine/load.h"
 #include "engine/probe.h"
@@ -25,6 +26,7 @@
 #define AGENT_MSG_MS		10000	/* one message, once it started */
 #define AGENT_IDLE_MS		600000	/* a coordinator that says nothing */
 #define AGENT_HELLO_MS		5000
+#define AGENT_REFUSE_MS		500	/* a second coordinator's hello and our answer */
 #define AGENT_TAIL_NS		1000000000ull	/* bw runs on past the window */
 
 /* One flow of a setup, as the message gave it (validated by ctl). */
@@ -58,6 +60,7 @@ struct agent_worker {
 
 /* Everything one step of a session holds; torn down after its result. */
 struct agent_step {
+	struct agent *agent;		/* the agent that runs the step */
 	bool sink_role;
 	char dest[256];			/* sources: the destination, for messages */
 	struct verbs_dev dev;
@@ -78,27 +81,17 @@ struct agent_step {
 	char stop_reason[256];		/* why the step was stopped, if it was */
 };
 
-/* Set on SIGINT or SIGTERM (cmd_agent.c): every wait ends, results still go out. */
-extern volatile sig_atomic_t agent_quit;
-/* The control port while a session runs (-1 otherwise): others are refused. */
-extern int agent_lfd;
-
-/* agent_session.c: the messages and the coordinators waiting */
-int agent_jint(const json_t *o, const char *k);
-void agent_session(int cfd, const char *token);
-void agent_refuse_waiting(void);
-int agent_ctl_next(int cfd, json_t **m, int tmo_ms, char *err, size_t errlen);
-void agent_set_window(struct agent_step *st, const json_t *m);
-int agent_run_ctl(struct agent_step *st, int cfd, char *err, size_t errlen);
-
 /* agent_source.c: lat and bw flows to the destination */
-size_t agent_worker_fds(const struct agent_worker *w, int *fds, size_t cap);
 int agent_source_setup(struct agent_step *st, const json_t *m, json_t *conns,
 		       const char **bad_flow, char *err, size_t errlen);
 int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen);
+/* The workers' sockets, engines and results; the step's other parts stay. */
+void agent_source_release(struct agent_step *st);
 
 /* agent_sink.c: the destination */
 int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t errlen);
 int agent_sink_run(struct agent_step *st, int cfd, char *err, size_t errlen);
+/* The sink, its flows' sockets, its listening socket and its marks. */
+void agent_sink_release(struct agent_step *st);
 
 #endif

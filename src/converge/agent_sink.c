@@ -5,14 +5,16 @@
  * the sources' tail. Apart from the sources: one role, its own loop.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "converge/agent_ctl.h"
 #include "converge/agent_int.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/stop.h"
 
 #define AGENT_RING		512	/* RECVs per sink flow: keep bw flows backlogged */
 
@@ -29,8 +31,27 @@ int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t e
 	if (ret)
 		return ret;
 	st->sink_ok = true;
-	st->lfd = conn_listen((uint16_t)agent_jint(m, "data_port"), err, errlen);
+	st->lfd = conn_listen((uint16_t)agent_ctl_int(m, "data_port"), err, errlen);
 	return st->lfd < 0 ? st->lfd : 0;
+}
+
+void agent_sink_release(struct agent_step *st)
+{
+	size_t i;
+
+	for (i = 0; st->sink_ok && i < st->sink.n_flows; i++)
+		if (st->sink.flows[i]->fd >= 0)
+			close(st->sink.flows[i]->fd);
+	if (st->sink_ok)
+		sink_release(&st->sink);
+	st->sink_ok = false;
+	if (st->lfd >= 0)
+		close(st->lfd);
+	st->lfd = -1;
+	free(st->base_bytes);
+	free(st->base_msgs);
+	free(st->base_errors);
+	st->base_bytes = st->base_msgs = st->base_errors = NULL;
 }
 
 /* Counts of every sink flow now, the window's start. */
@@ -79,34 +100,25 @@ static json_t *agent_sink_result(struct agent_step *st, size_t n_base)
 /* Sink: the step                                                      */
 /* ------------------------------------------------------------------ */
 
+static void agent_sink_warn(const char *err, void *arg)
+{
+	(void)arg;
+	log_warn("%s", err);
+}
+
+/*
+ * One wait of the sink's loop (engine/sink.c serves its flows); a
+ * message on @cfd (-1: none watched) goes to agent_ctl, its result into
+ * *@ctl_ret.
+ */
 static void agent_sink_poll(struct agent_step *st, int cfd, int tmo_ms, int *ctl_ret,
 			    char *err, size_t errlen)
 {
-	struct pollfd pfd[3 + CTL_MAX_FLOWS * 64];
-	size_t n = 3, i, j;
-	struct sink_flow *f;
-	char e[256];
+	struct sink_wait w = { .lfd = st->lfd, .extra_fd = { cfd, -1 }, .timeout_ms = tmo_ms,
+			       .hello_ms = AGENT_HELLO_MS, .on_error = agent_sink_warn };
 
-	pfd[0] = (struct pollfd){ .fd = cfd, .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = st->lfd, .events = POLLIN };
-	pfd[2] = (struct pollfd){ .fd = sink_event_fd(&st->sink), .events = POLLIN };
-	for (i = 0; i < st->sink.n_flows && n < sizeof(pfd) / sizeof(pfd[0]); i++)
-		if (st->sink.flows[i]->fd >= 0)
-			pfd[n++] = (struct pollfd){ .fd = st->sink.flows[i]->fd, .events = POLLIN };
-	if (poll(pfd, n, tmo_ms) <= 0)
-		return;
-	if (pfd[2].revents && sink_service(&st->sink, e, sizeof(e)))
-		log_warn("%s", e);
-	for (i = 3; i < n; i++)
-		for (j = 0; pfd[i].revents && j < st->sink.n_flows; j++) {
-			f = st->sink.flows[j];
-			if (f->fd == pfd[i].fd)
-				sink_flow_sock_closed(&st->sink, f);
-		}
-	if (pfd[1].revents && sink_accept_tcp(&st->sink, st->lfd, AGENT_HELLO_MS, &f, e, sizeof(e)))
-		log_warn("%s", e);
-	if (pfd[0].revents)
-		*ctl_ret = agent_run_ctl(st, cfd, err, errlen);
+	if (sink_wait(&st->sink, &w) > 0 && w.extra_ready[0])
+		*ctl_ret = agent_ctl_during_run(st, cfd, err, errlen);
 }
 
 static bool agent_sink_open(const struct agent_step *st)
@@ -130,7 +142,7 @@ static void agent_sink_linger(struct agent_step *st, int cfd)
 	char err[256];
 	int ret = 0;
 
-	while (!agent_quit && !ret && ctl_now_ns() < end && agent_sink_open(st) &&
+	while (!stop_requested() && !ret && ctl_now_ns() < end && agent_sink_open(st) &&
 	       !conn_fd_readable(cfd))
 		agent_sink_poll(st, -1, 100, &ret, err, sizeof(err));
 }
@@ -147,7 +159,7 @@ int agent_sink_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 	json_t *m = NULL;
 	int ret = 0;
 
-	while (!st->stop && !agent_quit) {
+	while (!st->stop && !stop_requested()) {
 		now = ctl_now_ns();
 		if (!st->at_ns && now > idle_end)
 			return errbuf_set(err, errlen, -ETIMEDOUT, "no start message");
@@ -164,7 +176,7 @@ int agent_sink_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 			break;	/* a stop: what was counted goes out */
 		if (ret)
 			return ret;
-		agent_refuse_waiting();
+		agent_ctl_refuse_waiting(st->agent);
 	}
 	if (!mark_ns && !st->stop)
 		return errbuf_set(err, errlen, -EINTR, "the agent was told to quit");

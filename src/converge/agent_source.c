@@ -11,13 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "converge/agent_ctl.h"
 #include "converge/agent_int.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "base/pin.h"
-#include "report/report.h"
 
 /* bw's defaults: a window deep enough that a shaped band never runs dry. */
 #define AGENT_TX_DEPTH		128
@@ -54,7 +56,7 @@ static int agent_worker_connect_bw(struct agent_worker *w, const char *dest, uin
 }
 
 /* The sockets of a worker's flows: one for lat, one per QP for bw. */
-size_t agent_worker_fds(const struct agent_worker *w, int *fds, size_t cap)
+static size_t agent_worker_fds(const struct agent_worker *w, int *fds, size_t cap)
 {
 	size_t n = 0, i;
 
@@ -91,7 +93,7 @@ int agent_source_setup(struct agent_step *st, const json_t *m, json_t *conns,
 		       const char **bad_flow, char *err, size_t errlen)
 {
 	const char *dest = json_string_value(json_object_get(m, "dest"));
-	uint16_t port = (uint16_t)agent_jint(m, "data_port");
+	uint16_t port = (uint16_t)agent_ctl_int(m, "data_port");
 	struct agent_worker *w;
 	json_t *c;
 	char name[128];
@@ -127,6 +129,32 @@ int agent_source_setup(struct agent_step *st, const json_t *m, json_t *conns,
 	}
 	*bad_flow = NULL;
 	return 0;
+}
+
+void agent_source_release(struct agent_step *st)
+{
+	struct agent_worker *w;
+	int fds[64];
+	size_t i, k, n;
+
+	for (i = 0; i < st->n_w; i++) {
+		w = &st->w[i];
+		n = agent_worker_fds(w, fds, 64);
+		for (k = 0; k < n; k++)
+			close(fds[k]);
+		if (w->probe_ok)
+			probe_release(&w->probe);
+		if (w->load_ok)
+			load_release(&w->load);
+		if (w->res_ok)
+			flow_result_release(&w->res);
+		for (k = 0; w->bw_res && k < w->flow->qps; k++)
+			flow_result_release(&w->bw_res[k]);
+		free(w->bw_res);
+	}
+	free(st->w);
+	st->w = NULL;
+	st->n_w = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -244,7 +272,7 @@ static void *agent_worker_main(void *arg)
 static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 {
 	struct flow_result sum;
-	json_t *o = json_object();
+	json_t *o = json_object(), *rtt;
 	const char *error = NULL;
 	bool stopped = false;
 	size_t i;
@@ -265,9 +293,10 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 	json_object_set_new(o, "samples", json_integer((json_int_t)sum.samples));
 	json_object_set_new(o, "msgs", json_integer((json_int_t)sum.msgs));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)sum.bytes));
-	if (!f->bw) {
-		json_object_set_new(o, "rtt_ns", report_hist_json(sum.rtt, &st->clk));
-		json_object_set_new(o, "cdf", report_hist_buckets_json(sum.rtt, &st->clk));
+	/* In ticks with their rate (see ctl.c): exact, whatever this host's clock. */
+	if (!f->bw && (rtt = hist_wire_pack(sum.rtt))) {
+		json_object_set_new(o, "rtt", rtt);
+		json_object_set_new(o, "ticks_per_ns", json_real(st->clk.ticks_per_ns));
 	}
 	/* Stopped by the coordinator or a signal: say why, not just "interrupted". */
 	if (error && stopped && st->stop_reason[0])
@@ -289,7 +318,7 @@ int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 	size_t i, done;
 	int ret;
 
-	ret = agent_ctl_next(cfd, &m, AGENT_IDLE_MS, err, errlen);
+	ret = agent_ctl_next(st->agent, cfd, &m, AGENT_IDLE_MS, err, errlen);
 	if (ret)
 		return ret;
 	if (strcmp(ctl_type(m), "start")) {
@@ -297,7 +326,7 @@ int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 		json_decref(m);
 		return errbuf_set(err, errlen, ret, "stopped before the start");
 	}
-	agent_set_window(st, m);
+	agent_ctl_window(st, m);
 	json_decref(m);
 	for (i = 0; i < st->n_w; i++) {
 		ret = pthread_create(&st->w[i].tid, NULL, agent_worker_main, &st->w[i]);
@@ -312,16 +341,16 @@ int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 	for (done = 0; done < st->n_w;) {
 		/* Any message ends the run; a stop quietly, anything else with a line. */
 		if (!st->stop && conn_fd_readable(cfd)) {
-			ret = agent_run_ctl(st, cfd, err, errlen);
+			ret = agent_ctl_during_run(st, cfd, err, errlen);
 			if (ret && ret != -EINTR)
 				log_warn("%s", err);
 		}
-		if (agent_quit && !st->stop) {
+		if (stop_requested() && !st->stop) {
 			/* The workers end; their results still go out. */
 			snprintf(st->stop_reason, sizeof(st->stop_reason), "the agent is stopping");
 			st->stop = 1;
 		}
-		agent_refuse_waiting();
+		agent_ctl_refuse_waiting(st->agent);
 		for (done = 0, i = 0; i < st->n_w; i++) {
 			if (st->w[i].running && __atomic_load_n(&st->w[i].done, __ATOMIC_ACQUIRE)) {
 				pthread_join(st->w[i].tid, NULL);

@@ -8,14 +8,13 @@
 #ifndef RPERF_CONV_INT_H
 #define RPERF_CONV_INT_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "qos/arb.h"
 #include "converge/ctl.h"
-#include "report/report.h"
+#include "converge/step.h"
 #include "converge/scenario.h"
 
 #define CONV_MAX_HOSTS		(SCEN_MAX_FLOWS + 1)
@@ -65,9 +64,6 @@ struct conv {
 	size_t n_steps;
 	char error[512];
 };
-
-/* Set on SIGINT or SIGTERM (cmd_converge.c): waits on the agents end. */
-extern volatile sig_atomic_t conv_stop;
 
 /* conv_session.c: the agents' control connections */
 int conv_connect_agents(struct conv *c);

@@ -81,21 +81,34 @@ static struct converge_flow *conv_step_flow(struct converge_step *st, const char
 	return NULL;
 }
 
-/* A lat flow's buckets into its class's histogram, in our ns (@rate: its agent's clock). */
-static void conv_add_cdf(struct converge_class *k, const json_t *cdf, double rate)
+/*
+ * A lat flow's RTTs, as its agent sent them (ticks of its clock, ctl.c),
+ * into @cf with the clock that turns them into our ns (@rate: its agent's
+ * clock against ours), then into its class's histogram in ns. A class
+ * gathers flows of hosts whose ticks differ, so each joins it scaled; the
+ * merge is exact when the ticks already are our ns.
+ */
+static void conv_add_rtt(struct converge_flow *cf, struct converge_class *k,
+			 const json_t *r, double rate)
 {
-	const json_t *pair;
-	uint64_t v, n;
-	size_t i;
+	char err[256];
 
+	if (cf->rtt)
+		return;	/* a flow has one source: a second result is not added */
+	cf->rtt = hist_new();
+	if (!cf->rtt || hist_wire_unpack(json_object_get(r, "rtt"), cf->rtt, err, sizeof(err))) {
+		hist_free(cf->rtt);
+		cf->rtt = NULL;
+		return;
+	}
+	cf->rtt_clk = (struct clock_cal){ .source = CLOCK_SRC_MONOTONIC, .method = "agent",
+		.ticks_per_ns = json_number_value(json_object_get(r, "ticks_per_ns")) * rate };
+	if (!k)
+		return;
 	if (!k->lat_ns)
 		k->lat_ns = hist_new();
-	json_array_foreach(cdf, i, pair) {
-		v = (uint64_t)(json_number_value(json_array_get(pair, 0)) / rate);
-		n = (uint64_t)json_integer_value(json_array_get(pair, 1));
-		while (k->lat_ns && n--)
-			hist_record(k->lat_ns, v);
-	}
+	if (k->lat_ns && hist_merge_scaled(k->lat_ns, cf->rtt, 1.0 / cf->rtt_clk.ticks_per_ns))
+		log_warn("flow %s: its RTTs do not fit its class's histogram", cf->name);
 }
 
 /* What the sources said about their flows: latency, errors. */
@@ -116,11 +129,9 @@ static void conv_source_results(struct conv *c, struct converge_step *st)
 			e = json_object_get(r, "error");
 			if (e)
 				snprintf(cf->error, sizeof(cf->error), "%s", json_string_value(e));
-			if (!json_object_get(r, "cdf"))
-				continue;
-			cf->rtt_ns = json_incref(json_object_get(r, "rtt_ns"));
-			cf->cdf = json_incref(json_object_get(r, "cdf"));
-			conv_add_cdf(conv_class(st, cf->class_key), cf->cdf, c->agents[i].rate);
+			if (json_object_get(r, "rtt") && json_object_get(r, "ticks_per_ns"))
+				conv_add_rtt(cf, conv_class(st, cf->class_key), r,
+					     c->agents[i].rate);
 		}
 	}
 }

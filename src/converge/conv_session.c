@@ -19,6 +19,7 @@
 #include "converge/conv_int.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/stop.h"
 
 #define CONV_MSG_MS		10000
 #define CONV_SETUP_MS		60000	/* QPs connect under a slow software NIC */
@@ -305,7 +306,7 @@ static json_t *conv_setup_msg(const struct conv *c, const char *host, unsigned a
 
 /*
  * Wait for @a's answer of @want; an error or anything else fails the run.
- * SIGINT or SIGTERM ends the wait (NULL, with conv_stop set).
+ * SIGINT or SIGTERM ends the wait (NULL, with a stop requested).
  */
 static json_t *conv_expect(struct conv *c, struct conv_agent *a, const char *want, int tmo_ms)
 {
@@ -315,7 +316,7 @@ static json_t *conv_expect(struct conv *c, struct conv_agent *a, const char *wan
 	int ret;
 
 	while (!conn_fd_readable(a->fd)) {
-		if (conv_stop) {
+		if (stop_requested()) {
 			snprintf(c->error, sizeof(c->error), "interrupted");
 			return NULL;
 		}
@@ -364,7 +365,7 @@ int conv_setup(struct conv *c, unsigned active_bw, json_t *conns[])
 			continue;
 		r = conv_expect(c, a, "ready", CONV_SETUP_MS);
 		if (!r)
-			return conv_stop ? -EINTR : -EIO;
+			return stop_requested() ? -EINTR : -EIO;
 		json_decref(r);
 	}
 	for (i = 1; i < c->n_agents; i++) {
@@ -373,7 +374,7 @@ int conv_setup(struct conv *c, unsigned active_bw, json_t *conns[])
 			continue;
 		r = conv_expect(c, a, "ready", CONV_SETUP_MS);
 		if (!r)
-			return conv_stop ? -EINTR : -EIO;
+			return stop_requested() ? -EINTR : -EIO;
 		conns[i] = json_incref(json_object_get(r, "conns"));
 		json_decref(r);
 	}
@@ -392,9 +393,9 @@ int conv_start(struct conv *c)
 	/* The first step may come quickly: give the rate its span. */
 	for (i = 0; i < c->n_agents; i++)
 		if (c->agents[i].in_step)
-			while (ctl_now_ns() < c->agents[i].first_mid_ns + CONV_RATE_SPAN_NS && !conv_stop)
+			while (ctl_now_ns() < c->agents[i].first_mid_ns + CONV_RATE_SPAN_NS && !stop_requested())
 				poll(NULL, 0, 50);
-	if (conv_stop)
+	if (stop_requested())
 		return snprintf(c->error, sizeof(c->error), "interrupted"), -EINTR;
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
@@ -473,7 +474,7 @@ int conv_collect(struct conv *c)
 		}
 		if (!left)
 			return stopping ? ret : 0;
-		if (conv_stop && !stopping) {
+		if (stop_requested() && !stopping) {
 			snprintf(c->error, sizeof(c->error), "interrupted");
 			stopping = true;
 			end = conv_stop_step(c);

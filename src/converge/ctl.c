@@ -16,12 +16,13 @@
 #include "rdma/conn.h"
 #include "converge/ctl.h"
 #include "base/errbuf.h"
+#include "base/hist.h"
 
 /* ================================================================== */
 /* Schema                                                              */
 /* ================================================================== */
 
-enum ctl_kind { K_INT, K_NUM, K_STR, K_BOOL, K_ARRAY, K_OBJ };
+enum ctl_kind { K_INT, K_NUM, K_STR, K_BOOL, K_ARRAY, K_OBJ, K_HIST };
 
 struct ctl_field {
 	const char *name;
@@ -69,8 +70,14 @@ static const struct ctl_field result_flow_fields[] = {
 	{ "samples", K_INT, true, 0, I64, NULL, NULL },
 	{ "msgs", K_INT, true, 0, I64, NULL, NULL },
 	{ "bytes", K_INT, true, 0, I64, NULL, NULL },
-	{ "rtt_ns", K_OBJ, false, 0, 0, NULL, NULL },
-	{ "cdf", K_ARRAY, false, 0, 0, NULL, NULL },
+	/*
+	 * A lat flow's RTTs: its histogram as measured, in its agent's ticks
+	 * (hist_wire_pack), and their rate. Ticks, not ns: the histogram then
+	 * crosses the wire exactly as recorded, and the coordinator, which
+	 * knows each agent's clock against its own, converts once.
+	 */
+	{ "rtt", K_HIST, false, 0, 0, NULL, NULL },
+	{ "ticks_per_ns", K_NUM, false, 1e-6, 1e6, NULL, NULL },
 	{ "error", K_STR, false, 0, 1023, NULL, NULL },
 	FIELD_END,
 };
@@ -145,7 +152,8 @@ static const struct {
 static const char *kind_name(enum ctl_kind k)
 {
 	static const char *const names[] = { "an integer", "a number", "a string",
-					     "true or false", "an array", "an object" };
+					     "true or false", "an array", "an object",
+					     "a histogram" };
 	return names[k];
 }
 
@@ -172,6 +180,7 @@ static bool kind_ok(enum ctl_kind k, const json_t *v)
 	case K_BOOL: return json_is_boolean(v);
 	case K_ARRAY: return json_is_array(v);
 	case K_OBJ: return json_is_object(v);
+	case K_HIST: return json_is_object(v);
 	}
 	return false;
 }
@@ -183,7 +192,7 @@ static int check_object(const json_t *o, const struct ctl_field *fields, const c
 static int check_value(const struct ctl_field *f, const json_t *v, const char *where,
 		       char *err, size_t errlen)
 {
-	char sub[128];
+	char sub[256];
 	double d;
 	size_t i;
 
@@ -204,6 +213,10 @@ static int check_value(const struct ctl_field *f, const json_t *v, const char *w
 				    strlen(json_string_value(v)) != json_string_length(v)))
 			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' has a bad length",
 					  where, f->name);
+	} else if (f->kind == K_HIST) {
+		if (hist_wire_unpack(v, NULL, sub, sizeof(sub)))
+			return errbuf_set(err, errlen, -EPROTO, "%s: '%s': %s", where, f->name,
+					  sub);
 	} else if (f->kind == K_ARRAY && f->item) {
 		if (json_array_size(v) > f->max)
 			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' has more than %g items",

@@ -401,13 +401,12 @@ int scenario_parse(const char *name, const char *text, const char *dir, struct s
 
 int scenario_load(const char *path, struct scenario *sc, char *err, size_t errlen)
 {
-	struct qosconf_err qe;
 	char dir[SCEN_PATH_MAX], *slash, *text;
 	int ret;
 
-	ret = qosconf_read_file(path, &text, &qe);
+	ret = qosconf_read_file(path, &text, err, errlen);
 	if (ret)
-		return errbuf_set(err, errlen, ret, "%s", qe.msg);
+		return ret;
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (slash)

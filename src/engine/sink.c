@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,4 +341,72 @@ bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f)
 	close(f->fd);
 	f->fd = -1;
 	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The receiver's wait                                                 */
+/* ------------------------------------------------------------------ */
+
+/* A flow's socket was readable: serve it, and say so when it closed. */
+static void wait_flow_sock(struct sink *s, struct sink_wait *w, int fd)
+{
+	size_t j;
+
+	for (j = 0; j < s->n_flows; j++) {
+		if (s->flows[j]->fd != fd || !sink_flow_sock_closed(s, s->flows[j]))
+			continue;
+		if (w->on_close)
+			w->on_close(s->flows[j], w->arg);
+	}
+}
+
+/* Serve what poll() found ready in @pfd[0 .. @n) (the layout sink_wait made). */
+static void wait_serve(struct sink *s, struct sink_wait *w, const struct pollfd *pfd,
+		       size_t n)
+{
+	struct sink_flow *f;
+	char err[256];
+	size_t i;
+
+	if (pfd[0].revents && sink_service(s, err, sizeof(err)) && w->on_error)
+		w->on_error(err, w->arg);
+	for (i = 4; i < n; i++)
+		if (pfd[i].revents)
+			wait_flow_sock(s, w, pfd[i].fd);
+	if (pfd[2].revents && w->on_extra)
+		w->on_extra(w->arg);
+	if (pfd[1].revents) {
+		if (sink_accept_tcp(s, w->lfd, w->hello_ms, &f, err, sizeof(err))) {
+			if (w->on_error)
+				w->on_error(err, w->arg);
+		} else if (w->on_accept) {
+			w->on_accept(f, w->arg);
+		}
+	}
+	w->extra_ready[0] = pfd[2].revents != 0;
+	w->extra_ready[1] = pfd[3].revents != 0;
+}
+
+int sink_wait(struct sink *s, struct sink_wait *w)
+{
+	struct pollfd *pfd = calloc(s->n_flows + 4, sizeof(*pfd));
+	size_t n = 4, i;
+	int ret;
+
+	w->extra_ready[0] = w->extra_ready[1] = false;
+	if (!pfd)
+		return -ENOMEM;
+	/* Slots 0-3 always: an fd of -1 is skipped by poll() and never ready. */
+	pfd[0] = (struct pollfd){ .fd = sink_event_fd(s), .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = w->lfd, .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = w->extra_fd[0], .events = POLLIN };
+	pfd[3] = (struct pollfd){ .fd = w->extra_fd[1], .events = POLLIN };
+	for (i = 0; i < s->n_flows; i++)
+		if (s->flows[i]->fd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = s->flows[i]->fd, .events = POLLIN };
+	ret = poll(pfd, n, w->timeout_ms) > 0;
+	if (ret)
+		wait_serve(s, w, pfd, n);
+	free(pfd);
+	return ret;
 }

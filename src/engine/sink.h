@@ -88,4 +88,38 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
  */
 bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f);
 
+/*
+ * One wait of a receiver's loop, what every receiver (the server, an
+ * agent's sink) polls: the completion channel, the flows' sockets, the
+ * TCP listener and up to two fds of the caller's own (an rdma_cm channel,
+ * a control connection). The sink prints nothing: it tells the caller
+ * through the callbacks, each optional.
+ */
+struct sink_wait {
+	int lfd;			/* TCP listener, -1: none */
+	int extra_fd[2];		/* the caller's, -1: none */
+	bool extra_ready[2];		/* out: which of those are readable */
+	int timeout_ms;
+	int hello_ms;			/* each wait of an accept */
+	void (*on_accept)(struct sink_flow *f, void *arg);	/* a flow came */
+	void (*on_close)(struct sink_flow *f, void *arg);	/* its client hung up */
+	void (*on_error)(const char *err, void *arg);		/* a flow or client failed */
+	/*
+	 * extra_fd[0] is readable: called before a waiting client is
+	 * accepted, so that an rdma_cm flow exists before its side
+	 * connection attaches. NULL: the caller serves it after the wait.
+	 */
+	void (*on_extra)(void *arg);
+	void *arg;
+};
+
+/*
+ * Wait up to @w->timeout_ms for any of @w's fds, then serve what is
+ * ready: completions counted, requests answered, closed flows closed,
+ * one waiting client accepted; @w->extra_ready says which of the
+ * caller's fds are readable (the caller serves those). 1 when something
+ * was ready, 0 when nothing was, -ENOMEM.
+ */
+int sink_wait(struct sink *s, struct sink_wait *w);
+
 #endif

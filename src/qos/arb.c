@@ -1,24 +1,49 @@
 /*
- * Arbitration models (see arb.h for the contract): what every model
- * shares, and the entry point that picks one. The InfiniBand models are
- * in arb_ib.c, ETS in arb_ets.c.
- *
- * Offered loads are honoured by water-filling: flows that offer less than
- * their share are capped at their load, and the model is run again on the
- * flows that are still backlogged to split what is left.
+ * The dispatcher of the arbitration models (see arb.h for the contract):
+ * one table lists the models, and arb_analyze() runs the one the
+ * parameters name on a configuration of the kind it fits. Above the
+ * models (arb_models.h: InfiniBand in arb_ib.c, ETS in arb_ets.c), which
+ * only call down into what they share (arb_common.h). A new model is one
+ * file and one row.
  */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "qos/arb_int.h"
+#include "qos/arb_models.h"
 
-static const char *const arb_model_names[] = {
-	[ARB_MODEL_IB_FLUID] = "ib-fluid",
-	[ARB_MODEL_IB_PACKET] = "ib-packet",
-	[ARB_MODEL_ETS] = "ets",
+/* The models, in the order help lists them. */
+static const struct arb_model_row arb_models[] = {
+	{
+		.model = ARB_MODEL_IB_FLUID, .name = "ib-fluid",
+		.kind = ARB_KIND_VLARB, .analyze = arb_ib_analyze,
+		.options = "--runs, --limit, --sl2vl, --load SL:GBPS, "
+			   "--link-gbps; --packet-size with limit 0",
+	},
+	{
+		.model = ARB_MODEL_IB_PACKET, .name = "ib-packet",
+		.kind = ARB_KIND_VLARB, .analyze = arb_ib_analyze,
+		.options = "--runs, --limit, --sl2vl, --packet-size, "
+			   "--load SL:GBPS, --link-gbps",
+	},
+	{
+		.model = ARB_MODEL_ETS, .name = "ets",
+		.kind = ARB_KIND_ETS, .analyze = arb_ets_analyze,
+		.options = "--load PRIO:GBPS and bBAND:GBPS, --link-gbps",
+	},
 };
+
+#define ARB_N_MODELS	(int)(sizeof(arb_models) / sizeof(arb_models[0]))
+
+/* The row of @model; NULL for an unknown value. */
+static const struct arb_model_row *arb_model_find(enum arb_model model)
+{
+	int i;
+
+	for (i = 0; i < ARB_N_MODELS; i++)
+		if (arb_models[i].model == model)
+			return &arb_models[i];
+	return NULL;
+}
 
 void arb_config_init(struct arb_config *cfg, enum arb_kind kind)
 {
@@ -49,120 +74,36 @@ void arb_params_init(struct arb_params *params)
 
 const char *arb_model_name(enum arb_model model)
 {
-	if ((unsigned)model >= sizeof(arb_model_names) / sizeof(arb_model_names[0]))
-		return "unknown";
-	return arb_model_names[model];
+	const struct arb_model_row *m = arb_model_find(model);
+
+	return m ? m->name : "unknown";
 }
 
 int arb_model_parse(const char *name, enum arb_model *model)
 {
-	unsigned i;
+	int i;
 
-	for (i = 0; i < sizeof(arb_model_names) / sizeof(arb_model_names[0]); i++) {
-		if (!strcmp(name, arb_model_names[i])) {
-			*model = i;
+	for (i = 0; i < ARB_N_MODELS; i++) {
+		if (!strcmp(name, arb_models[i].name)) {
+			*model = arb_models[i].model;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-/* ------------------------------------------------------------------ */
-/* Water-filling                                                       */
-/* ------------------------------------------------------------------ */
-
-static bool wf_offers(const struct arb_wf *wf, int f)
+const char *arb_model_options(enum arb_model model)
 {
-	return wf->group[f] >= 0 && wf->load_gbps[f] != 0;
+	const struct arb_model_row *m = arb_model_find(model);
+
+	return m ? m->options : NULL;
 }
 
-/* Tentative rate of every still-backlogged flow; returns how many. */
-static int wf_fair_rates(const struct arb_wf *wf, const bool *open,
-			 double capacity_gbps, double *fair_gbps)
+bool arb_model_fits(enum arb_model model, enum arb_kind kind)
 {
-	double share[ARB_MAX_BANDS];
-	int members[ARB_MAX_BANDS] = { 0 };
-	uint16_t groups = 0;
-	int f, n = 0;
+	const struct arb_model_row *m = arb_model_find(model);
 
-	for (f = 0; f < wf->n_flows; f++) {
-		if (!open[f])
-			continue;
-		groups |= 1u << wf->group[f];
-		members[wf->group[f]]++;
-		n++;
-	}
-	if (!n)
-		return 0;
-	wf->shares(wf->ctx, groups, share);
-	for (f = 0; f < wf->n_flows; f++)
-		if (open[f])
-			fair_gbps[f] = capacity_gbps * share[wf->group[f]] /
-				       members[wf->group[f]];
-	return n;
-}
-
-void arb_waterfill(const struct arb_wf *wf, double link_gbps,
-		   double rate_gbps[ARB_MAX_FLOWS])
-{
-	double fair_gbps[ARB_MAX_FLOWS];
-	bool open[ARB_MAX_FLOWS];
-	double capacity_gbps = link_gbps;
-	bool capped;
-	int f;
-
-	for (f = 0; f < wf->n_flows; f++) {
-		open[f] = wf_offers(wf, f);
-		rate_gbps[f] = 0;
-	}
-	while (wf_fair_rates(wf, open, capacity_gbps, fair_gbps)) {
-		capped = false;
-		for (f = 0; f < wf->n_flows; f++) {
-			if (!open[f] || wf->load_gbps[f] < 0 ||
-			    wf->load_gbps[f] >= fair_gbps[f])
-				continue;
-			rate_gbps[f] = wf->load_gbps[f];
-			capacity_gbps -= wf->load_gbps[f];
-			open[f] = false;
-			capped = true;
-		}
-		if (capped)
-			continue;
-		for (f = 0; f < wf->n_flows; f++)
-			if (open[f])
-				rate_gbps[f] = fair_gbps[f];
-		break;
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Results and warnings                                                */
-/* ------------------------------------------------------------------ */
-
-void __attribute__((format(printf, 2, 3)))
-arb_warn(struct arb_result *res, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (res->n_warnings >= ARB_MAX_WARNINGS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(res->warnings[res->n_warnings++], ARB_WARNING_LEN, fmt, ap);
-	va_end(ap);
-}
-
-struct arb_sl_result *arb_fill_sl(struct arb_result *res,
-				  const struct arb_params *params,
-				  int sl, int vl, double rate_gbps)
-{
-	struct arb_sl_result *r = &res->sls[sl];
-
-	r->sl = sl;
-	r->vl = vl;
-	r->offered_gbps = params->load_gbps[sl];
-	r->gbps = rate_gbps;
-	r->share_pct = 100.0 * rate_gbps / params->link_gbps;
-	return r;
+	return m && m->kind == kind;
 }
 
 static void arb_result_init(struct arb_result *res, const struct arb_config *cfg,
@@ -175,10 +116,6 @@ static void arb_result_init(struct arb_result *res, const struct arb_config *cfg
 	res->limit = cfg->limit;
 	res->link_gbps = params->link_gbps;
 }
-
-/* ------------------------------------------------------------------ */
-/* Entry point                                                         */
-/* ------------------------------------------------------------------ */
 
 static int arb_params_check(const struct arb_params *params)
 {
@@ -195,12 +132,13 @@ static int arb_params_check(const struct arb_params *params)
 int arb_analyze(const struct arb_config *cfg, const struct arb_params *params,
 		struct arb_result *res)
 {
+	const struct arb_model_row *m = arb_model_find(params->model);
 	int err = arb_params_check(params);
 
 	if (err)
 		return err;
 	arb_result_init(res, cfg, params);
-	if (cfg->kind == ARB_KIND_ETS)
-		return arb_analyze_ets(cfg, params, res);
-	return arb_analyze_ib(cfg, params, res);
+	if (!m || m->kind != cfg->kind)
+		return -EINVAL;
+	return m->analyze(cfg, params, res);
 }

@@ -49,6 +49,7 @@ enum arb_model {
 	ARB_MODEL_IB_FLUID,
 	ARB_MODEL_IB_PACKET,
 	ARB_MODEL_ETS,
+	ARB_MODEL_COUNT,
 };
 
 struct arb_entry {
@@ -154,6 +155,10 @@ void arb_params_init(struct arb_params *params);
 const char *arb_model_name(enum arb_model model);
 /* Return 0 and set *model, or -EINVAL for an unknown name. */
 int arb_model_parse(const char *name, enum arb_model *model);
+/* The options @model takes, as a line for help; NULL for an unknown model. */
+const char *arb_model_options(enum arb_model model);
+/* Whether @model analyzes configurations of @kind (ets for ETS, ib-* for VLArb). */
+bool arb_model_fits(enum arb_model model, enum arb_kind kind);
 
 /*
  * Simulate the InfiniBand output arbiter with the VLs in @backlogged

@@ -7,7 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "qos/arb_int.h"
+#include "qos/arb_common.h"
+#include "qos/arb_models.h"
 
 /* ------------------------------------------------------------------ */
 /* ETS                                                                 */
@@ -173,7 +174,7 @@ static void arb_ets_fill(const struct arb_config *cfg,
 	}
 	arb_ets_distances(res);
 	for (f = 0; f < ARB_NUM_PRIOS; f++) {
-		r = arb_fill_sl(res, params, f, wf->group[f], rate_gbps[f]);
+		r = arb_common_fill_sl(res, params, f, wf->group[f], rate_gbps[f]);
 		r->has_distance = r->gbps > 0;
 		r->mean_distance = res->vls[r->vl].mean_distance;
 		r->max_distance = res->vls[r->vl].max_distance;
@@ -190,25 +191,23 @@ static void arb_ets_warnings(const struct arb_config *cfg, const struct arb_wf *
 		if (wf->load_gbps[f] >= 0 || !cfg->bands[b].strict ||
 		    b == cfg->n_bands - 1)
 			continue;
-		arb_warn(res, "band %d is strict and saturating: the bands after "
-			 "it get nothing (give its load with --load)", b);
+		arb_common_warn(res, "band %d is strict and saturating: the bands after "
+				"it get nothing (give its load with --load)", b);
 		return;
 	}
 }
 
-int arb_analyze_ets(const struct arb_config *cfg,
+int arb_ets_analyze(const struct arb_config *cfg,
 		    const struct arb_params *params, struct arb_result *res)
 {
 	struct arb_wf wf = { .shares = arb_ets_shares_cb, .ctx = (void *)cfg };
 	double rate_gbps[ARB_MAX_FLOWS];
 
-	if (params->model != ARB_MODEL_ETS)
-		return -EINVAL;
 	if (cfg->n_bands < 1 || cfg->default_band < 0 ||
 	    cfg->default_band >= cfg->n_bands)
 		return -EINVAL;
 	arb_ets_flows(cfg, params, &wf);
-	arb_waterfill(&wf, params->link_gbps, rate_gbps);
+	arb_common_waterfill(&wf, params->link_gbps, rate_gbps);
 	arb_ets_fill(cfg, params, &wf, rate_gbps, res);
 	arb_ets_warnings(cfg, &wf, res);
 	return 0;

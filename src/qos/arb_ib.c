@@ -14,7 +14,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "qos/arb_int.h"
+#include "qos/arb_common.h"
+#include "qos/arb_models.h"
 
 /* ------------------------------------------------------------------ */
 /* InfiniBand arbiter simulation                                       */
@@ -284,7 +285,7 @@ static void arb_ib_fill(const struct arb_config *cfg,
 				 &res->vls[vl].max_distance, &ctx->first, vl);
 	}
 	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
-		r = arb_fill_sl(res, params, sl, cfg->sl2vl[sl], rate_gbps[sl]);
+		r = arb_common_fill_sl(res, params, sl, cfg->sl2vl[sl], rate_gbps[sl]);
 		arb_set_distance(&r->has_distance, &r->mean_distance,
 				 &r->max_distance, &ctx->first, r->vl);
 	}
@@ -319,19 +320,19 @@ static void arb_warn_entries(const struct arb_config *cfg,
 			beyond++;
 	}
 	if (t->cap && t->n_entries > t->cap)
-		arb_warn(res, "%s table has %d entries but the port holds %d "
-			 "(VLArb%sCap): the rest are ignored by the port",
-			 name, t->n_entries, t->cap, t == &cfg->high ? "High" : "Low");
+		arb_common_warn(res, "%s table has %d entries but the port holds %d "
+				"(VLArb%sCap): the rest are ignored by the port",
+				name, t->n_entries, t->cap, t == &cfg->high ? "High" : "Low");
 	if (zero)
-		arb_warn(res, "%s table: %d %s with weight 0 skipped",
-			 name, zero, arb_entries(zero));
+		arb_common_warn(res, "%s table: %d %s with weight 0 skipped",
+				name, zero, arb_entries(zero));
 	if (vl15)
-		arb_warn(res, "%s table: %d %s naming VL15 (management only) "
-			 "ignored", name, vl15, arb_entries(vl15));
+		arb_common_warn(res, "%s table: %d %s naming VL15 (management only) "
+				"ignored", name, vl15, arb_entries(vl15));
 	if (beyond)
-		arb_warn(res, "%s table: %d %s naming VLs beyond the %d "
-			 "operational VLs never served", name, beyond,
-			 arb_entries(beyond), cfg->oper_vls);
+		arb_common_warn(res, "%s table: %d %s naming VLs beyond the %d "
+				"operational VLs never served", name, beyond,
+				arb_entries(beyond), cfg->oper_vls);
 }
 
 /* Weights smaller than a packet: the two IB models disagree there. */
@@ -355,12 +356,12 @@ static void arb_warn_small_weights(const struct arb_config *cfg,
 	}
 	if (!small)
 		return;
-	arb_warn(res, "%s table: %d %s below one %u-byte packet: %s",
-		 arb_table_name(cfg, t), small, arb_entries(small), min_packet,
-		 model == ARB_MODEL_IB_PACKET ?
-		 "each visit sends one whole packet" :
-		 "ib-fluid carries the overshoot to the next visit "
-		 "(compare --model ib-packet)");
+	arb_common_warn(res, "%s table: %d %s below one %u-byte packet: %s",
+			arb_table_name(cfg, t), small, arb_entries(small), min_packet,
+			model == ARB_MODEL_IB_PACKET ?
+			"each visit sends one whole packet" :
+			"ib-fluid carries the overshoot to the next visit "
+			"(compare --model ib-packet)");
 }
 
 static bool arb_sl_offers(const struct arb_params *params, int sl)
@@ -381,26 +382,26 @@ static void arb_warn_sl2vl(const struct arb_config *cfg,
 			continue;
 		if (vl == ARB_VL15) {
 			if (cfg->sl2vl_explicit)
-				arb_warn(res, "SL%d maps to VL15 (management "
-					 "only): its traffic is dropped", sl);
+				arb_common_warn(res, "SL%d maps to VL15 (management "
+						"only): its traffic is dropped", sl);
 			continue;
 		}
 		if (cfg->oper_vls && vl >= cfg->oper_vls)
-			arb_warn(res, "SL%d maps to VL%d, beyond the %d "
-				 "operational VLs", sl, vl, cfg->oper_vls);
+			arb_common_warn(res, "SL%d maps to VL%d, beyond the %d "
+					"operational VLs", sl, vl, cfg->oper_vls);
 		if (!res->vls[vl].high_weight && !res->vls[vl].low_weight) {
 			if (params->load_gbps[sl] > 0)
-				arb_warn(res, "SL%d offers load but VL%d has no "
-					 "arbitration weight: it gets nothing",
-					 sl, vl);
+				arb_common_warn(res, "SL%d offers load but VL%d has no "
+						"arbitration weight: it gets nothing",
+						sl, vl);
 			continue;
 		}
 		for (other = 0; other < sl; other++)
 			if (cfg->sl2vl[other] == vl && arb_sl_offers(params, other))
 				break;
 		if (other < sl)
-			arb_warn(res, "SL%d and SL%d share VL%d: the VL's share "
-				 "is split equally between its SLs", other, sl, vl);
+			arb_common_warn(res, "SL%d and SL%d share VL%d: the VL's share "
+					"is split equally between its SLs", other, sl, vl);
 	}
 }
 
@@ -409,14 +410,14 @@ static void arb_warn_limit(const struct arb_config *cfg, struct arb_result *res)
 	int i;
 
 	if (!cfg->limit_known)
-		arb_warn(res, "LimitOfHighPriority not in the input: %d assumed "
-			 "(give it with --limit)", cfg->limit);
+		arb_common_warn(res, "LimitOfHighPriority not in the input: %d assumed "
+				"(give it with --limit)", cfg->limit);
 	if (cfg->limit != ARB_LIMIT_NONE)
 		return;
 	for (i = 0; i < cfg->low.n_entries; i++) {
 		if (cfg->low.entries[i].weight) {
-			arb_warn(res, "limit 255: the high table is never "
-				 "limited, low-priority VLs can starve");
+			arb_common_warn(res, "limit 255: the high table is never "
+					"limited, low-priority VLs can starve");
 			return;
 		}
 	}
@@ -434,7 +435,7 @@ static void arb_ib_warnings(const struct arb_config *cfg,
 	arb_warn_sl2vl(cfg, params, res);
 }
 
-int arb_analyze_ib(const struct arb_config *cfg,
+int arb_ib_analyze(const struct arb_config *cfg,
 		   const struct arb_params *params, struct arb_result *res)
 {
 	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params };
@@ -443,14 +444,12 @@ int arb_analyze_ib(const struct arb_config *cfg,
 	double rate_gbps[ARB_MAX_FLOWS];
 	int sl;
 
-	if (params->model == ARB_MODEL_ETS)
-		return -EINVAL;
 	arb_vl_packet_bytes(cfg, params, ctx.packet_bytes);
 	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
 		wf.group[sl] = cfg->sl2vl[sl] == ARB_VL15 ? -1 : cfg->sl2vl[sl];
 		wf.load_gbps[sl] = params->load_gbps[sl];
 	}
-	arb_waterfill(&wf, params->link_gbps, rate_gbps);
+	arb_common_waterfill(&wf, params->link_gbps, rate_gbps);
 	arb_ib_fill(cfg, params, &ctx, rate_gbps, res);
 	arb_ib_warnings(cfg, params, ctx.packet_bytes, res);
 	return 0;

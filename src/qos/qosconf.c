@@ -1,216 +1,70 @@
 /*
- * Readers for arbitration configurations (see qosconf.h): what every
- * format shares, the plain table format, and the driver that detects the
- * format and feeds it each file line by line.
+ * The dispatcher of the arbitration configuration readers (see
+ * qosconf.h): one table lists the readers, and the dispatcher detects the
+ * format and feeds each file line by line to that format's reader. Above
+ * the readers (qosconf_readers.h), which only call down into the shared
+ * lexing (qosconf_lex.h). A new format is one reader file and one row.
  *
- * Each format has a line parser working on one struct qosconf_parser
- * (qosconf_int.h); a finish step checks what only the whole input can tell
- * (a missing table, a truncated capture, a band used but never defined).
- * opensm.conf, smpquery text and ETS descriptions have their own files.
- * Every error names the file and the line it was found on, and the value
- * that is wrong.
+ * Each reader has a line parser working on one struct qosconf_parser
+ * (qosconf_parser.h); a finish step checks what only the whole input can
+ * tell (a missing table, a truncated capture, a band used but never
+ * defined). Every error names the file and the line it was found on, and
+ * the value that is wrong.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "qos/qosconf_int.h"
-
-static const char *const format_names[] = {
-	[QOSCONF_FORMAT_AUTO] = "auto",
-	[QOSCONF_FORMAT_OPENSM] = "opensm",
-	[QOSCONF_FORMAT_SMPQUERY] = "smpquery",
-	[QOSCONF_FORMAT_TABLE] = "table",
-	[QOSCONF_FORMAT_ETS] = "ets",
-};
-
-/* Also the key prefixes: qos_ca_, qos_swe_, ... */
-static const char *const node_type_names[] = {
-	[QOSCONF_NODE_CA] = "ca",
-	[QOSCONF_NODE_SWE] = "swe",
-	[QOSCONF_NODE_SW0] = "sw0",
-	[QOSCONF_NODE_SW2SW] = "sw2sw",
-	[QOSCONF_NODE_RTR] = "rtr",
-};
-
-/* ------------------------------------------------------------------ */
-/* Helpers                                                             */
-/* ------------------------------------------------------------------ */
-
-int __attribute__((format(printf, 2, 3)))
-qc_error(struct qosconf_parser *p, const char *fmt, ...)
-{
-	char what[192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(p->err->msg, sizeof(p->err->msg), "%s:%d: %s", p->name,
-		 p->line, what);
-	return -EINVAL;
-}
-
-static int __attribute__((format(printf, 2, 3)))
-err_set(struct qosconf_err *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-char *qc_skip_space(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return (char *)s;
-}
-
-void qc_trim_end(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-}
-
-/* Cut a '#' comment and surrounding blanks; returns the trimmed start. */
-static char *strip_comment(char *s)
-{
-	char *hash = strchr(s, '#');
-
-	if (hash)
-		*hash = '\0';
-	qc_trim_end(s);
-	return qc_skip_space(s);
-}
+#include "base/errbuf.h"
+#include "qos/qosconf_lex.h"
+#include "qos/qosconf_readers.h"
 
 /*
- * Parse one whole integer token in C syntax into [lo, hi]. Returns 0,
- * -EINVAL when @s is not a number, -ERANGE when it is out of range.
+ * The readers, in detection order: smpquery's lines are told apart
+ * anywhere in a file, the others by the first line one of them knows,
+ * tried from the top (an ETS "band 0 strict" line would also pass for an
+ * opensm.conf key).
  */
-int qc_parse_long(const char *s, long lo, long hi, long *out)
+static const struct qosconf_reader qosconf_readers[] = {
+	{
+		.format = QOSCONF_FORMAT_SMPQUERY, .name = "smpquery",
+		.kind = ARB_KIND_VLARB, .keeps_hash = true, .detect_any_line = true,
+		.detect = qosconf_smp_detect, .start = qosconf_smp_start,
+		.line = qosconf_smp_line, .file_end = qosconf_smp_file_end,
+		.finish = qosconf_smp_finish,
+	},
+	{
+		.format = QOSCONF_FORMAT_TABLE, .name = "table",
+		.kind = ARB_KIND_VLARB, .detect = qosconf_table_detect,
+		.line = qosconf_table_line, .finish = qosconf_table_finish,
+	},
+	{
+		.format = QOSCONF_FORMAT_ETS, .name = "ets",
+		.kind = ARB_KIND_ETS, .detect = qosconf_ets_detect,
+		.line = qosconf_ets_line, .finish = qosconf_ets_finish,
+	},
+	{
+		.format = QOSCONF_FORMAT_OPENSM, .name = "opensm",
+		.kind = ARB_KIND_VLARB, .detect = qosconf_opensm_detect,
+		.start = qosconf_opensm_start, .line = qosconf_opensm_line,
+		.finish = qosconf_opensm_finish,
+	},
+};
+
+#define QOSCONF_N_READERS \
+	(int)(sizeof(qosconf_readers) / sizeof(qosconf_readers[0]))
+
+/* The reader of @format; NULL for AUTO or an unknown value. */
+static const struct qosconf_reader *reader_find(enum qosconf_format format)
 {
-	char *end;
-	long v;
+	int i;
 
-	s = qc_skip_space(s);
-	if (!*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (end == s || *qc_skip_space(end))
-		return -EINVAL;
-	if (errno || v < lo || v > hi)
-		return -ERANGE;
-	*out = v;
-	return 0;
+	for (i = 0; i < QOSCONF_N_READERS; i++)
+		if (qosconf_readers[i].format == format)
+			return &qosconf_readers[i];
+	return NULL;
 }
-
-/* qc_parse_long with the message every caller wants. */
-int qc_number(struct qosconf_parser *p, const char *what, const char *s,
-	      long lo, long hi, long *out)
-{
-	int err = qc_parse_long(s, lo, hi, out);
-
-	if (err == -EINVAL)
-		return qc_error(p, "%s '%s' is not a number", what, s);
-	if (err)
-		return qc_error(p, "%s %s out of range %ld-%ld", what, s, lo, hi);
-	return 0;
-}
-
-int qosconf_parse_list(const char *s, long lo, long hi, int max,
-		       uint8_t *out, int *count, struct qosconf_err *err)
-{
-	char buf[512], *tok, *save;
-	long v;
-	int n = 0, rc;
-
-	if (strlen(s) >= sizeof(buf))
-		return err_set(err, "list too long");
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			return err_set(err, "more than %d values in '%s'", max, s);
-		rc = qc_parse_long(tok, lo, hi, &v);
-		if (rc == -EINVAL)
-			return err_set(err, "'%s' is not a number", tok);
-		if (rc)
-			return err_set(err, "%s out of range %ld-%ld", tok, lo, hi);
-		out[n++] = v;
-	}
-	if (!n)
-		return err_set(err, "empty list");
-	*count = n;
-	return 0;
-}
-
-int qc_error_line(struct qosconf_parser *p, int line, const char *what)
-{
-	p->line = line;
-	return qc_error(p, "%s", what);
-}
-
-int qc_table_add(struct qosconf_parser *p, struct arb_table *t,
-		 const char *which, long vl, long weight)
-{
-	if (t->n_entries == ARB_MAX_ENTRIES)
-		return qc_error(p, "more than %d entries in the %s table",
-				ARB_MAX_ENTRIES, which);
-	t->entries[t->n_entries].vl = vl;
-	t->entries[t->n_entries].weight = weight;
-	t->n_entries++;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Table format: high,VL,WEIGHT                                        */
-/* ------------------------------------------------------------------ */
-
-static int table_line(struct qosconf_parser *p, char *s)
-{
-	char *f[4], *save;
-	long vl, weight;
-	int n = 0, err;
-	struct arb_table *t;
-
-	for (f[n] = strtok_r(s, ",", &save); f[n] && n < 3;)
-		f[++n] = strtok_r(NULL, ",", &save);
-	if (n != 3 || f[3])
-		return qc_error(p, "malformed line: expected high|low,VL,WEIGHT");
-	qc_trim_end(f[0]);
-	f[0] = qc_skip_space(f[0]);
-	if (!strcasecmp(f[0], "high"))
-		t = &p->cfg->high;
-	else if (!strcasecmp(f[0], "low"))
-		t = &p->cfg->low;
-	else
-		return qc_error(p, "unknown table '%s': expected high or low", f[0]);
-	err = qc_number(p, "VL", f[1], 0, ARB_VL15, &vl);
-	if (!err)
-		err = qc_number(p, "weight", f[2], 0, ARB_MAX_WEIGHT, &weight);
-	if (!err)
-		err = qc_table_add(p, t, t == &p->cfg->high ? "high" : "low", vl, weight);
-	return err;
-}
-
-static int table_finish(struct qosconf_parser *p)
-{
-	if (!p->cfg->high.n_entries && !p->cfg->low.n_entries)
-		return qc_error(p, "no high or low entries");
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Detection and driver                                                */
-/* ------------------------------------------------------------------ */
 
 void qosconf_opts_init(struct qosconf_opts *opts)
 {
@@ -219,67 +73,70 @@ void qosconf_opts_init(struct qosconf_opts *opts)
 	opts->in_port = -1;
 }
 
-static int name_lookup(const char *const *names, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return -EINVAL;
-}
-
 const char *qosconf_format_name(enum qosconf_format format)
 {
-	return format_names[format];
+	const struct qosconf_reader *r = reader_find(format);
+
+	if (format == QOSCONF_FORMAT_AUTO)
+		return "auto";
+	return r ? r->name : "unknown";
 }
 
 int qosconf_format_parse(const char *name, enum qosconf_format *format)
 {
-	int i = name_lookup(format_names, QOSCONF_FORMAT_ETS + 1, name);
+	int i;
 
-	if (i < 0)
-		return i;
-	*format = i;
-	return 0;
+	if (!strcmp(name, "auto")) {
+		*format = QOSCONF_FORMAT_AUTO;
+		return 0;
+	}
+	for (i = 0; i < QOSCONF_N_READERS; i++) {
+		if (!strcmp(qosconf_readers[i].name, name)) {
+			*format = qosconf_readers[i].format;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 const char *qosconf_node_type_name(enum qosconf_node_type type)
 {
-	return node_type_names[type];
+	return qosconf_opensm_node_prefix(type);
 }
 
 int qosconf_node_type_parse(const char *name, enum qosconf_node_type *type)
 {
-	int i = name_lookup(node_type_names, QOSCONF_NODE_COUNT, name);
+	int i;
 
-	if (i < 0)
-		return i;
-	*type = i;
-	return 0;
+	for (i = 0; i < QOSCONF_NODE_COUNT; i++) {
+		if (!strcmp(qosconf_opensm_node_prefix(i), name)) {
+			*type = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
-/* What the first meaningful line of a non-smpquery file looks like. */
-static enum qosconf_format detect_line(const char *s)
+/*
+ * The first reader (in table order) whose detect() knows @s and whose
+ * detect_any_line is @any_line; NULL if none.
+ */
+static const struct qosconf_reader *detect_by(const char *s, bool any_line)
 {
-	size_t word = strcspn(s, " \t,");
+	int i;
 
-	if (s[word] == ',' && (!strncasecmp(s, "high", word) ||
-			       !strncasecmp(s, "low", word)))
-		return QOSCONF_FORMAT_TABLE;
-	if (!strncmp(s, "band", word) || !strncmp(s, "dscp", word) ||
-	    !strncmp(s, "prio", word) || !strncmp(s, "default", word))
-		return QOSCONF_FORMAT_ETS;
-	if (isalpha((unsigned char)*s) && (s[word] == ' ' || s[word] == '\t'))
-		return QOSCONF_FORMAT_OPENSM;
-	return QOSCONF_FORMAT_AUTO;
+	for (i = 0; i < QOSCONF_N_READERS; i++)
+		if (qosconf_readers[i].detect_any_line == any_line &&
+		    qosconf_readers[i].detect(s))
+			return &qosconf_readers[i];
+	return NULL;
 }
 
 enum qosconf_format qosconf_detect(const char *text)
 {
-	enum qosconf_format first = QOSCONF_FORMAT_AUTO;
+	const struct qosconf_reader *first = NULL, *any;
 	const char *s = text, *eol;
-	char line[256];
+	char line[256], *body;
 	size_t n;
 
 	for (; *s; s = *eol ? eol + 1 : eol) {
@@ -287,146 +144,145 @@ enum qosconf_format qosconf_detect(const char *text)
 		n = (size_t)(eol - s) < sizeof(line) ? (size_t)(eol - s) : sizeof(line) - 1;
 		memcpy(line, s, n);
 		line[n] = '\0';
-		qc_trim_end(line);
-		if (qc_smp_detect(qc_skip_space(line)))
-			return QOSCONF_FORMAT_SMPQUERY;
-		if (first == QOSCONF_FORMAT_AUTO && *strip_comment(line))
-			first = detect_line(strip_comment(line));
+		qosconf_lex_trim_end(line);
+		any = detect_by(qosconf_lex_skip_space(line), true);
+		if (any)
+			return any->format;
+		body = qosconf_lex_strip_comment(line);
+		if (!first && *body)
+			first = detect_by(body, false);
 	}
-	return first;
+	return first ? first->format : QOSCONF_FORMAT_AUTO;
 }
 
-typedef int (*line_fn)(struct qosconf_parser *p, char *s);
-
-static line_fn format_line_fn(enum qosconf_format format)
-{
-	switch (format) {
-	case QOSCONF_FORMAT_OPENSM:
-		return qc_opensm_line;
-	case QOSCONF_FORMAT_SMPQUERY:
-		return qc_smp_line;
-	case QOSCONF_FORMAT_TABLE:
-		return table_line;
-	default:
-		return qc_ets_line;
-	}
-}
-
-/* Feed every line of one source; smpquery lines keep their '#' headers. */
+/* Feed every line of one source; '#' lines reach readers that keep them. */
 static int parse_source(struct qosconf_parser *p, const char *text,
-			enum qosconf_format format)
+			const struct qosconf_reader *r)
 {
-	line_fn fn = format_line_fn(format);
 	char *buf = strdup(text), *s, *eol;
 	char *body;
 	int err = 0;
 
 	if (!buf)
-		return err_set(p->err, "%s: out of memory", p->name);
+		return errbuf_set(p->err, p->errlen, -EINVAL, "%s: out of memory",
+				  p->name);
 	p->line = 0;
 	for (s = buf; !err && *s; s = eol) {
 		eol = s + strcspn(s, "\n");
 		if (*eol)
 			*eol++ = '\0';
 		p->line++;
-		body = format == QOSCONF_FORMAT_SMPQUERY ? qc_skip_space(s) :
-			strip_comment(s);
+		body = r->keeps_hash ? qosconf_lex_skip_space(s) :
+			qosconf_lex_strip_comment(s);
 		if (*body && *body != '#')
 			p->n_items++;
 		if (*body)
-			err = fn(p, body);
+			err = r->line(p, body);
 	}
 	if (!p->line)
 		p->line = 1;
 	free(buf);
-	if (!err && format == QOSCONF_FORMAT_SMPQUERY)
-		err = qc_smp_file_end(p);
+	if (!err && r->file_end)
+		err = r->file_end(p);
 	return err;
 }
 
-static int parse_finish(struct qosconf_parser *p, enum qosconf_format format)
+static int parse_finish(struct qosconf_parser *p, const struct qosconf_reader *r)
 {
 	if (!p->n_items)
-		return qc_error(p, "empty: no %s configuration found",
-				format_names[format]);
-	switch (format) {
-	case QOSCONF_FORMAT_OPENSM:
-		return qc_opensm_finish(p);
-	case QOSCONF_FORMAT_SMPQUERY:
-		return qc_smp_finish(p);
-	case QOSCONF_FORMAT_TABLE:
-		return table_finish(p);
-	default:
-		return qc_ets_finish(p);
+		return qosconf_lex_error(p, "empty: no %s configuration found",
+					 r->name);
+	return r->finish(p);
+}
+
+/* "opensm, smpquery, table or ets": the formats, in their enum's order. */
+static void format_list(char *buf, size_t len)
+{
+	const char *sep = "";
+	size_t at = 0;
+	int f;
+
+	buf[0] = '\0';
+	for (f = QOSCONF_FORMAT_AUTO + 1; f < QOSCONF_FORMAT_COUNT && at < len; f++) {
+		at += snprintf(buf + at, len - at, "%s%s", sep,
+			       qosconf_format_name(f));
+		sep = f + 2 < QOSCONF_FORMAT_COUNT ? ", " : " or ";
 	}
 }
 
-static int source_format(const struct qosconf_source *src,
+/* The reader of @src, detected or given; the same for every source. */
+static int source_reader(const struct qosconf_source *src,
 			 const struct qosconf_opts *opts,
-			 enum qosconf_format *format, struct qosconf_err *err)
+			 const struct qosconf_reader **reader,
+			 char *err, size_t errlen)
 {
 	enum qosconf_format f = opts->format;
+	const struct qosconf_reader *r;
+	char formats[128];
 
 	if (f == QOSCONF_FORMAT_AUTO)
 		f = qosconf_detect(src->text);
-	if (f == QOSCONF_FORMAT_AUTO && !*qc_skip_space(src->text))
-		return err_set(err, "%s:1: empty file", src->name);
-	if (f == QOSCONF_FORMAT_AUTO)
-		return err_set(err, "%s:1: cannot tell the format (opensm, "
-			       "smpquery, table or ets): give it with --format",
-			       src->name);
-	if (*format != QOSCONF_FORMAT_AUTO && f != *format)
-		return err_set(err, "%s:1: %s input, but the earlier files are %s",
-			       src->name, format_names[f], format_names[*format]);
-	*format = f;
+	r = reader_find(f);
+	if (!r && !*qosconf_lex_skip_space(src->text))
+		return errbuf_set(err, errlen, -EINVAL, "%s:1: empty file",
+				  src->name);
+	if (!r) {
+		format_list(formats, sizeof(formats));
+		return errbuf_set(err, errlen, -EINVAL, "%s:1: cannot tell the "
+				  "format (%s): give it with --format",
+				  src->name, formats);
+	}
+	if (*reader && r != *reader)
+		return errbuf_set(err, errlen, -EINVAL, "%s:1: %s input, but the "
+				  "earlier files are %s", src->name, r->name,
+				  (*reader)->name);
+	*reader = r;
 	return 0;
 }
 
 static void parser_init(struct qosconf_parser *p, const struct qosconf_opts *opts,
-			struct arb_config *cfg, struct qosconf_err *err)
+			struct arb_config *cfg, char *err, size_t errlen,
+			const struct qosconf_reader *r)
 {
-	int i;
-
 	memset(p, 0, sizeof(*p));
 	p->opts = opts;
 	p->cfg = cfg;
 	p->err = err;
-	p->vl_row_count = -1;
-	for (i = 0; i <= QOSCONF_NODE_COUNT; i++)
-		p->sets[i].high_limit = -1;
+	p->errlen = errlen;
+	if (r->start)
+		r->start(p);
 }
 
 int qosconf_parse(const struct qosconf_source *src, int n_src,
 		  const struct qosconf_opts *opts, struct arb_config *cfg,
-		  enum qosconf_format *format_out, struct qosconf_err *err)
+		  enum qosconf_format *format_out, char *err, size_t errlen)
 {
-	enum qosconf_format format = QOSCONF_FORMAT_AUTO;
+	const struct qosconf_reader *r = NULL;
 	struct qosconf_parser *p;
 	int i, rc = 0;
 
-	err->msg[0] = '\0';
+	if (err && errlen)
+		err[0] = '\0';
 	for (i = 0; !rc && i < n_src; i++)
-		rc = source_format(&src[i], opts, &format, err);
+		rc = source_reader(&src[i], opts, &r, err, errlen);
 	if (rc || !n_src)
-		return rc ? rc : err_set(err, "no input");
+		return rc ? rc : errbuf_set(err, errlen, -EINVAL, "no input");
 	p = malloc(sizeof(*p));
 	if (!p)
-		return err_set(err, "out of memory");
-	parser_init(p, opts, cfg, err);
-	arb_config_init(cfg, format == QOSCONF_FORMAT_ETS ? ARB_KIND_ETS :
-			ARB_KIND_VLARB);
+		return errbuf_set(err, errlen, -EINVAL, "out of memory");
+	parser_init(p, opts, cfg, err, errlen, r);
+	arb_config_init(cfg, r->kind);
 	for (i = 0; !rc && i < n_src; i++) {
 		p->name = src[i].name;
-		rc = parse_source(p, src[i].text, format);
+		rc = parse_source(p, src[i].text, r);
 	}
 	if (!rc)
-		rc = parse_finish(p, format);
+		rc = parse_finish(p, r);
 	free(p);
-	*format_out = format;
+	*format_out = r->format;
 	return rc;
 }
-
-int qosconf_read_file(const char *path, char **text, struct qosconf_err *err)
+int qosconf_read_file(const char *path, char **text, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *buf = NULL;
@@ -435,8 +291,7 @@ int qosconf_read_file(const char *path, char **text, struct qosconf_err *err)
 
 	if (!f) {
 		rc = -errno;
-		err_set(err, "'%s': %s", path, strerror(-rc));
-		return rc;
+		return errbuf_set(err, errlen, rc, "'%s': %s", path, strerror(-rc));
 	}
 	buf = malloc(QOSCONF_MAX_FILE_BYTES + 1);
 	if (!buf)
@@ -450,9 +305,8 @@ int qosconf_read_file(const char *path, char **text, struct qosconf_err *err)
 	fclose(f);
 	if (rc) {
 		free(buf);
-		err_set(err, "'%s': %s", path, rc == -EFBIG ?
-			"larger than the 4 MiB accepted" : strerror(-rc));
-		return rc;
+		return errbuf_set(err, errlen, rc, "'%s': %s", path, rc == -EFBIG ?
+				  "larger than the 4 MiB accepted" : strerror(-rc));
 	}
 	buf[n] = '\0';
 	*text = buf;

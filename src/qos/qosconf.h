@@ -7,12 +7,14 @@
  *  - a plain table: "high,VL,WEIGHT" / "low,VL,WEIGHT" lines;
  *  - an ETS description: band/dscp/prio/default lines, the same file the
  *    lab's switch feeds to tc-ets.
- * Readers never print: an error comes back as "file:line: what" in a
- * struct qosconf_err, and the functions return 0 or -errno.
+ * Readers never print: an error comes back as "file:line: what" in the
+ * caller's buffer (err, errlen; see base/errbuf.h), and the functions
+ * return 0 or -errno.
  */
 #ifndef RPERF_QOSCONF_H
 #define RPERF_QOSCONF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "qos/arb.h"
@@ -25,6 +27,7 @@ enum qosconf_format {
 	QOSCONF_FORMAT_SMPQUERY,
 	QOSCONF_FORMAT_TABLE,
 	QOSCONF_FORMAT_ETS,
+	QOSCONF_FORMAT_COUNT,
 };
 
 /* Which of OpenSM's per-node-type key sets applies. */
@@ -35,10 +38,6 @@ enum qosconf_node_type {
 	QOSCONF_NODE_SW2SW,	/* switch-to-switch external ports */
 	QOSCONF_NODE_RTR,
 	QOSCONF_NODE_COUNT,
-};
-
-struct qosconf_err {
-	char msg[256];
 };
 
 struct qosconf_opts {
@@ -66,22 +65,13 @@ enum qosconf_format qosconf_detect(const char *text);
 /*
  * Parse @n_src sources of one format (given in @opts or detected, and then
  * the same for all) into @cfg. *format_out gets the format used.
- * Returns 0, or -EINVAL with err->msg set to "name:line: reason".
+ * Returns 0, or -EINVAL with "name:line: reason" in @err.
  */
 int qosconf_parse(const struct qosconf_source *src, int n_src,
 		  const struct qosconf_opts *opts, struct arb_config *cfg,
-		  enum qosconf_format *format_out, struct qosconf_err *err);
+		  enum qosconf_format *format_out, char *err, size_t errlen);
 
-/* Read a file whole; *text is malloc'ed. Returns 0 or -errno (err set). */
-int qosconf_read_file(const char *path, char **text, struct qosconf_err *err);
-
-/*
- * Parse a list of numbers "a,b,c" (C syntax, 0x accepted) of at most @max
- * values each in [lo, hi] into @out; *count gets how many. Used for SL2VL
- * lists and for command-line lists. Returns 0, or -EINVAL with a reason
- * (without file:line) in @err.
- */
-int qosconf_parse_list(const char *s, long lo, long hi, int max,
-		       uint8_t *out, int *count, struct qosconf_err *err);
+/* Read a file whole; *text is malloc'ed. Returns 0 or -errno (@err set). */
+int qosconf_read_file(const char *path, char **text, char *err, size_t errlen);
 
 #endif

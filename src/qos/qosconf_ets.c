@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "qos/qosconf_int.h"
+#include "qos/qosconf_lex.h"
+#include "qos/qosconf_readers.h"
 
 /* ------------------------------------------------------------------ */
 /* ETS description                                                     */
@@ -21,28 +22,28 @@ static int ets_band(struct qosconf_parser *p, char **tok, int n)
 	int err;
 
 	if (n < 3)
-		return qc_error(p, "malformed band line: expected 'band N strict' "
+		return qosconf_lex_error(p, "malformed band line: expected 'band N strict' "
 				"or 'band N drr QUANTUM'");
-	err = qc_number(p, "band", tok[1], 0, ARB_MAX_BANDS - 1, &id);
+	err = qosconf_lex_number(p, "band", tok[1], 0, ARB_MAX_BANDS - 1, &id);
 	if (err)
 		return err;
 	if (id != cfg->n_bands)
-		return qc_error(p, "band %ld out of order: bands are numbered "
+		return qosconf_lex_error(p, "band %ld out of order: bands are numbered "
 				"consecutively from 0, expected %d", id, cfg->n_bands);
 	b = &cfg->bands[id];
 	if (!strcmp(tok[2], "strict") && n == 3) {
 		if (p->drr_seen)
-			return qc_error(p, "strict band %ld after a drr band: "
+			return qosconf_lex_error(p, "strict band %ld after a drr band: "
 					"strict bands come first", id);
 		b->strict = true;
 	} else if (!strcmp(tok[2], "drr") && n == 4) {
-		err = qc_number(p, "quantum", tok[3], 1, INT32_MAX, &quantum);
+		err = qosconf_lex_number(p, "quantum", tok[3], 1, INT32_MAX, &quantum);
 		if (err)
 			return err;
 		b->quantum_bytes = quantum;
 		p->drr_seen = true;
 	} else {
-		return qc_error(p, "band %ld: expected 'strict' or 'drr QUANTUM'", id);
+		return qosconf_lex_error(p, "band %ld: expected 'strict' or 'drr QUANTUM'", id);
 	}
 	cfg->n_bands++;
 	return 0;
@@ -56,15 +57,15 @@ static int ets_map(struct qosconf_parser *p, char **tok, int n, long max,
 	int err;
 
 	if (n != 3)
-		return qc_error(p, "malformed %s line: expected '%s VALUE BAND'",
+		return qosconf_lex_error(p, "malformed %s line: expected '%s VALUE BAND'",
 				tok[0], tok[0]);
-	err = qc_number(p, tok[0], tok[1], 0, max, &key);
+	err = qosconf_lex_number(p, tok[0], tok[1], 0, max, &key);
 	if (!err)
-		err = qc_number(p, "band", tok[2], 0, ARB_MAX_BANDS - 1, &band);
+		err = qosconf_lex_number(p, "band", tok[2], 0, ARB_MAX_BANDS - 1, &band);
 	if (err)
 		return err;
 	if (lines[key])
-		return qc_error(p, "%s %ld already mapped at line %d", tok[0],
+		return qosconf_lex_error(p, "%s %ld already mapped at line %d", tok[0],
 				key, lines[key]);
 	map[key] = band;
 	lines[key] = p->line;
@@ -77,11 +78,11 @@ static int ets_default(struct qosconf_parser *p, char **tok, int n)
 	int err;
 
 	if (n != 2)
-		return qc_error(p, "malformed default line: expected 'default BAND'");
+		return qosconf_lex_error(p, "malformed default line: expected 'default BAND'");
 	if (p->default_line)
-		return qc_error(p, "default given twice (first at line %d)",
+		return qosconf_lex_error(p, "default given twice (first at line %d)",
 				p->default_line);
-	err = qc_number(p, "band", tok[1], 0, ARB_MAX_BANDS - 1, &band);
+	err = qosconf_lex_number(p, "band", tok[1], 0, ARB_MAX_BANDS - 1, &band);
 	if (err)
 		return err;
 	p->cfg->default_band = band;
@@ -89,7 +90,16 @@ static int ets_default(struct qosconf_parser *p, char **tok, int n)
 	return 0;
 }
 
-int qc_ets_line(struct qosconf_parser *p, char *s)
+/* The line opens with a keyword (or a prefix of one). */
+bool qosconf_ets_detect(const char *s)
+{
+	size_t word = strcspn(s, " \t,");
+
+	return !strncmp(s, "band", word) || !strncmp(s, "dscp", word) ||
+	       !strncmp(s, "prio", word) || !strncmp(s, "default", word);
+}
+
+int qosconf_ets_line(struct qosconf_parser *p, char *s)
 {
 	char *tok[6], *save;
 	int n = 0;
@@ -97,7 +107,7 @@ int qc_ets_line(struct qosconf_parser *p, char *s)
 	for (tok[n] = strtok_r(s, " \t", &save); tok[n] && n < 5;)
 		tok[++n] = strtok_r(NULL, " \t", &save);
 	if (n == 5)
-		return qc_error(p, "too many fields on a '%s' line", tok[0]);
+		return qosconf_lex_error(p, "too many fields on a '%s' line", tok[0]);
 	if (!strcmp(tok[0], "band"))
 		return ets_band(p, tok, n);
 	if (!strcmp(tok[0], "dscp"))
@@ -108,7 +118,7 @@ int qc_ets_line(struct qosconf_parser *p, char *s)
 			       p->prio_line);
 	if (!strcmp(tok[0], "default"))
 		return ets_default(p, tok, n);
-	return qc_error(p, "unknown keyword '%s': expected band, dscp, prio "
+	return qosconf_lex_error(p, "unknown keyword '%s': expected band, dscp, prio "
 			"or default", tok[0]);
 }
 
@@ -121,18 +131,18 @@ static int ets_check_band(struct qosconf_parser *p, int band, int line,
 		return 0;
 	snprintf(msg, sizeof(msg), "%s maps to band %d, but only %d bands are "
 		 "defined", what, band, p->cfg->n_bands);
-	return qc_error_line(p, line, msg);
+	return qosconf_lex_error_line(p, line, msg);
 }
 
-int qc_ets_finish(struct qosconf_parser *p)
+int qosconf_ets_finish(struct qosconf_parser *p)
 {
 	struct arb_config *cfg = p->cfg;
 	int i, err = 0;
 
 	if (!cfg->n_bands)
-		return qc_error(p, "no band lines");
+		return qosconf_lex_error(p, "no band lines");
 	if (!p->default_line)
-		return qc_error(p, "no 'default BAND' line (it is required)");
+		return qosconf_lex_error(p, "no 'default BAND' line (it is required)");
 	err = ets_check_band(p, cfg->default_band, p->default_line, "default");
 	for (i = 0; !err && i < ARB_NUM_DSCPS; i++)
 		if (p->dscp_line[i])

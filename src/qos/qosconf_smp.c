@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qos/qosconf_int.h"
+#include "qos/qosconf_lex.h"
+#include "qos/qosconf_readers.h"
 
 /* ------------------------------------------------------------------ */
 /* smpquery vlarb / sl2vl / portinfo text                              */
@@ -24,24 +25,24 @@ static int smp_cells(struct qosconf_parser *p, const char *s, const char *what,
 
 	s = strchr(s, ':') + 1;
 	if (strlen(s) >= sizeof(buf))
-		return qc_error(p, "%s row too long", what);
+		return qosconf_lex_error(p, "%s row too long", what);
 	strcpy(buf, s);
-	qc_trim_end(buf);
+	qosconf_lex_trim_end(buf);
 	end = buf + strlen(buf);
 	if (end == buf || end[-1] != '|')
-		return qc_error(p, "truncated %s row (no closing '|')", what);
+		return qosconf_lex_error(p, "truncated %s row (no closing '|')", what);
 	for (tok = strtok_r(buf, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
-		if (!*qc_skip_space(tok))
+		if (!*qosconf_lex_skip_space(tok))
 			continue;
 		if (n == max)
-			return qc_error(p, "more than %d cells in the %s row", max, what);
-		err = qc_number(p, what, tok, 0, hi, &cells[n]);
+			return qosconf_lex_error(p, "more than %d cells in the %s row", max, what);
+		err = qosconf_lex_number(p, what, tok, 0, hi, &cells[n]);
 		if (err)
 			return err;
 		n++;
 	}
 	if (!n)
-		return qc_error(p, "truncated %s row (no values)", what);
+		return qosconf_lex_error(p, "truncated %s row (no values)", what);
 	return n;
 }
 
@@ -51,9 +52,9 @@ static int smp_vl_row(struct qosconf_parser *p, const char *s)
 	int n, i;
 
 	if (!p->table)
-		return qc_error(p, "VL row outside a VL Arbitration table");
+		return qosconf_lex_error(p, "VL row outside a VL Arbitration table");
 	if (p->vl_row_count >= 0)
-		return qc_error(p, "VL row where a WEIGHT row was expected");
+		return qosconf_lex_error(p, "VL row where a WEIGHT row was expected");
 	n = smp_cells(p, s, "VL", ARB_VL15, cells, SMP_BLOCK_ENTRIES);
 	if (n < 0)
 		return n;
@@ -71,15 +72,15 @@ static int smp_weight_row(struct qosconf_parser *p, const char *s)
 	int n, i, err;
 
 	if (p->vl_row_count < 0)
-		return qc_error(p, "WEIGHT row without a VL row before it");
+		return qosconf_lex_error(p, "WEIGHT row without a VL row before it");
 	n = smp_cells(p, s, "weight", ARB_MAX_WEIGHT, cells, SMP_BLOCK_ENTRIES);
 	if (n < 0)
 		return n;
 	if (n != p->vl_row_count)
-		return qc_error(p, "truncated WEIGHT row: %d weights for %d VLs",
+		return qosconf_lex_error(p, "truncated WEIGHT row: %d weights for %d VLs",
 				n, p->vl_row_count);
 	for (i = 0; i < n; i++) {
-		err = qc_table_add(p, p->table, which, p->vl_row[i], cells[i]);
+		err = qosconf_lex_table_add(p, p->table, which, p->vl_row[i], cells[i]);
 		if (err)
 			return err;
 	}
@@ -97,15 +98,15 @@ static int smp_close_table(struct qosconf_parser *p)
 		return 0;
 	p->table = NULL;
 	if (p->vl_row_count >= 0)
-		return qc_error_line(p, p->table_line,
+		return qosconf_lex_error_line(p, p->table_line,
 				     "truncated table: VL row without its WEIGHT row");
 	if (!t->n_entries)
-		return qc_error_line(p, p->table_line,
+		return qosconf_lex_error_line(p, p->table_line,
 				     "truncated table: no VL/WEIGHT rows");
 	if (t->cap && t->n_entries < t->cap) {
 		snprintf(what, sizeof(what), "truncated table: %d entries, the "
 			 "capture's header announced %d", t->n_entries, t->cap);
-		return qc_error_line(p, p->table_line, what);
+		return qosconf_lex_error_line(p, p->table_line, what);
 	}
 	return 0;
 }
@@ -122,12 +123,12 @@ static int smp_vlarb_header(struct qosconf_parser *p, const char *s)
 	int low_cap = smp_cap(s, "LowCap"), high_cap = smp_cap(s, "HighCap");
 
 	if (p->vlarb_seen)
-		return qc_error(p, "second VL Arbitration capture (the first is "
+		return qosconf_lex_error(p, "second VL Arbitration capture (the first is "
 				"at %s:%d): give one port's captures",
 				p->vlarb_name, p->vlarb_line);
 	if (low_cap < 0 || low_cap > ARB_MAX_ENTRIES ||
 	    high_cap < 0 || high_cap > ARB_MAX_ENTRIES)
-		return qc_error(p, "table sizes LowCap %d HighCap %d out of "
+		return qosconf_lex_error(p, "table sizes LowCap %d HighCap %d out of "
 				"range 0-%d", low_cap, high_cap, ARB_MAX_ENTRIES);
 	p->vlarb_seen = true;
 	p->vlarb_line = p->line;
@@ -140,7 +141,7 @@ static int smp_vlarb_header(struct qosconf_parser *p, const char *s)
 static int smp_table_header(struct qosconf_parser *p, struct arb_table *t)
 {
 	if (t->n_entries)
-		return qc_error(p, "%s priority table given twice",
+		return qosconf_lex_error(p, "%s priority table given twice",
 				t == &p->cfg->high ? "high" : "low");
 	p->table = t;
 	p->table_line = p->line;
@@ -161,7 +162,7 @@ static int smp_comment(struct qosconf_parser *p, const char *s)
 	else if (strstr(s, "SL2VL table")) {
 		err = smp_close_table(p);
 		if (!err && p->sl2vl_seen)
-			err = qc_error(p, "second SL2VL capture");
+			err = qosconf_lex_error(p, "second SL2VL capture");
 		p->sl2vl_header = true;
 		p->sl2vl_header_line = p->line;
 	}
@@ -171,7 +172,7 @@ static int smp_comment(struct qosconf_parser *p, const char *s)
 /* "ports: in  0, out  1: | 0| 1| ...|": one line per input port. */
 static int smp_ports(struct qosconf_parser *p, const char *s)
 {
-	const char *ports = qc_skip_space(s + strlen("ports:"));
+	const char *ports = qosconf_lex_skip_space(s + strlen("ports:"));
 	const char *row = strchr(ports, ':');
 	long cells[ARB_NUM_SLS + 1];
 	long in_port;
@@ -184,7 +185,7 @@ static int smp_ports(struct qosconf_parser *p, const char *s)
 		return 0;	/* another input port of the same capture */
 	/* Both are needed before anything reads past them. */
 	if (strncmp(ports, "in", 2) || !row)
-		return qc_error(p, "malformed SL2VL line (want 'ports: in N, out M: |...|')");
+		return qosconf_lex_error(p, "malformed SL2VL line (want 'ports: in N, out M: |...|')");
 	in_port = strtol(ports + 2, NULL, 10);
 	if (p->opts->in_port >= 0 && in_port != p->opts->in_port)
 		return 0;
@@ -192,7 +193,7 @@ static int smp_ports(struct qosconf_parser *p, const char *s)
 	if (n < 0)
 		return n;
 	if (n != ARB_NUM_SLS)
-		return qc_error(p, "truncated SL2VL row: %d VLs, expected %d",
+		return qosconf_lex_error(p, "truncated SL2VL row: %d VLs, expected %d",
 				n, ARB_NUM_SLS);
 	for (sl = 0; sl < ARB_NUM_SLS; sl++)
 		p->cfg->sl2vl[sl] = cells[sl];
@@ -211,8 +212,8 @@ static int smp_oper_vls(struct qosconf_parser *p, const char *value)
 		p->cfg->oper_vls = 1;
 		return 0;
 	}
-	if (strncmp(value, "VL0-", 4) || qc_parse_long(value + 4, 1, 14, &last))
-		return qc_error(p, "OperVLs '%s' not understood", value);
+	if (strncmp(value, "VL0-", 4) || qosconf_lex_parse_long(value + 4, 1, 14, &last))
+		return qosconf_lex_error(p, "OperVLs '%s' not understood", value);
 	p->cfg->oper_vls = last + 1;
 	return 0;
 }
@@ -226,17 +227,17 @@ static int smp_portinfo(struct qosconf_parser *p, char *s)
 	int err;
 
 	*dots = '\0';
-	value = qc_skip_space(value);
+	value = qosconf_lex_skip_space(value);
 	if (!strcmp(s, "VLHighLimit")) {
 		if (p->cfg->limit_known)
-			return qc_error(p, "VLHighLimit given twice");
-		err = qc_number(p, s, value, 0, ARB_MAX_LIMIT, &v);
+			return qosconf_lex_error(p, "VLHighLimit given twice");
+		err = qosconf_lex_number(p, s, value, 0, ARB_MAX_LIMIT, &v);
 		p->cfg->limit = v;
 		p->cfg->limit_known = true;
 		return err;
 	}
 	if (!strcmp(s, "VLArbHighCap") || !strcmp(s, "VLArbLowCap")) {
-		err = qc_number(p, s, value, 0, ARB_MAX_ENTRIES, &v);
+		err = qosconf_lex_number(p, s, value, 0, ARB_MAX_ENTRIES, &v);
 		if (!err && s[6] == 'H')
 			p->cfg->high.cap = v;
 		else if (!err)
@@ -252,7 +253,7 @@ static bool smp_is_row(const char *s, const char *label)
 {
 	size_t n = strlen(label);
 
-	return !strncmp(s, label, n) && *qc_skip_space(s + n) == ':';
+	return !strncmp(s, label, n) && *qosconf_lex_skip_space(s + n) == ':';
 }
 
 static bool smp_is_portinfo(const char *s)
@@ -264,18 +265,24 @@ static bool smp_is_portinfo(const char *s)
 	return c != s && c[0] == ':' && c[1] == '.';
 }
 
+/* No VL row awaits its WEIGHT row yet. */
+void qosconf_smp_start(struct qosconf_parser *p)
+{
+	p->vl_row_count = -1;
+}
+
 /* A line only smpquery prints: detection in qosconf_detect(). */
-bool qc_smp_detect(const char *s)
+bool qosconf_smp_detect(const char *s)
 {
 	return strstr(s, "VLArbitration tables:") || strstr(s, "SL2VL table") ||
 	       smp_is_row(s, "VL") || smp_is_row(s, "WEIGHT") ||
 	       !strncmp(s, "ports:", 6) || smp_is_portinfo(s);
 }
 
-int qc_smp_line(struct qosconf_parser *p, char *s)
+int qosconf_smp_line(struct qosconf_parser *p, char *s)
 {
-	qc_trim_end(s);
-	s = qc_skip_space(s);
+	qosconf_lex_trim_end(s);
+	s = qosconf_lex_skip_space(s);
 	if (!*s)
 		return 0;
 	if (*s == '#')
@@ -290,31 +297,31 @@ int qc_smp_line(struct qosconf_parser *p, char *s)
 		return smp_close_table(p) ?: smp_portinfo(p, s);
 	if (!strncmp(s, "ibwarn:", 7))
 		return 0;
-	return qc_error(p, "unrecognised line '%.40s'", s);
+	return qosconf_lex_error(p, "unrecognised line '%.40s'", s);
 }
 
 /* End of one file: whatever it opened must be complete. */
-int qc_smp_file_end(struct qosconf_parser *p)
+int qosconf_smp_file_end(struct qosconf_parser *p)
 {
 	int err = smp_close_table(p);
 
 	if (err)
 		return err;
 	if (p->sl2vl_header)
-		return qc_error_line(p, p->sl2vl_header_line,
+		return qosconf_lex_error_line(p, p->sl2vl_header_line,
 				     "truncated SL2VL capture: no 'ports:' line");
 	if (p->vlarb_seen && p->vlarb_name == p->name &&
 	    ((p->cfg->high.cap && !p->cfg->high.n_entries) ||
 	     (p->cfg->low.cap && !p->cfg->low.n_entries)))
-		return qc_error_line(p, p->vlarb_line,
+		return qosconf_lex_error_line(p, p->vlarb_line,
 				     "truncated capture: a priority table is missing");
 	return 0;
 }
 
-int qc_smp_finish(struct qosconf_parser *p)
+int qosconf_smp_finish(struct qosconf_parser *p)
 {
 	if (!p->vlarb_seen && !p->cfg->high.n_entries && !p->cfg->low.n_entries)
-		return qc_error(p, "no VL Arbitration table (smpquery vlarb) "
+		return qosconf_lex_error(p, "no VL Arbitration table (smpquery vlarb) "
 				"in the input");
 	return 0;
 }

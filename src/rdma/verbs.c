@@ -305,8 +305,10 @@ void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
 	ep->gid = q->dev->gid;
 }
 
-void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
-		   const struct verbs_path *path, struct ibv_ah_attr *ah)
+/* The address vector for @remote along @path (the rdma_cm path builds its
+ * own with rdma_init_qp_attr and sets the SL and traffic class in it). */
+static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
+			  const struct verbs_path *path, struct ibv_ah_attr *ah)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->dlid = remote->lid;
@@ -556,9 +558,4 @@ const char *verbs_mtu_str(enum ibv_mtu mtu)
 	static const char *const s[] = { "?", "256", "512", "1024", "2048", "4096" };
 
 	return (unsigned)mtu < sizeof(s) / sizeof(s[0]) ? s[mtu] : "?";
-}
-
-size_t verbs_mtu_bytes(enum ibv_mtu mtu)
-{
-	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? (size_t)128 << mtu : 0;
 }

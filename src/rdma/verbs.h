@@ -121,10 +121,6 @@ void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep);
 int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 		     const struct verbs_path *path, char *err, size_t errlen);
 
-/* Fill the address vector for @remote along @path (used by rdma_cm too). */
-void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
-		   const struct verbs_path *path, struct ibv_ah_attr *ah);
-
 /*
  * Limit @q (at RTS) to @kbps with the NIC's per-QP rate limiter (packet
  * pacing). -EOPNOTSUPP, with a message naming the device, where the device
@@ -144,6 +140,5 @@ uint64_t verbs_counters_retrans(const struct verbs_counters *before,
 				const struct verbs_counters *after);
 
 const char *verbs_mtu_str(enum ibv_mtu mtu);
-size_t verbs_mtu_bytes(enum ibv_mtu mtu);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "base/clock.h"
 #include "base/hist.h"
+#include "converge/step.h"
 #include "engine/bw_client.h"
 #include "engine/probe.h"
 #include "engine/result.h"
@@ -140,58 +141,10 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			  const struct arb_result *res);
 
 /* ================================================================== */
-/* converge                                                            */
+/* converge (its steps, classes and flows: converge/step.h)            */
 /* ================================================================== */
 
-#define CONVERGE_MAX_CLASSES	16
-#define CONVERGE_MAX_FLOWS	64
-
-/*
- * One class of traffic at the destination: an SL on InfiniBand, an ETS
- * band (the flows' tclass -> DSCP -> band) on RoCE.
- */
-struct converge_class {
-	int key;			/* SL or band */
-	int dscp;			/* ETS: a DSCP of its flows */
-	unsigned n_lat, n_bw;
-	bool saturating;		/* holds a bw flow without a rate */
-	struct hist *lat_ns;		/* RTTs of its lat flows, in ns; NULL: none */
-	uint64_t bytes;			/* received in the window */
-	double gbps;
-	double share_pct;		/* of all that was received */
-	bool has_analyzed;
-	double analyzed_pct;
-	double diff_pp;			/* share_pct - analyzed_pct */
-	bool within;
-};
-
-struct converge_flow {
-	const char *name, *host, *type;
-	int sl, tclass, dscp, class_key;
-	uint64_t bytes;			/* at the destination, in the window */
-	double gbps;
-	uint64_t sent_bytes;		/* what its source completed, tail included */
-	json_t *rtt_ns;			/* lat: the agent's summary (owned), or NULL */
-	json_t *cdf;			/* lat: its buckets (owned), or NULL */
-	bool ran;			/* part of this step */
-	char error[256];
-};
-
-/* One run: every flow, or the first @active_bw bw flows of a sweep. */
-struct converge_step {
-	unsigned active_bw;
-	double window_s;
-	double total_gbps;
-	double analysis_link_gbps;
-	bool compared;			/* false: nothing saturates the port */
-	bool within;
-	bool cut_short;			/* a signal or a failure: window_s is what ran */
-	struct converge_flow flows[CONVERGE_MAX_FLOWS];
-	size_t n_flows;
-	struct converge_class classes[CONVERGE_MAX_CLASSES];
-	size_t n_classes;
-};
-
+/* How a converge run was set up: the report's header and JSON "config". */
 struct converge_report_info {
 	const char *scenario;
 	const char *destination;

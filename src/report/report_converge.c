@@ -65,7 +65,8 @@ static json_t *converge_flow_json(const struct converge_report_info *info,
 	json_object_set_new(o, "bytes", json_integer((json_int_t)f->bytes));
 	json_object_set_new(o, "gbps", json_real(f->gbps));
 	json_object_set_new(o, "sent_bytes", json_integer((json_int_t)f->sent_bytes));
-	json_object_set_new(o, "rtt_ns", f->rtt_ns ? json_incref(f->rtt_ns) : json_null());
+	json_object_set_new(o, "rtt_ns", f->rtt ? report_hist_json(f->rtt, &f->rtt_clk) :
+			    json_null());
 	json_object_set_new(o, "error", f->error[0] ? json_string(f->error) : json_null());
 	return o;
 }

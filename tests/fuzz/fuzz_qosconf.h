@@ -21,7 +21,7 @@ static int fuzz_qosconf(const uint8_t *data, size_t size,
 	struct qosconf_source src = { "fuzz", NULL };
 	enum qosconf_format used;
 	struct qosconf_opts opts;
-	struct qosconf_err err;
+	char err[256];
 	struct arb_config cfg;
 	struct arb_params params;
 	static struct arb_result res;
@@ -34,9 +34,9 @@ static int fuzz_qosconf(const uint8_t *data, size_t size,
 	src.text = text;
 	qosconf_opts_init(&opts);
 	opts.format = format;
-	err.msg[0] = '\0';
-	rc = qosconf_parse(&src, 1, &opts, &cfg, &used, &err);
-	if (rc && (rc != -EINVAL || !err.msg[0]))
+	err[0] = '\0';
+	rc = qosconf_parse(&src, 1, &opts, &cfg, &used, err, sizeof(err));
+	if (rc && (rc != -EINVAL || !err[0]))
 		abort();	/* every refusal says why, as -EINVAL */
 	if (!rc) {
 		arb_params_init(&params);

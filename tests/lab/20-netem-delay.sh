@@ -11,5 +11,5 @@ base=$(perftest_lat_us ib_read_lat h2 h1 64 200)
 delayed=$(perftest_lat_us ib_read_lat h2 h1 64 200)
 rise_us=$(awk -v a="$base" -v b="$delayed" 'BEGIN { printf "%.0f", b - a }')
 echo "ib_read_lat median RTT: ${base} us; with ${D_US} us on each egress: ${delayed} us; rise ${rise_us} us (2D = $((2 * D_US)) us)"
-awk -v r="$rise_us" -v d="$D_US" 'BEGIN { exit !(r > 1.8 * d && r < 2.2 * d) }' ||
+within_pct "$rise_us" $((2 * D_US)) 10 ||
 	fail "RTT rose by ${rise_us} us, not within 10 % of $((2 * D_US)) us"

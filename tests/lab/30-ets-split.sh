@@ -30,4 +30,4 @@ echo "band counters before: $(echo $before) after: $(echo $after)"
 read -r b1 b2 < <(join <(echo "$before") <(echo "$after") | awk '{ printf "%d ", $3 - $2 } END { print "" }')
 share=$(awk -v a="$b1" -v b="$b2" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
 echo "band 0 (quantum 4500, DSCP 8) got ${share} % of ${b1}+${b2} bytes; band 1 (1500, DSCP 16) the rest"
-awk -v s="$share" 'BEGIN { exit !(s > 72 && s < 78) }' || fail "split ${share} %, expected 75 % +- 3"
+within_abs "$share" 75 3 || fail "split ${share} %, expected 75 % +- 3"

@@ -18,5 +18,5 @@ delayed=$(lat_us delayed .rtt_ns.p50 64)
 rise=$(awk -v a="$base" -v b="$delayed" 'BEGIN { printf "%.0f", b - a }')
 echo "rperf lat median RTT: ${base} us; with ${D_US} us on each egress: ${delayed} us; rise ${rise} us (2D = $((2 * D_US)) us)"
 lat_figures delayed 64
-awk -v r="$rise" -v d="$D_US" 'BEGIN { exit !(r > 1.8 * d && r < 2.2 * d) }' ||
+within_pct "$rise" $((2 * D_US)) 10 ||
 	fail "median RTT rose by ${rise} us, not within 10 % of $((2 * D_US)) us"

@@ -21,4 +21,4 @@ read -r a _ < <(bw_window heavy 6 26)
 read -r b _ < <(bw_window light 6 26)
 share=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
 echo "tclass 32 (band 0, quantum 4500) received $a bytes, tclass 64 (band 1, 1500) $b: ${share} % / $(awk -v s="$share" 'BEGIN { print 100 - s }') %"
-awk -v s="$share" 'BEGIN { exit !(s > 72 && s < 78) }' || fail "split ${share} %, expected 75 % +- 3"
+within_abs "$share" 75 3 || fail "split ${share} %, expected 75 % +- 3"

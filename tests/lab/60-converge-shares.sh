@@ -25,7 +25,7 @@ for band in 0 1; do
 	got=$(step_jq shares ".classes[] | select(.band == $band) | .share_pct")
 	want=$(jq -r ".bands[] | select(.band == $band) | .share_pct" "$WORK/analyze.json")
 	echo "band $band: measured ${got} %, rperf analyze ${want} %"
-	awk -v g="$got" -v w="$want" -v t="$TOL" 'BEGIN { d = g - w; exit !(d <= t && d >= -t) }' ||
+	within_abs "$got" "$want" "$TOL" ||
 		fail "band $band: measured $got %, analyzed $want %"
 done
 [ "$(step_jq shares '.classes | length')" = 2 ] || fail "expected two classes"

@@ -27,8 +27,3 @@ bw_mbps() {
 roce_goodput_mbps() {
 	awk -v r="$1" -v mtu="${2:-1024}" 'BEGIN { printf "%.3f", r * mtu / (mtu + 58) }'
 }
-
-# Is A within PCT % of B?
-within_pct() {
-	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
-}

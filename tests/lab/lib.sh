@@ -61,6 +61,16 @@ wait_listen() {
 		fail "$1: nothing listens on port $2 after 30 s"
 }
 
+# Is A within PCT % of B?
+within_pct() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
+}
+
+# Is A within TOL of B (same units, e.g. percentage points)?
+within_abs() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
+}
+
 # Median half round trip (t_typical, us) from ib_send_lat output.
 perftest_typical_us() {
 	awk '$1 ~ /^[0-9]+$/ && NF >= 9 { print $5 }' "$1" | tail -n 1

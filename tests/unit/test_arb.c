@@ -364,8 +364,12 @@ static void test_model_mismatch(void **state)
 	arb_params_init(&params);
 	params.model = ARB_MODEL_ETS;
 	assert_int_equal(arb_analyze(&cfg, &params, &res), -EINVAL);
+	params.model = ARB_MODEL_COUNT;		/* no such model */
+	assert_int_equal(arb_analyze(&cfg, &params, &res), -EINVAL);
 	ets_strict_drr(&cfg);
 	params.model = ARB_MODEL_IB_FLUID;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), -EINVAL);
+	params.model = ARB_MODEL_IB_PACKET;
 	assert_int_equal(arb_analyze(&cfg, &params, &res), -EINVAL);
 	params.model = ARB_MODEL_ETS;
 	params.runs = 0;
@@ -381,6 +385,28 @@ static void test_model_names(void **state)
 	assert_int_equal(m, ARB_MODEL_IB_PACKET);
 	assert_string_equal(arb_model_name(ARB_MODEL_IB_FLUID), "ib-fluid");
 	assert_int_equal(arb_model_parse("fluid", &m), -EINVAL);
+}
+
+/* The table of models: names read back, each fits one kind, says its options. */
+static void test_model_table(void **state)
+{
+	static const char *const names[] = { "ib-fluid", "ib-packet", "ets" };
+	enum arb_model m, back;
+
+	(void)state;
+	for (m = 0; m < ARB_MODEL_COUNT; m++) {
+		assert_string_equal(arb_model_name(m), names[m]);
+		assert_int_equal(arb_model_parse(names[m], &back), 0);
+		assert_int_equal(back, m);
+		assert_non_null(strstr(arb_model_options(m), "--load"));
+		assert_true(arb_model_fits(m, m == ARB_MODEL_ETS ? ARB_KIND_ETS :
+					   ARB_KIND_VLARB));
+		assert_false(arb_model_fits(m, m == ARB_MODEL_ETS ? ARB_KIND_VLARB :
+					    ARB_KIND_ETS));
+	}
+	assert_string_equal(arb_model_name(ARB_MODEL_COUNT), "unknown");
+	assert_null(arb_model_options(ARB_MODEL_COUNT));
+	assert_false(arb_model_fits(ARB_MODEL_COUNT, ARB_KIND_VLARB));
 }
 
 int main(void)
@@ -399,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_ets_saturated_strict),
 		cmocka_unit_test(test_model_mismatch),
 		cmocka_unit_test(test_model_names),
+		cmocka_unit_test(test_model_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

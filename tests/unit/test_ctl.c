@@ -29,6 +29,10 @@ static int parse(const char *s)
 	"\"gid_index\":-1,\"data_port\":18540,\"dest\":\"h3\",\"clock\":\"monotonic\"," \
 	"\"yield\":true,\"qp_timeout\":20,\"retry\":7,\"flows\":[" flow "]}"
 
+#define RESULT_LAT(rtt) "{\"type\":\"result\",\"window_ns\":1,\"sink\":[],\"flows\":" \
+	"[{\"name\":\"lat1\",\"type\":\"lat\",\"samples\":2,\"msgs\":2,\"bytes\":128," \
+	"\"ticks_per_ns\":2.5,\"rtt\":" rtt "}]}"
+
 static void test_good(void **state)
 {
 	(void)state;
@@ -41,6 +45,8 @@ static void test_good(void **state)
 	assert_int_equal(parse("{\"type\":\"result\",\"flows\":[],\"window_ns\":1,\"sink\":"
 			       "[{\"peer\":\"a:1\",\"sl\":0,\"tclass\":0,\"msgs\":1,\"bytes\":2,"
 			       "\"errors\":0}]}"), 0);
+	assert_int_equal(parse(RESULT_LAT("{\"count\":2,\"min\":5,\"max\":6,\"sum\":\"b\","
+					  "\"sumsq\":\"3d\",\"buckets\":[[5,1],[6,1]]}")), 0);
 }
 
 static void test_bad(void **state)
@@ -66,6 +72,10 @@ static void test_bad(void **state)
 		{ SETUP(FLOW ",7"), "setup.flows[1]: not an object" },
 		{ "{\"type\":\"setup\",\"role\":\"root\"}", "'role' must be one of" },
 		{ "{\"type\":\"error\",\"error\":\"\"}", "bad length" },
+		{ RESULT_LAT("[]"), "result.flows[0]: 'rtt' must be a histogram" },
+		{ RESULT_LAT("{\"count\":3,\"min\":5,\"max\":6,\"sum\":\"b\",\"sumsq\":\"3d\","
+			     "\"buckets\":[[5,1],[6,1]]}"),
+		  "result.flows[0]: 'rtt': histogram: buckets hold 2 samples, count says 3" },
 	};
 	size_t i;
 

@@ -1,7 +1,7 @@
 /*
  * hist: bucket geometry, the relative error bound of percentiles against the
  * exact nearest-rank answer on sorted samples, exact statistics, merge,
- * empty histograms and constant memory.
+ * empty histograms, and recording that never allocates.
  */
 #include <errno.h>
 #include <math.h>
@@ -311,31 +311,45 @@ static void collect(uint64_t value, uint64_t count, void *arg)
 	c->n++;
 }
 
-static void test_merge_equals_recording_all(void **state)
+/* Bit-identical statistics and percentiles. */
+static void assert_stats_equal(const struct hist *a, const struct hist *b)
 {
-	struct hist *a = hist_new(), *b = hist_new(), *all = hist_new();
-	struct collect ca = { 0 }, call = { 0 };
 	double p;
+
+	assert_int_equal(hist_count(a), hist_count(b));
+	assert_int_equal(hist_min(a), hist_min(b));
+	assert_int_equal(hist_max(a), hist_max(b));
+	assert_true(hist_mean(a) == hist_mean(b));
+	assert_true(hist_stdev(a) == hist_stdev(b));
+	for (p = 0.0; p <= 100.0; p += 0.25)
+		assert_int_equal(hist_percentile(a, p), hist_percentile(b, p));
+}
+
+/* The same samples into @all, and each into @a or @b at random. */
+static void record_split(struct hist *a, struct hist *b, struct hist *all)
+{
 	int i;
 
-	(void)state;
-	assert_non_null(a);
-	assert_non_null(b);
-	assert_non_null(all);
 	for (i = 0; i < NSAMPLES; i++) {
 		uint64_t v = i % 3 ? gen_heavy_tail() : gen_wide();
 
 		hist_record(rng_next() % 2 ? a : b, v);
 		hist_record(all, v);
 	}
+}
+
+static void test_merge_equals_recording_all(void **state)
+{
+	struct hist *a = hist_new(), *b = hist_new(), *all = hist_new();
+	struct collect ca = { 0 }, call = { 0 };
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(all);
+	record_split(a, b, all);
 	assert_int_equal(hist_merge(a, b), 0);
-	assert_int_equal(hist_count(a), hist_count(all));
-	assert_int_equal(hist_min(a), hist_min(all));
-	assert_int_equal(hist_max(a), hist_max(all));
-	assert_true(hist_mean(a) == hist_mean(all));
-	assert_true(hist_stdev(a) == hist_stdev(all));
-	for (p = 0.0; p <= 100.0; p += 0.25)
-		assert_int_equal(hist_percentile(a, p), hist_percentile(all, p));
+	assert_stats_equal(a, all);
 	hist_foreach(a, collect, &ca);
 	hist_foreach(all, collect, &call);
 	assert_int_equal(ca.n, call.n);
@@ -343,6 +357,182 @@ static void test_merge_equals_recording_all(void **state)
 	hist_free(a);
 	hist_free(b);
 	hist_free(all);
+}
+
+/* Every bucket of @a and @b, index by index, and every exact statistic. */
+static void assert_hist_identical(const struct hist *a, const struct hist *b)
+{
+	json_t *pa = hist_wire_pack(a), *pb = hist_wire_pack(b);
+
+	assert_stats_equal(a, b);
+	/* The packed form lists every bucket and the exact sums. */
+	assert_non_null(pa);
+	assert_non_null(pb);
+	assert_true(json_equal(pa, pb));
+	json_decref(pa);
+	json_decref(pb);
+}
+
+static void test_wire_round_trip(void **state)
+{
+	struct hist *h = hist_new(), *back = hist_new();
+	struct collect ch = { 0 }, cb = { 0 };
+	char err[256] = "";
+	json_t *w, *b, *pair;
+	uint64_t total = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NSAMPLES; i++)
+		hist_record(h, i % 3 ? gen_heavy_tail() : gen_wide());
+	w = hist_wire_pack(h);
+	assert_non_null(w);
+	assert_int_equal(hist_wire_unpack(w, back, err, sizeof(err)), 0);
+	assert_hist_identical(h, back);
+	hist_foreach(h, collect, &ch);
+	hist_foreach(back, collect, &cb);
+	assert_int_equal(ch.n, cb.n);
+	assert_int_equal(ch.sum_vc, cb.sum_vc);
+	/* Each bucket on the wire holds exactly the samples of that bucket. */
+	b = json_object_get(w, "buckets");
+	assert_int_equal(json_array_size(b), ch.n);
+	json_array_foreach(b, i, pair)
+		total += (uint64_t)json_integer_value(json_array_get(pair, 1));
+	assert_int_equal(total, NSAMPLES);
+	json_decref(w);
+	/* An empty histogram travels too, and replaces what was there. */
+	hist_reset(h);
+	w = hist_wire_pack(h);
+	assert_int_equal(hist_wire_unpack(w, back, err, sizeof(err)), 0);
+	assert_int_equal(hist_count(back), 0);
+	assert_hist_identical(h, back);
+	json_decref(w);
+	hist_free(h);
+	hist_free(back);
+}
+
+static void test_wire_merge_equals_recording_all(void **state)
+{
+	struct hist *a = hist_new(), *b = hist_new(), *all = hist_new();
+	struct hist *ua = hist_new(), *ub = hist_new();
+	char err[256];
+	json_t *wa, *wb;
+
+	(void)state;
+	record_split(a, b, all);
+	wa = hist_wire_pack(a);
+	wb = hist_wire_pack(b);
+	assert_int_equal(hist_wire_unpack(wa, ua, err, sizeof(err)), 0);
+	assert_int_equal(hist_wire_unpack(wb, ub, err, sizeof(err)), 0);
+	assert_int_equal(hist_merge(ua, ub), 0);
+	assert_hist_identical(ua, all);
+	/* A factor of one is the exact merge too. */
+	assert_int_equal(hist_wire_unpack(wa, ua, err, sizeof(err)), 0);
+	assert_int_equal(hist_merge_scaled(ua, ub, 1.0), 0);
+	assert_hist_identical(ua, all);
+	json_decref(wa);
+	json_decref(wb);
+	hist_free(a);
+	hist_free(b);
+	hist_free(all);
+	hist_free(ua);
+	hist_free(ub);
+}
+
+static void test_merge_scaled(void **state)
+{
+	struct hist *ticks = hist_new(), *ns = hist_new(), *want = hist_new();
+	double p;
+	int i;
+
+	(void)state;
+	/* Ticks of a 2.5 GHz clock into ns, against the samples recorded in ns. */
+	for (i = 0; i < NSAMPLES; i++) {
+		uint64_t v = 1000 + gen_heavy_tail() % 10000000;
+
+		hist_record(ticks, v * 5);
+		hist_record(want, v * 2);
+	}
+	assert_int_equal(hist_merge_scaled(ns, ticks, 0.4), 0);
+	assert_int_equal(hist_count(ns), hist_count(want));
+	assert_int_equal(hist_min(ns), hist_min(want));
+	assert_int_equal(hist_max(ns), hist_max(want));
+	for (p = 1.0; p < 100.0; p += 1.0)
+		assert_near((double)hist_percentile(ns, p), (double)hist_percentile(want, p),
+			    3 * HIST_REL_ERROR * (double)hist_percentile(want, p) + 1);
+	assert_near(hist_mean(ns), hist_mean(want), 2 * HIST_REL_ERROR * hist_mean(want));
+	assert_int_equal(hist_merge_scaled(ns, ticks, 0.0), -EINVAL);
+	assert_int_equal(hist_merge_scaled(ns, ticks, NAN), -EINVAL);
+	hist_free(ticks);
+	hist_free(ns);
+	hist_free(want);
+}
+
+static void test_wire_malformed(void **state)
+{
+	static const struct { const char *json; const char *why; } bad[] = {
+		{ "[1]", "not an object" },
+		{ "{\"count\":0,\"min\":0,\"max\":0,\"sum\":\"0\",\"sumsq\":\"0\","
+		  "\"buckets\":[],\"x\":1}", "unknown field 'x'" },
+		{ "{\"count\":-1,\"min\":0,\"max\":0,\"sum\":\"0\",\"sumsq\":\"0\","
+		  "\"buckets\":[]}", "must be integers" },
+		{ "{\"min\":0,\"max\":0,\"sum\":\"0\",\"sumsq\":\"0\",\"buckets\":[]}",
+		  "must be integers" },
+		{ "{\"count\":1,\"min\":5,\"max\":5,\"sum\":\"5g\",\"sumsq\":\"19\","
+		  "\"buckets\":[[5,1]]}", "hex strings" },
+		{ "{\"count\":1,\"min\":5,\"max\":5,\"sum\":\"5\",\"sumsq\":"
+		  "\"1000000000000000000000000000000000000000000000000\",\"buckets\":[[5,1]]}",
+		  "hex strings" },
+		{ "{\"count\":1,\"min\":5,\"max\":5,\"sum\":\"5\",\"sumsq\":\"19\","
+		  "\"buckets\":{}}", "'buckets' must be an array" },
+		{ "{\"count\":1,\"min\":5,\"max\":5,\"sum\":\"5\",\"sumsq\":\"19\","
+		  "\"buckets\":[[5]]}", "bucket 0 is not [index, count]" },
+		{ "{\"count\":1,\"min\":5,\"max\":5,\"sum\":\"5\",\"sumsq\":\"19\","
+		  "\"buckets\":[[5,0]]}", "bucket 0 is not [index, count]" },
+		{ "{\"count\":1,\"min\":5,\"max\":5,\"sum\":\"5\",\"sumsq\":\"19\","
+		  "\"buckets\":[[99999999,1]]}", "out of order, range or count" },
+		{ "{\"count\":2,\"min\":5,\"max\":6,\"sum\":\"b\",\"sumsq\":\"3d\","
+		  "\"buckets\":[[6,1],[5,1]]}", "out of order, range or count" },
+		{ "{\"count\":2,\"min\":5,\"max\":5,\"sum\":\"a\",\"sumsq\":\"32\","
+		  "\"buckets\":[[5,1]]}", "buckets hold 1 samples, count says 2" },
+		{ "{\"count\":1,\"min\":5,\"max\":5,\"sum\":\"6\",\"sumsq\":\"24\","
+		  "\"buckets\":[[5,1]]}", "do not fit its buckets" },
+		{ "{\"count\":1,\"min\":5,\"max\":5,\"sum\":\"5\",\"sumsq\":\"19\","
+		  "\"buckets\":[[6,1]]}", "do not fit its buckets" },
+		{ "{\"count\":2,\"min\":5,\"max\":6,\"sum\":\"b\",\"sumsq\":\"1\","
+		  "\"buckets\":[[5,1],[6,1]]}", "do not fit its buckets" },
+		{ "{\"count\":0,\"min\":0,\"max\":3,\"sum\":\"0\",\"sumsq\":\"0\","
+		  "\"buckets\":[]}", "do not fit its buckets" },
+	};
+	struct hist *h = hist_new(), *keep = hist_new();
+	json_error_t je;
+	char err[256];
+	json_t *o;
+	size_t i;
+
+	(void)state;
+	hist_record(h, 7);
+	hist_record(keep, 7);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = json_loads(bad[i].json, 0, &je);
+		assert_non_null(o);
+		err[0] = '\0';
+		assert_int_equal(hist_wire_unpack(o, h, err, sizeof(err)), -EPROTO);
+		if (!strstr(err, bad[i].why))
+			fail_msg("%s: '%s', expected '%s'", bad[i].json, err, bad[i].why);
+		assert_hist_identical(h, keep);	/* a refused input changes nothing */
+		json_decref(o);
+	}
+	/* The well-formed neighbour of those inputs is accepted. */
+	o = json_loads("{\"count\":2,\"min\":5,\"max\":6,\"sum\":\"b\",\"sumsq\":\"3d\","
+		       "\"buckets\":[[5,1],[6,1]]}", 0, &je);
+	assert_int_equal(hist_wire_unpack(o, h, err, sizeof(err)), 0);
+	assert_int_equal(hist_count(h), 2);
+	assert_int_equal(hist_min(h), 5);
+	assert_int_equal(hist_max(h), 6);
+	json_decref(o);
+	hist_free(h);
+	hist_free(keep);
 }
 
 static void test_merge_empty_and_errors(void **state)
@@ -408,20 +598,81 @@ static void test_empty_and_reset(void **state)
 	hist_free(NULL);
 }
 
-static void test_memory_constant(void **state)
+/*
+ * The heap, counted: this test links with --wrap=malloc, calloc and
+ * realloc (Makefile.am), so every allocation anyone in it makes passes
+ * through here.
+ */
+static size_t heap_calls;
+
+void *__real_malloc(size_t bytes);
+void *__real_calloc(size_t n, size_t bytes);
+void *__real_realloc(void *p, size_t bytes);
+void *__wrap_malloc(size_t bytes);
+void *__wrap_calloc(size_t n, size_t bytes);
+void *__wrap_realloc(void *p, size_t bytes);
+
+void *__wrap_malloc(size_t bytes)
 {
-	struct hist *h = hist_new();
-	size_t before;
+	heap_calls++;
+	return __real_malloc(bytes);
+}
+
+void *__wrap_calloc(size_t n, size_t bytes)
+{
+	heap_calls++;
+	return __real_calloc(n, bytes);
+}
+
+void *__wrap_realloc(void *p, size_t bytes)
+{
+	heap_calls++;
+	return __real_realloc(p, bytes);
+}
+
+/* A value of any magnitude: every power of two gets its share. */
+static uint64_t rng_any_magnitude(void)
+{
+	return rng_next() >> (rng_next() % 64);
+}
+
+/*
+ * Memory is fixed at creation: a million samples over the whole range
+ * allocate nothing (hist_new, which must, shows the counter works), and
+ * leave count, min, max, mean and the extreme percentiles exact.
+ */
+static void test_record_allocates_nothing(void **state)
+{
+	uint64_t v, lo = UINT64_MAX, hi = 0;
+	long double sum = 0;
+	size_t before, calls;
+	struct hist *h;
 	int i;
 
 	(void)state;
+	calls = heap_calls;
+	h = hist_new();
 	assert_non_null(h);
+	assert_true(heap_calls > calls);
 	before = hist_memory_bytes(h);
 	assert_true(before > 0);
 	assert_true(before <= 256 * 1024);
-	for (i = 0; i < 1000000; i++)
-		hist_record(h, rng_next());
+	calls = heap_calls;
+	for (i = 0; i < 1000000; i++) {
+		v = rng_any_magnitude();
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		sum += v;
+		hist_record(h, v);
+	}
+	assert_int_equal(heap_calls, calls);
 	assert_int_equal(hist_memory_bytes(h), before);
+	assert_int_equal(hist_count(h), 1000000);
+	assert_int_equal(hist_min(h), lo);
+	assert_int_equal(hist_max(h), hi);
+	assert_int_equal(hist_percentile(h, 0), lo);
+	assert_int_equal(hist_percentile(h, 100), hi);
+	assert_near(hist_mean(h), (double)(sum / 1000000), (double)(sum / 1000000) * 1e-12);
 	hist_free(h);
 }
 
@@ -436,9 +687,13 @@ int main(void)
 		cmocka_unit_test(test_stats_huge_values),
 		cmocka_unit_test(test_foreach),
 		cmocka_unit_test(test_merge_equals_recording_all),
+		cmocka_unit_test(test_wire_round_trip),
+		cmocka_unit_test(test_wire_merge_equals_recording_all),
+		cmocka_unit_test(test_merge_scaled),
+		cmocka_unit_test(test_wire_malformed),
 		cmocka_unit_test(test_merge_empty_and_errors),
 		cmocka_unit_test(test_empty_and_reset),
-		cmocka_unit_test(test_memory_constant),
+		cmocka_unit_test(test_record_allocates_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,9 +14,10 @@
 
 #include "qos/arb.h"
 #include "qos/qosconf.h"
+#include "qos/qosconf_lex.h"
 #include "unit.h"
 
-static struct qosconf_err err;
+static char err[256];
 
 /* Parse fixture files (NULL-terminated names) with @opts. */
 static int parse_files(const char *const *names, const struct qosconf_opts *opts,
@@ -28,11 +29,11 @@ static int parse_files(const char *const *names, const struct qosconf_opts *opts
 
 	for (n = 0; names[n]; n++) {
 		snprintf(path, sizeof(path), "%s/%s", TEST_DATA, names[n]);
-		assert_int_equal(qosconf_read_file(path, &texts[n], &err), 0);
+		assert_int_equal(qosconf_read_file(path, &texts[n], err, sizeof(err)), 0);
 		src[n].name = names[n];
 		src[n].text = texts[n];
 	}
-	rc = qosconf_parse(src, n, opts, cfg, format, &err);
+	rc = qosconf_parse(src, n, opts, cfg, format, err, sizeof(err));
 	while (n--)
 		free(texts[n]);
 	return rc;
@@ -57,7 +58,7 @@ static int parse_text(const char *text, enum qosconf_format format_in,
 
 	qosconf_opts_init(&opts);
 	opts.format = format_in;
-	return qosconf_parse(&src, 1, &opts, cfg, &format, &err);
+	return qosconf_parse(&src, 1, &opts, cfg, &format, err, sizeof(err));
 }
 
 static void analyze(const struct arb_config *cfg, struct arb_result *res)
@@ -183,11 +184,11 @@ static void test_smpquery_in_port(void **state)
 
 	(void)state;
 	qosconf_opts_init(&opts);
-	assert_int_equal(qosconf_parse(&src, 1, &opts, &cfg, &format, &err), 0);
+	assert_int_equal(qosconf_parse(&src, 1, &opts, &cfg, &format, err, sizeof(err)), 0);
 	assert_int_equal(cfg.sl2vl[8], 0);
 	assert_int_equal(cfg.low.entries[1].weight, 255);
 	opts.in_port = 2;
-	assert_int_equal(qosconf_parse(&src, 1, &opts, &cfg, &format, &err), 0);
+	assert_int_equal(qosconf_parse(&src, 1, &opts, &cfg, &format, err, sizeof(err)), 0);
 	assert_int_equal(cfg.sl2vl[0], 1);
 }
 
@@ -222,18 +223,34 @@ static void test_detect(void **state)
 	assert_int_equal(qosconf_detect("!!!\n"), QOSCONF_FORMAT_AUTO);
 }
 
+/* Every format's name, from the table of readers, reads back as itself. */
+static void test_format_names(void **state)
+{
+	static const char *const names[] = { "auto", "opensm", "smpquery",
+					     "table", "ets" };
+	enum qosconf_format f, back;
+
+	(void)state;
+	for (f = QOSCONF_FORMAT_AUTO; f < QOSCONF_FORMAT_COUNT; f++) {
+		assert_string_equal(qosconf_format_name(f), names[f]);
+		assert_int_equal(qosconf_format_parse(names[f], &back), 0);
+		assert_int_equal(back, f);
+	}
+	assert_int_equal(qosconf_format_parse("tables", &back), -EINVAL);
+}
+
 static void test_parse_list(void **state)
 {
 	uint8_t v[16];
 	int n;
 
 	(void)state;
-	assert_int_equal(qosconf_parse_list("0,1, 0x2", 0, 15, 16, v, &n, &err), 0);
+	assert_int_equal(qosconf_lex_list("0,1, 0x2", 0, 15, 16, v, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(v[2], 2);
-	assert_int_equal(qosconf_parse_list("0,16", 0, 15, 16, v, &n, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "16 out of range"));
-	assert_int_equal(qosconf_parse_list("0,x", 0, 15, 16, v, &n, &err), -EINVAL);
+	assert_int_equal(qosconf_lex_list("0,16", 0, 15, 16, v, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "16 out of range"));
+	assert_int_equal(qosconf_lex_list("0,x", 0, 15, 16, v, &n, err, sizeof(err)), -EINVAL);
 }
 
 /* Each bad fixture fails and names the file, the line, and the value. */
@@ -271,9 +288,9 @@ static void test_bad_inputs(void **state)
 		else
 			snprintf(where, sizeof(where), "%s:", bad_cases[i].name);
 		assert_int_equal(parse_one(bad_cases[i].name, &cfg, &format), -EINVAL);
-		if (strncmp(err.msg, where, strlen(where)) ||
-		    !strstr(err.msg, bad_cases[i].what))
-			fail_msg("got '%s', expected '%s...%s'", err.msg, where,
+		if (strncmp(err, where, strlen(where)) ||
+		    !strstr(err, bad_cases[i].what))
+			fail_msg("got '%s', expected '%s...%s'", err, where,
 				 bad_cases[i].what);
 	}
 }
@@ -285,19 +302,19 @@ static void test_bad_inline(void **state)
 	(void)state;
 	assert_int_equal(parse_text("qos_sl2vl 0,1,2\n", QOSCONF_FORMAT_OPENSM,
 				    &cfg), -EINVAL);
-	assert_non_null(strstr(err.msg, "inline.txt:1: qos_sl2vl: 3 VLs"));
+	assert_non_null(strstr(err, "inline.txt:1: qos_sl2vl: 3 VLs"));
 	assert_int_equal(parse_text("qos_vlarb_low 0:4,1\n", QOSCONF_FORMAT_OPENSM,
 				    &cfg), -EINVAL);
-	assert_non_null(strstr(err.msg, "'1' is not VL:WEIGHT"));
+	assert_non_null(strstr(err, "'1' is not VL:WEIGHT"));
 	assert_int_equal(parse_text("band 0 strict\nband 2 drr 10\ndefault 0\n",
 				    QOSCONF_FORMAT_ETS, &cfg), -EINVAL);
-	assert_non_null(strstr(err.msg, "inline.txt:2: band 2 out of order"));
+	assert_non_null(strstr(err, "inline.txt:2: band 2 out of order"));
 	assert_int_equal(parse_text("# nothing\n", QOSCONF_FORMAT_TABLE, &cfg),
 			 -EINVAL);
-	assert_non_null(strstr(err.msg, "inline.txt:1: empty"));
+	assert_non_null(strstr(err, "inline.txt:1: empty"));
 	assert_int_equal(parse_text("WEIGHT: |0x4 |\n", QOSCONF_FORMAT_SMPQUERY,
 				    &cfg), -EINVAL);
-	assert_non_null(strstr(err.msg, "inline.txt:1: WEIGHT row without"));
+	assert_non_null(strstr(err, "inline.txt:1: WEIGHT row without"));
 }
 
 /*
@@ -319,7 +336,7 @@ static void test_fuzz_findings(void **state)
 	for (i = 0; i < sizeof(smp_ports) / sizeof(smp_ports[0]); i++) {
 		assert_int_equal(parse_text(smp_ports[i], QOSCONF_FORMAT_SMPQUERY,
 					    &cfg), -EINVAL);
-		assert_non_null(strstr(err.msg, "inline.txt:1: malformed SL2VL line"));
+		assert_non_null(strstr(err, "inline.txt:1: malformed SL2VL line"));
 	}
 }
 
@@ -332,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_smpquery_in_port),
 		cmocka_unit_test(test_ets),
 		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_bad_inline),

@@ -1,10 +1,11 @@
 /*
- * What the arbitration models share and nothing outside them includes:
- * the water-filling of offered loads, the result helpers, and each kind's
- * analysis for the entry point in arb.c. The public API is arb.h.
+ * What the arbitration models share: the water-filling of offered loads
+ * and the result helpers. Below the models (arb_models.h), which are
+ * below the dispatcher in arb.c: nothing here calls a model or the
+ * dispatcher. The public API is arb.h.
  */
-#ifndef RPERF_ARB_INT_H
-#define RPERF_ARB_INT_H
+#ifndef RPERF_ARB_COMMON_H
+#define RPERF_ARB_COMMON_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,26 +33,16 @@ struct arb_wf {
  * wf->shares(). rate_gbps[f] is 0 for a flow that offers nothing or
  * whose group is -1.
  */
-void arb_waterfill(const struct arb_wf *wf, double link_gbps,
-		   double rate_gbps[ARB_MAX_FLOWS]);
+void arb_common_waterfill(const struct arb_wf *wf, double link_gbps,
+			  double rate_gbps[ARB_MAX_FLOWS]);
 
 /* Add a warning to @res; those beyond ARB_MAX_WARNINGS are dropped. */
 void __attribute__((format(printf, 2, 3)))
-arb_warn(struct arb_result *res, const char *fmt, ...);
+arb_common_warn(struct arb_result *res, const char *fmt, ...);
 
 /* Fill SL (or priority) @sl's rate and share in @res; returns its entry. */
-struct arb_sl_result *arb_fill_sl(struct arb_result *res,
-				  const struct arb_params *params,
-				  int sl, int vl, double rate_gbps);
-
-/*
- * The analysis of one kind of port, into @res set up by arb_analyze().
- * Return 0, or -EINVAL when params->model does not fit the kind (or, for
- * ETS, the bands are unusable).
- */
-int arb_analyze_ib(const struct arb_config *cfg,
-		   const struct arb_params *params, struct arb_result *res);
-int arb_analyze_ets(const struct arb_config *cfg,
-		    const struct arb_params *params, struct arb_result *res);
+struct arb_sl_result *arb_common_fill_sl(struct arb_result *res,
+					 const struct arb_params *params,
+					 int sl, int vl, double rate_gbps);
 
 #endif

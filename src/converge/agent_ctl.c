@@ -1,0 +1,134 @@
+/*
+ * The agent's control helpers (see agent_ctl.h): apart from the session
+ * so that the session, the sources and the sink all call down into one
+ * place for the messages they wait on.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "converge/agent_ctl.h"
+#include "converge/agent_int.h"
+#include "rdma/conn.h"
+#include "base/errbuf.h"
+#include "base/log.h"
+#include "base/stop.h"
+
+#define AGENT_SLICE_MS		200	/* waits look at a stop and the control port this often */
+
+int agent_ctl_int(const json_t *o, const char *k)
+{
+	return (int)json_integer_value(json_object_get(o, k));
+}
+
+void agent_ctl_refuse_waiting(struct agent *a)
+{
+	char peer[64], text[160], err[256];
+	json_t *m;
+	int fd;
+
+	if (a->lfd < 0 || !conn_fd_readable(a->lfd))
+		return;
+	fd = accept(a->lfd, NULL, NULL);
+	if (fd < 0)
+		return;
+	conn_peer_name(fd, peer, sizeof(peer));
+	/* Its hello read first, so that closing does not reset it before our answer. */
+	if (!ctl_recv(fd, &m, AGENT_REFUSE_MS, err, sizeof(err)))
+		json_decref(m);
+	snprintf(text, sizeof(text), "busy with coordinator %s", a->peer);
+	ctl_send_error(fd, NULL, text, AGENT_REFUSE_MS);
+	log_warn("coordinator %s refused: %s", peer, text);
+	close(fd);
+}
+
+/*
+ * Wait up to @tmo_ms for the coordinator to speak, refusing others and
+ * ending early (-EINTR) when a stop is requested. 0 once @cfd is readable.
+ */
+static int agent_ctl_wait(struct agent *a, int cfd, int tmo_ms, char *err, size_t errlen)
+{
+	uint64_t end = ctl_now_ns() + (uint64_t)tmo_ms * 1000000u, now;
+	struct pollfd p[2] = { { .fd = cfd, .events = POLLIN },
+			       { .fd = a->lfd, .events = POLLIN } };
+
+	for (;;) {
+		if (stop_requested())
+			return errbuf_set(err, errlen, -EINTR, "the agent was told to quit");
+		now = ctl_now_ns();
+		if (now >= end)
+			return errbuf_set(err, errlen, -ETIMEDOUT,
+					  "the coordinator said nothing for %d s", tmo_ms / 1000);
+		if (poll(p, a->lfd >= 0 ? 2 : 1, AGENT_SLICE_MS) <= 0)
+			continue;
+		if (p[0].revents)
+			return 0;
+		agent_ctl_refuse_waiting(a);
+	}
+}
+
+/* Answer a time exchange with our clock. 0 or -errno with the reason. */
+static int agent_ctl_answer_time(int cfd, char *err, size_t errlen)
+{
+	json_t *m = ctl_msg("time");
+	int ret;
+
+	json_object_set_new(m, "now_ns", json_integer((json_int_t)ctl_now_ns()));
+	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
+	json_decref(m);
+	return ret;
+}
+
+int agent_ctl_next(struct agent *a, int cfd, json_t **m, int tmo_ms, char *err,
+		   size_t errlen)
+{
+	int ret;
+
+	for (;;) {
+		ret = agent_ctl_wait(a, cfd, tmo_ms, err, errlen);
+		if (!ret)
+			ret = ctl_recv(cfd, m, AGENT_MSG_MS, err, errlen);
+		if (ret || strcmp(ctl_type(*m), "time"))
+			return ret;
+		json_decref(*m);
+		*m = NULL;
+		ret = agent_ctl_answer_time(cfd, err, errlen);
+		if (ret)
+			return ret;
+	}
+}
+
+void agent_ctl_window(struct agent_step *st, const json_t *m)
+{
+	st->at_ns = (uint64_t)json_integer_value(json_object_get(m, "at_ns"));
+	st->warmup_ns = (uint64_t)agent_ctl_int(m, "warmup_ms") * 1000000u;
+	st->duration_ns = (uint64_t)agent_ctl_int(m, "duration_ms") * 1000000u;
+}
+
+int agent_ctl_during_run(struct agent_step *st, int cfd, char *err, size_t errlen)
+{
+	json_t *m;
+	int ret;
+
+	ret = agent_ctl_next(st->agent, cfd, &m, AGENT_MSG_MS, err, errlen);
+	if (ret) {
+		st->stop = 1;
+		return ret;
+	}
+	if (st->sink_role && !st->at_ns && !strcmp(ctl_type(m), "start")) {
+		agent_ctl_window(st, m);
+	} else if (strcmp(ctl_type(m), "stop")) {
+		ret = errbuf_set(err, errlen, -EPROTO, "'%s' during a run", ctl_type(m));
+		st->stop = 1;
+	} else {
+		ret = errbuf_set(err, errlen, -EINTR, "stopped");
+		snprintf(st->stop_reason, sizeof(st->stop_reason), "%s",
+			 json_string_value(json_object_get(m, "reason")) ?: "");
+		st->stop = 1;
+	}
+	json_decref(m);
+	return ret;
+}

@@ -1,0 +1,47 @@
+/*
+ * The agent's side of the control connection while a session runs: the
+ * next message from the coordinator (time exchanges answered on the way,
+ * other coordinators refused), a start's window, and the messages that
+ * may come during a step. Below the session and both roles, so that the
+ * session calls the roles and every one of them calls this, never back.
+ */
+#ifndef RPERF_AGENT_CTL_H
+#define RPERF_AGENT_CTL_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "converge/agent.h"
+
+struct agent_step;
+
+/* Message @o's integer field @k as an int: ctl_validate checked its range (0: absent). */
+int agent_ctl_int(const json_t *o, const char *k);
+
+/*
+ * A coordinator waiting on @a's control port while a session runs: its
+ * hello read, an error naming the one being served, closed. One a call,
+ * so that a crowd cannot stall a step's loop; nothing when none waits.
+ */
+void agent_ctl_refuse_waiting(struct agent *a);
+
+/*
+ * The next message on @cfd that is not a time exchange (those are
+ * answered here), within @tmo_ms of silence. 0 with *@m (the caller's
+ * reference), -EINTR when a stop is requested, -ETIMEDOUT, or what
+ * ctl_recv() returns; the reason in @err.
+ */
+int agent_ctl_next(struct agent *a, int cfd, json_t **m, int tmo_ms, char *err,
+		   size_t errlen);
+
+/* A start message's instant, warm-up and window into @st. */
+void agent_ctl_window(struct agent_step *st, const json_t *m);
+
+/*
+ * One message once @st is set up: a sink takes its start here (0); stop
+ * ends the step (-EINTR, its reason kept in @st); anything else is a
+ * protocol error (-EPROTO). On any error @st is marked stopped.
+ */
+int agent_ctl_during_run(struct agent_step *st, int cfd, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * What one step of `rperf converge` measured: its flows, its classes of
+ * traffic at the destination (with their latency and shares) and the
+ * comparison with the arbitration's analysis. The coordinator fills them
+ * (conv_results.c); the report formats them. They live in converge, so
+ * that the report includes converge and never the reverse.
+ */
+#ifndef RPERF_CONVERGE_STEP_H
+#define RPERF_CONVERGE_STEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "base/clock.h"
+#include "base/hist.h"
+
+#define CONVERGE_MAX_CLASSES	16
+#define CONVERGE_MAX_FLOWS	64
+
+/*
+ * One class of traffic at the destination: an SL on InfiniBand, an ETS
+ * band (the flows' tclass -> DSCP -> band) on RoCE.
+ */
+struct converge_class {
+	int key;			/* SL or band */
+	int dscp;			/* ETS: a DSCP of its flows */
+	unsigned n_lat, n_bw;
+	bool saturating;		/* holds a bw flow without a rate */
+	struct hist *lat_ns;		/* RTTs of its lat flows, in ns; NULL: none */
+	uint64_t bytes;			/* received in the window */
+	double gbps;
+	double share_pct;		/* of all that was received */
+	bool has_analyzed;
+	double analyzed_pct;
+	double diff_pp;			/* share_pct - analyzed_pct */
+	bool within;
+};
+
+struct converge_flow {
+	const char *name, *host, *type;
+	int sl, tclass, dscp, class_key;
+	uint64_t bytes;			/* at the destination, in the window */
+	double gbps;
+	uint64_t sent_bytes;		/* what its source completed, tail included */
+	struct hist *rtt;		/* lat: its RTTs in its agent's ticks (owned), or NULL */
+	struct clock_cal rtt_clk;	/* those ticks against the coordinator's ns */
+	bool ran;			/* part of this step */
+	char error[256];
+};
+
+/* One run: every flow, or the first @active_bw bw flows of a sweep. */
+struct converge_step {
+	unsigned active_bw;
+	double window_s;
+	double total_gbps;
+	double analysis_link_gbps;
+	bool compared;			/* false: nothing saturates the port */
+	bool within;
+	bool cut_short;			/* a signal or a failure: window_s is what ran */
+	struct converge_flow flows[CONVERGE_MAX_FLOWS];
+	size_t n_flows;
+	struct converge_class classes[CONVERGE_MAX_CLASSES];
+	size_t n_classes;
+};
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * The arbitration models, for the dispatcher in arb.c and nothing else:
+ * the row each one has in the dispatcher's table, and the analyses the
+ * rows name. A model uses arb_common.h below it and never calls the
+ * dispatcher.
+ */
+#ifndef RPERF_ARB_MODELS_H
+#define RPERF_ARB_MODELS_H
+
+#include "qos/arb.h"
+
+/*
+ * One model. analyze() fills @res, set up by arb_analyze() for a
+ * configuration of the row's kind, and returns 0 or -EINVAL when the
+ * configuration is unusable for it.
+ */
+struct arb_model_row {
+	enum arb_model model;
+	const char *name;		/* for --model and reports */
+	enum arb_kind kind;		/* the configurations it fits */
+	const char *options;		/* what it takes, for help */
+	int (*analyze)(const struct arb_config *cfg,
+		       const struct arb_params *params, struct arb_result *res);
+};
+
+/* ib-fluid and ib-packet (arb_ib.c): params->model picks the sending. */
+int arb_ib_analyze(const struct arb_config *cfg,
+		   const struct arb_params *params, struct arb_result *res);
+
+/* ets (arb_ets.c) */
+int arb_ets_analyze(const struct arb_config *cfg,
+		    const struct arb_params *params, struct arb_result *res);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * The qosconf readers' shared lexing (see qosconf_lex.h): apart from the
+ * dispatcher so that the readers call down into it and never back up
+ * into the file that calls them.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errbuf.h"
+#include "qos/qosconf_lex.h"
+
+int __attribute__((format(printf, 2, 3)))
+qosconf_lex_error(struct qosconf_parser *p, const char *fmt, ...)
+{
+	char what[192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return errbuf_set(p->err, p->errlen, -EINVAL, "%s:%d: %s", p->name,
+			  p->line, what);
+}
+
+int qosconf_lex_error_line(struct qosconf_parser *p, int line, const char *what)
+{
+	p->line = line;
+	return qosconf_lex_error(p, "%s", what);
+}
+
+char *qosconf_lex_skip_space(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return (char *)s;
+}
+
+void qosconf_lex_trim_end(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+char *qosconf_lex_strip_comment(char *s)
+{
+	char *hash = strchr(s, '#');
+
+	if (hash)
+		*hash = '\0';
+	qosconf_lex_trim_end(s);
+	return qosconf_lex_skip_space(s);
+}
+
+int qosconf_lex_parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	s = qosconf_lex_skip_space(s);
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (end == s || *qosconf_lex_skip_space(end))
+		return -EINVAL;
+	if (errno || v < lo || v > hi)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int qosconf_lex_number(struct qosconf_parser *p, const char *what,
+		       const char *s, long lo, long hi, long *out)
+{
+	int err = qosconf_lex_parse_long(s, lo, hi, out);
+
+	if (err == -EINVAL)
+		return qosconf_lex_error(p, "%s '%s' is not a number", what, s);
+	if (err)
+		return qosconf_lex_error(p, "%s %s out of range %ld-%ld", what,
+					 s, lo, hi);
+	return 0;
+}
+
+int qosconf_lex_list(const char *s, long lo, long hi, int max,
+		     uint8_t *out, int *count, char *err, size_t errlen)
+{
+	char buf[512], *tok, *save;
+	long v;
+	int n = 0, rc;
+
+	if (strlen(s) >= sizeof(buf))
+		return errbuf_set(err, errlen, -EINVAL, "list too long");
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == max)
+			return errbuf_set(err, errlen, -EINVAL, "more than %d values in '%s'", max, s);
+		rc = qosconf_lex_parse_long(tok, lo, hi, &v);
+		if (rc == -EINVAL)
+			return errbuf_set(err, errlen, -EINVAL, "'%s' is not a number", tok);
+		if (rc)
+			return errbuf_set(err, errlen, -EINVAL, "%s out of range %ld-%ld", tok, lo, hi);
+		out[n++] = v;
+	}
+	if (!n)
+		return errbuf_set(err, errlen, -EINVAL, "empty list");
+	*count = n;
+	return 0;
+}
+
+int qosconf_lex_table_add(struct qosconf_parser *p, struct arb_table *t,
+			  const char *which, long vl, long weight)
+{
+	if (t->n_entries == ARB_MAX_ENTRIES)
+		return qosconf_lex_error(p, "more than %d entries in the %s table",
+					 ARB_MAX_ENTRIES, which);
+	t->entries[t->n_entries].vl = vl;
+	t->entries[t->n_entries].weight = weight;
+	t->n_entries++;
+	return 0;
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# scripts/check-layers itself: on tiny trees, it passes a correct one and
+# fails, naming the culprit, on a forbidden include and on a cycle.
+# Run by `make check` with SRC_DIR set (the checker sits beside it).
+CHECK="${SRC_DIR:-src}/../scripts/check-layers"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# layer TREE NAME USES: a folder with the README saying what it may use.
+layer() {
+	mkdir -p "$1/$2"
+	printf '%s: a test layer.\n\nUses: %s.\n' "$2" "$3" >"$1/$2/README"
+}
+
+# file TREE PATH [INCLUDE...]: a source file including those headers.
+file() {
+	f=$1/$2
+	shift 2
+	: >"$f"
+	for inc in "$@"; do
+		printf '#include "%s"\n' "$inc" >>"$f"
+	done
+}
+
+# expect TREE STATUS [PATTERN...]: the checker exits STATUS on TREE and
+# its output matches each PATTERN (grep -E).
+expect() {
+	tree=$1
+	want=$2
+	shift 2
+	python3 "$CHECK" "$tree" >"$tmp/out" 2>&1
+	got=$?
+	[ "$got" = "$want" ] ||
+		fail "check-layers $tree exited $got, want $want: $(cat "$tmp/out")"
+	for pat in "$@"; do
+		grep -Eq -- "$pat" "$tmp/out" || fail "$tree: output lacks '$pat'"
+	done
+}
+
+# A correct tree: low < mid < top; private headers and config.h are fine.
+good=$tmp/good/src
+layer "$good" low "nothing else"
+layer "$good" mid "low"
+layer "$good" top "low, mid"
+file "$good" low/a.h
+file "$good" low/a.c low/a.h config.h
+file "$good" mid/m_int.h mid/m.h
+file "$good" mid/m.h low/a.h
+file "$good" mid/m.c mid/m_int.h low/a.h
+file "$good" top/t.c mid/m.h low/a.h
+expect "$good" 0
+[ -s "$tmp/out" ] && fail "a correct tree printed: $(cat "$tmp/out")"
+
+# The same tree with a lower layer reaching up.
+wrong=$tmp/wrong/src
+mkdir "$tmp/wrong" && cp -R "$good" "$wrong"
+file "$wrong" mid/m.c mid/m_int.h top/u.h
+file "$wrong" top/u.h
+expect "$wrong" 1 '^src/mid/m\.c:2: includes "top/u\.h": mid may not use top$'
+grep -q 'cycle' "$tmp/out" && fail "no cycle in $wrong, yet: $(cat "$tmp/out")"
+
+# Layering respected, but two modules of one layer include each other
+# through a third.
+cycle=$tmp/cycle/src
+mkdir "$tmp/cycle" && cp -R "$good" "$cycle"
+file "$cycle" top/x.h top/y.h
+file "$cycle" top/y.c top/z.h
+file "$cycle" top/z.h top/x.h
+expect "$cycle" 1 '^include cycle: top/x -> top/y -> top/z -> top/x$'
+grep -q 'may not use' "$tmp/out" && fail "no bad include in $cycle, yet: $(cat "$tmp/out")"
+
+# A layer without a Uses: line is a broken tree, not a clean one.
+nouses=$tmp/nouses/src
+mkdir "$tmp/nouses" && cp -R "$good" "$nouses"
+echo 'low: no rule.' >"$nouses/low/README"
+expect "$nouses" 2 "low/README: no 'Uses:' line"
+
+exit $((fails > 0))
