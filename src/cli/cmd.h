@@ -47,7 +47,7 @@ void cmd_bw_usage(FILE *out);
 int cmd_lat(int argc, char **argv);
 void cmd_lat_usage(FILE *out);
 
-/* server: the passive side lat (and later bw) clients send to. */
+/* server: the passive side lat and bw clients send to. */
 int cmd_server(int argc, char **argv);
 void cmd_server_usage(FILE *out);
 

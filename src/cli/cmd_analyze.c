@@ -14,6 +14,7 @@
 
 #include "qos/arb.h"
 #include "cli/cmd.h"
+#include "base/jsonfile.h"
 #include "base/log.h"
 #include "qos/qosconf.h"
 #include "qos/qosconf_lex.h"
@@ -240,7 +241,7 @@ static int emit(const struct analyze_opts *o, const struct arb_config *cfg,
 		return fflush(stdout) ? log_error("cannot write to stdout") : 0;
 	}
 	root = report_analyze_json(&info, cfg, &o->params, res);
-	rc = report_json_write(root, o->json_path, err, sizeof(err));
+	rc = jsonfile_write(root, o->json_path, err, sizeof(err));
 	json_decref(root);
 	return rc ? log_errno(rc, "%s", err) : 0;
 }

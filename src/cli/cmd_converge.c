@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "base/jsonfile.h"
 #include "converge/conv_int.h"
 #include "base/log.h"
 #include "base/stop.h"
@@ -218,7 +219,7 @@ static int conv_report(struct conv *c)
 	if (j) {
 		doc = report_converge_json(&info, c->steps, c->n_steps,
 					   c->error[0] ? c->error : NULL);
-		ret = report_json_write(doc, j, err, sizeof(err));
+		ret = jsonfile_write(doc, j, err, sizeof(err));
 		json_decref(doc);
 		if (ret)
 			log_error("%s", err);
@@ -302,7 +303,7 @@ int cmd_converge(int argc, char **argv)
 		return RPERF_EXIT_USAGE;
 	}
 	/* Before the run: a missing directory must not cost the results. */
-	if (o.json_path && report_json_check(o.json_path, c->error, sizeof(c->error))) {
+	if (o.json_path && jsonfile_check(o.json_path, c->error, sizeof(c->error))) {
 		log_error("%s", c->error);
 		free(c);
 		return RPERF_EXIT_FAILURE;

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +15,12 @@
 
 #include "engine/client.h"
 #include "cli/cmd.h"
+#include "base/jsonfile.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "cli/lat.h"
 #include "base/log.h"
+#include "base/stop.h"
 #include "base/pin.h"
 #include "engine/probe.h"
 #include "report/report.h"
@@ -71,12 +72,21 @@ void cmd_lat_usage(FILE *out)
 /* Worker                                                              */
 /* ------------------------------------------------------------------ */
 
-static void lat_csv_sample(void *arg, const struct probe_sample *s);
-
+/* What the --csv callback needs to know of a sample's worker and size. */
 struct lat_csv_ctx {
 	struct lat_worker *w;
 	size_t size;
 };
+
+/* The probe's sample callback with --csv: each measured sample, one row. */
+static void lat_csv_sample(void *arg, const struct probe_sample *s)
+{
+	struct lat_csv_ctx *c = arg;
+	struct lat_run *run = c->w->run;
+
+	if (!s->warmup)
+		report_lat_csv_row(run->csv, c->w->index, c->size, run->o->warmup, s, &run->clk);
+}
 
 static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool ctl_cm)
 {
@@ -87,22 +97,20 @@ static int lat_run_sizes(struct lat_worker *w, struct probe *p, int ctl_fd, bool
 		.iterations = run->o->iterations,
 		.duration_ticks = clock_ns_to_ticks(&run->clk, run->o->duration_s * 1e9),
 		.warmup = run->o->warmup,
+		.sample_timeout_ticks = client_completion_timeout_ticks(&run->clk, &run->path),
 		.clk = &run->clk,
 		.ctl_fd = ctl_fd,
 		.ctl_any_event = ctl_cm,
 		.peer = run->o->flow.host,
-		.stop = &client_stop,
+		.stop = stop_flag(),
 		.yield = run->o->flow.yield,
 		.on_sample = run->csv ? lat_csv_sample : NULL,
 		.arg = &csv,
 	};
-	/* RC gives up after retry + 1 attempts of 4.096 us * 2^timeout each. */
-	double rc_ns = (run->path.retry + 1.0) * 4096.0 * (double)(1ull << run->path.timeout);
 	struct flow_result *res;
 	size_t k;
 	int ret;
 
-	cfg.sample_timeout_ticks = clock_ns_to_ticks(&run->clk, 2 * rc_ns + 5e9);
 	for (k = 0; k < run->n_sizes; k++) {
 		res = &w->res[k];
 		if (flow_result_init(res, run->sizes[k]))
@@ -149,23 +157,6 @@ static void *lat_worker_main(void *arg)
 	return NULL;
 }
 
-static void lat_csv_sample(void *arg, const struct probe_sample *s)
-{
-	struct lat_csv_ctx *c = arg;
-	const struct clock_cal *clk = &c->w->run->clk;
-	double rtt;
-
-	if (s->warmup)
-		return;
-	rtt = s->t_w >= s->t_l ? clock_ticks_to_ns(clk, s->t_w - s->t_l) :
-				 -clock_ticks_to_ns(clk, s->t_l - s->t_w);
-	/* One fprintf per line: stdio locks the stream, lines never mix. */
-	fprintf(c->w->run->csv, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		",%.1f,%.1f,%.1f\n", c->w->index, c->size, s->index - c->w->run->o->warmup,
-		s->t_p, s->t_l, s->t_w, clock_ticks_to_ns(clk, s->t_w - s->t_p),
-		clock_ticks_to_ns(clk, s->t_l - s->t_p), rtt);
-}
-
 /* ------------------------------------------------------------------ */
 /* Setup, run, report                                                  */
 /* ------------------------------------------------------------------ */
@@ -194,17 +185,22 @@ static int lat_pick_sizes(struct lat_run *run, char *err, size_t errlen)
 
 static FILE *lat_csv_open(const char *path)
 {
-	FILE *f = client_file_open(path);
+	char err[256];
+	FILE *f = client_file_open(path, err, sizeof(err));
 
-	if (!f)
+	if (!f) {
+		log_error("%s", err);
 		return NULL;
-	fprintf(f, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
-		   "loopback_ns,rtt_ns\n");
+	}
+	report_lat_csv_header(f);
 	return f;
 }
 
-/* Start the workers, wait for all; the first error is the run's. */
-static int lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
+/*
+ * Start the workers and wait for all. A thread that cannot start is its
+ * worker's error and stops the others; lat_first_error() finds it.
+ */
+static void lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
 {
 	unsigned i;
 	int ret;
@@ -217,13 +213,12 @@ static int lat_start(struct lat_run *run, struct lat_worker *w, unsigned n)
 			w[i].status = -ret;
 			snprintf(w[i].err, sizeof(w[i].err), "cannot start a thread: %s",
 				 strerror(ret));
-			client_stop = 1;
+			stop_request();
 			break;
 		}
 	}
 	while (i--)
 		pthread_join(w[i].tid, NULL);
-	return 0;
 }
 
 /* Per size, every worker's result into @out; returns how many sizes. */
@@ -292,7 +287,7 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 		report_lat_table(stdout, &info, merged, n);
 	if (o->flow.json_path) {
 		doc = report_lat_json(&info, merged, n, error);
-		ret = report_json_write(doc, o->flow.json_path, err, sizeof(err));
+		ret = jsonfile_write(doc, o->flow.json_path, err, sizeof(err));
 		json_decref(doc);
 		if (ret)
 			log_error("%s", err);
@@ -332,6 +327,18 @@ static int lat_prepare(struct lat_run *run, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * The option combinations lat cannot run, refused before any device is
+ * opened: an rdma_cm id serves a single worker. 0 or -EINVAL with the
+ * reason in @err.
+ */
+static int lat_check(const struct lat_opts *o, char *err, size_t errlen)
+{
+	if (o->flow.threads > 1 && o->flow.rdma_cm)
+		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one thread");
+	return 0;
+}
+
 int cmd_lat(int argc, char **argv)
 {
 	struct lat_opts o;
@@ -341,7 +348,10 @@ int cmd_lat(int argc, char **argv)
 	char err[256];
 	int ret;
 
-	if (lat_opts_parse(argc, argv, &o, err, sizeof(err))) {
+	ret = lat_opts_parse(argc, argv, &o, err, sizeof(err));
+	if (!ret && !o.help)
+		ret = lat_check(&o, err, sizeof(err));
+	if (ret) {
 		log_error("%s", err);
 		fprintf(stderr, "see 'rperf lat --help'\n");
 		return RPERF_EXIT_USAGE;
@@ -350,19 +360,16 @@ int cmd_lat(int argc, char **argv)
 		cmd_lat_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
-	ret = client_begin(&o.flow);
-	if (ret)
-		return ret;
+	if (client_begin(&o.flow, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_FAILURE;
+	}
 	ret = lat_prepare(&run, err, sizeof(err));
 	if (ret) {
 		log_error("%s", err);
 		lat_release(&run, NULL, 0);
-		return client_setup_status(ret);
-	}
-	if (o.flow.threads > 1 && o.flow.rdma_cm) {
-		log_error("--rdma-cm runs one thread");
-		lat_release(&run, NULL, 0);
-		return RPERF_EXIT_USAGE;
+		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+						     RPERF_EXIT_FAILURE;
 	}
 	w = calloc(o.flow.threads, sizeof(*w));
 	run.csv = o.flow.csv_path ? lat_csv_open(o.flow.csv_path) : NULL;
@@ -371,7 +378,7 @@ int cmd_lat(int argc, char **argv)
 		lat_release(&run, NULL, 0);
 		return RPERF_EXIT_FAILURE;
 	}
-	client_signals();
+	stop_install();
 	lat_start(&run, w, o.flow.threads);
 	if (o.flow.hugepages && !w[0].got_huge)
 		log_warn("no huge pages available: buffers on normal pages");

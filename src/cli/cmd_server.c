@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "base/jsonfile.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
@@ -339,7 +340,7 @@ static int server_report(struct server *sv)
 		report_server_table(stdout, &sv->sink, elapsed_s);
 	if (path) {
 		doc = report_server_json(&sv->sink, elapsed_s);
-		ret = report_json_write(doc, path, err, sizeof(err));
+		ret = jsonfile_write(doc, path, err, sizeof(err));
 		json_decref(doc);
 		if (ret)
 			log_error("%s", err);
@@ -380,7 +381,7 @@ int cmd_server(int argc, char **argv)
 		return RPERF_EXIT_OK;
 	}
 	/* Before the run: a missing directory must not cost the results. */
-	if (o.json_path && report_json_check(o.json_path, err, sizeof(err))) {
+	if (o.json_path && jsonfile_check(o.json_path, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}

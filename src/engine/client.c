@@ -8,28 +8,10 @@
 
 #include "engine/client.h"
 #include "base/clock.h"
-#include "cli/cmd.h"
 #include "base/errbuf.h"
+#include "base/jsonfile.h"
 #include "base/log.h"
 #include "base/pin.h"
-#include "report/report.h"
-
-volatile sig_atomic_t client_stop;
-
-static void client_on_signal(int sig)
-{
-	(void)sig;
-	client_stop = 1;
-}
-
-void client_signals(void)
-{
-	struct sigaction sa = { .sa_handler = client_on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 struct verbs_path client_path(const struct flow_opts *o)
 {
@@ -39,6 +21,12 @@ struct verbs_path client_path(const struct flow_opts *o)
 		.timeout = o->qp_timeout,
 		.retry = o->retry,
 	};
+}
+
+uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
+					 const struct verbs_path *path)
+{
+	return clock_ns_to_ticks(clk, 2 * verbs_path_give_up_ns(path) + 5e9);
 }
 
 int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct conn_cm *cm,
@@ -103,28 +91,28 @@ int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsign
 	return pin_thread(cpu, err, errlen);
 }
 
-FILE *client_file_open(const char *path)
+FILE *client_file_open(const char *path, char *err, size_t errlen)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 
 	if (!f)
-		log_error("'%s': %s", path, strerror(errno));
+		errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
 	return f;
 }
 
-int client_setup_status(int ret)
+bool client_error_is_usage(int ret)
 {
-	return ret == -ENODEV || ret == -EINVAL || ret == -EMSGSIZE ? RPERF_EXIT_USAGE :
-								       RPERF_EXIT_FAILURE;
+	return ret == -ENODEV || ret == -EINVAL || ret == -EMSGSIZE;
 }
 
-int client_begin(const struct flow_opts *o)
+int client_begin(const struct flow_opts *o, char *err, size_t errlen)
 {
-	char err[256];
+	int ret;
 
-	if (o->json_path && report_json_check(o->json_path, err, sizeof(err))) {
-		log_error("%s", err);
-		return RPERF_EXIT_FAILURE;
+	if (o->json_path) {
+		ret = jsonfile_check(o->json_path, err, errlen);
+		if (ret)
+			return ret;
 	}
 	srand48(getpid() ^ (long)clock_read_monotonic_ns());
 	return 0;

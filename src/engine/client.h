@@ -1,25 +1,30 @@
 /*
  * What every client command (lat, bw) does around its engine: open the
  * device (directly, or where rdma_cm routes the server), turn the shared
- * options into a path, pin each worker, catch SIGINT/SIGTERM, and map a
- * setup error to an exit status. One copy, so the commands behave alike.
+ * options into a path, pin each worker, and tell the user's setup errors
+ * from the world's. One copy, so the commands behave alike.
  */
 #ifndef RPERF_CLIENT_H
 #define RPERF_CLIENT_H
 
-#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "base/clock.h"
 #include "rdma/conn.h"
 #include "engine/flow_opts.h"
 #include "rdma/verbs.h"
 
-/* Set by SIGINT and SIGTERM once client_signals() ran. */
-extern volatile sig_atomic_t client_stop;
-void client_signals(void);
-
 /* The path the options ask for. */
 struct verbs_path client_path(const struct flow_opts *o);
+
+/*
+ * How long a worker waits for a completion on @path before it decides the
+ * server is gone, in ticks of @clk: twice RC's own give-up time (so RC
+ * reports first when it can), plus 5 s for the software on the way.
+ */
+uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
+					 const struct verbs_path *path);
 
 /*
  * Open the device and port of @o. With --rdma-cm, first resolve the
@@ -43,17 +48,20 @@ int client_connect(const struct flow_opts *o, struct conn_cm *cm, struct verbs_q
 int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsigned index,
 		      char *err, size_t errlen);
 
-/* An output file: @path, or stdout for "-"; NULL after saying why. */
-FILE *client_file_open(const char *path);
+/* An output file: @path, or stdout for "-"; NULL with the reason in @err. */
+FILE *client_file_open(const char *path, char *err, size_t errlen);
 
-/* Exit status for a setup error: the user's input (2), or the world (1)? */
-int client_setup_status(int ret);
+/*
+ * Whether a setup error is the user's (a device, port or size that does
+ * not exist or fit: bad usage) rather than the world's (a failure).
+ */
+bool client_error_is_usage(int ret);
 
 /*
  * Before a client command's run: refuse a --json path that cannot be
  * written (a missing directory must not cost the results) and seed the
- * PSN generator. 0, or the exit status after saying why.
+ * PSN generator. 0, or -errno with the reason in @err.
  */
-int client_begin(const struct flow_opts *o);
+int client_begin(const struct flow_opts *o, char *err, size_t errlen);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * What one flow measured, as the engines leave it and the report reads
  * it: histograms in ticks (converted to ns only by the report), counters,
- * and how the run ended. One struct for every engine, so that lat, a
- * later bw and the agent hand the same thing to the report.
+ * and how the run ended. One struct for every engine, so that lat, bw and
+ * the agent hand the same thing to the report.
  */
 #ifndef RPERF_RESULT_H
 #define RPERF_RESULT_H

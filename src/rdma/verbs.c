@@ -548,6 +548,11 @@ uint64_t verbs_counters_retrans(const struct verbs_counters *before,
 	return sum;
 }
 
+double verbs_path_give_up_ns(const struct verbs_path *p)
+{
+	return (p->retry + 1.0) * 4096.0 * (double)(1ull << p->timeout);
+}
+
 const char *verbs_mtu_str(enum ibv_mtu mtu)
 {
 	static const char *const s[] = { "?", "256", "512", "1024", "2048", "4096" };

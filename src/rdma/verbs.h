@@ -50,6 +50,12 @@ struct verbs_path {
 	uint8_t retry;			/* transport retry count, 0..7 */
 };
 
+/*
+ * How long RC keeps trying a request on @p before the QP fails: retry + 1
+ * attempts of the local ACK timeout, 4.096 us * 2^timeout each, in ns.
+ */
+double verbs_path_give_up_ns(const struct verbs_path *p);
+
 /* One RC QP with its own send and receive CQs and a registered buffer. */
 struct verbs_qp {
 	struct verbs_dev *dev;

@@ -1,98 +1,14 @@
 /*
- * Formatting of results (see report.h): the atomic JSON file writer, the
- * histogram objects every report shares, and the lat, server and bw
- * reports. The analyze and converge reports have files of their own.
+ * Formatting of results (see report.h): the histogram objects every
+ * report shares, and the lat, server and bw reports. The analyze and converge reports have files of their own.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "config.h"
-#include "base/errbuf.h"
 #include "report/report.h"
 #include "engine/sink.h"
-
-/* ================================================================== */
-/* Common                                                              */
-/* ================================================================== */
-
-/* Why writing @path failed: errno when the C library left one (ENOSPC). */
-static int write_error(const char *path, char *err, size_t errlen)
-{
-	int e = errno ? errno : EIO;
-
-	return errbuf_set(err, errlen, -e, "'%s': %s", path, strerror(e));
-}
-
-/* Create @path's temporary sibling: its fd, with its malloc'ed name in *tmp. */
-static int json_tmp_open(const char *path, char **tmp, char *err, size_t errlen)
-{
-	size_t len = strlen(path) + 8;
-	int fd, ret;
-
-	*tmp = malloc(len);
-	if (!*tmp)
-		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	snprintf(*tmp, len, "%s.XXXXXX", path);
-	fd = mkstemp(*tmp);
-	if (fd < 0) {
-		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
-		free(*tmp);
-		*tmp = NULL;
-		return ret;
-	}
-	return fd;
-}
-
-int report_json_check(const char *path, char *err, size_t errlen)
-{
-	char *tmp;
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return 0;
-	fd = json_tmp_open(path, &tmp, err, errlen);
-	if (fd < 0)
-		return fd;
-	close(fd);
-	unlink(tmp);
-	free(tmp);
-	return 0;
-}
-
-int report_json_write(json_t *root, const char *path, char *err, size_t errlen)
-{
-	char *tmp;
-	int fd, ret = 0;
-	FILE *f;
-
-	if (!strcmp(path, "-")) {
-		if (json_dumpf(root, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF ||
-		    fflush(stdout))
-			return errbuf_set(err, errlen, -EIO, "cannot write JSON to stdout");
-		return 0;
-	}
-	fd = json_tmp_open(path, &tmp, err, errlen);
-	if (fd < 0)
-		return fd;
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	errno = 0;
-	if (!f || json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ||
-	    fflush(f) || fsync(fd))
-		ret = write_error(path, err, errlen);
-	if ((f ? fclose(f) : close(fd)) && !ret)
-		ret = write_error(path, err, errlen);
-	if (!ret && rename(tmp, path))
-		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	return ret;
-}
 
 /* ================================================================== */
 /* lat and server                                                      */
@@ -292,6 +208,23 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 	for (i = 0; i < n; i++)
 		fprintf(out, "%9zu %19" PRIu64 " %15" PRIu64 " %9s\n", res[i].size_bytes,
 			res[i].loop_after_wire, res[i].retrans, res[i].status ? "no" : "yes");
+}
+
+void report_lat_csv_header(FILE *out)
+{
+	fprintf(out, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
+		     "loopback_ns,rtt_ns\n");
+}
+
+void report_lat_csv_row(FILE *out, unsigned thread, size_t size_bytes, uint64_t warmup,
+			const struct probe_sample *s, const struct clock_cal *clk)
+{
+	double rtt = s->t_w >= s->t_l ? ns(clk, s->t_w - s->t_l) : -ns(clk, s->t_l - s->t_w);
+
+	/* One fprintf per line: stdio locks the stream, lines never mix. */
+	fprintf(out, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.1f,%.1f\n",
+		thread, size_bytes, s->index - warmup, s->t_p, s->t_l, s->t_w,
+		ns(clk, s->t_w - s->t_p), ns(clk, s->t_l - s->t_p), rtt);
 }
 
 /* Per-SL totals over every flow, closed ones included. */

@@ -14,20 +14,10 @@
 #include "base/clock.h"
 #include "base/hist.h"
 #include "converge/step.h"
+#include "engine/bw_client.h"
+#include "engine/probe.h"
 #include "engine/result.h"
 #include "rdma/verbs.h"
-
-/*
- * Write @root to @path ("-" is stdout) through a temporary file in the
- * same directory and rename(), so a reader never sees half a file.
- */
-int report_json_write(json_t *root, const char *path, char *err, size_t errlen);
-/*
- * Whether report_json_write() can create its temporary file for @path:
- * checked before a run, so that a missing or read-only directory is
- * found before the measurement rather than after it. 0 or -errno.
- */
-int report_json_check(const char *path, char *err, size_t errlen);
 
 /* ================================================================== */
 /* lat and server                                                      */
@@ -71,6 +61,16 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 void report_lat_table(FILE *out, const struct lat_report_info *info,
 		      const struct flow_result *res, size_t n);
 
+/*
+ * lat --csv: one row per measured sample, the raw timestamps in ticks and
+ * the three intervals in ns. @warmup is how many samples came first
+ * unrecorded (the row counts from 0 after them); one write per row, so
+ * workers sharing @out never mix their lines.
+ */
+void report_lat_csv_header(FILE *out);
+void report_lat_csv_row(FILE *out, unsigned thread, size_t size_bytes, uint64_t warmup,
+			const struct probe_sample *s, const struct clock_cal *clk);
+
 struct sink;
 /* Flows and per-SL totals of a server. */
 json_t *report_server_json(const struct sink *s, double elapsed_s);
@@ -91,17 +91,6 @@ struct bw_report_info {
 	uint64_t rate_bps;		/* per QP, 0: none */
 	uint64_t hw_rate_bps;		/* per QP, 0: none */
 	double duration_s, interval_s;
-};
-
-/*
- * One interval of a bw run over all its flows: what completed at the
- * sender, and what the server counted (when it could be asked).
- */
-struct bw_interval {
-	double start_s, end_s;		/* since the run began */
-	uint64_t msgs, bytes;		/* sent */
-	bool rx_valid;
-	uint64_t rx_msgs, rx_bytes;	/* received */
 };
 
 /*

@@ -1,16 +1,214 @@
-/* bw: the pacing schedule, option validation, and the JSON shape. */
+/* bw: the pacing schedule, option validation, the bw client's server
+ * queries and interval sums, and the JSON shape. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "unit.h"
 #include "cli/bw.h"
+#include "engine/bw_client.h"
 #include "engine/load.h"
 #include "report/report.h"
+
+/* ---- the bw client ---- */
+
+/* One QP whose queries go to a socket the test answers as the server. */
+/* A follow callback that counts the intervals it was handed. */
+static void count_interval(void *arg, const struct bw_interval *iv)
+{
+	(void)iv;
+	(*(size_t *)arg)++;
+}
+
+struct fake_worker {
+	struct load_qp qp;
+	struct load load;
+	struct bw_client c;
+	int server_fd;
+};
+
+static void fake_worker_init(struct fake_worker *f)
+{
+	struct bw_client_cfg cfg = { .size_bytes = 64, .n_qps = 1, .max_snaps = 4 };
+	int sv[2];
+
+	memset(f, 0, sizeof(*f));
+	f->qp.ctl_fd = -1;
+	f->load = (struct load){ .qps = &f->qp, .n_qps = 1 };
+	assert_int_equal(bw_client_init(&f->c, &cfg, &f->load), 0);
+	assert_int_equal(bw_client_results_init(&f->c, NULL, 0), 0);
+	assert_ptr_equal(f->qp.res, &f->c.res[0]);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	f->c.query_fd[0] = sv[0];
+	f->server_fd = sv[1];
+}
+
+static void fake_worker_release(struct fake_worker *f)
+{
+	bw_client_close(&f->c);
+	assert_int_equal(f->c.query_fd[0], -1);
+	close(f->server_fd);
+	bw_client_release(&f->c);
+}
+
+/* The server's answer, @kind with these counts, sent ahead of the read. */
+static void fake_send(struct fake_worker *f, uint16_t kind, uint64_t msgs, uint64_t bytes)
+{
+	struct conn_msg a = { .kind = kind, .v = { msgs, bytes } };
+
+	assert_int_equal(conn_send_msg(f->server_fd, &a, 1000), 0);
+}
+
+/* The server: take one QUERY, answer with @kind and these counts. */
+static void fake_answer(struct fake_worker *f, uint16_t kind, uint64_t msgs, uint64_t bytes)
+{
+	struct conn_msg q;
+
+	assert_int_equal(conn_recv_msg(f->server_fd, &q, 1000), 0);
+	assert_int_equal(q.kind, CONN_MSG_QUERY);
+	fake_send(f, kind, msgs, bytes);
+}
+
+static void fake_interval(struct fake_worker *f, unsigned index, uint64_t msgs, bool last)
+{
+	struct load_interval iv = { .index = index, .start_ticks = 100,
+				    .now_ticks = 100 + 1000 * (index + 1), .msgs = msgs,
+				    .bytes = msgs * 64, .last = last };
+
+	bw_client_on_interval(&f->c, &iv);
+}
+
+/*
+ * Each boundary asks, the next one reads the answer: a snapshot is
+ * published once its answer is in, and the last one is read at once.
+ */
+static void test_client_queries(void **state)
+{
+	struct fake_worker f;
+
+	(void)state;
+	fake_worker_init(&f);
+	fake_interval(&f, 0, 10, false);
+	assert_int_equal(f.c.n_snaps, 0);
+	fake_answer(&f, CONN_MSG_STATS, 9, 576);
+	fake_interval(&f, 1, 30, false);
+	assert_int_equal(f.c.n_snaps, 1);
+	assert_true(f.c.snaps[0].rx_valid);
+	assert_int_equal(f.c.snaps[0].rx_msgs, 9);
+	assert_int_equal(f.c.snaps[0].rx_bytes, 576);
+	assert_int_equal(f.c.snaps[0].t_ticks, 1000);
+	fake_answer(&f, CONN_MSG_STATS, 29, 1856);
+	/* The last boundary's answer must be there when it reads it. */
+	fake_send(&f, CONN_MSG_STATS, 40, 2560);
+	fake_interval(&f, 2, 40, true);
+	assert_int_equal(f.c.n_snaps, 3);
+	assert_int_equal(f.c.snaps[1].rx_msgs, 29);
+	assert_int_equal(f.c.snaps[2].msgs, 40);
+	assert_int_equal(f.c.snaps[2].rx_msgs, 40);
+	assert_true(f.c.res[0].rx_valid);
+	assert_int_equal(f.c.res[0].rx_bytes, 2560);
+	fake_worker_release(&f);
+}
+
+/* A wrong answer spoils its snapshot and every later one: they would not match. */
+static void test_client_broken_answer(void **state)
+{
+	struct fake_worker f;
+
+	(void)state;
+	fake_worker_init(&f);
+	fake_interval(&f, 0, 10, false);
+	fake_answer(&f, CONN_MSG_MR, 9, 576);
+	fake_interval(&f, 1, 30, false);
+	assert_false(f.c.snaps[0].rx_valid);
+	assert_false(f.c.snaps[1].rx_valid);
+	fake_interval(&f, 2, 40, true);
+	assert_int_equal(f.c.n_snaps, 3);
+	assert_false(f.c.snaps[2].rx_valid);
+	assert_false(f.c.res[0].rx_valid);
+	assert_int_equal(f.c.snaps[2].msgs, 40);
+	fake_worker_release(&f);
+}
+
+/*
+ * Two workers over intervals of 1 s on a 1 GHz clock; the second stopped
+ * after its first snapshot and without answers: its last one stands for
+ * the later intervals and adds nothing to them.
+ */
+static void test_client_sum(void **state)
+{
+	static const struct clock_cal clk = { .ticks_per_ns = 1.0 };
+	struct bw_snap a[2] = {
+		{ .t_ticks = 1000000000, .msgs = 10, .bytes = 640, .rx_valid = true,
+		  .rx_msgs = 8, .rx_bytes = 512 },
+		{ .t_ticks = 2100000000, .msgs = 25, .bytes = 1600, .rx_valid = true,
+		  .rx_msgs = 20, .rx_bytes = 1280 },
+	};
+	struct bw_snap b[1] = { { .t_ticks = 900000000, .msgs = 5, .bytes = 320 } };
+	struct bw_client ca = { .snaps = a, .n_snaps = 2, .done = true };
+	struct bw_client cb = { .snaps = b, .n_snaps = 1, .done = true };
+	struct bw_client *c[2] = { &ca, &cb };
+	struct bw_client_set s = { .c = c, .n = 2, .interval_s = 1.0, .clk = &clk };
+	size_t n[2];
+	bool all_done;
+	struct bw_interval iv;
+
+	(void)state;
+	assert_true(bw_client_ready(&s, 1, n, &all_done));
+	assert_true(all_done);
+	assert_int_equal(n[0], 2);
+	assert_int_equal(n[1], 1);
+	bw_client_sum(&s, 0, n, &iv);
+	assert_near(iv.start_s, 0, 0);
+	assert_near(iv.end_s, 1.0, 1e-12);
+	assert_int_equal(iv.msgs, 15);
+	assert_int_equal(iv.bytes, 960);
+	assert_false(iv.rx_valid);
+	bw_client_sum(&s, 1, n, &iv);
+	assert_near(iv.start_s, 1.0, 0);
+	assert_near(iv.end_s, 2.1, 1e-12);
+	assert_int_equal(iv.msgs, 15);
+	assert_int_equal(iv.rx_msgs, 12);
+	assert_int_equal(iv.rx_bytes, 768);
+	/* Worker b's snapshot is invalid, so the sum's received is too. */
+	assert_false(iv.rx_valid);
+	/* Without b, worker a's answers make the interval's received known. */
+	s.n = 1;
+	bw_client_sum(&s, 1, n, &iv);
+	assert_true(iv.rx_valid);
+	assert_int_equal(iv.rx_msgs, 12);
+}
+
+/* Not ready while a running worker lacks the snapshot; follow sums each once. */
+static void test_client_follow(void **state)
+{
+	static const struct clock_cal clk = { .ticks_per_ns = 1.0 };
+	struct bw_snap a[2] = { { .t_ticks = 1000000000, .msgs = 10 },
+				{ .t_ticks = 1500000000, .msgs = 12 } };
+	struct bw_client ca = { .snaps = a, .n_snaps = 1 };
+	struct bw_client *c[1] = { &ca };
+	struct bw_client_set s = { .c = c, .n = 1, .interval_s = 1.0, .clk = &clk };
+	struct bw_interval iv[4];
+	size_t n[1], calls = 0;
+	bool all_done;
+
+	(void)state;
+	assert_true(bw_client_ready(&s, 0, n, &all_done));
+	assert_false(bw_client_ready(&s, 1, n, &all_done));
+	assert_false(all_done);
+	ca.n_snaps = 2;
+	ca.done = true;
+	assert_int_equal(bw_client_follow(&s, iv, count_interval, &calls), 2);
+	assert_int_equal(calls, 2);
+	assert_int_equal(iv[1].msgs, 2);
+	assert_near(iv[1].end_s, 1.5, 1e-12);
+}
 
 /* ---- pacing ---- */
 
@@ -279,6 +477,10 @@ static void test_json_shape(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_client_queries),
+		cmocka_unit_test(test_client_broken_answer),
+		cmocka_unit_test(test_client_sum),
+		cmocka_unit_test(test_client_follow),
 		cmocka_unit_test(test_pace_exact),
 		cmocka_unit_test(test_pace_no_drift),
 		cmocka_unit_test(test_pace_bad),

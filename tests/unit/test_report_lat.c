@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "unit.h"
+#include "base/jsonfile.h"
 #include "report/report.h"
 #include "engine/sink.h"
 
@@ -112,12 +113,12 @@ static void test_json_write_atomic(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(report_json_write(doc, path, err, sizeof(err)), 0);
+	assert_int_equal(jsonfile_write(doc, path, err, sizeof(err)), 0);
 	back = json_load_file(path, 0, NULL);
 	assert_non_null(back);
 	assert_true(json_equal(doc, back));
 	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
-	assert_int_not_equal(report_json_write(doc, path, err, sizeof(err)), 0);
+	assert_int_not_equal(jsonfile_write(doc, path, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "missing"));
 	json_decref(back);
 	json_decref(doc);
@@ -146,13 +147,13 @@ static void test_json_write_fails_whole(void **state)
 	}
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(report_json_write(small, path, err, sizeof(err)), 0);
+	assert_int_equal(jsonfile_write(small, path, err, sizeof(err)), 0);
 	signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
 	lim = old;
 	lim.rlim_cur = 4096;
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-	assert_int_equal(report_json_write(big, path, err, sizeof(err)), -EFBIG);
+	assert_int_equal(jsonfile_write(big, path, err, sizeof(err)), -EFBIG);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	assert_non_null(strstr(err, "out.json"));
 	assert_non_null(strstr(err, strerror(EFBIG)));
@@ -180,11 +181,39 @@ static void test_json_check(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(report_json_check(path, err, sizeof(err)), 0);
+	assert_int_equal(jsonfile_check(path, err, sizeof(err)), 0);
 	assert_int_equal(rmdir(dir), 0);	/* empty: no temporary file left */
-	assert_int_equal(report_json_check(path, err, sizeof(err)), -ENOENT);
+	assert_int_equal(jsonfile_check(path, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "out.json"));
-	assert_int_equal(report_json_check("-", err, sizeof(err)), 0);
+	assert_int_equal(jsonfile_check("-", err, sizeof(err)), 0);
+}
+
+/*
+ * lat --csv: the header, then one row per sample numbered from the end of
+ * the warmup, ticks as they are and intervals in ns at 0.1 ns; a loopback
+ * completing after the wire gives a negative RTT.
+ */
+static void test_lat_csv_shape(void **state)
+{
+	const struct probe_sample early = { .index = 5, .t_p = 1000, .t_l = 1400, .t_w = 3401 };
+	const struct probe_sample late = { .index = 6, .t_p = 1000, .t_l = 3400, .t_w = 1400 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_lat_csv_header(f);
+	report_lat_csv_row(f, 0, 64, 1, &early, &clk_2ghz);
+	report_lat_csv_row(f, 3, 4096, 1, &late, &clk_2ghz);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf,
+			    "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
+			    "loopback_ns,rtt_ns\n"
+			    "0,64,4,1000,1400,3401,1200.5,200.0,1000.5\n"
+			    "3,4096,5,1000,3400,1400,200.0,1200.0,-1000.0\n");
+	free(buf);
 }
 
 static void test_server_json_per_sl(void **state)
@@ -219,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_json_write_atomic),
 		cmocka_unit_test(test_json_write_fails_whole),
 		cmocka_unit_test(test_json_check),
+		cmocka_unit_test(test_lat_csv_shape),
 		cmocka_unit_test(test_server_json_per_sl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

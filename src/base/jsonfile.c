@@ -1,0 +1,89 @@
+/*
+ * JSON documents written to files atomically: see jsonfile.h. Kept in
+ * base so that every layer (a command, an engine's pre-run check) can use
+ * it without reaching up to the report.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/errbuf.h"
+#include "base/jsonfile.h"
+
+/* Why writing @path failed: errno when the C library left one (ENOSPC). */
+static int jsonfile_write_error(const char *path, char *err, size_t errlen)
+{
+	int e = errno ? errno : EIO;
+
+	return errbuf_set(err, errlen, -e, "'%s': %s", path, strerror(e));
+}
+
+/* Create @path's temporary sibling: its fd, with its malloc'ed name in *tmp. */
+static int jsonfile_tmp_open(const char *path, char **tmp, char *err, size_t errlen)
+{
+	size_t len = strlen(path) + 8;
+	int fd, ret;
+
+	*tmp = malloc(len);
+	if (!*tmp)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	snprintf(*tmp, len, "%s.XXXXXX", path);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		return ret;
+	}
+	return fd;
+}
+
+int jsonfile_check(const char *path, char *err, size_t errlen)
+{
+	char *tmp;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	fd = jsonfile_tmp_open(path, &tmp, err, errlen);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	return 0;
+}
+
+int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
+{
+	char *tmp;
+	int fd, ret = 0;
+	FILE *f;
+
+	if (!strcmp(path, "-")) {
+		if (json_dumpf(root, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF ||
+		    fflush(stdout))
+			return errbuf_set(err, errlen, -EIO, "cannot write JSON to stdout");
+		return 0;
+	}
+	fd = jsonfile_tmp_open(path, &tmp, err, errlen);
+	if (fd < 0)
+		return fd;
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	errno = 0;
+	if (!f || json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ||
+	    fflush(f) || fsync(fd))
+		ret = jsonfile_write_error(path, err, errlen);
+	if ((f ? fclose(f) : close(fd)) && !ret)
+		ret = jsonfile_write_error(path, err, errlen);
+	if (!ret && rename(tmp, path))
+		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}

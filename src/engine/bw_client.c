@@ -1,0 +1,292 @@
+/*
+ * The bw client around the load engine: the server-query protocol and
+ * the interval sampling, kept out of the command so that it only sets up,
+ * starts workers and prints. See bw_client.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/errbuf.h"
+#include "engine/bw_client.h"
+#include "engine/client.h"
+
+int bw_client_init(struct bw_client *c, const struct bw_client_cfg *cfg, struct load *l)
+{
+	unsigned i;
+
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	c->load = l;
+	c->res = calloc(cfg->n_qps, sizeof(*c->res));
+	c->query_fd = malloc(cfg->n_qps * sizeof(*c->query_fd));
+	c->snaps = calloc(cfg->max_snaps, sizeof(*c->snaps));
+	if (!c->res || !c->query_fd || !c->snaps) {
+		bw_client_release(c);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cfg->n_qps; i++)
+		c->query_fd[i] = -1;
+	return 0;
+}
+
+void bw_client_release(struct bw_client *c)
+{
+	unsigned i;
+
+	for (i = 0; c->res && i < c->n_res; i++)
+		flow_result_release(&c->res[i]);
+	free(c->res);
+	free(c->query_fd);
+	free(c->snaps);
+	c->res = NULL;
+	c->query_fd = NULL;
+	c->snaps = NULL;
+	c->n_res = 0;
+}
+
+int bw_client_results_init(struct bw_client *c, char *err, size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; i < c->load->n_qps; i++) {
+		c->load->qps[i].res = &c->res[i];
+		if (flow_result_init(&c->res[i], c->cfg.size_bytes))
+			return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+		c->n_res = i + 1;
+	}
+	return 0;
+}
+
+/*
+ * Over rdma_cm the flow has no socket: its counters are asked on a side
+ * connection. Without one (an older server) the run goes on, and the
+ * received figures are unknown: c->rx_error says why.
+ */
+static int bw_client_attach(struct bw_client *c)
+{
+	const struct flow_opts *o = c->cfg.flow;
+	int fd;
+
+	fd = conn_client_attach(o->host, o->tcp_port, c->cfg.cm->flow_id,
+				(int)(o->timeout_s * 1000), c->rx_error, sizeof(c->rx_error));
+	if (fd >= 0)
+		c->rx_error[0] = '\0';
+	return fd;
+}
+
+/* The server's buffer: the target of --write, and of the zero-length
+ * WRITE that makes the last requests of a run report. */
+static int bw_client_ask_mr(struct bw_client *c, struct load_qp *q, char *err, size_t errlen)
+{
+	struct conn_msg a;
+	int ret;
+
+	ret = conn_request(q->ctl_fd, CONN_MSG_MR, CONN_MSG_MR, &a, BW_CLIENT_QUERY_MS);
+	if (ret || a.v[2] < c->cfg.size_bytes || !a.v[1])
+		return errbuf_set(err, errlen, ret ? ret : -EPROTO,
+				  "server '%s' did not say where to write", c->cfg.flow->host);
+	q->remote_addr = a.v[0];
+	q->rkey = (uint32_t)a.v[1];
+	return 0;
+}
+
+int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errlen)
+{
+	const struct flow_opts *o = c->cfg.flow;
+	struct load_qp *q = &c->load->qps[i];
+	int ret;
+
+	ret = client_connect(o, c->cfg.cm, &q->qp, &c->cfg.path, c->cfg.size_bytes, err, errlen);
+	if (ret < 0)
+		return ret;
+	q->ctl_fd = ret;
+	q->ctl_any_event = o->rdma_cm;
+	c->query_fd[i] = o->rdma_cm ? bw_client_attach(c) : ret;
+	if (!o->rdma_cm) {
+		ret = bw_client_ask_mr(c, q, err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (c->cfg.hw_rate_bps)
+		return verbs_qp_rate_limit(&q->qp, (uint32_t)(c->cfg.hw_rate_bps / 1000), err,
+					   errlen);
+	return 0;
+}
+
+/*
+ * The server is asked at each interval boundary, but its answers are read
+ * at the next one: on a shaped path the query waits behind the data in
+ * the switch's queue, and the worker must not stop posting meanwhile.
+ */
+static bool bw_client_ask(struct bw_client *c)
+{
+	struct conn_msg q = { .kind = CONN_MSG_QUERY };
+	bool ok = true;
+	unsigned i;
+
+	for (i = 0; i < c->load->n_qps; i++)
+		ok = ok && c->query_fd[i] >= 0 &&
+		     !conn_send_msg(c->query_fd[i], &q, BW_CLIENT_QUERY_MS);
+	return ok;
+}
+
+/* Read the answers to bw_client_ask() into @s (and, at the end, the results). */
+static void bw_client_answers(struct bw_client *c, struct bw_snap *s, bool last)
+{
+	struct conn_msg a;
+	unsigned i;
+
+	for (i = 0; i < c->load->n_qps && s->rx_valid; i++) {
+		if (conn_recv_msg(c->query_fd[i], &a, BW_CLIENT_QUERY_MS) ||
+		    a.kind != CONN_MSG_STATS) {
+			s->rx_valid = false;
+			break;
+		}
+		s->rx_msgs += a.v[0];
+		s->rx_bytes += a.v[1];
+		c->res[i].rx_valid = last;
+		c->res[i].rx_msgs = a.v[0];
+		c->res[i].rx_bytes = a.v[1];
+	}
+}
+
+void bw_client_on_interval(void *arg, const struct load_interval *iv)
+{
+	struct bw_client *c = arg;
+	size_t k = c->n_taken;
+	struct bw_snap *s;
+
+	if (k >= c->cfg.max_snaps)
+		return;
+	if (k && c->snaps[k - 1].rx_valid)
+		bw_client_answers(c, &c->snaps[k - 1], false);
+	/* Once an answer went missing, the ones after it would not match. */
+	c->rx_broken = c->rx_broken || (k && !c->snaps[k - 1].rx_valid);
+	s = &c->snaps[k];
+	*s = (struct bw_snap){ .t_ticks = iv->now_ticks - iv->start_ticks, .msgs = iv->msgs,
+			       .bytes = iv->bytes };
+	s->rx_valid = !c->rx_broken && bw_client_ask(c);
+	c->n_taken = k + 1;
+	if (iv->last && s->rx_valid)
+		bw_client_answers(c, s, true);
+	__atomic_store_n(&c->n_snaps, iv->last ? k + 1 : k, __ATOMIC_RELEASE);
+}
+
+void bw_client_close(struct bw_client *c)
+{
+	struct load_qp *q;
+	unsigned i;
+
+	for (i = 0; i < c->load->n_qps; i++) {
+		q = &c->load->qps[i];
+		if (c->query_fd[i] >= 0 && c->query_fd[i] != q->ctl_fd)
+			close(c->query_fd[i]);
+		if (q->ctl_fd >= 0 && !q->ctl_any_event)
+			close(q->ctl_fd);
+		c->query_fd[i] = -1;
+	}
+}
+
+void bw_client_finish(struct bw_client *c)
+{
+	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
+}
+
+bool bw_client_ready(const struct bw_client_set *s, size_t k, size_t *n_snaps,
+		     bool *all_done)
+{
+	bool ready = true;
+	unsigned i;
+
+	*all_done = true;
+	for (i = 0; i < s->n; i++) {
+		bool done = __atomic_load_n(&s->c[i]->done, __ATOMIC_ACQUIRE);
+
+		n_snaps[i] = __atomic_load_n(&s->c[i]->n_snaps, __ATOMIC_ACQUIRE);
+		*all_done = *all_done && done;
+		ready = ready && (n_snaps[i] > k || done);
+	}
+	return ready;
+}
+
+/* Client @c's snapshot @k, or its last when it stopped before; NULL if none. */
+static const struct bw_snap *bw_client_snap_at(const struct bw_client *c, size_t k, size_t n)
+{
+	if (!n)
+		return NULL;
+	return &c->snaps[k < n ? k : n - 1];
+}
+
+void bw_client_sum(const struct bw_client_set *s, size_t k, const size_t *n_snaps,
+		   struct bw_interval *iv)
+{
+	const struct bw_snap *a, *b;
+	double end_s;
+	unsigned i;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->rx_valid = true;
+	iv->start_s = k * s->interval_s;
+	for (i = 0; i < s->n; i++) {
+		b = bw_client_snap_at(s->c[i], k, n_snaps[i]);
+		a = k ? bw_client_snap_at(s->c[i], k - 1, n_snaps[i]) : NULL;
+		if (!b)
+			continue;
+		end_s = clock_ticks_to_ns(s->clk, b->t_ticks) / 1e9;
+		iv->end_s = end_s > iv->end_s ? end_s : iv->end_s;
+		iv->msgs += b->msgs - (a ? a->msgs : 0);
+		iv->bytes += b->bytes - (a ? a->bytes : 0);
+		iv->rx_valid = iv->rx_valid && b->rx_valid && (!a || a->rx_valid);
+		iv->rx_msgs += b->rx_msgs - (a ? a->rx_msgs : 0);
+		iv->rx_bytes += b->rx_bytes - (a ? a->rx_bytes : 0);
+	}
+	if (iv->end_s < iv->start_s)
+		iv->end_s = iv->start_s;
+}
+
+size_t bw_client_follow(const struct bw_client_set *s, struct bw_interval *iv,
+			void (*on_interval)(void *arg, const struct bw_interval *iv), void *arg)
+{
+	size_t n[FLOW_MAX_THREADS], k = 0, i, most;
+	bool all_done;
+
+	for (;;) {
+		if (!bw_client_ready(s, k, n, &all_done)) {
+			usleep(10000);
+			continue;
+		}
+		for (most = 0, i = 0; i < s->n; i++)
+			most = n[i] > most ? n[i] : most;
+		if (k >= most)
+			return k;
+		bw_client_sum(s, k, n, &iv[k]);
+		on_interval(arg, &iv[k]);
+		k++;
+		if (all_done && k >= most)
+			return k;
+	}
+}
+
+void bw_client_merge(const struct bw_client_set *s, size_t size_bytes,
+		     struct flow_result *total)
+{
+	const struct bw_client *c;
+	uint64_t retrans = 0;
+	unsigned i, j;
+
+	flow_result_init(total, size_bytes);
+	total->rx_valid = true;
+	for (i = 0; i < s->n; i++) {
+		c = s->c[i];
+		if (!c->n_res)
+			total->rx_valid = false;
+		for (j = 0; j < c->n_res; j++)
+			flow_result_merge(total, &c->res[j]);
+		/* Port counters: the workers' windows overlap; never add them. */
+		if (c->n_res && c->res[0].retrans > retrans)
+			retrans = c->res[0].retrans;
+	}
+	total->retrans = retrans;
+}

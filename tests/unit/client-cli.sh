@@ -1,0 +1,41 @@
+#!/bin/sh
+# rperf lat and rperf bw without RDMA hardware: what they must refuse
+# before any device is opened (an option combination they cannot run, a
+# --json file that could not be written), with the exit status and the
+# message that name the user's mistake rather than the device's.
+# Run by `make check` with RPERF (the built binary) set.
+RPERF=${RPERF:-src/rperf}
+T=$(mktemp -d "${TMPDIR:-/tmp}/client-cli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+# refused STATUS PATTERN ARGS...: rperf ARGS exits STATUS, its stderr
+# matches PATTERN (grep -E; "-": stderr is empty) and names no device
+# (none was opened).
+refused() {
+	want=$1 pattern=$2
+	shift 2
+	"$RPERF" "$@" >/dev/null 2>"$T/err"
+	got=$?
+	why=
+	[ "$got" = "$want" ] || why="exited $got, want $want"
+	if [ "$pattern" = - ]; then
+		[ ! -s "$T/err" ] || why="${why:+$why; }stderr is not empty"
+	else
+		grep -Eq -- "$pattern" "$T/err" || why="${why:+$why; }stderr lacks '$pattern'"
+	fi
+	! grep -Eq "rdma_cm:|device" "$T/err" || why="${why:+$why; }a device was opened"
+	[ -z "$why" ] || { echo "FAIL: rperf $*: $why: $(cat "$T/err")"; fails=$((fails + 1)); }
+}
+
+for cmd in lat bw; do
+	refused 2 "rdma-cm runs one thread" $cmd --rdma-cm --threads 2 127.0.0.1
+	refused 2 "see 'rperf $cmd --help'" $cmd --rdma-cm --threads 2 127.0.0.1
+	# Help wins over a combination that could not run.
+	refused 0 - $cmd --rdma-cm --threads 2 --help
+	refused 1 "'$T/missing/out.json': No such file or directory" \
+		$cmd --json "$T/missing/out.json" 127.0.0.1
+done
+
+[ "$fails" = 0 ] || exit 1
+echo "client-cli: all passed"
