@@ -130,10 +130,12 @@ static void *bw_worker_main(void *arg)
 	int ret;
 
 	ret = client_pin_worker(&o->flow, run->dev.ctx, w->index, w->err, sizeof(w->err));
-	if (!ret)
+	if (ret >= 0) {
+		log_debug("worker %u on CPU %d", w->index, ret);
 		ret = load_init(&w->load, &run->dev, o->qps, o->tx_depth, o->size_bytes,
 				o->flow.hugepages, o->event, &w->got_huge, w->err,
 				sizeof(w->err));
+	}
 	if (!ret)
 		ret = bw_worker_run(w);
 	w->status = ret;

@@ -138,9 +138,11 @@ static void *lat_worker_main(void *arg)
 
 	ret = client_pin_worker(&run->o->flow, run->dev.ctx, w->index, w->err,
 				sizeof(w->err));
-	if (!ret)
+	if (ret >= 0) {
+		log_debug("worker %u on CPU %d", w->index, ret);
 		ret = probe_init(&p, &run->dev, run->max_bytes, run->o->flow.hugepages, &run->path,
 				 &w->got_huge, w->err, sizeof(w->err));
+	}
 	if (ret) {
 		w->status = ret;
 		return NULL;

@@ -15,6 +15,7 @@
 
 #include "converge/agent_ctl.h"
 #include "converge/agent_int.h"
+#include "engine/client.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
@@ -174,12 +175,10 @@ static void agent_sleep_until(uint64_t at_ns)
 static int agent_worker_lat(struct agent_worker *w)
 {
 	struct agent_step *st = w->st;
-	struct verbs_path *path = &w->flow->path;
-	double rc_ns = (path->retry + 1.0) * 4096.0 * (double)(1ull << path->timeout);
 	struct probe_cfg cfg = {
 		.size_bytes = w->flow->size_bytes,
 		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)st->warmup_ns),
-		.sample_timeout_ticks = clock_ns_to_ticks(&st->clk, 2 * rc_ns + 5e9),
+		.sample_timeout_ticks = client_completion_timeout_ticks(&st->clk, &w->flow->path),
 		.clk = &st->clk,
 		.ctl_fd = w->fd,
 		.peer = st->dest,
@@ -211,7 +210,6 @@ static int agent_worker_bw(struct agent_worker *w)
 {
 	struct agent_step *st = w->st;
 	struct agent_flow *f = w->flow;
-	double rc_ns = (f->path.retry + 1.0) * 4096.0 * (double)(1ull << f->path.timeout);
 	struct load_cfg cfg = {
 		.size_bytes = f->size_bytes,
 		.tx_depth = AGENT_TX_DEPTH,
@@ -220,7 +218,7 @@ static int agent_worker_bw(struct agent_worker *w)
 		.rate_bps = (uint64_t)(f->rate_mbps * 1e6 / f->threads / f->qps),
 		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)(st->warmup_ns +
 						    st->duration_ns + AGENT_TAIL_NS)),
-		.drain_timeout_ticks = clock_ns_to_ticks(&st->clk, 2 * rc_ns + 5e9),
+		.drain_timeout_ticks = client_completion_timeout_ticks(&st->clk, &f->path),
 		.clk = &st->clk,
 		.peer = st->dest,
 		.stop = &st->stop,

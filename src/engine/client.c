@@ -10,7 +10,6 @@
 #include "base/clock.h"
 #include "base/errbuf.h"
 #include "base/jsonfile.h"
-#include "base/log.h"
 #include "base/pin.h"
 
 struct verbs_path client_path(const struct flow_opts *o)
@@ -87,8 +86,7 @@ int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsign
 	cpu = o->n_cpus ? o->cpus[index] : pin_pick_cpu(ctx, (int)index, err, errlen);
 	if (cpu < 0)
 		return cpu;
-	log_debug("worker %u on CPU %d", index, cpu);
-	return pin_thread(cpu, err, errlen);
+	return pin_thread(cpu, err, errlen) ?: cpu;
 }
 
 FILE *client_file_open(const char *path, char *err, size_t errlen)

@@ -44,7 +44,8 @@ int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct 
 int client_connect(const struct flow_opts *o, struct conn_cm *cm, struct verbs_qp *q,
 		   const struct verbs_path *path, size_t max_bytes, char *err, size_t errlen);
 
-/* Pin the calling worker @index: --cpu, or the NIC-local cores. */
+/* Pin the calling worker @index: --cpu, or the NIC-local cores.
+ * Returns the CPU (>= 0) or -errno. */
 int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsigned index,
 		      char *err, size_t errlen);
 
