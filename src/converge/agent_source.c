@@ -52,6 +52,11 @@ static int agent_worker_connect_bw(struct agent_worker *w, const char *dest, uin
 					     AGENT_MSG_MS, err, errlen);
 		if (q->ctl_fd < 0)
 			return q->ctl_fd;
+		/* SENDs, but the run ends with a zero-length WRITE to the sink's
+		 * buffer: without it a paced QP's last requests never report. */
+		ret = load_qp_ask_mr(q, f->size_bytes, dest, AGENT_MSG_MS, err, errlen);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

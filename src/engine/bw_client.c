@@ -76,22 +76,6 @@ static int bw_client_attach(struct bw_client *c)
 	return fd;
 }
 
-/* The server's buffer: the target of --write, and of the zero-length
- * WRITE that makes the last requests of a run report. */
-static int bw_client_ask_mr(struct bw_client *c, struct load_qp *q, char *err, size_t errlen)
-{
-	struct conn_msg a;
-	int ret;
-
-	ret = conn_request(q->ctl_fd, CONN_MSG_MR, CONN_MSG_MR, &a, BW_CLIENT_QUERY_MS);
-	if (ret || a.v[2] < c->cfg.size_bytes || !a.v[1])
-		return errbuf_set(err, errlen, ret ? ret : -EPROTO,
-				  "server '%s' did not say where to write", c->cfg.flow->host);
-	q->remote_addr = a.v[0];
-	q->rkey = (uint32_t)a.v[1];
-	return 0;
-}
-
 int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errlen)
 {
 	const struct flow_opts *o = c->cfg.flow;
@@ -105,9 +89,13 @@ int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errl
 	q->ctl_any_event = o->rdma_cm;
 	c->query_fd[i] = o->rdma_cm ? bw_client_attach(c) : ret;
 	if (!o->rdma_cm) {
-		ret = bw_client_ask_mr(c, q, err, errlen);
+		/* The target of every request (WRITE with immediate) and of the
+		 * zero-length WRITE that ends the run. */
+		ret = load_qp_ask_mr(q, c->cfg.size_bytes, c->cfg.flow->host, BW_CLIENT_QUERY_MS,
+				     err, errlen);
 		if (ret)
 			return ret;
+		q->write = true;
 	}
 	if (c->cfg.hw_rate_bps)
 		return verbs_qp_rate_limit(&q->qp, (uint32_t)(c->cfg.hw_rate_bps / 1000), err,

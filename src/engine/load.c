@@ -166,7 +166,7 @@ static int qp_post(struct load_qp *q, const struct load_cfg *cfg, uint32_t n)
 			.num_sge = 1,
 			.next = i + 1 < n ? &wr[i + 1] : NULL,
 		};
-		if (q->rkey) {
+		if (q->write) {
 			wr[i].opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
 			wr[i].imm_data = htobe32((uint32_t)cfg->size_bytes);
 			wr[i].wr.rdma.remote_addr = q->remote_addr;
@@ -213,6 +213,21 @@ static int qp_flush(struct load_qp *q)
 	return 0;
 }
 
+int load_qp_ask_mr(struct load_qp *q, size_t size_bytes, const char *peer, int timeout_ms,
+		   char *err, size_t errlen)
+{
+	struct conn_msg a;
+	int ret;
+
+	ret = conn_request(q->ctl_fd, CONN_MSG_MR, CONN_MSG_MR, &a, timeout_ms);
+	if (ret || a.v[2] < size_bytes || !a.v[1])
+		return errbuf_set(err, errlen, ret ? ret : -EPROTO,
+				  "server '%s' did not say where to write", peer);
+	q->remote_addr = a.v[0];
+	q->rkey = (uint32_t)a.v[1];
+	return 0;
+}
+
 static bool peer_gone(const struct load_qp *q);
 
 /* Count what completed on @q until its CQ is empty; 1 if anything did,
@@ -233,7 +248,7 @@ again:
 			return conn_err_peer_gone(err, errlen, cfg->peer);
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return errbuf_set(err, errlen, -EIO, "%s to '%s' failed: %s",
-					  q->rkey ? "RDMA WRITE" : "SEND", cfg->peer,
+					  q->write ? "RDMA WRITE" : "SEND", cfg->peer,
 					  ibv_wc_status_str(wc[i].status));
 		covered = wc[i].wr_id & ~WR_FLUSH;
 		q->outstanding -= (uint32_t)covered + !!(wc[i].wr_id & WR_FLUSH);

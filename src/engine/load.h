@@ -58,8 +58,9 @@ struct load_qp {
 	bool buf_huge;
 	int ctl_fd;			/* the flow's TCP socket, or -1 */
 	bool ctl_any_event;		/* ctl_fd is an rdma_cm channel: any event ends it */
-	uint64_t remote_addr;		/* RDMA WRITE target (rkey != 0) */
-	uint32_t rkey;
+	uint64_t remote_addr;		/* the server's buffer (rkey != 0): where the */
+	uint32_t rkey;			/* zero-length WRITE that ends a run goes */
+	bool write;			/* post RDMA WRITE with immediate there, not SEND */
 	/* Engine state. */
 	uint32_t outstanding;
 	uint32_t unsignaled;		/* posted since the last signaled request */
@@ -130,6 +131,15 @@ int load_run(struct load *l, const struct load_cfg *cfg, struct flow_result *res
  */
 uint64_t load_wake_at(const struct load *l, const struct load_cfg *cfg,
 		      const struct load_pace *pace, uint64_t limit);
+
+/*
+ * Ask the server at the other end of @q's socket where its buffer is, so
+ * that the run can end with a zero-length WRITE that makes the requests
+ * posted since the last signaled one report (a paced QP leaves some).
+ * @size_bytes must fit in it. 0 or -errno with a message naming @peer.
+ */
+int load_qp_ask_mr(struct load_qp *q, size_t size_bytes, const char *peer, int timeout_ms,
+		   char *err, size_t errlen);
 
 /* Check @c against the engine's limits; 0 or -EINVAL with a message. */
 int load_cfg_check(const struct load_cfg *c, char *err, size_t errlen);
