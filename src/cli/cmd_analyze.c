@@ -291,7 +291,7 @@ void cmd_analyze_usage(FILE *out)
 		"  a table of 'high,VL,WEIGHT' / 'low,VL,WEIGHT' lines; an ETS file.\n"
 		"\n"
 		"Options:\n"
-		"  -f, --format FMT       auto, opensm, smpquery, table or ets\n"
+		"  -f, --format FMT       auto, opensm, smpquery, table, ets, tc or dcb\n"
 		"  -n, --node-type TYPE   opensm key set: ca, swe (default), sw0,\n"
 		"                         sw2sw or rtr\n"
 		"      --in-port N        smpquery sl2vl: the input port's row\n"
@@ -339,7 +339,7 @@ static int parse_name_opt(struct analyze_opts *o, int opt, const char *arg)
 	case 'f':
 		if (qosconf_format_parse(arg, &o->conf.format))
 			return log_error("unknown format '%s': use auto, opensm, "
-					 "smpquery, table or ets", arg);
+					 "smpquery, table, ets, tc or dcb", arg);
 		return 0;
 	case 'n':
 		if (qosconf_node_type_parse(arg, &o->conf.node_type))

@@ -45,6 +45,17 @@ static const struct qosconf_reader qosconf_readers[] = {
 		.line = qosconf_ets_line, .finish = qosconf_ets_finish,
 	},
 	{
+		.format = QOSCONF_FORMAT_TC, .name = "tc", .kind = ARB_KIND_ETS,
+		.detect = qosconf_tc_detect, .text = qosconf_tc_text,
+		.finish = qosconf_tc_finish,
+	},
+	{
+		.format = QOSCONF_FORMAT_DCB, .name = "dcb", .kind = ARB_KIND_ETS,
+		.detect = qosconf_dcb_detect, .start = qosconf_dcb_start,
+		.text = qosconf_dcb_text,
+		.finish = qosconf_dcb_finish,
+	},
+	{
 		.format = QOSCONF_FORMAT_OPENSM, .name = "opensm",
 		.kind = ARB_KIND_VLARB, .detect = qosconf_opensm_detect,
 		.start = qosconf_opensm_start, .line = qosconf_opensm_line,
@@ -156,8 +167,8 @@ enum qosconf_format qosconf_detect(const char *text)
 }
 
 /* Feed every line of one source; '#' lines reach readers that keep them. */
-static int parse_source(struct qosconf_parser *p, const char *text,
-			const struct qosconf_reader *r)
+static int parse_lines(struct qosconf_parser *p, const char *text,
+		       const struct qosconf_reader *r)
 {
 	char *buf = strdup(text), *s, *eol;
 	char *body;
@@ -182,6 +193,22 @@ static int parse_source(struct qosconf_parser *p, const char *text,
 	if (!p->line)
 		p->line = 1;
 	free(buf);
+	return err;
+}
+
+/* One source, by lines or (JSON formats) whole, then the reader's check. */
+static int parse_source(struct qosconf_parser *p, const char *text,
+			const struct qosconf_reader *r)
+{
+	int err;
+
+	if (r->text) {
+		p->line = 1;
+		p->n_items += !!*qosconf_lex_skip_space(text);
+		err = r->text(p, text);
+	} else {
+		err = parse_lines(p, text, r);
+	}
 	if (!err && r->file_end)
 		err = r->file_end(p);
 	return err;

@@ -125,3 +125,44 @@ int qosconf_lex_table_add(struct qosconf_parser *p, struct arb_table *t,
 	t->n_entries++;
 	return 0;
 }
+
+int qosconf_lex_json_each(struct qosconf_parser *p, const char *text,
+			  int (*fn)(struct qosconf_parser *p, json_t *v))
+{
+	size_t len = strlen(text), off = 0, i;
+	json_error_t e;
+	json_t *v;
+	int line = 1, err;
+
+	for (;;) {
+		for (; off < len && isspace((unsigned char)text[off]); off++)
+			line += text[off] == '\n';
+		if (off == len)
+			return 0;
+		v = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK, &e);
+		if (!v) {
+			p->line = line + (e.line > 0 ? e.line - 1 : 0);
+			return qosconf_lex_error(p, "bad JSON: %s", e.text);
+		}
+		p->line = line;
+		err = fn(p, v);
+		json_decref(v);
+		if (err)
+			return err;
+		for (i = 0; i < (size_t)e.position && off + i < len; i++)
+			line += text[off + i] == '\n';
+		off += (size_t)e.position;
+	}
+}
+
+int qosconf_lex_json_int(struct qosconf_parser *p, const json_t *o, const char *key,
+			 long lo, long hi, long *out)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return qosconf_lex_error(p, "'%s': expected an integer from %ld to %ld", key,
+					 lo, hi);
+	*out = (long)json_integer_value(v);
+	return 0;
+}

@@ -7,6 +7,7 @@
 #ifndef RPERF_QOSCONF_LEX_H
 #define RPERF_QOSCONF_LEX_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,5 +48,16 @@ int qosconf_lex_list(const char *s, long lo, long hi, int max,
 /* Append VL:weight to @t, the @which table; 0 or -EINVAL when it is full. */
 int qosconf_lex_table_add(struct qosconf_parser *p, struct arb_table *t,
 			  const char *which, long vl, long weight);
+
+/*
+ * Each JSON value of @text in turn (one file may hold the output of two
+ * commands, one after the other) to @fn, with p->line set to the line
+ * it starts on. 0, or the first error: bad JSON as "file:line: reason".
+ */
+int qosconf_lex_json_each(struct qosconf_parser *p, const char *text,
+			  int (*fn)(struct qosconf_parser *p, json_t *v));
+/* Integer member @key of @o into [lo, hi]; 0, or -EINVAL with a message. */
+int qosconf_lex_json_int(struct qosconf_parser *p, const json_t *o, const char *key,
+			 long lo, long hi, long *out);
 
 #endif

@@ -55,6 +55,23 @@ struct qosconf_parser {
 	int default_line;
 	bool drr_seen;
 
+	/* tc -j: the ets qdisc, and where each DSCP's filter sends it */
+	bool tc_qdisc_seen;
+	int tc_qdisc_line;
+	uint32_t tc_major;		/* the ets qdisc's handle, major part */
+	uint8_t tc_priomap[16];
+	uint8_t tc_dscp_how[ARB_NUM_DSCPS];	/* 0: no filter, 1: classid, 2: priority */
+	uint32_t tc_dscp_to[ARB_NUM_DSCPS];	/* that classid or skb priority */
+	int tc_dscp_line[ARB_NUM_DSCPS];
+
+	/* dcb -j: ets (per traffic class) and app (DSCP to priority) */
+	int dcb_ets_line, dcb_app_line;
+	uint8_t dcb_tsa[ARB_NUM_PRIOS];	/* 0 strict, 1 ets; by traffic class */
+	uint8_t dcb_bw[ARB_NUM_PRIOS];
+	uint8_t dcb_prio_tc[ARB_NUM_PRIOS];
+	int8_t dcb_dscp_prio[ARB_NUM_DSCPS];	/* -1: none */
+	int dcb_default_prio;		/* -1: none (priority 0) */
+
 	int n_items;		/* meaningful lines seen in all files */
 };
 

@@ -20,7 +20,8 @@
  * (with its '#' when keeps_hash, cut at '#' otherwise); start() (may be
  * NULL) sets up the parser before the first file, file_end() (may be
  * NULL) checks each file, finish() what only the whole input can tell.
- * They return 0 or -EINVAL with p->err set.
+ * A format read as a whole (JSON) has text() in place of line(): it gets
+ * each file's text at once. They return 0 or -EINVAL with p->err set.
  */
 struct qosconf_reader {
 	enum qosconf_format format;
@@ -31,6 +32,7 @@ struct qosconf_reader {
 	bool (*detect)(const char *line);
 	void (*start)(struct qosconf_parser *p);
 	int (*line)(struct qosconf_parser *p, char *s);
+	int (*text)(struct qosconf_parser *p, const char *text);
 	int (*file_end)(struct qosconf_parser *p);
 	int (*finish)(struct qosconf_parser *p);
 };
@@ -58,5 +60,16 @@ int qosconf_table_finish(struct qosconf_parser *p);
 bool qosconf_ets_detect(const char *s);
 int qosconf_ets_line(struct qosconf_parser *p, char *s);
 int qosconf_ets_finish(struct qosconf_parser *p);
+
+/* tc -j qdisc show / filter show (qosconf_tc.c) */
+bool qosconf_tc_detect(const char *s);
+int qosconf_tc_text(struct qosconf_parser *p, const char *text);
+int qosconf_tc_finish(struct qosconf_parser *p);
+
+/* dcb -j ets show / app show (qosconf_dcb.c) */
+bool qosconf_dcb_detect(const char *s);
+void qosconf_dcb_start(struct qosconf_parser *p);
+int qosconf_dcb_text(struct qosconf_parser *p, const char *text);
+int qosconf_dcb_finish(struct qosconf_parser *p);
 
 #endif

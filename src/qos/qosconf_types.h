@@ -17,6 +17,8 @@ enum qosconf_format {
 	QOSCONF_FORMAT_SMPQUERY,
 	QOSCONF_FORMAT_TABLE,
 	QOSCONF_FORMAT_ETS,
+	QOSCONF_FORMAT_TC,		/* tc -j qdisc/filter show (ets qdisc) */
+	QOSCONF_FORMAT_DCB,		/* dcb -j ets/app show */
 	QOSCONF_FORMAT_COUNT,
 };
 

@@ -221,13 +221,154 @@ static void test_detect(void **state)
 			 QOSCONF_FORMAT_SMPQUERY);
 	assert_int_equal(qosconf_detect("# only a comment\n"), QOSCONF_FORMAT_AUTO);
 	assert_int_equal(qosconf_detect("!!!\n"), QOSCONF_FORMAT_AUTO);
+	assert_int_equal(qosconf_detect("[{\"kind\":\"ets\"}]\n"), QOSCONF_FORMAT_TC);
+	assert_int_equal(qosconf_detect(" {\"tc_tsa\":[]}\n"), QOSCONF_FORMAT_DCB);
+}
+
+/* examples/ets-strict-2to1.txt, which the lab applied to the captured port. */
+static const char ets_strict_2to1[] =
+	"band 0 strict\nband 1 drr 3000\nband 2 drr 1500\n"
+	"dscp 46 0\ndscp 10 1\ndscp 18 2\ndefault 2\n";
+
+/* Band shares for 2 Mbit/s in band 0 and the others saturating a 10 Mbit/s port. */
+static void analyze_bands(const struct arb_config *cfg, struct arb_result *res)
+{
+	struct arb_params params;
+	int b;
+
+	arb_params_init(&params);
+	params.model = ARB_MODEL_ETS;
+	params.link_gbps = 0.01;
+	for (b = 0; b < ARB_NUM_PRIOS; b++)
+		params.load_gbps[b] = 0;
+	for (b = 0; b < cfg->n_bands; b++) {
+		params.band_load_set[b] = true;
+		params.band_load_gbps[b] = b ? -1 : 0.002;
+	}
+	assert_int_equal(arb_analyze(cfg, &params, res), 0);
+}
+
+/* Same bands, same DSCP map, same shares. */
+static void assert_same_ets(const struct arb_config *a, const struct arb_config *b)
+{
+	struct arb_result ra, rb;
+	int d;
+
+	assert_int_equal(a->n_bands, b->n_bands);
+	for (d = 0; d < ARB_NUM_DSCPS; d++)
+		assert_int_equal(arb_ets_dscp_band(a, d), arb_ets_dscp_band(b, d));
+	for (d = 0; d < a->n_bands; d++)
+		assert_int_equal(a->bands[d].strict, b->bands[d].strict);
+	analyze_bands(a, &ra);
+	analyze_bands(b, &rb);
+	for (d = 0; d < a->n_bands; d++)
+		assert_near(ra.vls[d].share_pct, rb.vls[d].share_pct, 1e-9);
+	assert_near(ra.vls[1].share_pct, 2 * ra.vls[2].share_pct, 1e-9);
+}
+
+/* tc -j output captured on the lab switch: the ETS file it was set from. */
+static void test_tc(void **state)
+{
+	static const char *const strict[] = { "tc-ets-strict-2to1.qdisc.json",
+					      "tc-ets-strict-2to1.filter.json", NULL };
+	static const char *const drr[] = { "tc-ets-3to1.filter.json",
+					   "tc-ets-3to1.qdisc.json", NULL };
+	struct arb_config tc, ets;
+	struct qosconf_opts opts;
+	enum qosconf_format format;
+	int d;
+
+	(void)state;
+	qosconf_opts_init(&opts);
+	assert_int_equal(parse_files(strict, &opts, &tc, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_TC);
+	assert_int_equal(parse_text(ets_strict_2to1, QOSCONF_FORMAT_ETS, &ets), 0);
+	assert_same_ets(&tc, &ets);
+	assert_int_equal(tc.bands[1].quantum_bytes, 3000);
+	assert_int_equal(tc.bands[2].quantum_bytes, 1500);
+	/* Filters before the qdisc, and two DRR bands alone. */
+	assert_int_equal(parse_files(drr, &opts, &tc, &format), 0);
+	assert_int_equal(tc.n_bands, 2);
+	assert_false(tc.bands[0].strict);
+	assert_int_equal(tc.bands[0].quantum_bytes, 4500);
+	for (d = 0; d < ARB_NUM_DSCPS; d++)
+		assert_int_equal(arb_ets_dscp_band(&tc, d), d == 8 ? 0 : 1);
+}
+
+/* skbedit priorities through the priomap; a classid; a mask of 0xff. */
+static void test_tc_skbedit(void **state)
+{
+	struct arb_config cfg;
+	enum qosconf_format format;
+
+	(void)state;
+	assert_int_equal(parse_one("tc-ets-skbedit.json", &cfg, &format), 0);
+	assert_int_equal(arb_ets_dscp_band(&cfg, 46), 0);	/* priority 5, priomap 0 */
+	assert_int_equal(arb_ets_dscp_band(&cfg, 10), 1);	/* priority 3, priomap 1 */
+	assert_int_equal(arb_ets_dscp_band(&cfg, 18), 2);	/* classid 10:3 */
+	assert_int_equal(arb_ets_dscp_band(&cfg, 0), 2);	/* priomap of priority 0 */
+	assert_int_equal(arb_ets_prio_band(&cfg, 5), 0);
+	assert_int_equal(arb_ets_prio_band(&cfg, 3), 1);
+}
+
+/* dcb -j (iproute2's JSON shapes): the same port as ets-strict-2to1. */
+static void test_dcb(void **state)
+{
+	static const char *const files[] = { "dcb-ets-strict-2to1.app.json",
+					     "dcb-ets-strict-2to1.ets.json", NULL };
+	struct arb_config dcb, ets;
+	struct qosconf_opts opts;
+	enum qosconf_format format;
+
+	(void)state;
+	qosconf_opts_init(&opts);
+	assert_int_equal(parse_files(files, &opts, &dcb, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_DCB);
+	assert_int_equal(parse_text(ets_strict_2to1, QOSCONF_FORMAT_ETS, &ets), 0);
+	assert_same_ets(&dcb, &ets);
+	assert_int_equal(dcb.bands[1].quantum_bytes, 60);	/* tc_bw of class 1 */
+	assert_int_equal(arb_ets_prio_band(&dcb, 5), 0);
+	assert_int_equal(arb_ets_prio_band(&dcb, 3), 1);
+	assert_int_equal(arb_ets_prio_band(&dcb, 0), 2);
+}
+
+/* What the JSON readers refuse, with the file and line. */
+static void test_json_bad(void **state)
+{
+	static const struct {
+		enum qosconf_format format;
+		const char *text, *what;
+	} cases[] = {
+		{ QOSCONF_FORMAT_TC, "[]\n[{\"kind\":\"ets\",", "inline.txt:2: bad JSON" },
+		{ QOSCONF_FORMAT_TC, "[{\"kind\":\"htb\",\"handle\":\"1:\"}]",
+		  "inline.txt:1: no ets qdisc" },
+		{ QOSCONF_FORMAT_TC, "[{\"kind\":\"u32\",\"pref\":1,\"options\":{}}]",
+		  "filter kind 'u32'" },
+		{ QOSCONF_FORMAT_TC, "[{\"kind\":\"flower\",\"pref\":1,\"options\":"
+		  "{\"keys\":{\"dst_ip\":\"1.2.3.4\"},\"classid\":\"10:1\"}}]",
+		  "matches on 'dst_ip'" },
+		{ QOSCONF_FORMAT_TC, "[{\"kind\":\"ets\",\"handle\":\"10:\",\"options\":"
+		  "{\"bands\":2,\"quanta\":[1500]}}]", "2 bands, 0 strict, but 1 quanta" },
+		{ QOSCONF_FORMAT_DCB, "{\"tc_tsa\":[\"vendor\"]}", "expected 8 values" },
+		{ QOSCONF_FORMAT_DCB, "{\"dscp_prio\":[[64,1,\" \"]]}", "expected [DSCP 0-63" },
+		{ QOSCONF_FORMAT_DCB, "{\"dscp_prio\":[]}", "no 'dcb -j ets show' output" },
+	};
+	struct arb_config cfg;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(parse_text(cases[i].text, cases[i].format, &cfg), -EINVAL);
+		if (!strstr(err, cases[i].what))
+			fail_msg("case %zu: got '%s', expected '%s'", i, err, cases[i].what);
+	}
 }
 
 /* Every format's name, from the table of readers, reads back as itself. */
 static void test_format_names(void **state)
 {
 	static const char *const names[] = { "auto", "opensm", "smpquery",
-					     "table", "ets" };
+					     "table", "ets", "tc", "dcb" };
 	enum qosconf_format f, back;
 
 	(void)state;
@@ -349,6 +490,10 @@ int main(void)
 		cmocka_unit_test(test_smpquery_in_port),
 		cmocka_unit_test(test_ets),
 		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_tc),
+		cmocka_unit_test(test_tc_skbedit),
+		cmocka_unit_test(test_dcb),
+		cmocka_unit_test(test_json_bad),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_bad_inputs),
