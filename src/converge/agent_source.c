@@ -296,6 +296,10 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 	json_object_set_new(o, "samples", json_integer((json_int_t)sum.samples));
 	json_object_set_new(o, "msgs", json_integer((json_int_t)sum.msgs));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)sum.bytes));
+	/* How long its bw workers ran: what its bytes were sent in. */
+	if (f->bw)
+		json_object_set_new(o, "elapsed_ns", json_integer((json_int_t)
+				    clock_ticks_to_ns(&st->clk, (double)sum.elapsed_ticks)));
 	/* In ticks with their rate (see ctl.c): exact, whatever this host's clock. */
 	if (!f->bw && (rtt = hist_wire_pack(sum.rtt))) {
 		json_object_set_new(o, "rtt", rtt);
@@ -314,10 +318,35 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 /* Source: the step                                                    */
 /* ------------------------------------------------------------------ */
 
+/* The result message: each flow's, and the port's retransmissions over the
+ * run (@before: the counters at its start; NULL or none: not known). */
+static int agent_source_send(struct agent_step *st, int cfd, const struct verbs_counters *before,
+			     char *err, size_t errlen)
+{
+	struct verbs_counters *after = malloc(sizeof(*after));
+	json_t *m = ctl_msg("result"), *flows = json_array();
+	size_t i;
+	int ret;
+
+	for (i = 0; i < st->n_flows; i++)
+		json_array_append_new(flows, agent_flow_result(st, &st->flows[i]));
+	json_object_set_new(m, "flows", flows);
+	json_object_set_new(m, "sink", json_array());
+	json_object_set_new(m, "window_ns", json_integer((json_int_t)st->duration_ns));
+	if (before && before->n && after && !verbs_counters_read(&st->dev, after))
+		json_object_set_new(m, "retrans", json_integer((json_int_t)
+				    verbs_counters_retrans(before, after)));
+	free(after);
+	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
+	json_decref(m);
+	return ret;
+}
+
 /* The sources' step: wait for start, run the workers, send their results. */
 int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 {
-	json_t *m, *flows;
+	struct verbs_counters *before;
+	json_t *m;
 	size_t i, done;
 	int ret;
 
@@ -331,6 +360,9 @@ int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 	}
 	agent_ctl_window(st, m);
 	json_decref(m);
+	before = calloc(1, sizeof(*before));
+	if (before && verbs_counters_read(&st->dev, before))
+		before->n = 0;
 	for (i = 0; i < st->n_w; i++) {
 		ret = pthread_create(&st->w[i].tid, NULL, agent_worker_main, &st->w[i]);
 		if (ret) {
@@ -364,14 +396,7 @@ int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 		if (done < st->n_w)
 			poll(NULL, 0, 50);
 	}
-	m = ctl_msg("result");
-	flows = json_array();
-	for (i = 0; i < st->n_flows; i++)
-		json_array_append_new(flows, agent_flow_result(st, &st->flows[i]));
-	json_object_set_new(m, "flows", flows);
-	json_object_set_new(m, "sink", json_array());
-	json_object_set_new(m, "window_ns", json_integer((json_int_t)st->duration_ns));
-	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
-	json_decref(m);
+	ret = agent_source_send(st, cfd, before, err, errlen);
+	free(before);
 	return ret;
 }

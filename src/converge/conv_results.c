@@ -55,7 +55,7 @@ void conv_step_flows(struct conv *c, struct converge_step *st)
 			.type = scenario_flow_type_name(f->type), .sl = f->sl, .tclass = f->tclass,
 			.dscp = arb_tclass_to_dscp(f->tclass),
 			.class_key = conv_class_key(c, f->sl, f->tclass),
-			.ran = conv_flow_active(c, i, st->active_bw) };
+			.ran = conv_flow_active(c, i, st->active_bw), .host_retrans = -1 };
 		if (!cf->ran)
 			continue;
 		k = conv_class(st, cf->class_key);
@@ -111,6 +111,17 @@ static void conv_add_rtt(struct converge_flow *cf, struct converge_class *k,
 		log_warn("flow %s: its RTTs do not fit its class's histogram", cf->name);
 }
 
+/* A bw flow's sent rate over its run, and its host's retransmissions. */
+static void conv_sent(struct converge_flow *cf, const json_t *agent_res, const json_t *r,
+		      double rate)
+{
+	const json_t *rt = json_object_get(agent_res, "retrans");
+	double ns = (double)json_integer_value(json_object_get(r, "elapsed_ns")) / rate;
+
+	cf->sent_gbps = ns > 0 ? (double)cf->sent_bytes * 8 / ns : 0;
+	cf->host_retrans = rt ? (int64_t)json_integer_value(rt) : -1;
+}
+
 /* What the sources said about their flows: latency, errors. */
 static void conv_source_results(struct conv *c, struct converge_step *st)
 {
@@ -126,6 +137,7 @@ static void conv_source_results(struct conv *c, struct converge_step *st)
 			if (!cf)
 				continue;
 			cf->sent_bytes = (uint64_t)json_integer_value(json_object_get(r, "bytes"));
+			conv_sent(cf, c->agents[i].result, r, c->agents[i].rate);
 			e = json_object_get(r, "error");
 			if (e)
 				snprintf(cf->error, sizeof(cf->error), "%s", json_string_value(e));
@@ -254,6 +266,46 @@ static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
 	return 0;
 }
 
+/* Was the flow at @i the first of its host among @k's flows? */
+static bool conv_first_of_host(const struct converge_step *st, size_t i, int key)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (st->flows[j].ran && st->flows[j].class_key == key &&
+		    !strcmp(st->flows[j].host, st->flows[i].host))
+			return false;
+	return true;
+}
+
+/*
+ * A class the analysis took as saturating that fell short of its share:
+ * what its flows sent and their hosts' retransmissions, for the report.
+ */
+static void conv_backlog(struct converge_step *st, double tol)
+{
+	struct converge_class *k;
+	const struct converge_flow *f;
+	size_t i, j;
+
+	for (j = 0; j < st->n_classes; j++) {
+		k = &st->classes[j];
+		k->not_backlogged = st->compared && k->saturating && k->has_analyzed &&
+				    k->diff_pp < -tol;
+		k->has_retrans = true;
+		for (i = 0; i < st->n_flows; i++) {
+			f = &st->flows[i];
+			if (!f->ran || f->class_key != k->key)
+				continue;
+			k->sent_gbps += f->sent_gbps;
+			if (!conv_first_of_host(st, i, k->key))
+				continue;
+			k->has_retrans = k->has_retrans && f->host_retrans >= 0;
+			k->retrans += f->host_retrans > 0 ? (uint64_t)f->host_retrans : 0;
+		}
+	}
+}
+
 /* 0, or -EINVAL when the step's traffic could not be analyzed (c->error says why). */
 int conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[])
 {
@@ -261,7 +313,10 @@ int conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[])
 	conv_sink_results(c, st, conns);
 	conv_shares(st);
 	st->within = true;
-	if (c->have_cfg && st->window_s > 0)
-		return conv_analyze(c, st, c->o->tolerance_pp);
+	if (c->have_cfg && st->window_s > 0) {
+		if (conv_analyze(c, st, c->o->tolerance_pp))
+			return -EINVAL;
+		conv_backlog(st, c->o->tolerance_pp);
+	}
 	return 0;
 }

@@ -70,6 +70,7 @@ static const struct ctl_field result_flow_fields[] = {
 	{ "samples", K_INT, true, 0, I64, NULL, NULL },
 	{ "msgs", K_INT, true, 0, I64, NULL, NULL },
 	{ "bytes", K_INT, true, 0, I64, NULL, NULL },
+	{ "elapsed_ns", K_INT, false, 0, I64, NULL, NULL },	/* bw: its run */
 	/*
 	 * A lat flow's RTTs: its histogram as measured, in its agent's ticks
 	 * (hist_wire_pack), and their rate. Ticks, not ns: the histogram then
@@ -126,6 +127,7 @@ static const struct ctl_field result_fields[] = {
 	{ "flows", K_ARRAY, true, 0, CTL_MAX_FLOWS, NULL, result_flow_fields },
 	{ "sink", K_ARRAY, true, 0, 4096, NULL, sink_fields },
 	{ "window_ns", K_INT, true, 0, I64, NULL, NULL },
+	{ "retrans", K_INT, false, 0, I64, NULL, NULL },	/* a source's port, over the run */
 	FIELD_END,
 };
 

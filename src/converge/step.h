@@ -36,6 +36,17 @@ struct converge_class {
 	double analyzed_pct;
 	double diff_pp;			/* share_pct - analyzed_pct */
 	bool within;
+	/*
+	 * Taken as saturating, yet below its analyzed share by more than the
+	 * tolerance: it did not keep its queue at the port backlogged (an RC
+	 * flow waiting out a retransmission timeout sends nothing). What its
+	 * flows sent over their run and the retransmissions of their hosts'
+	 * ports (has_retrans: every host said) tell why.
+	 */
+	bool not_backlogged;
+	double sent_gbps;
+	uint64_t retrans;
+	bool has_retrans;
 };
 
 struct converge_flow {
@@ -44,6 +55,8 @@ struct converge_flow {
 	uint64_t bytes;			/* at the destination, in the window */
 	double gbps;
 	uint64_t sent_bytes;		/* what its source completed, tail included */
+	double sent_gbps;		/* bw: sent_bytes over its run; 0: not known */
+	int64_t host_retrans;		/* its host's port over the run; -1: not known */
 	struct hist *rtt;		/* lat: its RTTs in its agent's ticks (owned), or NULL */
 	struct clock_cal rtt_clk;	/* those ticks against the coordinator's ns */
 	bool ran;			/* part of this step */

@@ -4,6 +4,7 @@
  * JSON, a table and CSV. Apart because steps, classes and the comparison
  * with the analysis are converge's alone.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -47,6 +48,12 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 			    report_real_or_null(c->has_analyzed, c->analyzed_pct));
 	json_object_set_new(o, "diff_pp", report_real_or_null(cmp, c->diff_pp));
 	json_object_set_new(o, "within", cmp ? json_boolean(c->within) : json_null());
+	/* Taken as saturating but short of its share: not kept backlogged. */
+	json_object_set_new(o, "backlogged", cmp && c->saturating ?
+			    json_boolean(!c->not_backlogged) : json_null());
+	json_object_set_new(o, "sent_gbps", json_real(c->sent_gbps));
+	json_object_set_new(o, "retransmissions", c->has_retrans ?
+			    json_integer((json_int_t)c->retrans) : json_null());
 	return o;
 }
 
@@ -65,6 +72,9 @@ static json_t *converge_flow_json(const struct converge_report_info *info,
 	json_object_set_new(o, "bytes", json_integer((json_int_t)f->bytes));
 	json_object_set_new(o, "gbps", json_real(f->gbps));
 	json_object_set_new(o, "sent_bytes", json_integer((json_int_t)f->sent_bytes));
+	json_object_set_new(o, "sent_gbps", report_real_or_null(f->sent_gbps > 0, f->sent_gbps));
+	json_object_set_new(o, "host_retransmissions", f->host_retrans >= 0 ?
+			    json_integer(f->host_retrans) : json_null());
 	json_object_set_new(o, "rtt_ns", f->rtt ? report_hist_json(f->rtt, &f->rtt_clk) :
 			    json_null());
 	json_object_set_new(o, "error", f->error[0] ? json_string(f->error) : json_null());
@@ -162,6 +172,33 @@ static void converge_class_row(FILE *out, const struct converge_step *st,
 		fprintf(out, "%7s  %s\n", "-", "-");
 }
 
+/*
+ * Why a class is OUT when the analysis took it as saturating and it fell
+ * short: the analysis assumes a queue that never runs dry.
+ */
+static void converge_backlog_notes(FILE *out, const struct converge_report_info *info,
+				   const struct converge_step *st)
+{
+	const struct converge_class *c;
+	size_t k;
+
+	for (k = 0; k < st->n_classes; k++) {
+		c = &st->classes[k];
+		if (!c->not_backlogged)
+			continue;
+		fprintf(out, "%s %d: taken as saturating, it was not kept backlogged: %.1f %% "
+			"against %.1f %% analyzed (%+.1f points); its flows sent %.3f Mb/s over "
+			"their run and it received %.3f Mb/s", info->ets ? "band" : "sl", c->key,
+			c->share_pct, c->analyzed_pct, c->diff_pp, c->sent_gbps * 1000,
+			c->gbps * 1000);
+		if (c->has_retrans)
+			fprintf(out, ", with %" PRIu64 " retransmission%s on their hosts' ports",
+				c->retrans, c->retrans == 1 ? "" : "s");
+		fprintf(out, " (a flow waiting out a retransmission timeout leaves its queue "
+			"empty; the analysis assumes it never is)\n");
+	}
+}
+
 static void converge_flow_errors(FILE *out, const struct converge_step *st)
 {
 	size_t k;
@@ -206,6 +243,7 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		if (!st->compared && info->arbitration)
 			fprintf(out, "; not compared: no class saturates the port");
 		fprintf(out, "\n");
+		converge_backlog_notes(out, info, st);
 		converge_flow_errors(out, st);
 	}
 }

@@ -124,11 +124,49 @@ static void test_table_csv(void **state)
 	hist_free(step.classes[1].lat_ns);
 }
 
+/* A class taken as saturating that fell short: the table says why, and the JSON. */
+static void test_not_backlogged(void **state)
+{
+	struct converge_class *k;
+	json_t *doc, *c0, *c1;
+	char *out;
+
+	(void)state;
+	fill();
+	k = &step.classes[0];
+	k->share_pct = 84.6;
+	k->analyzed_pct = 100;
+	k->diff_pp = -15.4;
+	k->within = false;
+	k->not_backlogged = true;
+	k->sent_gbps = 0.00846;
+	k->retrans = 37;
+	k->has_retrans = true;
+	out = capture(report_converge_table);
+	assert_non_null(strstr(out, "band 0: taken as saturating, it was not kept backlogged: "
+				    "84.6 % against 100.0 % analyzed (-15.4 points); its flows "
+				    "sent 8.460 Mb/s over their run and it received 7.500 Mb/s, "
+				    "with 37 retransmissions on their hosts' ports"));
+	assert_null(strstr(out, "band 1: taken"));
+	doc = report_converge_json(&info, &step, 1, NULL);
+	c0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
+					    "classes"), 0);
+	c1 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
+					    "classes"), 1);
+	assert_true(json_is_false(json_object_get(c0, "backlogged")));
+	assert_int_equal(json_integer_value(json_object_get(c0, "retransmissions")), 37);
+	assert_true(json_is_true(json_object_get(c1, "backlogged")));
+	assert_true(json_is_null(json_object_get(c1, "retransmissions")));
+	json_decref(doc);
+	hist_free(step.classes[1].lat_ns);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_table_csv),
+		cmocka_unit_test(test_not_backlogged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
