@@ -1,0 +1,7 @@
+/* libFuzzer target: the reader of dcb -j ets and app show output. */
+#include "fuzz_qosconf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fuzz_qosconf(data, size, QOSCONF_FORMAT_DCB);
+}

@@ -1,0 +1,7 @@
+/* libFuzzer target: the reader of tc -j qdisc and filter show output. */
+#include "fuzz_qosconf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fuzz_qosconf(data, size, QOSCONF_FORMAT_TC);
+}
