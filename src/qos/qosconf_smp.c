@@ -225,7 +225,7 @@ static int smp_ports(struct qosconf_parser *p, const char *s)
 	const char *ports = qosconf_lex_skip_space(s + strlen("ports:"));
 	const char *row = strchr(ports, ':');
 	long cells[ARB_NUM_SLS + 1];
-	long in_port;
+	long in_port, out_port;
 	int n, sl, err;
 
 	const char *out = strstr(ports, "out");
@@ -236,11 +236,13 @@ static int smp_ports(struct qosconf_parser *p, const char *s)
 	/* Both are needed before anything reads past them. */
 	if (strncmp(ports, "in", 2) || !row)
 		return qosconf_lex_error(p, "malformed SL2VL line (want 'ports: in N, out M: |...|')");
-	if (out && out < row && smp_identity(p, p->id_seen ? p->id_lid : -1,
-					     strtol(out + 3, NULL, 10)))
+	/* A CA's rows say "out 0" whatever its port: 0 names no port. */
+	out_port = out && out < row ? strtol(out + 3, NULL, 10) : 0;
+	if (out_port && smp_identity(p, p->id_seen ? p->id_lid : -1, out_port))
 		return -EINVAL;
 	in_port = strtol(ports + 2, NULL, 10);
 	p->sl2vl_rows++;
+	p->sl2vl_header = false;
 	if (in_port > p->in_port_max)
 		p->in_port_max = in_port;
 	if (p->sl2vl_seen)
@@ -300,7 +302,7 @@ static int smp_portinfo(struct qosconf_parser *p, char *s)
 	}
 	if (!strcmp(s, "VLArbHighCap") || !strcmp(s, "VLArbLowCap")) {
 		err = qosconf_lex_number(p, s, value, 0, ARB_MAX_ENTRIES, &v);
-		if (!err && s[6] == 'H')
+		if (!err && !strcmp(s, "VLArbHighCap"))
 			p->cfg->high.cap = p->port.high_cap = v;
 		else if (!err)
 			p->cfg->low.cap = p->port.low_cap = v;

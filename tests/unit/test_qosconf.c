@@ -426,6 +426,53 @@ static void test_opensm_port(void **state)
 }
 
 /*
+ * Captures from the real tools (tests/data/ib): every line smpquery
+ * printed is accepted, and what cannot be one port's description is
+ * refused with a message that says why.
+ */
+static void test_smpquery_captured(void **state)
+{
+	const char *ca[] = { "ib/config-a.2-1.txt", NULL };
+	const char *two[] = { "ib/config-a.1-1.txt", "ib/config-a.2-1.portinfo.txt",
+			      NULL };
+	const char *base0[] = { "ib/config-a.3-0.txt", NULL };
+	const char *conf_port[] = { "../ib/conf/02-config-a.conf",
+				    "ib/config-a.1-1.portinfo.txt", NULL };
+	struct qosconf_opts opts;
+	struct arb_config cfg;
+	enum qosconf_format format;
+
+	(void)state;
+	qosconf_opts_init(&opts);
+	assert_int_equal(parse_files(ca, &opts, &cfg, &format), 0);
+	assert_int_equal(cfg.high.n_entries, 8);
+	assert_int_equal(cfg.high.cap, 8);
+	assert_int_equal(cfg.low.cap, 8);
+	assert_int_equal(cfg.oper_vls, 8);
+
+	assert_int_equal(parse_files(two, &opts, &cfg, &format), -EINVAL);
+	assert_non_null(strstr(err, "captures of different ports: lid 2 port 1 "
+			       "here, lid 1 port 1 at ib/config-a.1-1.txt:1"));
+
+	assert_int_equal(parse_files(base0, &opts, &cfg, &format), -EINVAL);
+	assert_non_null(strstr(err, "ib/config-a.3-0.txt:1: the port has no VL "
+			       "arbitration tables"));
+
+	opts.in_port = 12;
+	assert_int_equal(parse_files(ca + 0, &opts, &cfg, &format), -EINVAL);
+	assert_non_null(strstr(err, "no SL2VL row for input port 12: the capture "
+			       "has input ports up to 0"));
+
+	/* An opensm.conf with the port's portinfo: its caps and OperVLs. */
+	qosconf_opts_init(&opts);
+	assert_int_equal(parse_files(conf_port, &opts, &cfg, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_OPENSM);
+	assert_int_equal(cfg.high.n_entries, 8);
+	assert_int_equal(cfg.oper_vls, 8);
+	assert_true(has_warning(&cfg, "lists 64 entries, the port holds 8"));
+}
+
+/*
  * Inputs the fuzzer found (tests/fuzz/regressions): each is refused with
  * a message, never read past its end.
  */
@@ -456,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_opensm_defaults),
 		cmocka_unit_test(test_opensm_reading),
 		cmocka_unit_test(test_opensm_port),
+		cmocka_unit_test(test_smpquery_captured),
 		cmocka_unit_test(test_smpquery_in_port),
 		cmocka_unit_test(test_ets),
 		cmocka_unit_test(test_detect),
