@@ -29,6 +29,7 @@
 #define ARB_DEFAULT_PACKET_BYTES 4096
 #define ARB_MAX_WARNINGS	48
 #define ARB_WARNING_LEN		200
+#define ARB_MAX_CONFIG_WARNINGS	24
 
 enum arb_kind {
 	ARB_KIND_VLARB,		/* InfiniBand VLArb + SL2VL */
@@ -69,6 +70,14 @@ struct arb_config {
 	uint8_t sl2vl[ARB_NUM_SLS];
 	bool sl2vl_explicit;	/* false: the identity default was used */
 	int oper_vls;		/* operational data VLs, 0 when unknown */
+
+	/*
+	 * What the reader had to say about the input: where the port
+	 * will not hold what was written (OpenSM's own reading of an
+	 * opensm.conf). The caller reports them with the model's.
+	 */
+	int n_warnings;
+	char warnings[ARB_MAX_CONFIG_WARNINGS][ARB_WARNING_LEN];
 
 	/* ETS */
 	int n_bands;
