@@ -191,8 +191,10 @@ static void arb_ib_distances(struct arb_ib_ctx *ctx, const double *rate_gbps,
 		if (!(served & (1u << q)))
 			continue;
 		out = &alone;
+		/* queues of the first run that got nothing never took a turn */
 		if ((saturated & (1u << q)) && ctx->have_first &&
-		    ctx->first_queues == saturated) {
+		    !(saturated & ~ctx->first_queues) &&
+		    !(served & ctx->first_queues & ~saturated)) {
 			out = &ctx->first;
 		} else if (saturated & (1u << q)) {
 			if (!have_shared)
