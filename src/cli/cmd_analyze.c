@@ -173,7 +173,7 @@ static int choose_model(struct analyze_opts *o, const struct arb_config *cfg,
 	bool ets_input = cfg->kind == ARB_KIND_ETS;
 
 	if (!o->model_given) {
-		o->params.model = ets_input ? ARB_MODEL_ETS : ARB_MODEL_IB_FLUID;
+		o->params.model = ets_input ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB);
 		return 0;
 	}
 	if (ets_input != (o->params.model == ARB_MODEL_ETS))
