@@ -173,7 +173,7 @@ static int choose_model(struct analyze_opts *o, const struct arb_config *cfg,
 	bool ets_input = cfg->kind == ARB_KIND_ETS;
 
 	if (!o->model_given) {
-		o->params.model = ets_input ? ARB_MODEL_ETS : ARB_MODEL_IB_FLUID;
+		o->params.model = ets_input ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB);
 		return 0;
 	}
 	if (ets_input != (o->params.model == ARB_MODEL_ETS))
@@ -246,6 +246,21 @@ static int emit(const struct analyze_opts *o, const struct arb_config *cfg,
 	return rc ? log_errno(rc, "%s", err) : 0;
 }
 
+/* The reader's warnings come first, then the model's, in one list. */
+static void merge_config_warnings(const struct arb_config *cfg,
+				  struct arb_result *res)
+{
+	int n = cfg->n_warnings, keep = res->n_warnings;
+
+	if (n > ARB_MAX_WARNINGS)
+		n = ARB_MAX_WARNINGS;
+	if (keep > ARB_MAX_WARNINGS - n)
+		keep = ARB_MAX_WARNINGS - n;
+	memmove(res->warnings[n], res->warnings[0], sizeof(res->warnings[0]) * keep);
+	memcpy(res->warnings[0], cfg->warnings[0], sizeof(res->warnings[0]) * n);
+	res->n_warnings = n + keep;
+}
+
 static int run(struct analyze_opts *o)
 {
 	struct arb_config cfg;
@@ -269,6 +284,7 @@ static int run(struct analyze_opts *o)
 			  arb_model_name(o->params.model));
 		return RPERF_EXIT_USAGE;
 	}
+	merge_config_warnings(&cfg, res);
 	rc = emit(o, &cfg, format, res);
 	free(res);
 	return rc ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;

@@ -213,7 +213,7 @@ static int conv_report(struct conv *c)
 			 c->sc.arb_files[i]);
 	info.arbitration = c->have_cfg ? arb : NULL;
 	info.model = !c->have_cfg ? NULL : arb_model_name(c->sc.model_set ? c->sc.model :
-				info.ets ? ARB_MODEL_ETS : ARB_MODEL_IB_FLUID);
+				info.ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB));
 	if (!(j && !strcmp(j, "-")) && !(v && !strcmp(v, "-")))
 		report_converge_table(stdout, &info, c->steps, c->n_steps);
 	if (j) {

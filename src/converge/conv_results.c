@@ -228,7 +228,7 @@ static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
 	size_t j;
 
 	arb_params_init(&params);
-	params.model = c->sc.model_set ? c->sc.model : ets ? ARB_MODEL_ETS : ARB_MODEL_IB_FLUID;
+	params.model = c->sc.model_set ? c->sc.model : ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB);
 	for (i = 0; i < ARB_NUM_SLS; i++)
 		params.load_gbps[i] = 0;
 	st->compared = false;

@@ -7,6 +7,7 @@
  * file and one row.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "qos/arb.h"
@@ -17,19 +18,24 @@ static const struct arb_model_row arb_models[] = {
 	{
 		.model = ARB_MODEL_IB_FLUID, .name = "ib-fluid",
 		.kind = ARB_KIND_VLARB, .analyze = arb_ib_analyze,
-		.options = "--runs, --limit, --sl2vl, --load SL:GBPS, "
-			   "--link-gbps; --packet-size with limit 0",
+		.options = "--limit, --sl2vl, --load SL:GBPS, --link-gbps",
 	},
 	{
 		.model = ARB_MODEL_IB_PACKET, .name = "ib-packet",
 		.kind = ARB_KIND_VLARB, .analyze = arb_ib_analyze,
-		.options = "--runs, --limit, --sl2vl, --packet-size, "
+		.options = "--semantics, --limit, --sl2vl, --packet-size, "
 			   "--load SL:GBPS, --link-gbps",
 	},
 	{
 		.model = ARB_MODEL_ETS, .name = "ets",
 		.kind = ARB_KIND_ETS, .analyze = arb_ets_analyze,
 		.options = "--load PRIO:GBPS and bBAND:GBPS, --link-gbps",
+	},
+	{
+		.model = ARB_MODEL_DTABLE, .name = "dtable",
+		.kind = ARB_KIND_VLARB, .analyze = arb_ib_analyze,
+		.options = "the high table's entries name SLs; --packet-size "
+			   "(per-SL MTU), --load SL:GBPS, --link-gbps",
 	},
 };
 
@@ -64,8 +70,11 @@ void arb_params_init(struct arb_params *params)
 	int i;
 
 	memset(params, 0, sizeof(*params));
-	params->model = ARB_MODEL_IB_FLUID;
+	params->model = ARB_MODEL_IB_PACKET;
 	params->runs = ARB_DEFAULT_RUNS;
+	params->semantics = arb_ib_semantics_nth(0);
+	params->compare_semantics = true;
+	params->range_pct = ARB_DEFAULT_RANGE_PCT;
 	params->link_gbps = ARB_DEFAULT_LINK_GBPS;
 	for (i = 0; i < ARB_NUM_SLS; i++) {
 		params->load_gbps[i] = -1.0;
@@ -107,6 +116,65 @@ bool arb_model_fits(enum arb_model model, enum arb_kind kind)
 	return m && m->kind == kind;
 }
 
+enum arb_model arb_model_default(enum arb_kind kind)
+{
+	return kind == ARB_KIND_ETS ? ARB_MODEL_ETS : ARB_MODEL_IB_PACKET;
+}
+
+/* The words of each semantics option, as --semantics spells them. */
+static const char *const arb_low_words[] = { "entry", "packet" };
+static const char *const arb_limit0_words[] = { "alternate", "bytes" };
+
+void arb_semantics_format(const struct arb_semantics *sem, char *buf,
+			  size_t len)
+{
+	snprintf(buf, len, "carry=%s,low=%s,limit0=%s", sem->carry ? "yes" : "no",
+		 arb_low_words[sem->low_turn], arb_limit0_words[sem->limit0]);
+}
+
+/* One KEY=VALUE of --semantics into @sem. */
+static int arb_semantics_word(const char *key, const char *val,
+			      struct arb_semantics *sem)
+{
+	int i;
+
+	if (!strcmp(key, "carry") && (!strcmp(val, "yes") || !strcmp(val, "no"))) {
+		sem->carry = !strcmp(val, "yes");
+		return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		if (!strcmp(key, "low") && !strcmp(val, arb_low_words[i])) {
+			sem->low_turn = i;
+			return 0;
+		}
+		if (!strcmp(key, "limit0") && !strcmp(val, arb_limit0_words[i])) {
+			sem->limit0 = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int arb_semantics_parse(const char *text, struct arb_semantics *sem)
+{
+	char buf[128], *save = NULL, *tok, *eq;
+	struct arb_semantics out = *sem;
+
+	if (strlen(text) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, text);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			return -EINVAL;
+		*eq = '\0';
+		if (arb_semantics_word(tok, eq + 1, &out))
+			return -EINVAL;
+	}
+	*sem = out;
+	return 0;
+}
+
 static void arb_result_init(struct arb_result *res, const struct arb_config *cfg,
 			    const struct arb_params *params)
 {
@@ -122,7 +190,7 @@ static int arb_params_check(const struct arb_params *params)
 {
 	int i;
 
-	if (params->runs < 1 || params->link_gbps <= 0)
+	if (params->runs < 1 || params->link_gbps <= 0 || params->range_pct < 0)
 		return -EINVAL;
 	for (i = 0; i < ARB_NUM_SLS; i++)
 		if (params->packet_bytes[i] < 1)

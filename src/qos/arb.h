@@ -5,8 +5,10 @@
  *
  * Two kinds of port are described by one struct arb_config:
  *  - InfiniBand: VLArb high and low tables, LimitOfHighPriority and SL2VL;
- *    modelled byte by byte (ib-fluid, the default) or packet by packet
- *    (ib-packet, whole packets and no deficit carried between visits);
+ *    modelled packet by packet (ib-packet, the default, under explicit
+ *    semantics and compared across all of them), byte by byte (ib-fluid),
+ *    or as a DTable whose high-table entries name SLs (dtable); shares
+ *    are those of one exact period of the arbiter;
  *  - Ethernet ETS (802.1Qaz, Linux tc-ets): strict bands, then deficit
  *    round robin over quanta.
  * Offered loads are honoured by work-conserving water-filling.
@@ -18,6 +20,7 @@
 #define RPERF_ARB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "qos/arb_types.h"
@@ -32,6 +35,16 @@ const char *arb_model_name(enum arb_model model);
 int arb_model_parse(const char *name, enum arb_model *model);
 /* The options @model takes, as a line for help; NULL for an unknown model. */
 const char *arb_model_options(enum arb_model model);
+/* The model for configurations of @kind when none is named. */
+enum arb_model arb_model_default(enum arb_kind kind);
+/*
+ * --semantics: "carry=yes|no,low=entry|packet,limit0=alternate|bytes",
+ * any subset in any order, applied over *sem. Returns 0 or -EINVAL.
+ */
+int arb_semantics_parse(const char *text, struct arb_semantics *sem);
+/* The same form, every key given. */
+void arb_semantics_format(const struct arb_semantics *sem, char *buf,
+			  size_t len);
 /* Whether @model analyzes configurations of @kind (ets for ETS, ib-* for VLArb). */
 bool arb_model_fits(enum arb_model model, enum arb_kind kind);
 

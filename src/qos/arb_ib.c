@@ -1,232 +1,219 @@
 /*
- * The InfiniBand models, ib-fluid and ib-packet: the output arbiter
- * simulated over the VLArb tables, and the analysis built on it (shares
- * per SL and VL, entry distances, and the warnings a configuration
- * deserves). The two models differ only in how a visit sends its bytes.
+ * The InfiniBand models and DTable: the analysis built on the packet
+ * arbiter of arb_ib_sim.c (shares per SL and VL, distances in packets,
+ * the range over the arbiter's semantics, and the warnings a
+ * configuration deserves).
  *
- * They follow the offline analysis of Cano-Cano et al.: every VL of the
- * backlogged set always has data and credits; the arbiter walks the high
- * table entry by entry and, each time the high table has sent
- * LimitOfHighPriority x 4096 bytes, serves the next low-table entry. What
- * each VL sent gives its share; the number of grants between two grants
- * of the same VL gives its entry distance.
+ *  - ib-packet (the default) runs whole MTU-sized packets under the
+ *    semantics in params->semantics and, with params->compare_semantics,
+ *    under every other reading too, so that a share the readings disagree
+ *    on is shown as a range;
+ *  - ib-fluid is the byte-fluid reading of Cano-Cano et al.: every packet
+ *    64 bytes, the low turn one entry (limit 0 is one 64-byte unit);
+ *  - dtable (Cano-Cano et al. 2024) reads the high table as a DTable whose
+ *    entries name SLs, with a deficit counter per SL and a packet size
+ *    (MTU) per SL.
+ * Every queue with traffic is always backlogged and credited; the shares
+ * are those of one exact period of the arbiter (arb_ib_sim.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "qos/arb_common.h"
 #include "qos/arb_ib.h"
+#include "qos/arb_ib_sim.h"
 
 /* ------------------------------------------------------------------ */
-/* InfiniBand arbiter simulation                                       */
-/* ------------------------------------------------------------------ */
-
-struct arb_sim {
-	const struct arb_config *cfg;
-	bool packet_model;
-	bool limited;		/* the low table gets turns */
-	bool finishing;		/* stop after the next low turn */
-	uint16_t backlogged;
-	const uint32_t *packet_bytes;
-	uint64_t high_bytes;	/* sent by the high table since the last low turn */
-	int low_pos;		/* next low-table entry to consider */
-	uint64_t next_grant;
-	uint64_t last_grant[ARB_NUM_VLS];	/* grant index + 1; 0: never */
-	struct arb_vl_stats *stats;
-};
-
-static bool sim_entry_active(const struct arb_sim *s, const struct arb_entry *e)
-{
-	return e->weight && e->vl < ARB_VL15 && (s->backlogged & (1u << e->vl));
-}
-
-static uint64_t sim_table_bytes(const struct arb_sim *s, const struct arb_table *t)
-{
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < t->n_entries; i++)
-		if (sim_entry_active(s, &t->entries[i]))
-			sum += (uint64_t)t->entries[i].weight * ARB_UNIT_BYTES;
-	return sum;
-}
-
-/* Bytes the high table may send before the low table gets a turn. */
-static uint64_t sim_limit_bytes(const struct arb_sim *s, int vl)
-{
-	if (s->cfg->limit == 0)
-		return s->packet_bytes[vl];	/* one packet */
-	return (uint64_t)s->cfg->limit * ARB_LIMIT_UNIT_BYTES;
-}
-
-/* Account @bytes sent by @vl; a new grant also records the entry distance. */
-static void sim_send(struct arb_sim *s, int vl, uint64_t bytes, bool new_grant)
-{
-	struct arb_vl_stats *st = s->stats;
-	uint64_t d;
-
-	st->bytes[vl] += bytes;
-	if (!new_grant)
-		return;
-	if (s->last_grant[vl]) {
-		d = s->next_grant + 1 - s->last_grant[vl];
-		st->distance_sum[vl] += d;
-		if (d > st->distance_max[vl])
-			st->distance_max[vl] = d;
-	}
-	st->grants[vl]++;
-	s->last_grant[vl] = ++s->next_grant;
-}
-
-/* Size of the next piece a visit sends: a packet, or a fluid run of bytes. */
-static uint64_t sim_chunk_bytes(const struct arb_sim *s, int vl, int64_t left,
-				bool high)
-{
-	uint64_t room;
-
-	if (s->packet_model)
-		return s->packet_bytes[vl];
-	if (!high || !s->limited)
-		return left;
-	room = sim_limit_bytes(s, vl) - s->high_bytes;
-	return room < (uint64_t)left ? room : (uint64_t)left;
-}
-
-static bool sim_visit(struct arb_sim *s, const struct arb_entry *e, bool high);
-
-/* Serve the next low-table entry whose VL is backlogged. */
-static void sim_low_turn(struct arb_sim *s)
-{
-	const struct arb_table *t = &s->cfg->low;
-	int i, pos;
-
-	for (i = 0; i < t->n_entries; i++) {
-		pos = (s->low_pos + i) % t->n_entries;
-		if (sim_entry_active(s, &t->entries[pos])) {
-			s->low_pos = (pos + 1) % t->n_entries;
-			sim_visit(s, &t->entries[pos], false);
-			return;
-		}
-	}
-}
-
-/*
- * One visit of a table entry: the VL sends its weight in bytes (ib-fluid)
- * or whole packets until the weight is used up, the overshoot lost
- * (ib-packet). A high visit is interrupted by a low turn whenever the high
- * limit is reached, and resumes after it. Returns true when the simulation
- * is finishing and that low turn was the last one.
- */
-static bool sim_visit(struct arb_sim *s, const struct arb_entry *e, bool high)
-{
-	int64_t left = (int64_t)e->weight * ARB_UNIT_BYTES;
-	bool fresh = true;
-	uint64_t n;
-
-	while (left > 0) {
-		n = sim_chunk_bytes(s, e->vl, left, high);
-		sim_send(s, e->vl, n, fresh);
-		fresh = false;
-		left -= n;
-		if (!high || !s->limited)
-			continue;
-		s->high_bytes += n;
-		if (s->high_bytes < sim_limit_bytes(s, e->vl))
-			continue;
-		s->high_bytes = 0;
-		sim_low_turn(s);
-		fresh = true;
-		if (s->finishing)
-			return true;
-	}
-	return false;
-}
-
-/* One pass over a table; true when the finishing low turn happened. */
-static bool sim_cycle(struct arb_sim *s, const struct arb_table *t, bool high)
-{
-	int i;
-
-	for (i = 0; i < t->n_entries; i++)
-		if (sim_entry_active(s, &t->entries[i]) &&
-		    sim_visit(s, &t->entries[i], high))
-			return true;
-	return false;
-}
-
-int arb_ib_simulate(const struct arb_config *cfg, enum arb_model model,
-		    int runs, uint16_t backlogged,
-		    const uint32_t packet_bytes[ARB_NUM_VLS],
-		    struct arb_vl_stats *stats)
-{
-	struct arb_sim s = {
-		.cfg = cfg,
-		.packet_model = model == ARB_MODEL_IB_PACKET,
-		.backlogged = backlogged,
-		.packet_bytes = packet_bytes,
-		.stats = stats,
-	};
-	int i;
-
-	if (model != ARB_MODEL_IB_FLUID && model != ARB_MODEL_IB_PACKET)
-		return -EINVAL;
-	memset(stats, 0, sizeof(*stats));
-	if (!sim_table_bytes(&s, &cfg->high)) {
-		for (i = 0; i < runs; i++)
-			sim_cycle(&s, &cfg->low, false);
-		return 0;
-	}
-	s.limited = cfg->limit != ARB_LIMIT_NONE && sim_table_bytes(&s, &cfg->low);
-	for (i = 0; i < runs; i++)
-		sim_cycle(&s, &cfg->high, true);
-	/* End on a low turn, so both tables are seen over whole periods. */
-	s.finishing = true;
-	while (s.limited && s.high_bytes && !sim_cycle(&s, &cfg->high, true))
-		;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* InfiniBand analysis                                                 */
+/* Running the arbiter for an analysis                                 */
 /* ------------------------------------------------------------------ */
 
 struct arb_ib_ctx {
 	const struct arb_config *cfg;
 	const struct arb_params *params;
-	uint32_t packet_bytes[ARB_NUM_VLS];
+	struct arb_semantics sem;
+	uint32_t packet_bytes[ARB_NUM_VLS];	/* per queue: VL, or SL (dtable) */
+	bool exact;
+	uint64_t period_packets;		/* of the first run */
+	double bound;
+	bool gaps;				/* measure the first run's distances */
 	bool have_first;
-	struct arb_vl_stats first;	/* every loaded flow backlogged */
-	struct arb_vl_stats scratch;
+	uint16_t first_queues;
+	struct arb_sim_out first;		/* every loaded queue backlogged */
 };
 
-static void arb_ib_shares(void *opaque, uint16_t vls, double share[ARB_MAX_BANDS])
+static void arb_ib_spec(const struct arb_ib_ctx *ctx, uint16_t queues,
+			struct arb_sim_spec *spec)
+{
+	enum arb_model model = ctx->params->model;
+	int q;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->high = &ctx->cfg->high;
+	spec->low = model == ARB_MODEL_DTABLE ? NULL : &ctx->cfg->low;
+	spec->limit = ctx->cfg->limit;
+	spec->sem = ctx->sem;
+	spec->backlogged = queues;
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		spec->packet_bytes[q] = model == ARB_MODEL_IB_FLUID ?
+					ARB_UNIT_BYTES : ctx->packet_bytes[q];
+	if (model == ARB_MODEL_IB_FLUID) {
+		spec->sem.carry = false;
+		spec->sem.low_turn = ARB_LOW_ENTRY;
+		spec->sem.limit0 = ARB_LIMIT0_BYTES;
+	} else if (model == ARB_MODEL_DTABLE) {
+		spec->sem.carry = true;
+		spec->deficit_round = true;
+	}
+}
+
+/* Run the arbiter on @queues backlogged; false when nothing is sent. */
+static bool arb_ib_run(struct arb_ib_ctx *ctx, uint16_t queues, bool gaps,
+		       struct arb_sim_out *out)
+{
+	struct arb_sim_spec spec;
+
+	arb_ib_spec(ctx, queues, &spec);
+	spec.want_gaps = gaps;
+	if (arb_sim_run(&spec, out))
+		return false;
+	if (!ctx->period_packets)
+		ctx->period_packets = out->packets_total;
+	ctx->exact = ctx->exact && out->exact;
+	if (out->bound > ctx->bound)
+		ctx->bound = out->bound;
+	return true;
+}
+
+static void arb_ib_shares(void *opaque, uint16_t queues, double share[ARB_MAX_BANDS])
 {
 	struct arb_ib_ctx *ctx = opaque;
-	struct arb_vl_stats *st = ctx->have_first ? &ctx->scratch : &ctx->first;
+	struct arb_sim_out out;
 	uint64_t total = 0;
-	int vl;
+	int q;
 
-	arb_ib_simulate(ctx->cfg, ctx->params->model, ctx->params->runs, vls,
-			ctx->packet_bytes, st);
-	ctx->have_first = true;
-	for (vl = 0; vl < ARB_NUM_VLS; vl++)
-		total += st->bytes[vl];
-	for (vl = 0; vl < ARB_NUM_VLS; vl++)
-		share[vl] = total ? (double)st->bytes[vl] / total : 0;
+	memset(share, 0, sizeof(double) * ARB_MAX_BANDS);
+	if (!arb_ib_run(ctx, queues, ctx->gaps && !ctx->have_first, &out))
+		return;
+	if (!ctx->have_first) {
+		ctx->have_first = true;
+		ctx->first_queues = queues;
+		ctx->first = out;
+	}
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		total += out.bytes[q];
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		share[q] = total ? (double)out.bytes[q] / total : 0;
 }
 
-/* A VL's packet size is that of the lowest SL mapped to it. */
-static void arb_vl_packet_bytes(const struct arb_config *cfg,
-				const struct arb_params *params,
-				uint32_t packet_bytes[ARB_NUM_VLS])
+/* The queue an SL's packets wait in: its VL, or itself for DTable. */
+static int arb_ib_queue(const struct arb_config *cfg,
+			const struct arb_params *params, int sl)
 {
-	int sl, vl;
-
-	for (vl = 0; vl < ARB_NUM_VLS; vl++)
-		packet_bytes[vl] = ARB_DEFAULT_PACKET_BYTES;
-	for (sl = ARB_NUM_SLS - 1; sl >= 0; sl--)
-		packet_bytes[cfg->sl2vl[sl]] = params->packet_bytes[sl];
+	if (params->model == ARB_MODEL_DTABLE)
+		return sl == ARB_VL15 ? -1 : sl;
+	return cfg->sl2vl[sl] == ARB_VL15 ? -1 : cfg->sl2vl[sl];
 }
+
+/* A queue's packet size is that of the lowest SL in it. */
+static void arb_queue_packet_bytes(const struct arb_config *cfg,
+				   const struct arb_params *params,
+				   uint32_t packet_bytes[ARB_NUM_VLS])
+{
+	int sl, q;
+
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		packet_bytes[q] = ARB_DEFAULT_PACKET_BYTES;
+	for (sl = ARB_NUM_SLS - 1; sl >= 0; sl--) {
+		q = arb_ib_queue(cfg, params, sl);
+		if (q >= 0)
+			packet_bytes[q] = params->packet_bytes[sl];
+	}
+}
+
+/* Water-fill the SLs' loads under ctx->sem; rate_gbps per SL. */
+static void arb_ib_waterfill(struct arb_ib_ctx *ctx, double *rate_gbps)
+{
+	struct arb_wf wf = { .n_flows = ARB_NUM_SLS, .shares = arb_ib_shares,
+			     .ctx = ctx };
+	int sl;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		wf.group[sl] = arb_ib_queue(ctx->cfg, ctx->params, sl);
+		wf.load_gbps[sl] = ctx->params->load_gbps[sl];
+	}
+	arb_common_waterfill(&wf, ctx->params->link_gbps, rate_gbps);
+}
+
+/* ------------------------------------------------------------------ */
+/* Distances on the water-filled set                                   */
+/* ------------------------------------------------------------------ */
+
+/* Queues still saturated after water-filling: they always have packets. */
+static uint16_t arb_ib_saturated(const struct arb_ib_ctx *ctx,
+				 const double *rate_gbps)
+{
+	const struct arb_params *params = ctx->params;
+	uint16_t set = 0;
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = arb_ib_queue(ctx->cfg, params, sl);
+		if (q < 0 || rate_gbps[sl] <= 0)
+			continue;
+		if (params->load_gbps[sl] < 0 ||
+		    rate_gbps[sl] < params->load_gbps[sl] * (1 - 1e-9))
+			set |= 1u << q;
+	}
+	return set;
+}
+
+/*
+ * Distances of every served queue: packets of other queues between two
+ * of its packets, with the queue itself and the saturated queues
+ * backlogged (a loaded queue's packets wait behind those).
+ */
+static void arb_ib_distances(struct arb_ib_ctx *ctx, const double *rate_gbps,
+			     struct arb_result *res)
+{
+	uint16_t saturated = arb_ib_saturated(ctx, rate_gbps), served = 0;
+	struct arb_sim_out shared, alone, *out;
+	bool have_shared = false;
+	struct arb_vl_result *v;
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = arb_ib_queue(ctx->cfg, ctx->params, sl);
+		if (q >= 0 && rate_gbps[sl] > 0)
+			served |= 1u << q;
+	}
+	for (q = 0; q < ARB_NUM_VLS; q++) {
+		if (!(served & (1u << q)))
+			continue;
+		out = &alone;
+		/* queues of the first run that got nothing never took a turn */
+		if ((saturated & (1u << q)) && ctx->have_first &&
+		    !(saturated & ~ctx->first_queues) &&
+		    !(served & ctx->first_queues & ~saturated)) {
+			out = &ctx->first;
+		} else if (saturated & (1u << q)) {
+			if (!have_shared)
+				have_shared = arb_ib_run(ctx, saturated, true, &shared);
+			out = &shared;
+		} else if (!arb_ib_run(ctx, saturated | (1u << q), true, &alone)) {
+			continue;
+		}
+		v = &res->vls[q];
+		v->has_distance = out->packets[q] > 0;
+		v->mean_distance = v->has_distance ?
+				   (double)out->gap_sum[q] / out->packets[q] : 0;
+		v->max_distance = (double)out->gap_max[q];
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Results                                                             */
+/* ------------------------------------------------------------------ */
 
 static void arb_table_weights(const struct arb_config *cfg, struct arb_result *res)
 {
@@ -241,14 +228,6 @@ static void arb_table_weights(const struct arb_config *cfg, struct arb_result *r
 		e = &cfg->low.entries[i];
 		res->vls[e->vl].low_weight += e->weight;
 	}
-}
-
-static void arb_set_distance(bool *has, double *mean, double *max,
-			     const struct arb_vl_stats *st, int vl)
-{
-	*has = st->grants[vl] > 1;
-	*mean = *has ? st->distance_sum[vl] / (st->grants[vl] - 1) : 0;
-	*max = *has ? (double)st->distance_max[vl] : 0;
 }
 
 /* Per-group totals from the per-flow rates. */
@@ -268,28 +247,35 @@ static void arb_sum_groups(struct arb_result *res)
 	}
 }
 
-static void arb_ib_fill(const struct arb_config *cfg,
-			const struct arb_params *params,
-			const struct arb_ib_ctx *ctx, const double *rate_gbps,
-			struct arb_result *res)
+/* Per SL and per queue; an SL's distance is its queue's. */
+static void arb_ib_fill(struct arb_ib_ctx *ctx, const double *rate_gbps,
+			bool distances, struct arb_result *res)
 {
+	const struct arb_vl_result *v;
 	struct arb_sl_result *r;
-	int sl, vl;
+	int sl, q;
 
 	res->n_sls = ARB_NUM_SLS;
 	res->n_vls = ARB_NUM_VLS;
-	for (vl = 0; vl < ARB_NUM_VLS; vl++) {
-		res->vls[vl].vl = vl;
-		arb_set_distance(&res->vls[vl].has_distance,
-				 &res->vls[vl].mean_distance,
-				 &res->vls[vl].max_distance, &ctx->first, vl);
-	}
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		res->vls[q].vl = q;
+	if (distances)
+		arb_ib_distances(ctx, rate_gbps, res);
 	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
-		r = arb_common_fill_sl(res, params, sl, cfg->sl2vl[sl], rate_gbps[sl]);
-		arb_set_distance(&r->has_distance, &r->mean_distance,
-				 &r->max_distance, &ctx->first, r->vl);
+		q = arb_ib_queue(ctx->cfg, ctx->params, sl);
+		r = arb_common_fill_sl(res, ctx->params, sl,
+				       ctx->params->model == ARB_MODEL_DTABLE ?
+				       sl : ctx->cfg->sl2vl[sl], rate_gbps[sl]);
+		r->share_min_pct = r->share_max_pct = r->share_pct;
+		if (q < 0)
+			continue;
+		v = &res->vls[q];
+		r->has_distance = v->has_distance;
+		r->mean_distance = v->mean_distance;
+		r->max_distance = v->max_distance;
 	}
-	arb_table_weights(cfg, res);
+	if (ctx->params->model != ARB_MODEL_DTABLE)
+		arb_table_weights(ctx->cfg, res);
 	arb_sum_groups(res);
 }
 
@@ -358,10 +344,11 @@ static void arb_warn_small_weights(const struct arb_config *cfg,
 		return;
 	arb_common_warn(res, "%s table: %d %s below one %u-byte packet: %s",
 			arb_table_name(cfg, t), small, arb_entries(small), min_packet,
-			model == ARB_MODEL_IB_PACKET ?
-			"each visit sends one whole packet" :
-			"ib-fluid carries the overshoot to the next visit "
-			"(compare --model ib-packet)");
+			model == ARB_MODEL_IB_FLUID ?
+			"ib-fluid sends parts of packets, a reading no port "
+			"follows (compare --model ib-packet)" :
+			"each visit sends one whole packet, and whether the "
+			"overshoot is owed by the next visit decides the shares");
 }
 
 static bool arb_sl_offers(const struct arb_params *params, int sl)
@@ -423,35 +410,213 @@ static void arb_warn_limit(const struct arb_config *cfg, struct arb_result *res)
 	}
 }
 
+/*
+ * Firmware caveats (vendor release notes): some firmware ignores
+ * VL_HIGH_LIMIT, some misbehaves on weight-0 entries between weighted
+ * ones. Said only where the configuration depends on them.
+ */
+static void arb_warn_firmware(const struct arb_config *cfg,
+			      const struct arb_result *unlimited,
+			      struct arb_result *res)
+{
+	int i, k, zero = 0;
+
+	for (k = 0; k < 2; k++) {
+		const struct arb_table *t = k ? &cfg->low : &cfg->high;
+
+		for (i = 1; i + 1 < t->n_entries; i++)
+			zero += !t->entries[i].weight && t->entries[i - 1].weight;
+	}
+	if (zero)
+		arb_common_warn(res, "firmware caveat: %d weight-0 %s between "
+				"weighted ones; some firmware misbehaves on them "
+				"(this prediction skips them)", zero, arb_entries(zero));
+	if (!unlimited)
+		return;
+	for (i = 0; i < ARB_NUM_SLS; i++) {
+		if (fabs(unlimited->sls[i].share_pct - res->sls[i].share_pct) < 1)
+			continue;
+		arb_common_warn(res, "firmware caveat: the shares depend on "
+				"LimitOfHighPriority %d; firmware that ignores "
+				"VL_HIGH_LIMIT gives SL%d %.1f %% instead of %.1f %%",
+				cfg->limit, i, unlimited->sls[i].share_pct,
+				res->sls[i].share_pct);
+		return;
+	}
+}
+
 static void arb_ib_warnings(const struct arb_config *cfg,
 			    const struct arb_params *params,
-			    const uint32_t *packet_bytes, struct arb_result *res)
+			    const uint32_t *packet_bytes,
+			    const struct arb_result *unlimited,
+			    struct arb_result *res)
 {
 	arb_warn_entries(cfg, &cfg->high, res);
+	if (params->model == ARB_MODEL_DTABLE)
+		return;
 	arb_warn_entries(cfg, &cfg->low, res);
 	arb_warn_small_weights(cfg, &cfg->high, packet_bytes, params->model, res);
 	arb_warn_small_weights(cfg, &cfg->low, packet_bytes, params->model, res);
 	arb_warn_limit(cfg, res);
 	arb_warn_sl2vl(cfg, params, res);
+	arb_warn_firmware(cfg, unlimited, res);
+}
+
+/* ------------------------------------------------------------------ */
+/* Analysis                                                            */
+/* ------------------------------------------------------------------ */
+
+/* One water-filled analysis under @sem, without the range and warnings. */
+static void arb_ib_one(const struct arb_config *cfg,
+		       const struct arb_params *params, struct arb_semantics sem,
+		       bool distances, struct arb_result *res)
+{
+	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params, .sem = sem,
+				  .exact = true, .gaps = distances };
+	double rate_gbps[ARB_MAX_FLOWS];
+
+	arb_queue_packet_bytes(cfg, params, ctx.packet_bytes);
+	arb_ib_waterfill(&ctx, rate_gbps);
+	arb_ib_fill(&ctx, rate_gbps, distances, res);
+	res->semantics = sem;
+	res->exact = ctx.exact;
+	res->period_packets = ctx.period_packets;
+	res->bound_pct = 100 * ctx.bound;
+}
+
+/*
+ * The reading that behaves as @sem on this port: limit0 only matters at
+ * limit 0 with an entry low turn, and alternate makes that turn a packet.
+ */
+static struct arb_semantics arb_ib_effective(const struct arb_config *cfg,
+					     struct arb_semantics sem)
+{
+	if (cfg->limit == 0 && sem.limit0 == ARB_LIMIT0_ALTERNATE)
+		sem.low_turn = ARB_LOW_PACKET;
+	if (cfg->limit != 0 || sem.low_turn == ARB_LOW_PACKET)
+		sem.limit0 = ARB_LIMIT0_BYTES;
+	return sem;
+}
+
+static bool arb_sem_equal(struct arb_semantics a, struct arb_semantics b)
+{
+	return a.carry == b.carry && a.low_turn == b.low_turn && a.limit0 == b.limit0;
+}
+
+/* The shares of a semantics already computed that behaves as @sem. */
+static const double *arb_ib_known(const struct arb_config *cfg,
+				  const struct arb_params *params,
+				  const struct arb_result *res,
+				  struct arb_semantics sem)
+{
+	int i;
+
+	sem = arb_ib_effective(cfg, sem);
+	for (i = 0; i < res->n_semantics; i++)
+		if (arb_sem_equal(arb_ib_effective(cfg, res->per_semantics[i].semantics),
+				  sem))
+			return res->per_semantics[i].share_pct;
+	(void)params;
+	return NULL;
+}
+
+/* Semantics @i's shares into the next slot of res->per_semantics. */
+static void arb_ib_add_semantics(const struct arb_config *cfg,
+				 const struct arb_params *params,
+				 struct arb_semantics sem, struct arb_result *res)
+{
+	struct arb_sem_result *s = &res->per_semantics[res->n_semantics];
+	const double *known = arb_ib_known(cfg, params, res, sem);
+	struct arb_result other;
+	int sl;
+
+	if (!known) {
+		memset(&other, 0, sizeof(other));
+		arb_ib_one(cfg, params, sem, false, &other);
+	}
+	s->semantics = sem;
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		s->share_pct[sl] = known ? known[sl] : other.sls[sl].share_pct;
+	res->n_semantics++;
+}
+
+/* Every semantics' shares; the SLs' ranges; uncertain past range_pct. */
+static void arb_ib_compare(const struct arb_config *cfg,
+			   const struct arb_params *params, struct arb_result *res)
+{
+	struct arb_sl_result *r;
+	int i, sl;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		res->per_semantics[0].share_pct[sl] = res->sls[sl].share_pct;
+	res->per_semantics[0].semantics = params->semantics;
+	res->n_semantics = 1;
+	for (i = 0; i < ARB_N_SEMANTICS; i++)
+		if (!arb_sem_equal(arb_ib_semantics_nth(i), params->semantics))
+			arb_ib_add_semantics(cfg, params, arb_ib_semantics_nth(i), res);
+	for (i = 0; i < res->n_semantics; i++) {
+		for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+			r = &res->sls[sl];
+			r->share_min_pct = fmin(r->share_min_pct,
+						res->per_semantics[i].share_pct[sl]);
+			r->share_max_pct = fmax(r->share_max_pct,
+						res->per_semantics[i].share_pct[sl]);
+		}
+	}
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		if (res->sls[sl].share_max_pct - res->sls[sl].share_min_pct >
+		    params->range_pct)
+			res->uncertain = true;
+	if (res->uncertain)
+		arb_common_warn(res, "the readings of the specification disagree by "
+				"more than %.1f points: shares are shown as ranges; "
+				"rperf converge tells which one the switch follows",
+				params->range_pct);
+}
+
+/* The same port with the limit ignored, for the firmware caveat. */
+static const struct arb_result *arb_ib_unlimited(const struct arb_config *cfg,
+						 const struct arb_params *params,
+						 struct arb_result *out)
+{
+	struct arb_config unl;
+
+	if (params->model != ARB_MODEL_IB_PACKET || cfg->limit == ARB_LIMIT_NONE)
+		return NULL;
+	unl = *cfg;
+	unl.limit = ARB_LIMIT_NONE;
+	memset(out, 0, sizeof(*out));
+	arb_ib_one(&unl, params, params->semantics, false, out);
+	return out;
+}
+
+struct arb_semantics arb_ib_semantics_nth(int i)
+{
+	struct arb_semantics sem = {
+		.carry = !(i & 1),
+		.low_turn = (i & 2) ? ARB_LOW_PACKET : ARB_LOW_ENTRY,
+		.limit0 = (i & 4) ? ARB_LIMIT0_BYTES : ARB_LIMIT0_ALTERNATE,
+	};
+
+	return sem;
 }
 
 int arb_ib_analyze(const struct arb_config *cfg,
 		   const struct arb_params *params, struct arb_result *res)
 {
-	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params };
-	struct arb_wf wf = { .n_flows = ARB_NUM_SLS, .shares = arb_ib_shares,
-			     .ctx = &ctx };
-	double rate_gbps[ARB_MAX_FLOWS];
-	int sl;
+	uint32_t packet_bytes[ARB_NUM_VLS];
+	struct arb_result unlimited;
 
-	arb_vl_packet_bytes(cfg, params, ctx.packet_bytes);
-	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
-		wf.group[sl] = cfg->sl2vl[sl] == ARB_VL15 ? -1 : cfg->sl2vl[sl];
-		wf.load_gbps[sl] = params->load_gbps[sl];
-	}
-	arb_common_waterfill(&wf, params->link_gbps, rate_gbps);
-	arb_ib_fill(cfg, params, &ctx, rate_gbps, res);
-	arb_ib_warnings(cfg, params, ctx.packet_bytes, res);
+	if (params->model == ARB_MODEL_DTABLE && cfg->low.n_entries)
+		arb_common_warn(res, "dtable: the low table is not used (the "
+				"high table's entries name SLs)");
+	arb_ib_one(cfg, params, params->semantics, true, res);
+	if (params->model == ARB_MODEL_IB_PACKET && params->compare_semantics)
+		arb_ib_compare(cfg, params, res);
+	if (!res->exact)
+		arb_common_warn(res, "no exact period within %u packets: shares "
+				"within %.2f points", ARB_SIM_MAX_STEPS, res->bound_pct);
+	arb_queue_packet_bytes(cfg, params, packet_bytes);
+	arb_ib_warnings(cfg, params, packet_bytes, arb_ib_unlimited(cfg, params, &unlimited), res);
 	return 0;
 }
-

@@ -29,6 +29,7 @@
 #define ARB_DEFAULT_PACKET_BYTES 4096
 #define ARB_MAX_WARNINGS	48
 #define ARB_WARNING_LEN		200
+#define ARB_MAX_CONFIG_WARNINGS	24
 
 enum arb_kind {
 	ARB_KIND_VLARB,		/* InfiniBand VLArb + SL2VL */
@@ -39,11 +40,35 @@ enum arb_model {
 	ARB_MODEL_IB_FLUID,
 	ARB_MODEL_IB_PACKET,
 	ARB_MODEL_ETS,
+	ARB_MODEL_DTABLE,
 	ARB_MODEL_COUNT,
 };
 
+/*
+ * The packet-level arbiter's readings of what the specification leaves
+ * open (rperf-analyze(1), SEMANTICS, gives the evidence for each).
+ */
+enum arb_low_turn {
+	ARB_LOW_ENTRY,		/* the low table serves one entry visit */
+	ARB_LOW_PACKET,		/* the low table sends one packet */
+};
+
+enum arb_limit0 {
+	ARB_LIMIT0_ALTERNATE,	/* limit 0: one high packet, one low packet */
+	ARB_LIMIT0_BYTES,	/* limit 0: one high packet, then a low turn */
+};
+
+struct arb_semantics {
+	bool carry;		/* a visit's overshoot is owed by the VL's next visit */
+	enum arb_low_turn low_turn;
+	enum arb_limit0 limit0;
+};
+
+#define ARB_N_SEMANTICS		8	/* every combination of the three */
+#define ARB_DEFAULT_RANGE_PCT	1.0	/* semantics disagreeing by more: a range */
+
 struct arb_entry {
-	uint8_t vl;
+	uint8_t vl;		/* a VL; an SL for dtable */
 	uint8_t weight;		/* in ARB_UNIT_BYTES units; 0 skips the entry */
 };
 
@@ -70,6 +95,14 @@ struct arb_config {
 	bool sl2vl_explicit;	/* false: the identity default was used */
 	int oper_vls;		/* operational data VLs, 0 when unknown */
 
+	/*
+	 * What the reader had to say about the input: where the port
+	 * will not hold what was written (OpenSM's own reading of an
+	 * opensm.conf). The caller reports them with the model's.
+	 */
+	int n_warnings;
+	char warnings[ARB_MAX_CONFIG_WARNINGS][ARB_WARNING_LEN];
+
 	/* ETS */
 	int n_bands;
 	struct arb_band bands[ARB_MAX_BANDS];
@@ -81,10 +114,13 @@ struct arb_config {
 /* How to run a model. Loads are per SL (per priority for ETS). */
 struct arb_params {
 	enum arb_model model;
-	int runs;				/* high-table cycles to simulate */
+	int runs;				/* kept for scripts; results are exact */
+	struct arb_semantics semantics;		/* ib-packet's reading */
+	bool compare_semantics;			/* ib-packet: evaluate them all */
+	double range_pct;			/* disagreement shown as a range */
 	double link_gbps;
 	double load_gbps[ARB_NUM_SLS];		/* < 0: saturating */
-	uint32_t packet_bytes[ARB_NUM_SLS];	/* ib-packet (and limit 0) */
+	uint32_t packet_bytes[ARB_NUM_SLS];	/* per SL (MTU-sized packets) */
 	/* ETS traffic classified by DSCP alone, offered straight to a band */
 	bool band_load_set[ARB_MAX_BANDS];
 	double band_load_gbps[ARB_MAX_BANDS];	/* < 0: saturating */
@@ -97,8 +133,13 @@ struct arb_sl_result {
 	double offered_gbps;		/* < 0: saturating */
 	double share_pct;
 	double gbps;
-	bool has_distance;		/* false: served fewer than twice */
-	double mean_distance;		/* in entries (grants) served */
+	/* ib-packet compared over every semantics: the range of share_pct */
+	double share_min_pct;
+	double share_max_pct;
+	bool has_distance;		/* false: never served */
+	/* packets of other VLs between two of this SL's VL (IB models), or
+	 * entries between two turns (ETS), on the water-filled set */
+	double mean_distance;
 	double max_distance;
 };
 
@@ -116,10 +157,23 @@ struct arb_vl_result {
 	double max_distance;
 };
 
+/* One semantics' shares, when ib-packet compares them. */
+struct arb_sem_result {
+	struct arb_semantics semantics;
+	double share_pct[ARB_NUM_SLS];
+};
+
 struct arb_result {
 	enum arb_kind kind;
 	enum arb_model model;
 	int runs;
+	struct arb_semantics semantics;	/* the one share_pct follows */
+	bool exact;			/* shares of one exact period */
+	uint64_t period_packets;	/* packets in that period (all backlogged) */
+	double bound_pct;		/* when not exact: error bound of a share */
+	int n_semantics;		/* filled entries of per_semantics */
+	struct arb_sem_result per_semantics[ARB_N_SEMANTICS];
+	bool uncertain;			/* some SL's range exceeds range_pct */
 	int limit;
 	double link_gbps;
 	int n_sls;			/* 16 for InfiniBand, 8 for ETS */
@@ -129,14 +183,6 @@ struct arb_result {
 				 ARB_MAX_BANDS : ARB_NUM_VLS];
 	int n_warnings;
 	char warnings[ARB_MAX_WARNINGS][ARB_WARNING_LEN];
-};
-
-/* Per-VL outcome of one simulation of the arbiter on a backlogged set. */
-struct arb_vl_stats {
-	uint64_t bytes[ARB_NUM_VLS];	/* bytes sent */
-	uint64_t grants[ARB_NUM_VLS];	/* turns granted */
-	double distance_sum[ARB_NUM_VLS];
-	uint64_t distance_max[ARB_NUM_VLS];
 };
 
 #endif

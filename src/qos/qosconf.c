@@ -82,6 +82,7 @@ void qosconf_opts_init(struct qosconf_opts *opts)
 	opts->format = QOSCONF_FORMAT_AUTO;
 	opts->node_type = QOSCONF_NODE_SWE;
 	opts->in_port = -1;
+	opts->port = NULL;
 }
 
 const char *qosconf_format_name(enum qosconf_format format)
@@ -237,33 +238,62 @@ static void format_list(char *buf, size_t len)
 	}
 }
 
-/* The reader of @src, detected or given; the same for every source. */
+/* The reader of @src: given, or detected. */
 static int source_reader(const struct qosconf_source *src,
 			 const struct qosconf_opts *opts,
 			 const struct qosconf_reader **reader,
 			 char *err, size_t errlen)
 {
 	enum qosconf_format f = opts->format;
-	const struct qosconf_reader *r;
 	char formats[128];
 
 	if (f == QOSCONF_FORMAT_AUTO)
 		f = qosconf_detect(src->text);
-	r = reader_find(f);
-	if (!r && !*qosconf_lex_skip_space(src->text))
+	*reader = reader_find(f);
+	if (!*reader && !*qosconf_lex_skip_space(src->text))
 		return errbuf_set(err, errlen, -EINVAL, "%s:1: empty file",
 				  src->name);
-	if (!r) {
+	if (!*reader) {
 		format_list(formats, sizeof(formats));
 		return errbuf_set(err, errlen, -EINVAL, "%s:1: cannot tell the "
 				  "format (%s): give it with --format",
 				  src->name, formats);
 	}
-	if (*reader && r != *reader)
-		return errbuf_set(err, errlen, -EINVAL, "%s:1: %s input, but the "
-				  "earlier files are %s", src->name, r->name,
-				  (*reader)->name);
-	*reader = r;
+	return 0;
+}
+
+/*
+ * The readers of all sources: one format, except that an opensm.conf may
+ * come with the smpquery portinfo capture of the port it is read for
+ * (port[i] true for those sources).
+ */
+static int sources_readers(const struct qosconf_source *src, int n_src,
+			   const struct qosconf_opts *opts,
+			   const struct qosconf_reader **main, bool *port,
+			   char *err, size_t errlen)
+{
+	const struct qosconf_reader *r[QOSCONF_MAX_SOURCES] = { NULL };
+	bool opensm;
+	int i, rc;
+
+	*main = NULL;
+	for (i = 0; i < n_src; i++) {
+		rc = source_reader(&src[i], opts, &r[i], err, errlen);
+		if (rc)
+			return rc;
+		if (r[i]->format == QOSCONF_FORMAT_OPENSM)
+			*main = r[i];
+	}
+	opensm = *main != NULL;
+	if (!opensm)
+		*main = r[0];
+	for (i = 0; i < n_src; i++) {
+		port[i] = opensm && r[i]->format == QOSCONF_FORMAT_SMPQUERY;
+		if (r[i] != *main && !port[i])
+			return errbuf_set(err, errlen, -EINVAL, "%s:1: %s input, but "
+					  "the other files are %s", src[i].name,
+					  r[i]->name, (*main)->name);
+	}
 	return 0;
 }
 
@@ -280,35 +310,99 @@ static void parser_init(struct qosconf_parser *p, const struct qosconf_opts *opt
 		r->start(p);
 }
 
+/* Parse the sources marked in @use with @r into p->cfg, finish() if @finish. */
+static int parse_with(struct qosconf_parser *p, const struct qosconf_source *src,
+		      int n_src, const bool *use, const struct qosconf_reader *r,
+		      bool finish)
+{
+	int i, rc = 0, n = 0;
+
+	arb_config_init(p->cfg, r->kind);
+	for (i = 0; !rc && i < n_src; i++) {
+		if (!use[i])
+			continue;
+		p->name = src[i].name;
+		rc = parse_source(p, src[i].text, r);
+		n++;
+	}
+	if (!rc && n && finish)
+		rc = parse_finish(p, r);
+	return rc;
+}
+
+/*
+ * The portinfo captures that come with an opensm.conf: the port OpenSM
+ * programs (caps and operational VLs), into *port. Tables are refused:
+ * they would be a second description of the port.
+ */
+static int parse_port_captures(const struct qosconf_source *src, int n_src,
+			       const bool *use, const struct qosconf_opts *opts,
+			       struct qosconf_port *port, char *err, size_t errlen)
+{
+	const struct qosconf_reader *r = reader_find(QOSCONF_FORMAT_SMPQUERY);
+	struct qosconf_parser *p = malloc(sizeof(*p));
+	struct arb_config *cfg = malloc(sizeof(*cfg));
+	int rc = -EINVAL;
+
+	if (p && cfg) {
+		parser_init(p, opts, cfg, err, errlen, r);
+		rc = parse_with(p, src, n_src, use, r, false);
+		if (!rc && (p->vlarb_seen || p->sl2vl_seen || p->sl2vl_header))
+			rc = qosconf_lex_error(p, "with an opensm.conf, give the "
+					       "port's portinfo capture only, "
+					       "not its tables");
+		else if (!rc && !p->port.known)
+			rc = qosconf_lex_error(p, "no portinfo fields in the "
+					       "capture given with the opensm.conf");
+		*port = p->port;
+		port->lid = p->id_seen ? p->id_lid : -1;
+		port->port_num = p->id_seen ? p->id_port : -1;
+	} else {
+		errbuf_set(err, errlen, -EINVAL, "out of memory");
+	}
+	free(p);
+	free(cfg);
+	return rc;
+}
+
 int qosconf_parse(const struct qosconf_source *src, int n_src,
 		  const struct qosconf_opts *opts, struct arb_config *cfg,
 		  enum qosconf_format *format_out, char *err, size_t errlen)
 {
 	const struct qosconf_reader *r = NULL;
+	bool port_src[QOSCONF_MAX_SOURCES], main_src[QOSCONF_MAX_SOURCES];
+	struct qosconf_opts with_port = *opts;
+	struct qosconf_port port = { 0 };
 	struct qosconf_parser *p;
-	int i, rc = 0;
+	int i, rc, n_port = 0;
 
 	if (err && errlen)
 		err[0] = '\0';
-	for (i = 0; !rc && i < n_src; i++)
-		rc = source_reader(&src[i], opts, &r, err, errlen);
-	if (rc || !n_src)
-		return rc ? rc : errbuf_set(err, errlen, -EINVAL, "no input");
+	if (!n_src || n_src > QOSCONF_MAX_SOURCES)
+		return errbuf_set(err, errlen, -EINVAL, n_src ? "more than %d inputs" :
+				  "no input", QOSCONF_MAX_SOURCES);
+	rc = sources_readers(src, n_src, opts, &r, port_src, err, errlen);
+	if (rc)
+		return rc;
+	for (i = 0; i < n_src; i++) {
+		main_src[i] = !port_src[i];
+		n_port += port_src[i];
+	}
+	if (n_port && (rc = parse_port_captures(src, n_src, port_src, opts, &port,
+						 err, errlen)))
+		return rc;
+	if (n_port && !(opts->port && opts->port->known))
+		with_port.port = &port;
 	p = malloc(sizeof(*p));
 	if (!p)
 		return errbuf_set(err, errlen, -EINVAL, "out of memory");
-	parser_init(p, opts, cfg, err, errlen, r);
-	arb_config_init(cfg, r->kind);
-	for (i = 0; !rc && i < n_src; i++) {
-		p->name = src[i].name;
-		rc = parse_source(p, src[i].text, r);
-	}
-	if (!rc)
-		rc = parse_finish(p, r);
+	parser_init(p, &with_port, cfg, err, errlen, r);
+	rc = parse_with(p, src, n_src, main_src, r, true);
 	free(p);
 	*format_out = r->format;
 	return rc;
 }
+
 int qosconf_read_file(const char *path, char **text, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");

@@ -32,6 +32,24 @@ int qosconf_lex_error_line(struct qosconf_parser *p, int line, const char *what)
 	return qosconf_lex_error(p, "%s", what);
 }
 
+void __attribute__((format(printf, 2, 3)))
+qosconf_lex_warn(struct qosconf_parser *p, const char *fmt, ...)
+{
+	struct arb_config *cfg = p->cfg;
+	char what[ARB_WARNING_LEN];
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < cfg->n_warnings; i++)
+		if (!strcmp(cfg->warnings[i], what))
+			return;
+	if (cfg->n_warnings < ARB_MAX_CONFIG_WARNINGS)
+		memcpy(cfg->warnings[cfg->n_warnings++], what, sizeof(what));
+}
+
 char *qosconf_lex_skip_space(const char *s)
 {
 	while (isspace((unsigned char)*s))

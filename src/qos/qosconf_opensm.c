@@ -1,22 +1,32 @@
 /*
- * The opensm.conf reader: the qos_* keys, OpenSM's defaults for those not
- * given, and the per-node-type key sets (qos_ca_, qos_swe_, ...) that
- * override the generic ones. Apart because OpenSM's rules are its own.
+ * The opensm.conf reader. It reads the file the way OpenSM 3.3.23 does
+ * (opensm/osm_subnet.c reads and checks the options, opensm/osm_qos.c
+ * builds the tables and programs them on each port), because the analysis
+ * must be of what OpenSM programs on the port, not of what the file says.
+ * Where the two differ, one warning per change says what OpenSM programs
+ * instead and why. Apart because OpenSM's rules are its own.
  */
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qos/qosconf_lex.h"
 #include "qos/qosconf_readers.h"
 
+#define OPENSM_VERSION			"3.3.23"
+
 /* OpenSM's built-in defaults (include/opensm/osm_base.h). */
-#define OPENSM_DEFAULT_MAX_VLS		15
+#define OPENSM_DEFAULT_MAX_OP_VLS	5	/* OperVLs encoding: VL0-14 */
 #define OPENSM_DEFAULT_HIGH_LIMIT	0
 #define OPENSM_DEFAULT_VLARB_HIGH \
 	"0:4,1:0,2:0,3:0,4:0,5:0,6:0,7:0,8:0,9:0,10:0,11:0,12:0,13:0,14:0"
 #define OPENSM_DEFAULT_VLARB_LOW \
 	"0:0,1:4,2:4,3:4,4:4,5:4,6:4,7:4,8:4,9:4,10:4,11:4,12:4,13:4,14:4"
 #define OPENSM_DEFAULT_SL2VL		"0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7"
+
+#define OPENSM_BLOCK_ENTRIES		32	/* VLArb entries per MAD block */
+#define OPENSM_SHOW_MAX			96	/* chars of a list in a warning */
 
 /* The key prefixes of the node types: qos_ca_, qos_swe_, ... */
 static const char *const opensm_node_prefixes[] = {
@@ -27,63 +37,76 @@ static const char *const opensm_node_prefixes[] = {
 	[QOSCONF_NODE_RTR] = "rtr",
 };
 
+/* A table as OpenSM holds it before programming: 64 entries, all parsed. */
+struct opensm_vlarb {
+	struct arb_entry entries[ARB_MAX_ENTRIES];
+	int listed;		/* entries the string had before it ended */
+};
+
 const char *qosconf_opensm_node_prefix(enum qosconf_node_type type)
 {
 	return opensm_node_prefixes[type];
 }
 
-/* ------------------------------------------------------------------ */
-/* opensm.conf                                                         */
-/* ------------------------------------------------------------------ */
-
-/* "vl:weight,vl:weight,..." as OpenSM's qos_vlarb_* keys take it. */
-static int opensm_vlarb(struct qosconf_parser *p, const char *key,
-			const char *value, struct arb_table *t)
+/* The number of data VLs an OperVLs/VLCap code (1-5) means. */
+static int opensm_vls_of_code(long code)
 {
-	char buf[1024], *tok, *save, *colon;
-	long vl, weight;
-	int err;
+	static const int vls[] = { 0, 1, 2, 4, 8, 15 };
 
-	if (strlen(value) >= sizeof(buf))
-		return qosconf_lex_error(p, "%s: value too long", key);
-	strcpy(buf, value);
-	t->n_entries = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		colon = strchr(tok, ':');
-		if (!colon)
-			return qosconf_lex_error(p, "%s: entry '%s' is not VL:WEIGHT", key,
-					qosconf_lex_skip_space(tok));
-		*colon = '\0';
-		err = qosconf_lex_number(p, "VL", tok, 0, ARB_VL15, &vl);
-		if (!err)
-			err = qosconf_lex_number(p, "weight", colon + 1, 0, ARB_MAX_WEIGHT,
-					&weight);
-		if (!err)
-			err = qosconf_lex_table_add(p, t, key, vl, weight);
-		if (err)
-			return err;
+	return code < 1 ? 0 : code > 5 ? 15 : vls[code];
+}
+
+/* OpenSM's VL mask for a port with @vls operational VLs: (1 << (code - 1)) - 1. */
+static int opensm_vl_mask(int vls)
+{
+	return vls >= 15 ? 15 : vls - 1;
+}
+
+/* "qos" or "qos_ca": the prefix of a set's keys, for messages. */
+static const char *opensm_set_prefix(int set)
+{
+	static const char *const names[] = {
+		[QOSCONF_NODE_CA] = "qos_ca", [QOSCONF_NODE_SWE] = "qos_swe",
+		[QOSCONF_NODE_SW0] = "qos_sw0", [QOSCONF_NODE_SW2SW] = "qos_sw2sw",
+		[QOSCONF_NODE_RTR] = "qos_rtr", [QOSCONF_NODE_COUNT] = "qos",
+	};
+
+	return names[set];
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the options (osm_subnet.c)                                  */
+/* ------------------------------------------------------------------ */
+
+/* clean_val(): blanks cut at both ends, then one pair of quotes. */
+static char *opensm_clean_value(char *v)
+{
+	size_t n;
+
+	v = qosconf_lex_skip_space(v);
+	qosconf_lex_trim_end(v);
+	n = strlen(v);
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+		v[n - 1] = '\0';
+		v++;
 	}
-	return 0;
+	return v;
 }
 
-static int opensm_sl2vl(struct qosconf_parser *p, const char *key,
-			const char *value, uint8_t *sl2vl)
+/* opts_strtoul(): a whole number no larger than @max, or -1. */
+static long opensm_unsigned(const char *s, unsigned long max)
 {
-	char lerr[256];
-	int n;
+	unsigned long v;
+	char *end;
 
-	if (qosconf_lex_list(value, 0, ARB_VL15, ARB_NUM_SLS, sl2vl, &n, lerr,
-			     sizeof(lerr)))
-		return qosconf_lex_error(p, "%s: %s", key, lerr);
-	if (n != ARB_NUM_SLS)
-		return qosconf_lex_error(p, "%s: %d VLs given, expected %d", key, n,
-				ARB_NUM_SLS);
-	return 0;
+	v = strtoul(s, &end, 0);
+	if (!*s || *end || v > max)
+		return -1;
+	return (long)v;
 }
 
-/* Split "qos_<prefix>_<field>" into its set and field; NULL if unknown. */
-static const char *opensm_key_field(const char *key, struct qosconf_opensm_set *sets,
-				    struct qosconf_opensm_set **set)
+/* The set "qos_<prefix>_<field>" belongs to; QOSCONF_NODE_COUNT: generic. */
+static int opensm_key_set(const char *key, const char **field)
 {
 	size_t len;
 	int i;
@@ -92,12 +115,40 @@ static const char *opensm_key_field(const char *key, struct qosconf_opensm_set *
 	for (i = 0; i < QOSCONF_NODE_COUNT; i++) {
 		len = strlen(opensm_node_prefixes[i]);
 		if (!strncmp(key, opensm_node_prefixes[i], len) && key[len] == '_') {
-			*set = &sets[i];
-			return key + len + 1;
+			*field = key + len + 1;
+			return i;
 		}
 	}
-	*set = &sets[QOSCONF_NODE_COUNT];
-	return key;
+	*field = key;
+	return QOSCONF_NODE_COUNT;
+}
+
+static bool opensm_is_field(const char *field)
+{
+	return !strcmp(field, "max_vls") || !strcmp(field, "high_limit") ||
+	       !strcmp(field, "vlarb_high") || !strcmp(field, "vlarb_low") ||
+	       !strcmp(field, "sl2vl");
+}
+
+/* A string option: "(null)" unsets it, anything else (even "") is kept. */
+static void opensm_set_string(const char *value, bool *has, char *dst)
+{
+	*has = strcmp(value, "(null)") != 0;
+	if (*has)
+		snprintf(dst, OPENSM_LINE_MAX, "%s", value);
+}
+
+/* qos_high_limit is read with strtol() and no check (opts_parse_int32). */
+static void opensm_high_limit(struct qosconf_parser *p, const char *key,
+			      const char *value, struct qosconf_opensm_set *set)
+{
+	char *end;
+	long v = strtol(value, &end, 0);
+
+	set->high_limit = (int32_t)v;
+	if (*end || !*value)
+		qosconf_lex_warn(p, "%s '%s': OpenSM reads it as %ld", key, value,
+				 set->high_limit);
 }
 
 static int opensm_set_value(struct qosconf_parser *p, const char *key,
@@ -105,27 +156,43 @@ static int opensm_set_value(struct qosconf_parser *p, const char *key,
 			    struct qosconf_opensm_set *set)
 {
 	long v;
-	int err;
 
 	if (!strcmp(field, "max_vls")) {
-		err = qosconf_lex_number(p, key, value, 0, ARB_VL15, &v);
-		set->max_vls = v;
+		v = opensm_unsigned(value, UINT32_MAX);
+		if (v < 0)
+			qosconf_lex_warn(p, "%s '%s' is not a number: OpenSM ignores "
+					 "the line", key, value);
+		else
+			set->max_vls = v;
 	} else if (!strcmp(field, "high_limit")) {
-		err = qosconf_lex_number(p, key, value, -1, ARB_MAX_LIMIT, &v);
-		set->high_limit = v;
+		opensm_high_limit(p, key, value, set);
 	} else if (!strcmp(field, "vlarb_high")) {
-		err = opensm_vlarb(p, key, value, &set->high);
-		set->has_high = true;
+		opensm_set_string(value, &set->has_high, set->high);
 	} else if (!strcmp(field, "vlarb_low")) {
-		err = opensm_vlarb(p, key, value, &set->low);
-		set->has_low = true;
-	} else if (!strcmp(field, "sl2vl")) {
-		err = opensm_sl2vl(p, key, value, set->sl2vl);
-		set->has_sl2vl = true;
+		opensm_set_string(value, &set->has_low, set->low);
 	} else {
-		return qosconf_lex_error(p, "unknown key '%s'", key);
+		opensm_set_string(value, &set->has_sl2vl, set->sl2vl);
 	}
-	return err;
+	return 0;
+}
+
+/* Options outside the qos_ key sets that decide what OpenSM programs. */
+static void opensm_general(struct qosconf_parser *p, const char *key,
+			   const char *value)
+{
+	long v;
+
+	if (!strcmp(key, "qos")) {
+		snprintf(p->qos_value, sizeof(p->qos_value), "%s", value);
+		p->qos_on = !strcmp(value, "TRUE");
+		return;
+	}
+	v = opensm_unsigned(value, 255);
+	if (v < 0)
+		qosconf_lex_warn(p, "max_op_vls '%s' is not a number 0-255: OpenSM "
+				 "keeps %ld", value, p->max_op_vls);
+	else
+		p->max_op_vls = v;
 }
 
 /* "word value": a key, then blanks. */
@@ -136,74 +203,446 @@ bool qosconf_opensm_detect(const char *s)
 	return isalpha((unsigned char)*s) && (s[word] == ' ' || s[word] == '\t');
 }
 
-/* Every set starts with its high limit unset. */
+/* Every set starts with its high limit unset; OpenSM's max_op_vls. */
 void qosconf_opensm_start(struct qosconf_parser *p)
 {
 	int i;
 
 	for (i = 0; i <= QOSCONF_NODE_COUNT; i++)
 		p->sets[i].high_limit = -1;
+	p->max_op_vls = OPENSM_DEFAULT_MAX_OP_VLS;
 }
 
 int qosconf_opensm_line(struct qosconf_parser *p, char *s)
 {
-	struct qosconf_opensm_set *set;
 	const char *field;
 	char *value;
 	size_t klen = strcspn(s, " \t");
+	int set;
 
-	value = qosconf_lex_skip_space(s + klen);
+	value = s[klen] ? s + klen + 1 : s + klen;
 	s[klen] = '\0';
-	if (strncmp(s, "qos_", 4))
-		return 0;	/* "qos" itself and every other key */
-	if (!strcmp(s, "qos_policy_file"))
+	value = opensm_clean_value(value);
+	if (!strcmp(s, "qos") || !strcmp(s, "max_op_vls")) {
+		opensm_general(p, s, value);
 		return 0;
-	if (!*value)
-		return qosconf_lex_error(p, "key '%s' has no value", s);
-	field = opensm_key_field(s, p->sets, &set);
-	if (!strcmp(value, "(null)")) {
-		if (strcmp(field, "max_vls") && strcmp(field, "high_limit") &&
-		    strcmp(field, "vlarb_high") && strcmp(field, "vlarb_low") &&
-		    strcmp(field, "sl2vl"))
-			return qosconf_lex_error(p, "unknown key '%s'", s);
-		return 0;	/* written out by OpenSM for unset keys */
 	}
-	return opensm_set_value(p, s, field, value, set);
+	if (strncmp(s, "qos_", 4) || !strcmp(s, "qos_policy_file"))
+		return 0;	/* every other option */
+	set = opensm_key_set(s, &field);
+	if (!opensm_is_field(field))
+		return qosconf_lex_error(p, "unknown key '%s'", s);
+	if (set == QOSCONF_NODE_SW2SW) {
+		qosconf_lex_warn(p, "%s: OpenSM %s has no sw2sw keys and ignores "
+				 "it; inter-switch ports get the qos_swe_ keys", s,
+				 OPENSM_VERSION);
+		return 0;
+	}
+	return opensm_set_value(p, s, field, value, &p->sets[set]);
 }
 
-static void opensm_defaults(struct qosconf_parser *p, struct qosconf_opensm_set *def)
-{
-	int n;
+/* ------------------------------------------------------------------ */
+/* Building the tables (osm_qos.c)                                     */
+/* ------------------------------------------------------------------ */
 
-	memset(def, 0, sizeof(*def));
-	opensm_vlarb(p, "qos_vlarb_high", OPENSM_DEFAULT_VLARB_HIGH, &def->high);
-	opensm_vlarb(p, "qos_vlarb_low", OPENSM_DEFAULT_VLARB_LOW, &def->low);
-	qosconf_lex_list(OPENSM_DEFAULT_SL2VL, 0, ARB_VL15, ARB_NUM_SLS,
-			   def->sl2vl, &n, NULL, 0);
+/* parse_one_unsigned(): a number (strtoul, base 0), then one character skipped. */
+static const char *opensm_number(const char *s, unsigned *val)
+{
+	char *end;
+
+	*val = (unsigned)strtoul(s, &end, 0);
+	if (*end)
+		end++;
+	return end;
+}
+
+/* The list as its writer meant it: VL:WEIGHT items split by commas or blanks. */
+static int opensm_vlarb_intended(const char *s, unsigned *vl, unsigned *w)
+{
+	char buf[OPENSM_LINE_MAX], *tok, *save, *colon;
+	long a, b;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		colon = strchr(tok, ':');
+		if (!colon || n == ARB_MAX_ENTRIES)
+			return -1;
+		*colon = '\0';
+		if (qosconf_lex_parse_long(tok, 0, 1L << 30, &a) ||
+		    qosconf_lex_parse_long(colon + 1, 0, 1L << 30, &b))
+			return -1;
+		vl[n] = a;
+		w[n++] = b;
+	}
+	return n;
+}
+
+/* "vl:weight,..." of the first @n entries, cut to fit a warning. */
+static void opensm_vlarb_show(const unsigned *vl, const unsigned *w, int n,
+			      char *buf, size_t len)
+{
+	size_t at = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && at + 16 < len; i++)
+		at += snprintf(buf + at, len - at, "%s%u:%u", i ? "," : "", vl[i], w[i]);
+	if (i < n)
+		snprintf(buf + at, len - at, ",...");
+}
+
+/* Warn when OpenSM's reading of the list is not what it says. */
+static void opensm_vlarb_misread(struct qosconf_parser *p, const char *key,
+				 const char *s, const unsigned *vl,
+				 const unsigned *w, int listed)
+{
+	unsigned want_vl[ARB_MAX_ENTRIES], want_w[ARB_MAX_ENTRIES];
+	char shown[OPENSM_SHOW_MAX];
+	int n = opensm_vlarb_intended(s, want_vl, want_w), i;
+
+	for (i = 0; n == listed && i < n; i++)
+		if (want_vl[i] != vl[i] || want_w[i] != w[i])
+			break;
+	if (n == listed && i == n)
+		return;
+	opensm_vlarb_show(vl, w, listed, shown, sizeof(shown));
+	qosconf_lex_warn(p, "%s '%.40s%s': OpenSM reads it as %s (it takes a "
+			 "number, then skips one character)", key, s,
+			 strlen(s) > 40 ? "..." : "", shown);
+}
+
+/* What OpenSM changes entry by entry: VL modulo 15, weight's low 8 bits. */
+static void opensm_vlarb_entry(struct qosconf_parser *p, const char *key, int i,
+			       unsigned vl, unsigned w, struct arb_entry *e)
+{
+	e->vl = vl % 15;
+	e->weight = (uint8_t)w;
+	if (e->vl != vl)
+		qosconf_lex_warn(p, "%s entry %d: VL %u is programmed as VL%u "
+				 "(OpenSM takes the VL modulo 15)", key, i + 1, vl,
+				 e->vl);
+	if (e->weight != w)
+		qosconf_lex_warn(p, "%s entry %d: weight %u is programmed as %u "
+				 "(OpenSM keeps its low 8 bits)", key, i + 1, w,
+				 e->weight);
+}
+
+/* parse_vlarb_entry() 64 times over @s, as qos_build_config() does. */
+static void opensm_vlarb_read(struct qosconf_parser *p, const char *key,
+			      const char *s, struct opensm_vlarb *t)
+{
+	unsigned vl[ARB_MAX_ENTRIES], w[ARB_MAX_ENTRIES];
+	const char *at = s;
+	int i;
+
+	t->listed = 0;
+	for (i = 0; i < ARB_MAX_ENTRIES; i++) {
+		if (*at)
+			t->listed = i + 1;
+		at = opensm_number(at, &vl[i]);
+		at = opensm_number(at, &w[i]);
+		opensm_vlarb_entry(p, key, i, vl[i], w[i], &t->entries[i]);
+	}
+	if (*at)
+		qosconf_lex_warn(p, "%s lists more than %d entries: OpenSM drops "
+				 "the rest", key, ARB_MAX_ENTRIES);
+	opensm_vlarb_misread(p, key, s, vl, w, t->listed);
+}
+
+/*
+ * How many entries OpenSM writes to a port of VLArb capacity @cap, and how
+ * many of them it copies from the table: the second 32-entry block is
+ * cap % 32 long, so on a 64-entry port it is written as zeros.
+ */
+static int opensm_vlarb_copied(int cap)
+{
+	if (cap <= OPENSM_BLOCK_ENTRIES)
+		return cap;
+	return OPENSM_BLOCK_ENTRIES + cap % OPENSM_BLOCK_ENTRIES;
+}
+
+/* Entries OpenSM cuts: beyond the port's cap, or zeroed by the block size. */
+static void opensm_vlarb_cut(struct qosconf_parser *p, const char *key,
+			     const char *cap_name, int cap, int copied,
+			     struct arb_table *t, int listed)
+{
+	int i, weighted = 0;
+
+	if (listed > cap)
+		qosconf_lex_warn(p, "%s lists %d entries, the port holds %d (%s): "
+				 "OpenSM programs the first %d", key, listed, cap,
+				 cap_name, cap);
+	for (i = copied; i < t->n_entries; i++) {
+		weighted += t->entries[i].weight != 0;
+		t->entries[i].weight = 0;
+		t->entries[i].vl = 0;
+	}
+	if (weighted)
+		qosconf_lex_warn(p, "%s entries %d-%d are programmed as 0:0: OpenSM "
+				 "%s writes the second block %s %% 32 = %d entries "
+				 "long", key, copied + 1, t->n_entries,
+				 OPENSM_VERSION, cap_name, cap % OPENSM_BLOCK_ENTRIES);
+}
+
+/* The table OpenSM writes to the port: its cap, VLs masked to its OperVLs. */
+static void opensm_vlarb_program(struct qosconf_parser *p, const char *key,
+				 const struct opensm_vlarb *in, const char *cap_name,
+				 int cap, int oper_vls, struct arb_table *t)
+{
+	int mask = opensm_vl_mask(oper_vls), i;
+	uint8_t vl;
+
+	memcpy(t->entries, in->entries, sizeof(t->entries));
+	t->n_entries = cap ? (cap < ARB_MAX_ENTRIES ? cap : ARB_MAX_ENTRIES) : in->listed;
+	t->cap = cap;
+	if (cap)
+		opensm_vlarb_cut(p, key, cap_name, cap, opensm_vlarb_copied(cap), t,
+				 in->listed);
+	for (i = 0; i < t->n_entries && i < in->listed; i++) {
+		vl = t->entries[i].vl & mask;
+		if (vl != t->entries[i].vl && t->entries[i].weight)
+			qosconf_lex_warn(p, "%s entry %d: VL%u is programmed as VL%u: "
+					 "the port has %d operational VLs (OpenSM "
+					 "masks the VL with %d)", key, i + 1,
+					 t->entries[i].vl, vl, oper_vls, mask);
+		t->entries[i].vl = vl;
+	}
+}
+
+/* The list as its writer meant it: VLs split by commas or blanks. */
+static int opensm_sl2vl_intended(const char *s, unsigned *vl)
+{
+	char buf[OPENSM_LINE_MAX], *tok, *save;
+	long v;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		if (n == ARB_NUM_SLS || qosconf_lex_parse_long(tok, 0, 1L << 30, &v))
+			return -1;
+		vl[n++] = v;
+	}
+	return n;
+}
+
+/* parse_sl2vl_entry() 8 times: two VLs a byte, 4 bits each. */
+static int opensm_sl2vl_read(struct qosconf_parser *p, const char *key,
+			     const char *s, uint8_t *sl2vl)
+{
+	unsigned vl[ARB_NUM_SLS], want[ARB_NUM_SLS];
+	const char *at = s;
+	int sl, listed = 0, n;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		if (*at)
+			listed = sl + 1;
+		at = opensm_number(at, &vl[sl]);
+		sl2vl[sl] = vl[sl] & 0xf;
+		if (sl2vl[sl] != vl[sl])
+			qosconf_lex_warn(p, "%s: SL%d's VL %u is programmed as VL%u "
+					 "(OpenSM keeps its low 4 bits)", key, sl,
+					 vl[sl], sl2vl[sl]);
+	}
+	n = opensm_sl2vl_intended(s, want);
+	if (*at)
+		qosconf_lex_warn(p, "%s lists more than 16 VLs: OpenSM drops the "
+				 "rest", key);
+	else if (n >= 0 && n < ARB_NUM_SLS && n == listed)
+		qosconf_lex_warn(p, "%s lists %d VLs: OpenSM maps SL%d-SL15 to VL0",
+				 key, n, n);
+	else if (n != listed || memcmp(want, vl, listed * sizeof(*vl)))
+		qosconf_lex_warn(p, "%s '%.40s': OpenSM reads it otherwise (it takes "
+				 "a number, then skips one character)", key, s);
+	return listed;
+}
+
+/* sl2vl_update_table(): every VL but 15 masked to the operational VLs. */
+static void opensm_sl2vl_program(struct qosconf_parser *p, const char *key,
+				 uint8_t *sl2vl, int oper_vls)
+{
+	int mask = opensm_vl_mask(oper_vls), sl;
+	uint8_t vl;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		if (sl2vl[sl] == ARB_VL15)
+			continue;
+		vl = sl2vl[sl] & mask;
+		if (vl != sl2vl[sl])
+			qosconf_lex_warn(p, "%s: SL%d's VL%u is programmed as VL%u: the "
+					 "port has %d operational VLs (OpenSM masks "
+					 "the VL with %d)", key, sl, sl2vl[sl], vl,
+					 oper_vls, mask);
+		sl2vl[sl] = vl;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The port and the set that apply                                     */
+/* ------------------------------------------------------------------ */
+
+/* osm_subn_verify_config(): out-of-range values fall back to the default. */
+static void opensm_verify_set(struct qosconf_parser *p, int set)
+{
+	struct qosconf_opensm_set *s = &p->sets[set];
+	const char *prefix = opensm_set_prefix(set);
+
+	if (s->max_vls > 15)
+		qosconf_lex_warn(p, "%s_max_vls %ld is out of range 1-15: OpenSM "
+				 "uses its default", prefix, s->max_vls);
+	if (s->max_vls > 15)
+		s->max_vls = 0;
+	if (s->high_limit > 255)
+		qosconf_lex_warn(p, "%s_high_limit %ld is out of range 0-255: "
+				 "OpenSM uses %s", prefix, s->high_limit,
+				 set == QOSCONF_NODE_COUNT ? "its default 0" :
+				 "the generic qos_high_limit");
+	if (s->high_limit < 0 || s->high_limit > 255)
+		s->high_limit = -1;
+}
+
+/* The port OpenSM programs: given, captured, or one that holds everything. */
+static const struct qosconf_port *opensm_port(struct qosconf_parser *p,
+					      int *oper_vls)
+{
+	const struct qosconf_port *port = p->opts->port;
+	int max_op = opensm_vls_of_code(p->max_op_vls);
+
+	if (!port || !port->known)
+		port = p->port.known ? &p->port : NULL;
+	if (port && port->oper_vls) {
+		*oper_vls = port->oper_vls;
+		return port;
+	}
+	*oper_vls = max_op ? max_op : 1;
+	if (port && port->vl_cap && port->vl_cap < *oper_vls)
+		*oper_vls = port->vl_cap;
+	if (!port || !port->vl_cap)
+		qosconf_lex_warn(p, "the port's VLCap is not known: %d operational "
+				 "VLs assumed (max_op_vls %ld)", *oper_vls,
+				 p->max_op_vls);
+	return port;
+}
+
+/* qos_max_vls is read by OpenSM 3.3.23 and used nowhere. */
+static void opensm_warn_max_vls(struct qosconf_parser *p, int own, int oper_vls)
+{
+	const struct qosconf_opensm_set *s = &p->sets[own];
+	int set = own;
+
+	if (!s->max_vls) {
+		set = QOSCONF_NODE_COUNT;
+		s = &p->sets[set];
+	}
+	if (s->max_vls && s->max_vls != oper_vls)
+		qosconf_lex_warn(p, "%s_max_vls %ld: OpenSM %s does not use it; the "
+				 "port has %d operational VLs (max_op_vls %ld and "
+				 "the VLCap of the port and its peer)",
+				 opensm_set_prefix(set), s->max_vls, OPENSM_VERSION,
+				 oper_vls, p->max_op_vls);
+}
+
+/* The set of @field for a node type: its own, else the generic one. */
+static const char *opensm_pick(struct qosconf_parser *p, int own, int field,
+			       const char *def, char *key, size_t keylen)
+{
+	static const char *const names[] = { "vlarb_high", "vlarb_low", "sl2vl" };
+	const struct qosconf_opensm_set *s[2] = { &p->sets[own],
+						  &p->sets[QOSCONF_NODE_COUNT] };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		bool has = field == 0 ? s[i]->has_high : field == 1 ? s[i]->has_low :
+			   s[i]->has_sl2vl;
+
+		if (!has)
+			continue;
+		snprintf(key, keylen, "%s_%s", opensm_set_prefix(i ? QOSCONF_NODE_COUNT :
+								 own), names[field]);
+		return field == 0 ? s[i]->high : field == 1 ? s[i]->low : s[i]->sl2vl;
+	}
+	snprintf(key, keylen, "default %s", names[field]);
+	return def;
+}
+
+/* OpenSM's node type for the keys: inter-switch ports are switch external ports. */
+static int opensm_own_set(struct qosconf_parser *p)
+{
+	if (p->opts->node_type != QOSCONF_NODE_SW2SW)
+		return p->opts->node_type;
+	qosconf_lex_warn(p, "OpenSM %s has no sw2sw key set: inter-switch ports "
+			 "get the qos_swe_ keys", OPENSM_VERSION);
+	return QOSCONF_NODE_SWE;
+}
+
+static void opensm_limit(struct qosconf_parser *p, int own)
+{
+	const struct qosconf_opensm_set *s = &p->sets[own];
+	const struct qosconf_opensm_set *g = &p->sets[QOSCONF_NODE_COUNT];
+
+	p->cfg->limit = (uint8_t)(s->high_limit >= 0 ? s->high_limit :
+				  g->high_limit >= 0 ? g->high_limit :
+				  OPENSM_DEFAULT_HIGH_LIMIT);
+	p->cfg->limit_known = true;
+}
+
+static void opensm_tables(struct qosconf_parser *p, int own, int oper_vls,
+			  const struct qosconf_port *port)
+{
+	struct opensm_vlarb *t = malloc(sizeof(*t));
+	char key[48];
+	const char *s;
+
+	if (!t)
+		return;
+	s = opensm_pick(p, own, 0, OPENSM_DEFAULT_VLARB_HIGH, key, sizeof(key));
+	opensm_vlarb_read(p, key, s, t);
+	opensm_vlarb_program(p, key, t, "VLArbHighCap", port ? port->high_cap : 0,
+			     oper_vls, &p->cfg->high);
+	s = opensm_pick(p, own, 1, OPENSM_DEFAULT_VLARB_LOW, key, sizeof(key));
+	opensm_vlarb_read(p, key, s, t);
+	opensm_vlarb_program(p, key, t, "VLArbLowCap", port ? port->low_cap : 0,
+			     oper_vls, &p->cfg->low);
+	free(t);
+	s = opensm_pick(p, own, 2, OPENSM_DEFAULT_SL2VL, key, sizeof(key));
+	opensm_sl2vl_read(p, key, s, p->cfg->sl2vl);
+	opensm_sl2vl_program(p, key, p->cfg->sl2vl, oper_vls);
+	p->cfg->sl2vl_explicit = true;
+}
+
+/* Without "qos TRUE" OpenSM programs nothing: there is nothing to analyze. */
+static int opensm_qos_off(struct qosconf_parser *p)
+{
+	if (*p->qos_value)
+		return qosconf_lex_error(p, "qos is '%s', not TRUE: OpenSM %s programs "
+					 "no QoS, and the port keeps the tables it "
+					 "had (its power-on defaults, or an earlier "
+					 "SM's): analyze those (smpquery or --port)",
+					 p->qos_value, OPENSM_VERSION);
+	return qosconf_lex_error(p, "no 'qos TRUE': OpenSM %s programs no QoS "
+				 "(qos is FALSE by default), and the port keeps the "
+				 "tables it had (its power-on defaults, or an "
+				 "earlier SM's): analyze those (smpquery or --port)",
+				 OPENSM_VERSION);
 }
 
 int qosconf_opensm_finish(struct qosconf_parser *p)
 {
-	const struct qosconf_opensm_set *own = &p->sets[p->opts->node_type];
-	const struct qosconf_opensm_set *generic = &p->sets[QOSCONF_NODE_COUNT];
-	const struct qosconf_opensm_set *s;
-	struct arb_config *cfg = p->cfg;
-	struct qosconf_opensm_set def;
+	const struct qosconf_port *port;
+	int own, i, oper_vls;
 
-	opensm_defaults(p, &def);
-	cfg->oper_vls = own->max_vls ? own->max_vls :
-			generic->max_vls ? generic->max_vls : OPENSM_DEFAULT_MAX_VLS;
-	cfg->limit = own->high_limit >= 0 ? own->high_limit :
-		     generic->high_limit >= 0 ? generic->high_limit :
-		     OPENSM_DEFAULT_HIGH_LIMIT;
-	cfg->limit_known = true;
-	/* A node type's key overrides the generic one, as in OpenSM. */
-	s = own->has_high ? own : generic->has_high ? generic : &def;
-	cfg->high = s->high;
-	s = own->has_low ? own : generic->has_low ? generic : &def;
-	cfg->low = s->low;
-	s = own->has_sl2vl ? own : generic->has_sl2vl ? generic : &def;
-	memcpy(cfg->sl2vl, s->sl2vl, sizeof(cfg->sl2vl));
-	cfg->sl2vl_explicit = true;
+	if (!p->qos_on)
+		return opensm_qos_off(p);
+	for (i = 0; i <= QOSCONF_NODE_COUNT; i++)
+		opensm_verify_set(p, i);
+	own = opensm_own_set(p);
+	port = opensm_port(p, &oper_vls);
+	opensm_warn_max_vls(p, own, oper_vls);
+	opensm_limit(p, own);
+	opensm_tables(p, own, oper_vls, port);
+	p->cfg->oper_vls = oper_vls;
+	if (port && port->vl_cap == 1)
+		qosconf_lex_warn(p, "the port has one data VL: OpenSM programs no "
+				 "VL arbitration on it");
 	return 0;
 }

@@ -17,13 +17,14 @@
 
 #define SMP_BLOCK_ENTRIES	32	/* smpquery prints 32 entries a row */
 
-/* One set of qos_ keys: the generic one or a node type's. */
+#define OPENSM_LINE_MAX		1024	/* OpenSM reads lines with fgets(1023) */
+
+/* One set of qos_ keys, the generic one or a node type's, as OpenSM keeps them. */
 struct qosconf_opensm_set {
-	int max_vls;		/* 0: unset */
-	int high_limit;		/* -1: unset */
-	bool has_high, has_low, has_sl2vl;
-	struct arb_table high, low;
-	uint8_t sl2vl[ARB_NUM_SLS];
+	long max_vls;		/* 0: unset */
+	long high_limit;	/* -1: unset */
+	bool has_high, has_low, has_sl2vl;	/* false: unset or (null) */
+	char high[OPENSM_LINE_MAX], low[OPENSM_LINE_MAX], sl2vl[OPENSM_LINE_MAX];
 };
 
 struct qosconf_parser {
@@ -36,6 +37,10 @@ struct qosconf_parser {
 
 	/* opensm: index QOSCONF_NODE_COUNT holds the generic qos_ keys */
 	struct qosconf_opensm_set sets[QOSCONF_NODE_COUNT + 1];
+	bool qos_on;		/* "qos TRUE", exactly */
+	char qos_value[32];	/* what "qos" was set to; "" when absent */
+	long max_op_vls;	/* OpenSM's max_op_vls, OperVLs encoding 1-5 */
+	struct qosconf_port port;	/* from a portinfo capture */
 
 	/* smpquery */
 	bool vlarb_seen;
@@ -48,6 +53,14 @@ struct qosconf_parser {
 	bool sl2vl_header;		/* SL2VL header awaiting a ports line */
 	int sl2vl_header_line;
 	bool sl2vl_seen;
+	int sl2vl_rows;		/* "ports:" rows in the capture */
+	int in_port_max;	/* highest input port seen; -1: none */
+	bool capmask_names;	/* capability names may follow (CapMask) */
+	bool no_vlarb;		/* "# No VLArbitration tables" */
+	bool id_seen;		/* the port the captures are of */
+	long id_lid, id_port;	/* id_port -1: SL2VL capture, out port unknown */
+	const char *id_name;
+	int id_line;
 
 	/* ets */
 	int dscp_line[ARB_NUM_DSCPS];

@@ -5,6 +5,7 @@
  * largest of the formats, so it has a file of its own.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,45 @@ static int smp_cap(const char *s, const char *label)
 	return at ? (int)strtol(at + strlen(label), NULL, 0) : 0;
 }
 
+/*
+ * Every capture names its port ("Lid 1 port 3"; SL2VL names the lid in
+ * its header and the port in its rows): captures of two ports given
+ * together are an error, named by both places.
+ */
+static int smp_identity(struct qosconf_parser *p, long lid, long port)
+{
+	if (!p->id_seen) {
+		p->id_seen = true;
+		p->id_lid = lid;
+		p->id_port = port;
+		p->id_name = p->name;
+		p->id_line = p->line;
+		return 0;
+	}
+	if ((lid < 0 || p->id_lid < 0 || lid == p->id_lid) &&
+	    (port < 0 || p->id_port < 0 || port == p->id_port)) {
+		if (p->id_lid < 0)
+			p->id_lid = lid;
+		if (p->id_port < 0)
+			p->id_port = port;
+		return 0;
+	}
+	return qosconf_lex_error(p, "captures of different ports: lid %ld port %ld "
+				 "here, lid %ld port %ld at %s:%d", lid, port,
+				 p->id_lid, p->id_port, p->id_name, p->id_line);
+}
+
+/* "... Lid 1 port 3 ..." in a capture's header; port -1 when absent. */
+static int smp_header_identity(struct qosconf_parser *p, const char *s)
+{
+	const char *lid = strstr(s, "Lid "), *port = strstr(s, " port ");
+
+	if (!lid)
+		return 0;
+	return smp_identity(p, strtol(lid + 4, NULL, 10),
+			    port ? strtol(port + 6, NULL, 10) : -1);
+}
+
 static int smp_vlarb_header(struct qosconf_parser *p, const char *s)
 {
 	int low_cap = smp_cap(s, "LowCap"), high_cap = smp_cap(s, "HighCap");
@@ -130,6 +170,8 @@ static int smp_vlarb_header(struct qosconf_parser *p, const char *s)
 	    high_cap < 0 || high_cap > ARB_MAX_ENTRIES)
 		return qosconf_lex_error(p, "table sizes LowCap %d HighCap %d out of "
 				"range 0-%d", low_cap, high_cap, ARB_MAX_ENTRIES);
+	if (smp_header_identity(p, s))
+		return -EINVAL;
 	p->vlarb_seen = true;
 	p->vlarb_line = p->line;
 	p->vlarb_name = p->name;
@@ -153,14 +195,22 @@ static int smp_comment(struct qosconf_parser *p, const char *s)
 {
 	int err = 0;
 
-	if (strstr(s, "VLArbitration tables:"))
+	if (strstr(s, "No VLArbitration tables"))
+		err = smp_close_table(p) ?: smp_header_identity(p, s) ?:
+		      qosconf_lex_error(p, "the port has no VL arbitration tables "
+					"(a switch's base port 0, without enhanced "
+					"port 0): OpenSM programs none there; capture "
+					"an external port or an enhanced port 0");
+	else if (strstr(s, "VLArbitration tables:"))
 		err = smp_close_table(p) ?: smp_vlarb_header(p, s);
 	else if (strstr(s, "Low priority VL Arbitration Table"))
 		err = smp_close_table(p) ?: smp_table_header(p, &p->cfg->low);
 	else if (strstr(s, "High priority VL Arbitration Table"))
 		err = smp_close_table(p) ?: smp_table_header(p, &p->cfg->high);
+	else if (strstr(s, "Port info:"))
+		err = smp_close_table(p) ?: smp_header_identity(p, s);
 	else if (strstr(s, "SL2VL table")) {
-		err = smp_close_table(p);
+		err = smp_close_table(p) ?: smp_header_identity(p, s);
 		if (!err && p->sl2vl_seen)
 			err = qosconf_lex_error(p, "second SL2VL capture");
 		p->sl2vl_header = true;
@@ -175,18 +225,28 @@ static int smp_ports(struct qosconf_parser *p, const char *s)
 	const char *ports = qosconf_lex_skip_space(s + strlen("ports:"));
 	const char *row = strchr(ports, ':');
 	long cells[ARB_NUM_SLS + 1];
-	long in_port;
+	long in_port, out_port;
 	int n, sl, err;
+
+	const char *out = strstr(ports, "out");
 
 	err = smp_close_table(p);
 	if (err)
 		return err;
-	if (p->sl2vl_seen)
-		return 0;	/* another input port of the same capture */
 	/* Both are needed before anything reads past them. */
 	if (strncmp(ports, "in", 2) || !row)
 		return qosconf_lex_error(p, "malformed SL2VL line (want 'ports: in N, out M: |...|')");
+	/* A CA's rows say "out 0" whatever its port: 0 names no port. */
+	out_port = out && out < row ? strtol(out + 3, NULL, 10) : 0;
+	if (out_port && smp_identity(p, p->id_seen ? p->id_lid : -1, out_port))
+		return -EINVAL;
 	in_port = strtol(ports + 2, NULL, 10);
+	p->sl2vl_rows++;
+	p->sl2vl_header = false;
+	if (in_port > p->in_port_max)
+		p->in_port_max = in_port;
+	if (p->sl2vl_seen)
+		return 0;	/* another input port of the same capture */
 	if (p->opts->in_port >= 0 && in_port != p->opts->in_port)
 		return 0;
 	n = smp_cells(p, row, "SL2VL", ARB_VL15, cells, ARB_NUM_SLS + 1);
@@ -203,18 +263,19 @@ static int smp_ports(struct qosconf_parser *p, const char *s)
 	return 0;
 }
 
-/* "OperVLs:....VL0-3" */
-static int smp_oper_vls(struct qosconf_parser *p, const char *value)
+/* "OperVLs:....VL0-3" or "VLCap:....VL0-7": the number of data VLs. */
+static int smp_vls(struct qosconf_parser *p, const char *name, const char *value,
+		   int *vls)
 {
 	long last;
 
 	if (!strcmp(value, "VL0")) {
-		p->cfg->oper_vls = 1;
+		*vls = 1;
 		return 0;
 	}
 	if (strncmp(value, "VL0-", 4) || qosconf_lex_parse_long(value + 4, 1, 14, &last))
-		return qosconf_lex_error(p, "OperVLs '%s' not understood", value);
-	p->cfg->oper_vls = last + 1;
+		return qosconf_lex_error(p, "%s '%s' not understood", name, value);
+	*vls = last + 1;
 	return 0;
 }
 
@@ -228,24 +289,32 @@ static int smp_portinfo(struct qosconf_parser *p, char *s)
 
 	*dots = '\0';
 	value = qosconf_lex_skip_space(value);
+	p->capmask_names = !strcmp(s, "CapMask") || !strcmp(s, "CapabilityMask2");
+	p->port.known = true;
 	if (!strcmp(s, "VLHighLimit")) {
 		if (p->cfg->limit_known)
 			return qosconf_lex_error(p, "VLHighLimit given twice");
 		err = qosconf_lex_number(p, s, value, 0, ARB_MAX_LIMIT, &v);
 		p->cfg->limit = v;
 		p->cfg->limit_known = true;
+		p->port.vl_high_limit = v;
 		return err;
 	}
 	if (!strcmp(s, "VLArbHighCap") || !strcmp(s, "VLArbLowCap")) {
 		err = qosconf_lex_number(p, s, value, 0, ARB_MAX_ENTRIES, &v);
-		if (!err && s[6] == 'H')
-			p->cfg->high.cap = v;
+		if (!err && !strcmp(s, "VLArbHighCap"))
+			p->cfg->high.cap = p->port.high_cap = v;
 		else if (!err)
-			p->cfg->low.cap = v;
+			p->cfg->low.cap = p->port.low_cap = v;
 		return err;
 	}
-	if (!strcmp(s, "OperVLs"))
-		return smp_oper_vls(p, value);
+	if (!strcmp(s, "OperVLs")) {
+		err = smp_vls(p, s, value, &p->port.oper_vls);
+		p->cfg->oper_vls = p->port.oper_vls;
+		return err;
+	}
+	if (!strcmp(s, "VLCap"))
+		return smp_vls(p, s, value, &p->port.vl_cap);
 	return 0;
 }
 
@@ -265,10 +334,22 @@ static bool smp_is_portinfo(const char *s)
 	return c != s && c[0] == ':' && c[1] == '.';
 }
 
-/* No VL row awaits its WEIGHT row yet. */
+/* Capability names smpquery prints under CapMask, one a line: "IsTrapSupported". */
+static bool smp_is_cap_name(const char *s)
+{
+	const char *c = s;
+
+	while (isalnum((unsigned char)*c))
+		c++;
+	return c != s && !*c;
+}
+
+/* No VL row awaits its WEIGHT row yet; nothing is known of the port. */
 void qosconf_smp_start(struct qosconf_parser *p)
 {
 	p->vl_row_count = -1;
+	p->in_port_max = -1;
+	p->port.lid = p->port.port_num = -1;
 }
 
 /* A line only smpquery prints: detection in qosconf_detect(). */
@@ -285,8 +366,10 @@ int qosconf_smp_line(struct qosconf_parser *p, char *s)
 	s = qosconf_lex_skip_space(s);
 	if (!*s)
 		return 0;
-	if (*s == '#')
+	if (*s == '#') {
+		p->capmask_names = false;
 		return smp_comment(p, s);
+	}
 	if (smp_is_row(s, "VL"))
 		return smp_vl_row(p, s);
 	if (smp_is_row(s, "WEIGHT"))
@@ -295,6 +378,8 @@ int qosconf_smp_line(struct qosconf_parser *p, char *s)
 		return smp_ports(p, s);
 	if (smp_is_portinfo(s))
 		return smp_close_table(p) ?: smp_portinfo(p, s);
+	if (p->capmask_names && smp_is_cap_name(s))
+		return 0;
 	if (!strncmp(s, "ibwarn:", 7))
 		return 0;
 	return qosconf_lex_error(p, "unrecognised line '%.40s'", s);
@@ -320,6 +405,12 @@ int qosconf_smp_file_end(struct qosconf_parser *p)
 
 int qosconf_smp_finish(struct qosconf_parser *p)
 {
+	if (p->opts->in_port >= 0 && p->sl2vl_rows && !p->sl2vl_seen)
+		return qosconf_lex_error(p, "no SL2VL row for input port %d: the "
+					 "capture has input ports up to %d",
+					 p->opts->in_port, p->in_port_max);
+	p->port.lid = p->id_seen ? p->id_lid : -1;
+	p->port.port_num = p->id_seen ? p->id_port : -1;
 	if (!p->vlarb_seen && !p->cfg->high.n_entries && !p->cfg->low.n_entries)
 		return qosconf_lex_error(p, "no VL Arbitration table (smpquery vlarb) "
 				"in the input");

@@ -43,6 +43,10 @@ static json_t *analyze_sl_json(const struct arb_result *res,
 		json_object_set_new(o, "packet_bytes",
 				    json_integer(params->packet_bytes[i]));
 	json_object_set_new(o, "offered_gbps", analyze_offered(r->offered_gbps));
+	if (res->n_semantics) {
+		json_object_set_new(o, "share_min_pct", json_real(r->share_min_pct));
+		json_object_set_new(o, "share_max_pct", json_real(r->share_max_pct));
+	}
 	return analyze_rates(o, r->share_pct, r->gbps, r->has_distance,
 			     r->mean_distance, r->max_distance);
 }
@@ -128,6 +132,48 @@ static json_t *analyze_lists_json(const struct arb_config *cfg,
 	return root;
 }
 
+/* Each semantics' shares, SL by SL, when the model compared them. */
+static json_t *analyze_semantics_json(const struct arb_result *res)
+{
+	json_t *a = json_array(), *o, *shares;
+	char name[96];
+	int i, sl;
+
+	for (i = 0; i < res->n_semantics; i++) {
+		o = json_object();
+		shares = json_array();
+		arb_semantics_format(&res->per_semantics[i].semantics, name, sizeof(name));
+		for (sl = 0; sl < res->n_sls; sl++)
+			json_array_append_new(shares,
+				json_real(res->per_semantics[i].share_pct[sl]));
+		json_object_set_new(o, "semantics", json_string(name));
+		json_object_set_new(o, "share_pct", shares);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* How exact the shares are, and under which reading. */
+static void analyze_exactness_json(const struct arb_params *params,
+				   const struct arb_result *res, json_t *root)
+{
+	char name[96];
+
+	if (res->kind != ARB_KIND_VLARB)
+		return;
+	arb_semantics_format(&res->semantics, name, sizeof(name));
+	json_object_set_new(root, "semantics", res->model == ARB_MODEL_IB_PACKET ?
+			    json_string(name) : json_null());
+	json_object_set_new(root, "exact", json_boolean(res->exact));
+	json_object_set_new(root, "period_packets", json_integer(res->period_packets));
+	json_object_set_new(root, "bound_pct", res->exact ? json_real(0) :
+			    json_real(res->bound_pct));
+	json_object_set_new(root, "range_pct", json_real(params->range_pct));
+	json_object_set_new(root, "uncertain", json_boolean(res->uncertain));
+	json_object_set_new(root, "per_semantics", analyze_semantics_json(res));
+	json_object_set_new(root, "distance_unit", json_string("packets"));
+}
+
 json_t *report_analyze_json(const struct analyze_report_info *info,
 			    const struct arb_config *cfg,
 			    const struct arb_params *params,
@@ -150,6 +196,7 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 			    json_string(info->node_type) : json_null());
 	json_object_set_new(root, "source",
 			    analyze_strings(info->sources, info->n_sources));
+	analyze_exactness_json(params, res, root);
 	analyze_lists_json(cfg, params, res, root);
 	json_object_set_new(root, "warnings", warnings);
 	return root;
@@ -166,10 +213,24 @@ static void analyze_header(FILE *out, const struct analyze_report_info *info,
 	fprintf(out, " (%s%s%s)\nmodel %s", info->format,
 		info->node_type ? ", node type " : "",
 		info->node_type ? info->node_type : "", arb_model_name(res->model));
+	char name[96];
+
 	if (res->kind == ARB_KIND_VLARB)
-		fprintf(out, ", %d runs, limit %d%s", res->runs, res->limit,
+		fprintf(out, ", limit %d%s", res->limit,
 			res->limit == ARB_LIMIT_NONE ? " (none)" : "");
-	fprintf(out, ", link %.6g Gb/s\n\n", res->link_gbps);
+	fprintf(out, ", link %.6g Gb/s\n", res->link_gbps);
+	if (res->model == ARB_MODEL_IB_PACKET) {
+		arb_semantics_format(&res->semantics, name, sizeof(name));
+		fprintf(out, "semantics %s", name);
+	}
+	if (res->kind == ARB_KIND_VLARB && res->exact)
+		fprintf(out, "%sexact period of %llu packets\n",
+			res->model == ARB_MODEL_IB_PACKET ? "; " : "",
+			(unsigned long long)res->period_packets);
+	else if (res->kind == ARB_KIND_VLARB)
+		fprintf(out, "%sno exact period: shares within %.2f points\n",
+			res->model == ARB_MODEL_IB_PACKET ? "; " : "", res->bound_pct);
+	fprintf(out, "\n");
 }
 
 static void analyze_distance_cols(FILE *out, bool has, double mean, double max)
@@ -180,16 +241,40 @@ static void analyze_distance_cols(FILE *out, bool has, double mean, double max)
 		fprintf(out, " %9s %8s\n", "-", "-");
 }
 
-static void analyze_sl_rows(FILE *out, const struct arb_result *res)
+/*
+ * An SL's share: one number, or the range over the semantics when they
+ * disagree by more than range_pct, so that no share is printed more
+ * confidently than the models allow.
+ */
+static void analyze_share_col(FILE *out, const struct arb_params *params,
+			      const struct arb_result *res,
+			      const struct arb_sl_result *r)
+{
+	char range[32];
+
+	if (!res->uncertain) {
+		fprintf(out, " %8.2f", r->share_pct);
+		return;
+	}
+	if (r->share_max_pct - r->share_min_pct > params->range_pct)
+		snprintf(range, sizeof(range), "%.1f-%.1f", r->share_min_pct,
+			 r->share_max_pct);
+	else
+		snprintf(range, sizeof(range), "%.2f", r->share_pct);
+	fprintf(out, " %11s", range);
+}
+
+static void analyze_sl_rows(FILE *out, const struct arb_params *params,
+			    const struct arb_result *res)
 {
 	const char *unit = res->kind == ARB_KIND_ETS ? "prio" : "SL";
 	const struct arb_sl_result *r;
 	char offered[16];
 	int i, rows = 0;
 
-	fprintf(out, "%4s %4s %9s %8s %8s %9s %8s\n", unit,
+	fprintf(out, "%4s %4s %9s %*s %8s %9s %8s\n", unit,
 		res->kind == ARB_KIND_ETS ? "band" : "VL", "offered",
-		"share %", "Gb/s", "mean dist", "max dist");
+		res->uncertain ? 11 : 8, "share %", "Gb/s", "mean dist", "max dist");
 	for (i = 0; i < res->n_sls; i++) {
 		r = &res->sls[i];
 		if (r->share_pct <= 0 && r->offered_gbps <= 0)
@@ -199,8 +284,9 @@ static void analyze_sl_rows(FILE *out, const struct arb_result *res)
 			snprintf(offered, sizeof(offered), "saturate");
 		else
 			snprintf(offered, sizeof(offered), "%.6g", r->offered_gbps);
-		fprintf(out, "%4d %4d %9s %8.2f %8.2f", r->sl, r->vl, offered,
-			r->share_pct, r->gbps);
+		fprintf(out, "%4d %4d %9s", r->sl, r->vl, offered);
+		analyze_share_col(out, params, res, r);
+		fprintf(out, " %8.2f", r->gbps);
 		analyze_distance_cols(out, r->has_distance, r->mean_distance,
 				      r->max_distance);
 	}
@@ -241,10 +327,14 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			  const struct arb_result *res)
 {
 	analyze_header(out, info, res);
-	analyze_sl_rows(out, res);
+	analyze_sl_rows(out, params, res);
 	analyze_vl_rows(out, res);
-	fprintf(out, "\n%s not listed get nothing; distances are in entries "
-		"served (%d warning%s)\n", res->kind == ARB_KIND_ETS ?
-		"Priorities" : "SLs and VLs", res->n_warnings,
-		res->n_warnings == 1 ? "" : "s");
+	if (res->uncertain)
+		fprintf(out, "\nA range is a share the readings of the specification "
+			"disagree on; Gb/s and VL shares follow the semantics above.");
+	fprintf(out, "\n%s not listed get nothing; distances are in %s "
+		"(%d warning%s)\n", res->kind == ARB_KIND_ETS ?
+		"Priorities" : "SLs and VLs", res->kind == ARB_KIND_ETS ?
+		"entries served" : "packets of other VLs between two of the VL's",
+		res->n_warnings, res->n_warnings == 1 ? "" : "s");
 }

@@ -27,13 +27,17 @@ has() {
 }
 
 expect 0 --limit 1 "$D/config-a.table"
-has '^ +3 +3 +saturate +8\.57 '
+has '^ +3 +3 +saturate +8\.6-50\.0 +8\.57 '
 expect 0 --json "$D/config-a.opensm.conf"
-has '"model": "ib-fluid"'
+has '"model": "ib-packet"'
 has '"runs": 30'
+has '"exact": true'
+has '"uncertain": true'
+has '"share_max_pct": 50'
+has '"semantics": "carry=no,low=entry,limit0=bytes"'
 has '"limit": 1'
 has '"share_pct": 8\.57142857'
-has '"share_pct": 45\.725806'
+has '"share_pct": 45\.714285'
 has '"max_distance"'
 has '"mean_distance"'
 has '"warnings": \['
@@ -44,9 +48,9 @@ has '"share_pct": 8\.57142857'
 cat "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt" >"$out.json"
 expect 0 --json --format smpquery "$out.json"
 has '"format": "smpquery"'
-expect 0 --json=- --model ib-packet --limit 1 "$D/config-a.table"
-has '"model": "ib-packet"'
-has '"share_pct": 50'
+expect 0 --json=- --model ib-fluid --limit 1 "$D/config-a.table"
+has '"model": "ib-fluid"'
+has '"share_pct": 8\.57142857'
 expect 0 --json "$D/ets-roce.txt" --load 5:10,3:sat,0:sat
 has '"model": "ets"'
 has '"bands": \['

@@ -120,7 +120,7 @@ static void test_config_a_three_ways(void **state)
 	assert_same_analysis(&r_conf, &r_smp);
 	assert_same_analysis(&r_conf, &r_table);
 	assert_near(r_conf.sls[3].share_pct, 8.5714, 1e-4);
-	assert_near(r_conf.sls[0].share_pct, 45.7258, 1e-4);
+	assert_near(r_conf.sls[0].share_pct, 45.7143, 1e-4);
 }
 
 /* A node type's keys override the generic ones; absent ones fall back. */
@@ -159,7 +159,7 @@ static void test_opensm_defaults(void **state)
 	assert_int_equal(cfg.high.entries[1].weight, 0);
 	assert_int_equal(cfg.low.entries[1].weight, 4);
 	assert_int_equal(cfg.sl2vl[15], 7);
-	assert_int_equal(parse_text("qos_vlarb_high 0x0:0x40\nqos_swe_high_limit 3\n",
+	assert_int_equal(parse_text("qos TRUE\nqos_vlarb_high 0x0:0x40\nqos_swe_high_limit 3\n",
 				    QOSCONF_FORMAT_OPENSM, &cfg), 0);
 	assert_int_equal(cfg.high.n_entries, 1);
 	assert_int_equal(cfg.high.entries[0].weight, 64);
@@ -441,12 +441,16 @@ static void test_bad_inline(void **state)
 	struct arb_config cfg;
 
 	(void)state;
-	assert_int_equal(parse_text("qos_sl2vl 0,1,2\n", QOSCONF_FORMAT_OPENSM,
+	assert_int_equal(parse_text("qos FALSE\nqos_sl2vl 0,1,2\n",
+				    QOSCONF_FORMAT_OPENSM, &cfg), -EINVAL);
+	assert_non_null(strstr(err, "inline.txt:2: qos is 'FALSE', not TRUE: "
+			       "OpenSM 3.3.23 programs no QoS"));
+	assert_int_equal(parse_text("qos true\n", QOSCONF_FORMAT_OPENSM, &cfg),
+			 -EINVAL);
+	assert_non_null(strstr(err, "qos is 'true', not TRUE"));
+	assert_int_equal(parse_text("qos_vlarb_high 0:1\n", QOSCONF_FORMAT_OPENSM,
 				    &cfg), -EINVAL);
-	assert_non_null(strstr(err, "inline.txt:1: qos_sl2vl: 3 VLs"));
-	assert_int_equal(parse_text("qos_vlarb_low 0:4,1\n", QOSCONF_FORMAT_OPENSM,
-				    &cfg), -EINVAL);
-	assert_non_null(strstr(err, "'1' is not VL:WEIGHT"));
+	assert_non_null(strstr(err, "no 'qos TRUE'"));
 	assert_int_equal(parse_text("band 0 strict\nband 2 drr 10\ndefault 0\n",
 				    QOSCONF_FORMAT_ETS, &cfg), -EINVAL);
 	assert_non_null(strstr(err, "inline.txt:2: band 2 out of order"));
@@ -456,6 +460,157 @@ static void test_bad_inline(void **state)
 	assert_int_equal(parse_text("WEIGHT: |0x4 |\n", QOSCONF_FORMAT_SMPQUERY,
 				    &cfg), -EINVAL);
 	assert_non_null(strstr(err, "inline.txt:1: WEIGHT row without"));
+}
+
+/* The warning list of @cfg has one containing @what. */
+static bool has_warning(const struct arb_config *cfg, const char *what)
+{
+	int i;
+
+	for (i = 0; i < cfg->n_warnings; i++)
+		if (strstr(cfg->warnings[i], what))
+			return true;
+	return false;
+}
+
+/*
+ * Input OpenSM 3.3.23 accepts with its own reading (osm_qos.c,
+ * osm_subnet.c): the tables are what it programs, each change warned.
+ */
+static void test_opensm_reading(void **state)
+{
+	struct arb_config cfg;
+
+	(void)state;
+	assert_int_equal(parse_text("qos TRUE\nqos_vlarb_high 15:300,2:4\n"
+				    "qos_sl2vl \"0,1,2\"\n", QOSCONF_FORMAT_OPENSM,
+				    &cfg), 0);
+	assert_int_equal(cfg.high.n_entries, 2);
+	assert_int_equal(cfg.high.entries[0].vl, 0);		/* 15 % 15 */
+	assert_int_equal(cfg.high.entries[0].weight, 44);	/* 300 & 0xff */
+	assert_int_equal(cfg.sl2vl[2], 2);
+	assert_int_equal(cfg.sl2vl[3], 0);			/* short list */
+	assert_true(has_warning(&cfg, "VL 15 is programmed as VL0"));
+	assert_true(has_warning(&cfg, "weight 300 is programmed as 44"));
+	assert_true(has_warning(&cfg, "maps SL3-SL15 to VL0"));
+
+	/* A blank before a comma: a number, then one character skipped. */
+	assert_int_equal(parse_text("qos TRUE\nqos_vlarb_low 0:4 ,1:8\n",
+				    QOSCONF_FORMAT_OPENSM, &cfg), 0);
+	assert_int_equal(cfg.low.n_entries, 3);
+	assert_int_equal(cfg.low.entries[1].vl, 0);
+	assert_int_equal(cfg.low.entries[1].weight, 1);
+	assert_int_equal(cfg.low.entries[2].vl, 8);
+	assert_true(has_warning(&cfg, "OpenSM reads it as 0:4,0:1,8:0"));
+
+	/* Blanks as separators read as the writer meant: no warning. */
+	assert_int_equal(parse_text("qos TRUE\nqos_vlarb_low 0:4 1:8\n",
+				    QOSCONF_FORMAT_OPENSM, &cfg), 0);
+	assert_int_equal(cfg.low.n_entries, 2);
+	assert_int_equal(cfg.low.entries[1].weight, 8);
+	assert_false(has_warning(&cfg, "OpenSM reads it"));
+
+	/* Out-of-range limit: the default; qos_max_vls unused; sw2sw: swe. */
+	assert_int_equal(parse_text("qos TRUE\nqos_high_limit 300\nqos_max_vls 4\n"
+				    "qos_sw2sw_vlarb_high 1:1\n",
+				    QOSCONF_FORMAT_OPENSM, &cfg), 0);
+	assert_int_equal(cfg.limit, 0);
+	assert_int_equal(cfg.oper_vls, 15);
+	assert_true(has_warning(&cfg, "qos_high_limit 300 is out of range"));
+	assert_true(has_warning(&cfg, "qos_max_vls 4: OpenSM 3.3.23 does not use it"));
+	assert_true(has_warning(&cfg, "has no sw2sw keys"));
+	assert_int_equal(cfg.high.entries[0].weight, 4);	/* the default */
+}
+
+/* The port's caps and operational VLs, from options: cut and masked. */
+static void test_opensm_port(void **state)
+{
+	struct qosconf_source src = { "inline.txt",
+		"qos TRUE\nmax_op_vls 3\n"
+		"qos_vlarb_high 0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,9:1\n"
+		"qos_sl2vl 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n" };
+	struct qosconf_port port = { .known = true, .vl_cap = 8, .oper_vls = 4,
+				     .high_cap = 8, .low_cap = 64 };
+	struct qosconf_opts opts;
+	enum qosconf_format format;
+	struct arb_config cfg;
+	char long_low[1024];
+	int i, at = 0;
+
+	(void)state;
+	qosconf_opts_init(&opts);
+	opts.port = &port;
+	assert_int_equal(qosconf_parse(&src, 1, &opts, &cfg, &format, err,
+				       sizeof(err)), 0);
+	assert_int_equal(cfg.high.n_entries, 8);
+	assert_int_equal(cfg.high.entries[5].vl, 1);		/* 5 & 3 */
+	assert_int_equal(cfg.sl2vl[7], 3);
+	assert_int_equal(cfg.sl2vl[15], 15);			/* VL15 kept */
+	assert_int_equal(cfg.oper_vls, 4);
+	assert_true(has_warning(&cfg, "lists 10 entries, the port holds 8"));
+	assert_true(has_warning(&cfg, "entry 6: VL5 is programmed as VL1"));
+	assert_true(has_warning(&cfg, "SL7's VL7 is programmed as VL3"));
+
+	/* A 64-entry port: OpenSM 3.3.23 writes the second block as zeros. */
+	at = snprintf(long_low, sizeof(long_low), "qos TRUE\nqos_vlarb_low ");
+	for (i = 0; i < 40; i++)
+		at += snprintf(long_low + at, sizeof(long_low) - at, "%s1:2",
+			       i ? "," : "");
+	snprintf(long_low + at, sizeof(long_low) - at, "\n");
+	src.text = long_low;
+	assert_int_equal(qosconf_parse(&src, 1, &opts, &cfg, &format, err,
+				       sizeof(err)), 0);
+	assert_int_equal(cfg.low.n_entries, 64);
+	assert_int_equal(cfg.low.entries[31].weight, 2);
+	assert_int_equal(cfg.low.entries[32].weight, 0);
+	assert_true(has_warning(&cfg, "entries 33-64 are programmed as 0:0"));
+}
+
+/*
+ * Captures from the real tools (tests/data/ib): every line smpquery
+ * printed is accepted, and what cannot be one port's description is
+ * refused with a message that says why.
+ */
+static void test_smpquery_captured(void **state)
+{
+	const char *ca[] = { "ib/config-a.2-1.txt", NULL };
+	const char *two[] = { "ib/config-a.1-1.txt", "ib/config-a.2-1.portinfo.txt",
+			      NULL };
+	const char *base0[] = { "ib/config-a.3-0.txt", NULL };
+	const char *conf_port[] = { "../ib/conf/02-config-a.conf",
+				    "ib/config-a.1-1.portinfo.txt", NULL };
+	struct qosconf_opts opts;
+	struct arb_config cfg;
+	enum qosconf_format format;
+
+	(void)state;
+	qosconf_opts_init(&opts);
+	assert_int_equal(parse_files(ca, &opts, &cfg, &format), 0);
+	assert_int_equal(cfg.high.n_entries, 8);
+	assert_int_equal(cfg.high.cap, 8);
+	assert_int_equal(cfg.low.cap, 8);
+	assert_int_equal(cfg.oper_vls, 8);
+
+	assert_int_equal(parse_files(two, &opts, &cfg, &format), -EINVAL);
+	assert_non_null(strstr(err, "captures of different ports: lid 2 port 1 "
+			       "here, lid 1 port 1 at ib/config-a.1-1.txt:1"));
+
+	assert_int_equal(parse_files(base0, &opts, &cfg, &format), -EINVAL);
+	assert_non_null(strstr(err, "ib/config-a.3-0.txt:1: the port has no VL "
+			       "arbitration tables"));
+
+	opts.in_port = 12;
+	assert_int_equal(parse_files(ca + 0, &opts, &cfg, &format), -EINVAL);
+	assert_non_null(strstr(err, "no SL2VL row for input port 12: the capture "
+			       "has input ports up to 0"));
+
+	/* An opensm.conf with the port's portinfo: its caps and OperVLs. */
+	qosconf_opts_init(&opts);
+	assert_int_equal(parse_files(conf_port, &opts, &cfg, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_OPENSM);
+	assert_int_equal(cfg.high.n_entries, 8);
+	assert_int_equal(cfg.oper_vls, 8);
+	assert_true(has_warning(&cfg, "lists 64 entries, the port holds 8"));
 }
 
 /*
@@ -487,6 +642,9 @@ int main(void)
 		cmocka_unit_test(test_config_a_three_ways),
 		cmocka_unit_test(test_opensm_node_types),
 		cmocka_unit_test(test_opensm_defaults),
+		cmocka_unit_test(test_opensm_reading),
+		cmocka_unit_test(test_opensm_port),
+		cmocka_unit_test(test_smpquery_captured),
 		cmocka_unit_test(test_smpquery_in_port),
 		cmocka_unit_test(test_ets),
 		cmocka_unit_test(test_detect),

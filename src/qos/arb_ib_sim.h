@@ -1,0 +1,55 @@
+/*
+ * The packet-level table arbiter that the InfiniBand models and DTable
+ * run (arb_ib_sim.c): one arbiter whose readings of the specification
+ * are explicit (struct arb_semantics), simulated until its state repeats
+ * so that shares and distances are those of one exact period, never of
+ * an arbitrary number of table cycles.
+ */
+#ifndef RPERF_ARB_IB_SIM_H
+#define RPERF_ARB_IB_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "qos/arb_types.h"
+
+#define ARB_SIM_MAX_STEPS	(1u << 22)	/* packets before giving up on a period */
+
+/*
+ * What to simulate. Queues are numbered 0-15: VLs for the IB models, SLs
+ * for DTable. Every queue in @backlogged always has packets and credits.
+ */
+struct arb_sim_spec {
+	const struct arb_table *high;	/* NULL or empty: no high table */
+	const struct arb_table *low;	/* NULL or empty: no low table */
+	int limit;			/* LimitOfHighPriority, 0-255 */
+	struct arb_semantics sem;
+	bool deficit_round;		/* DTable: send only while the credit
+					 * covers a whole packet, keep the rest */
+	uint16_t backlogged;
+	uint32_t packet_bytes[ARB_NUM_VLS];
+	uint64_t max_steps;		/* 0: ARB_SIM_MAX_STEPS */
+	bool want_gaps;			/* also measure distances (one more period) */
+};
+
+/* Over one period (or the measured window when no period was found). */
+struct arb_sim_out {
+	bool exact;			/* the state repeated: one exact period */
+	uint64_t packets_total;
+	uint64_t bytes[ARB_NUM_VLS];
+	uint64_t packets[ARB_NUM_VLS];
+	uint64_t gap_sum[ARB_NUM_VLS];	/* packets of others between two */
+	uint64_t gap_max[ARB_NUM_VLS];
+	double bound;			/* not exact: error bound of a share (0-1) */
+};
+
+/*
+ * Run the arbiter of @spec until its state at a table wrap repeats and
+ * measure the period between (gaps, when wanted, over the next period,
+ * counted cyclically). Without a period within max_steps packets, the
+ * window since the first wrap is measured and out->bound set. Returns 0, or -EINVAL when nothing can be sent (no
+ * backlogged queue has a weighted entry).
+ */
+int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out);
+
+#endif

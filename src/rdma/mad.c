@@ -1,0 +1,119 @@
+/*
+ * SMP reads of a port's arbitration tables (see mad.h): PortInfo, the
+ * SL2VL table and the four VLArb blocks, decoded field by field with
+ * libibmad. No text from any tool is parsed here.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include "base/errbuf.h"
+#include "rdma/mad.h"
+
+#define MAD_TIMEOUT_MS		1000
+#define MAD_VLARB_BLOCK		32
+
+struct mad_ctx {
+	struct ibmad_port *port;
+	ib_portid_t id;
+};
+
+static int mad_query(struct mad_ctx *c, uint8_t *buf, unsigned attr,
+		     unsigned mod, const char *what, char *err, size_t errlen)
+{
+	memset(buf, 0, IB_SMP_DATA_SIZE);
+	if (!smp_query_via(buf, &c->id, attr, mod, MAD_TIMEOUT_MS, c->port))
+		return errbuf_set(err, errlen, -EIO, "%s query to %s failed", what,
+				  portid2str(&c->id));
+	return 0;
+}
+
+static int mad_portinfo(struct mad_ctx *c, int port_num,
+			struct mad_port_tables *t, char *err, size_t errlen)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	int rc = mad_query(c, buf, IB_ATTR_NODE_INFO, 0, "NodeInfo", err, errlen);
+
+	if (rc)
+		return rc;
+	t->is_switch = mad_get_field(buf, 0, IB_NODE_TYPE_F) == IB_NODE_SWITCH;
+	rc = mad_query(c, buf, IB_ATTR_PORT_INFO, port_num, "PortInfo", err, errlen);
+	if (rc)
+		return rc;
+	t->port_num = port_num;
+	t->vl_cap = mad_get_field(buf, 0, IB_PORT_VL_CAP_F);
+	t->oper_vls = mad_get_field(buf, 0, IB_PORT_OPER_VLS_F);
+	t->vl_high_limit = mad_get_field(buf, 0, IB_PORT_VL_HIGH_LIMIT_F);
+	t->high_cap = mad_get_field(buf, 0, IB_PORT_VL_ARBITRATION_HIGH_CAP_F);
+	t->low_cap = mad_get_field(buf, 0, IB_PORT_VL_ARBITRATION_LOW_CAP_F);
+	t->lid = mad_get_field(buf, 0, IB_PORT_LID_F);
+	return 0;
+}
+
+/* VLArb blocks 1-2 are the low table, 3-4 the high table. */
+static int mad_vlarb(struct mad_ctx *c, int port_num, int block,
+		     struct mad_vlarb_entry *e, char *err, size_t errlen)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	int i, rc;
+
+	rc = mad_query(c, buf, IB_ATTR_VL_ARBITRATION, (block << 16) | port_num,
+		       "VLArbitration", err, errlen);
+	for (i = 0; !rc && i < MAD_VLARB_BLOCK; i++) {
+		e[i].vl = buf[2 * i] & 0xf;
+		e[i].weight = buf[2 * i + 1];
+	}
+	return rc;
+}
+
+static int mad_tables(struct mad_ctx *c, const struct mad_port_addr *a,
+		      struct mad_port_tables *t, char *err, size_t errlen)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	unsigned mod = t->is_switch ? (unsigned)(a->in_port << 8 | a->port_num) : 0;
+	int rc = 0, sl;
+
+	if (t->low_cap)
+		rc = mad_vlarb(c, a->port_num, 1, t->low, err, errlen);
+	if (!rc && t->low_cap > MAD_VLARB_BLOCK)
+		rc = mad_vlarb(c, a->port_num, 2, t->low + MAD_VLARB_BLOCK, err, errlen);
+	if (!rc && t->high_cap)
+		rc = mad_vlarb(c, a->port_num, 3, t->high, err, errlen);
+	if (!rc && t->high_cap > MAD_VLARB_BLOCK)
+		rc = mad_vlarb(c, a->port_num, 4, t->high + MAD_VLARB_BLOCK, err, errlen);
+	if (!rc)
+		rc = mad_query(c, buf, IB_ATTR_SLVL_TABLE, mod, "SL2VL", err, errlen);
+	for (sl = 0; !rc && sl < MAD_NUM_SLS; sl++)
+		t->sl2vl[sl] = sl % 2 ? buf[sl / 2] & 0xf : buf[sl / 2] >> 4;
+	return rc;
+}
+
+int mad_read_port_tables(const char *ca_name, int ca_port,
+			 const struct mad_port_addr *addr,
+			 struct mad_port_tables *out, char *err, size_t errlen)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+	struct mad_ctx c = { 0 };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	c.port = mad_rpc_open_port((char *)ca_name, ca_port, classes, 2);
+	if (!c.port)
+		return errbuf_set(err, errlen, -EACCES, "cannot open the umad port "
+				  "(root, or access to /dev/infiniband/umad*, is "
+				  "needed)");
+	if (addr->lid)
+		ib_portid_set(&c.id, addr->lid, 0, 0);
+	if (!addr->lid && (!addr->dr_path ||
+			   str2drpath(&c.id.drpath, (char *)addr->dr_path, 0, 0) < 0))
+		rc = errbuf_set(err, errlen, -EINVAL, "bad directed route '%s'",
+				addr->dr_path ? addr->dr_path : "");
+	else
+		rc = mad_portinfo(&c, addr->port_num, out, err, errlen);
+	if (!rc)
+		rc = mad_tables(&c, addr, out, err, errlen);
+	mad_rpc_close_port(c.port);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * The fabric's management plane, read over SMP MADs (libibmad/libibumad):
+ * a port's PortInfo limits, its SL2VL row and both VLArb tables, as raw
+ * numbers in plain structs. Apart from the verbs code because it needs
+ * umad access (root, or read/write on /dev/infiniband/umad*), not a QP;
+ * the qos readers turn what it returns into an arbitration description.
+ */
+#ifndef RPERF_RDMA_MAD_H
+#define RPERF_RDMA_MAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAD_VLARB_ENTRIES	64
+#define MAD_NUM_SLS		16
+
+/* Where the port is: a LID and port number, or a directed route. */
+struct mad_port_addr {
+	int lid;			/* 0: use dr_path */
+	const char *dr_path;		/* "0,1,3" (smpquery -D form) */
+	int port_num;
+	int in_port;			/* switch SL2VL row; 0 by default */
+};
+
+struct mad_vlarb_entry {
+	uint8_t vl;
+	uint8_t weight;
+};
+
+struct mad_port_tables {
+	int lid;			/* the port's node's LID (PortInfo of port 0 on a switch) */
+	int port_num;
+	int is_switch;
+	int vl_cap;			/* PortInfo codes: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14 */
+	int oper_vls;
+	int vl_high_limit;
+	int high_cap;			/* VLArbHighCap */
+	int low_cap;			/* VLArbLowCap */
+	struct mad_vlarb_entry high[MAD_VLARB_ENTRIES];
+	struct mad_vlarb_entry low[MAD_VLARB_ENTRIES];
+	uint8_t sl2vl[MAD_NUM_SLS];
+};
+
+/*
+ * Read @addr's tables through the first umad port (or @ca_name:@ca_port
+ * when @ca_name is not NULL). Returns 0, or -errno with the reason in @err.
+ */
+int mad_read_port_tables(const char *ca_name, int ca_port,
+			 const struct mad_port_addr *addr,
+			 struct mad_port_tables *out, char *err, size_t errlen);
+
+#endif
