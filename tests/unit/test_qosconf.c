@@ -269,8 +269,8 @@ static void assert_same_ets(const struct arb_config *a, const struct arb_config 
 /* tc -j output captured on the lab switch: the ETS file it was set from. */
 static void test_tc(void **state)
 {
-	static const char *const strict[] = { "tc-ets-strict-2to1.qdisc.json",
-					      "tc-ets-strict-2to1.filter.json", NULL };
+	const char *strict[] = { "tc-ets-strict-2to1.qdisc.json",
+				 "tc-ets-strict-2to1.filter.json", NULL };
 	static const char *const drr[] = { "tc-ets-3to1.filter.json",
 					   "tc-ets-3to1.qdisc.json", NULL };
 	struct arb_config tc, ets;
@@ -286,6 +286,10 @@ static void test_tc(void **state)
 	assert_same_ets(&tc, &ets);
 	assert_int_equal(tc.bands[1].quantum_bytes, 3000);
 	assert_int_equal(tc.bands[2].quantum_bytes, 1500);
+	/* tc -s qdisc show ... invisible: statistics and the bands' qdiscs too. */
+	strict[0] = "tc-ets-strict-2to1.stats.json";
+	assert_int_equal(parse_files(strict, &opts, &tc, &format), 0);
+	assert_same_ets(&tc, &ets);
 	/* Filters before the qdisc, and two DRR bands alone. */
 	assert_int_equal(parse_files(drr, &opts, &tc, &format), 0);
 	assert_int_equal(tc.n_bands, 2);
