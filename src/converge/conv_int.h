@@ -63,7 +63,19 @@ struct conv {
 	struct converge_step *steps;
 	size_t n_steps;
 	char error[512];
+	/* The step's window on our clock, and the switch's counters at its
+	 * start [0] and end [1] (conv_switch.c). */
+	uint64_t window_start_ns, window_end_ns;
+	bool sw_read[2];
+	uint64_t sw_bytes[2][ARB_MAX_BANDS];
+	int sw_bands;
+	char sw_error[256];
 };
+
+/* conv_switch.c: the switch's per-band counters, read around the window */
+/* Read them if one is due; returns the ms to the next read (at most @max_ms). */
+int conv_switch_poll(struct conv *c, int max_ms);
+void conv_switch_results(struct conv *c, struct converge_step *st);
 
 /* conv_session.c: the agents' control connections */
 int conv_connect_agents(struct conv *c);

@@ -318,5 +318,6 @@ int conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[])
 			return -EINVAL;
 		conv_backlog(st, c->o->tolerance_pp);
 	}
+	conv_switch_results(c, st);
 	return 0;
 }

@@ -405,6 +405,10 @@ int conv_start(struct conv *c)
 		}
 	}
 	at = ctl_now_ns() + CONV_LEAD_NS;
+	c->window_start_ns = at + (uint64_t)(c->sc.warmup_s * 1e9);
+	c->window_end_ns = c->window_start_ns + (uint64_t)(c->sc.duration_s * 1e9);
+	c->sw_read[0] = c->sw_read[1] = false;
+	c->sw_error[0] = '\0';
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (a->in_step && a->mid_ns - a->first_mid_ns < CONV_RATE_SPAN_NS / 2)
@@ -487,7 +491,7 @@ int conv_collect(struct conv *c)
 			conv_fail(c, a, NULL, "", "no result in time");
 			return -ETIMEDOUT;
 		}
-		if (poll(pfd, n, 200) <= 0)
+		if (poll(pfd, n, stopping ? 200 : conv_switch_poll(c, 200)) <= 0)
 			continue;
 		for (i = 0; i < n; i++) {
 			if (!pfd[i].revents)

@@ -191,6 +191,9 @@ static int global_key(struct scen_parse *p, const char *k, const char *v)
 	} else if (!strcmp(k, "clock")) {
 		if (clock_source_parse(v, &sc->clock))
 			return snprintf(p->err, sizeof(p->err), "clock '%s': expected tsc or monotonic", v), -EINVAL;
+	} else if (!strcmp(k, "switch_counters")) {
+		if (!copy_str(sc->switch_counters, sizeof(sc->switch_counters), v) || !*v)
+			return snprintf(p->err, sizeof(p->err), "switch_counters: expected a command"), -EINVAL;
 	} else if (!strcmp(k, "yield")) {
 		if (!bool_value(v, &sc->yield))
 			return snprintf(p->err, sizeof(p->err), "yield '%s': expected yes or no", v), -EINVAL;

@@ -63,6 +63,9 @@ struct scenario {
 	bool yield;
 	uint8_t qp_timeout;
 	uint8_t retry;
+	/* A shell command that prints the destination port's per-band
+	 * counters (tc -s -j qdisc show dev PORT invisible); "": none. */
+	char switch_counters[SCEN_PATH_MAX];
 	struct scen_flow flows[SCEN_MAX_FLOWS];
 	size_t n_flows;
 };

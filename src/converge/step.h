@@ -47,6 +47,10 @@ struct converge_class {
 	double sent_gbps;
 	uint64_t retrans;
 	bool has_retrans;
+	/* The switch's own counters of the class's band over the window. */
+	bool has_switch;
+	double switch_share_pct;	/* of all the port sent */
+	double switch_diff_pp;		/* switch_share_pct - share_pct */
 };
 
 struct converge_flow {
@@ -72,6 +76,8 @@ struct converge_step {
 	bool compared;			/* false: nothing saturates the port */
 	bool within;
 	bool cut_short;			/* a signal or a failure: window_s is what ran */
+	bool switch_read;		/* the switch's counters came, before and after */
+	char switch_error[256];		/* why they did not, when asked for */
 	struct converge_flow flows[CONVERGE_MAX_FLOWS];
 	size_t n_flows;
 	struct converge_class classes[CONVERGE_MAX_CLASSES];

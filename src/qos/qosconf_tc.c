@@ -16,10 +16,13 @@
  * those of the clsact egress hook, which set the priority before the
  * qdisc: tc -j does not say where a filter hangs.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
+#include "qos/qosconf.h"
 #include "qos/qosconf_lex.h"
 #include "qos/qosconf_readers.h"
 
@@ -295,4 +298,61 @@ int qosconf_tc_finish(struct qosconf_parser *p)
 		cfg->dscp_band[d] = (int8_t)band;
 	}
 	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Counters (tc -s)                                                    */
+/* ------------------------------------------------------------------ */
+
+/* The ets qdisc of @list: its handle's major and its band count; -1 if none. */
+static int tc_stats_ets(const json_t *list, uint32_t *major, int *n_bands)
+{
+	const char *kind, *handle;
+	const json_t *q;
+	uint32_t minor;
+	size_t i;
+
+	json_array_foreach(list, i, q) {
+		kind = json_string_value(json_object_get(q, "kind"));
+		handle = json_string_value(json_object_get(q, "handle"));
+		if (!kind || strcmp(kind, "ets") || !handle ||
+		    tc_handle_parse(handle, major, &minor))
+			continue;
+		*n_bands = (int)json_integer_value(json_object_get(json_object_get(q, "options"),
+								   "bands"));
+		return *n_bands >= 1 && *n_bands <= ARB_MAX_BANDS ? 0 : -1;
+	}
+	return -1;
+}
+
+int qosconf_tc_band_bytes(const char *text, uint64_t bytes[ARB_MAX_BANDS], int *n_bands,
+			  char *err, size_t errlen)
+{
+	json_t *list = json_loads(text, 0, NULL);
+	const json_t *q, *b;
+	uint32_t major, pmajor, pminor;
+	const char *parent;
+	int seen = 0;
+	size_t i;
+
+	memset(bytes, 0, sizeof(uint64_t) * ARB_MAX_BANDS);
+	if (!json_is_array(list) || tc_stats_ets(list, &major, n_bands)) {
+		json_decref(list);
+		return errbuf_set(err, errlen, -EINVAL, "no ets qdisc in the counters: expected "
+				  "'tc -s -j qdisc show dev PORT invisible'");
+	}
+	json_array_foreach(list, i, q) {
+		parent = json_string_value(json_object_get(q, "parent"));
+		b = json_object_get(q, "bytes");
+		if (!parent || !json_is_integer(b) || tc_handle_parse(parent, &pmajor, &pminor) ||
+		    pmajor != major || pminor < 1 || (int)pminor > *n_bands)
+			continue;
+		bytes[pminor - 1] = (uint64_t)json_integer_value(b);
+		seen++;
+	}
+	json_decref(list);
+	if (seen < *n_bands)
+		return errbuf_set(err, errlen, -EINVAL, "counters of %d of the %d bands: expected "
+				  "'tc -s -j qdisc show dev PORT invisible'", seen, *n_bands);
+	return 0;
 }

@@ -54,6 +54,11 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 	json_object_set_new(o, "sent_gbps", json_real(c->sent_gbps));
 	json_object_set_new(o, "retransmissions", c->has_retrans ?
 			    json_integer((json_int_t)c->retrans) : json_null());
+	/* The switch port's own counters of the band, when the scenario reads them. */
+	json_object_set_new(o, "switch_share_pct",
+			    report_real_or_null(c->has_switch, c->switch_share_pct));
+	json_object_set_new(o, "switch_diff_pp",
+			    report_real_or_null(c->has_switch, c->switch_diff_pp));
 	return o;
 }
 
@@ -99,6 +104,9 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 	json_object_set_new(o, "compared", json_boolean(st->compared));
 	json_object_set_new(o, "within", json_boolean(st->within));
 	json_object_set_new(o, "cut_short", json_boolean(st->cut_short));
+	json_object_set_new(o, "switch_counters", json_boolean(st->switch_read));
+	json_object_set_new(o, "switch_error", st->switch_error[0] ?
+			    json_string(st->switch_error) : json_null());
 	json_object_set_new(o, "classes", classes);
 	json_object_set_new(o, "flows", flows);
 	return o;
@@ -199,6 +207,31 @@ static void converge_backlog_notes(FILE *out, const struct converge_report_info 
 	}
 }
 
+/* The switch's shares beside the destination's, or why there are none. */
+static void converge_switch_line(FILE *out, const struct converge_report_info *info,
+				 const struct converge_step *st)
+{
+	const char *sep = "";
+	size_t k;
+
+	if (st->switch_error[0]) {
+		fprintf(out, "%s\n", st->switch_error);
+		return;
+	}
+	if (!st->switch_read)
+		return;
+	fprintf(out, "switch port counters, share%% (destination's, difference):");
+	for (k = 0; k < st->n_classes; k++) {
+		if (!st->classes[k].has_switch)
+			continue;
+		fprintf(out, "%s %s %d %.1f (%.1f, %+.1f)", sep, info->ets ? "band" : "sl",
+			st->classes[k].key, st->classes[k].switch_share_pct,
+			st->classes[k].share_pct, st->classes[k].switch_diff_pp);
+		sep = ";";
+	}
+	fprintf(out, "\n");
+}
+
 static void converge_flow_errors(FILE *out, const struct converge_step *st)
 {
 	size_t k;
@@ -243,6 +276,7 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		if (!st->compared && info->arbitration)
 			fprintf(out, "; not compared: no class saturates the port");
 		fprintf(out, "\n");
+		converge_switch_line(out, info, st);
 		converge_backlog_notes(out, info, st);
 		converge_flow_errors(out, st);
 	}

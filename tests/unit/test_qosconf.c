@@ -299,6 +299,29 @@ static void test_tc(void **state)
 		assert_int_equal(arb_ets_dscp_band(&tc, d), d == 8 ? 0 : 1);
 }
 
+/* Per-band counters of tc -s -j qdisc show ... invisible (the lab switch). */
+static void test_tc_band_bytes(void **state)
+{
+	char path[512], *text;
+	uint64_t bytes[ARB_MAX_BANDS];
+	int n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tc-ets-strict-2to1.stats.json", TEST_DATA);
+	assert_int_equal(qosconf_read_file(path, &text, err, sizeof(err)), 0);
+	assert_int_equal(qosconf_tc_band_bytes(text, bytes, &n, err, sizeof(err)), 0);
+	free(text);
+	assert_int_equal(n, 3);
+	assert_int_equal(bytes[0], 0);
+	assert_int_equal(bytes[2], 110);
+	/* Without "invisible" the bands' qdiscs are not listed. */
+	snprintf(path, sizeof(path), "%s/tc-ets-strict-2to1.qdisc.json", TEST_DATA);
+	assert_int_equal(qosconf_read_file(path, &text, err, sizeof(err)), 0);
+	assert_int_equal(qosconf_tc_band_bytes(text, bytes, &n, err, sizeof(err)), -EINVAL);
+	free(text);
+	assert_non_null(strstr(err, "counters of 0 of the 3 bands"));
+}
+
 /* skbedit priorities through the priomap; a classid; a mask of 0xff. */
 static void test_tc_skbedit(void **state)
 {
@@ -654,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_tc),
 		cmocka_unit_test(test_tc_skbedit),
+		cmocka_unit_test(test_tc_band_bytes),
 		cmocka_unit_test(test_dcb),
 		cmocka_unit_test(test_json_bad),
 		cmocka_unit_test(test_format_names),

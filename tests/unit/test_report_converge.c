@@ -161,12 +161,42 @@ static void test_not_backlogged(void **state)
 	hist_free(step.classes[1].lat_ns);
 }
 
+/* The switch's counters beside the destination's shares. */
+static void test_switch_counters(void **state)
+{
+	json_t *doc, *c0;
+	char *out;
+
+	(void)state;
+	fill();
+	out = capture(report_converge_table);
+	assert_null(strstr(out, "switch port counters"));
+	step.switch_read = true;
+	step.classes[0].has_switch = true;
+	step.classes[0].switch_share_pct = 75.2;
+	step.classes[0].switch_diff_pp = -0.3;
+	out = capture(report_converge_table);
+	assert_non_null(strstr(out, "switch port counters, share% (destination's, difference): "
+				    "band 0 75.2 (75.5, -0.3)\n"));
+	doc = report_converge_json(&info, &step, 1, NULL);
+	c0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
+					    "classes"), 0);
+	assert_near(json_real_value(json_object_get(c0, "switch_diff_pp")), -0.3, 1e-9);
+	json_decref(doc);
+	step.switch_read = false;
+	snprintf(step.switch_error, sizeof(step.switch_error), "switch_counters: exit 1");
+	out = capture(report_converge_table);
+	assert_non_null(strstr(out, "\nswitch_counters: exit 1\n"));
+	hist_free(step.classes[1].lat_ns);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_table_csv),
 		cmocka_unit_test(test_not_backlogged),
+		cmocka_unit_test(test_switch_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,6 +68,15 @@ static void test_defaults(void **state)
 	assert_int_equal(sc.flows[0].size_bytes, 4096);
 	assert_int_equal(sc.flows[0].threads, 1);
 	assert_int_equal(sc.flows[0].qps, 1);
+	assert_string_equal(sc.switch_counters, "");
+	/* The switch's counters: a command, kept whole. */
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters = ssh sw "
+					"tc -s -j qdisc show dev p3 invisible\n[f]\nhost=a\n"
+					"type=bw\n", NULL, &sc, err, sizeof(err)), 0);
+	assert_string_equal(sc.switch_counters, "ssh sw tc -s -j qdisc show dev p3 invisible");
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters =\n"
+					"[f]\nhost=a\ntype=bw\n", NULL, &sc, err, sizeof(err)),
+			 -EINVAL);
 }
 
 /* Each bad file fails with "path:line: ..." naming what is wrong. */

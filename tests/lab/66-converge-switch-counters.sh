@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Counting at the switch: the scenario names a command that prints the
+# destination port's per-band counters (tc -s -j qdisc show dev p3
+# invisible); converge runs it as the window starts and ends and puts
+# each band's share of what the port sent beside the share the
+# destination received. They must agree within TOL points: the same
+# bytes, counted at both ends of the last link.
+#
+# The coordinator runs on h1, which cannot run tc on the switch: the
+# switch writes its counters to its results directory every 50 ms, and
+# the command reads the latest (h1 sees this machine's files).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/converge-lib.sh"
+
+TOL=2
+ETS=$TOP/examples/ets-strict-2to1.txt
+SW_RESULTS=$(cd "${RPERF_LAB_DIR:-$TOP/.lab}" && pwd)/vm/sw/results
+"$LAB" egress h3 "rate=10mbit,ets=$ETS"
+stop_counters() {
+	in_vm sw 'kill $(cat $RPERF_LAB_RESULTS/counters.pid) 2>/dev/null; rm -f $RPERF_LAB_RESULTS/counters.pid $RPERF_LAB_RESULTS/p3*.json; true' || true
+}
+trap 'stop_counters; stop_agents; cleanup' EXIT
+in_vm_bg sw 'echo $$ >$RPERF_LAB_RESULTS/counters.pid; while :; do
+	tc -s -j qdisc show dev p3 invisible >$RPERF_LAB_RESULTS/p3.tmp.json &&
+	mv $RPERF_LAB_RESULTS/p3.tmp.json $RPERF_LAB_RESULTS/p3.json; sleep 0.05; done' "$WORK/counters.out"
+in_vm h1 "for i in \$(seq 100); do [ -s $SW_RESULTS/p3.json ] && exit 0; sleep 0.1; done; exit 1" ||
+	fail "h1 does not see the switch's counters in $SW_RESULTS"
+
+# The three-band scenario of 64-converge-paced.sh, reading the switch.
+in_vm h1 "sed -e 's#^arbitration = .*#arbitration = $ETS#' \
+	-e '/^\[global\]/a switch_counters = cat $SW_RESULTS/p3.json' \
+	$TOP/examples/converge-ets-paced.ini >\$RPERF_LAB_RESULTS/counted.ini"
+start_agents
+converge counted --tolerance 4 '$RPERF_LAB_RESULTS/counted.ini' ||
+	fail "converge exited $? reading the switch's counters"
+[ "$(step_jq counted .switch_counters)" = true ] ||
+	fail "no switch counters: $(step_jq counted .switch_error)"
+for band in 0 1 2; do
+	sw=$(step_jq counted ".classes[] | select(.band == $band) | .switch_share_pct")
+	rx=$(step_jq counted ".classes[] | select(.band == $band) | .share_pct")
+	echo "band $band: switch $sw %, destination $rx %"
+	within_abs "$sw" "$rx" "$TOL" || fail "band $band: switch $sw %, destination $rx %"
+done
+grep -q "switch port counters" "$WORK/counted.out" || fail "the table does not show the switch's shares"
+echo "converge: switch-side shares beside the destination's, within $TOL points"
