@@ -87,3 +87,51 @@ int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
 	free(tmp);
 	return ret;
 }
+
+/* ------------------------------------------------------------------ */
+/* JSON lines                                                          */
+/* ------------------------------------------------------------------ */
+
+struct jsonl {
+	FILE *f;
+	char path[256];
+};
+
+struct jsonl *jsonl_open(const char *path, char *err, size_t errlen)
+{
+	struct jsonl *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		errbuf_set(err, errlen, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	s->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!s->f) {
+		errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int jsonl_write(struct jsonl *s, json_t *obj, char *err, size_t errlen)
+{
+	if (json_dumpf(obj, s->f, JSON_COMPACT) || fputc('\n', s->f) == EOF ||
+	    fflush(s->f))
+		return errbuf_set(err, errlen, -EIO, "'%s': cannot write: %s", s->path,
+				  strerror(errno ? errno : EIO));
+	return 0;
+}
+
+int jsonl_close(struct jsonl *s, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (!s)
+		return 0;
+	if (s->f != stdout && fclose(s->f))
+		ret = errbuf_set(err, errlen, -errno, "'%s': %s", s->path, strerror(errno));
+	free(s);
+	return ret;
+}

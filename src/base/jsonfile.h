@@ -22,4 +22,16 @@ int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen);
  */
 int jsonfile_check(const char *path, char *err, size_t errlen);
 
+/*
+ * A JSON-lines stream: one compact object per line, each flushed to the
+ * kernel as it is written, so a run killed at any point leaves whole
+ * lines up to its last event. @path "-" is stdout.
+ */
+struct jsonl;
+struct jsonl *jsonl_open(const char *path, char *err, size_t errlen);
+/* Write @obj as one line (the reference is kept by the caller). 0 or -errno. */
+int jsonl_write(struct jsonl *s, json_t *obj, char *err, size_t errlen);
+/* Close (not stdout); 0 or -errno. NULL is a no-op. */
+int jsonl_close(struct jsonl *s, char *err, size_t errlen);
+
 #endif

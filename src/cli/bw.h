@@ -27,6 +27,7 @@ struct bw_opts {
 	bool write;			/* --write: RDMA WRITE with immediate */
 	bool event;			/* --event: wait for completion events */
 	bool help;
+	uint64_t min_bps;		/* --min-gbps: pass/fail on the total; 0: none */
 };
 
 /*
@@ -35,8 +36,7 @@ struct bw_opts {
  */
 int bw_opts_parse(int argc, char **argv, struct bw_opts *o, char *err, size_t errlen);
 
-/* "10m", "2.5g", "800k", "10mbit", "1000000" -> bits per second (decimal
- * suffixes, as tc writes rates); 0 or -EINVAL. */
-int bw_parse_rate(const char *s, uint64_t *bps);
+/* What `rperf bw --help` says, options included. */
+extern const struct opts_usage bw_opts_usage;
 
 #endif

@@ -1,77 +1,62 @@
 /*
  * `rperf bw` command line -> struct bw_opts. Kept apart from cmd_bw.c so
- * the unit tests exercise every rule without a device.
+ * the unit tests exercise every rule without a device. The options are
+ * one table (base/opts.h): the shared flow options, then bw's own.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli/bw.h"
 #include "base/errbuf.h"
 #include "engine/load.h"
 
-enum {
-	OPT_INTERVAL = FLOW_OPT_END,
-	OPT_TX_DEPTH,
-	OPT_BATCH,
-	OPT_CQ_MOD,
-	OPT_QPS,
-	OPT_RATE,
-	OPT_HW_RATE,
-	OPT_WRITE,
-	OPT_EVENT,
+#define BW_MAX_RATE_BPS 10000000000000ull	/* 10 Tb/s */
+
+static const struct opts_entry bw_opts_table[] = {
+	OPT_INCLUDE(struct bw_opts, flow, flow_opts_table),
+	{ .kind = OPTS_BYTES, .short_name = 's', .long_name = "size", .arg = "BYTES",
+	  .help = "message size (default 65536)", .off = offsetof(struct bw_opts, size_bytes),
+	  .min = 1, .max = FLOW_MAX_MSG_BYTES,
+	  .expect = "bytes from 1 to 4g (k, m, g suffixes)" },
+	OPT_VALUE(OPTS_SECONDS, 'D', "duration", "TIME", "how long to send (default 10)",
+		  struct bw_opts, duration_s, 0, 1000000ull * 1000000000ull),
+	OPT_VALUE(OPTS_SECONDS, 0, "interval", "TIME", "report every TIME (default 1)",
+		  struct bw_opts, interval_s, 0, 1000000ull * 1000000000ull),
+	OPT_FLAG(0, "write", "RDMA WRITE (with immediate) instead of SEND", struct bw_opts, write),
+	OPT_UINT(0, "tx-depth", "N", "requests outstanding per QP (default 128)", struct bw_opts,
+		 tx_depth, 1, LOAD_MAX_DEPTH),
+	OPT_UINT(0, "batch", "N", "requests per post list (default 1)", struct bw_opts, batch, 1,
+		 LOAD_MAX_BATCH),
+	OPT_UINT(0, "cq-mod", "N", "a completion every N requests (default 16)", struct bw_opts,
+		 cq_mod, 1, LOAD_MAX_DEPTH),
+	OPT_UINT(0, "qps", "N", "QPs (server flows) per thread (default 1)", struct bw_opts, qps,
+		 1, BW_MAX_QPS),
+	OPT_VALUE(OPTS_BPS, 0, "rate", "RATE", "pace each QP at RATE (e.g. 500m, 2.5g) in software",
+		  struct bw_opts, rate_bps, 1, BW_MAX_RATE_BPS),
+	OPT_VALUE(OPTS_BPS, 0, "hw-rate", "RATE", "limit each QP to RATE with the NIC's rate limiter",
+		  struct bw_opts, hw_rate_bps, 1, BW_MAX_RATE_BPS),
+	OPT_VALUE(OPTS_BPS, 0, "min-gbps", "RATE", "fail (exit 3) when the total is below RATE\n"
+		  "(received when the server says, else sent)", struct bw_opts, min_bps, 1,
+		  BW_MAX_RATE_BPS),
+	OPT_FLAG(0, "event", "sleep until a completion event when nothing can be\n"
+		 "posted, instead of polling (software NICs such as\n"
+		 "Soft-RoCE on few CPUs)", struct bw_opts, event),
+	OPT_STRING(0, "csv", "FILE", "write one row per interval ('-': stdout)", struct bw_opts,
+		   flow.csv_path),
+	OPT_END(),
 };
 
-static const struct option bw_long_opts[] = {
-	FLOW_LONG_OPTS,
-	{ "size", required_argument, NULL, 's' },
-	{ "duration", required_argument, NULL, 'D' },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "cq-mod", required_argument, NULL, OPT_CQ_MOD },
-	{ "qps", required_argument, NULL, OPT_QPS },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "hw-rate", required_argument, NULL, OPT_HW_RATE },
-	{ "write", no_argument, NULL, OPT_WRITE },
-	{ "event", no_argument, NULL, OPT_EVENT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct opts_usage bw_opts_usage = {
+	.cmd = "bw",
+	.args = "HOST",
+	.about = "Load the fabric with open-loop RC traffic to an 'rperf server' on HOST, on\n"
+		 "any SL or traffic class; report Gb/s and Mpps as sent and as received.",
+	.table = bw_opts_table,
+	.more = "Rates take k, m, g, t (bit/s; bare: Gb/s) or kbit, mbit, gbit, tbit;\n"
+		"sizes k, m, g (binary); times ns, us, ms, s, m (bare: seconds).",
+	.tolerance = true,
+	.exit3 = "the --min-gbps criterion failed",
 };
-
-int bw_parse_rate(const char *s, uint64_t *bps)
-{
-	static const struct {
-		const char *suffix;
-		double mult;
-	} units[] = {
-		{ "", 1 }, { "bit", 1 }, { "k", 1e3 }, { "kbit", 1e3 }, { "m", 1e6 },
-		{ "mbit", 1e6 }, { "g", 1e9 }, { "gbit", 1e9 },
-	};
-	char *end;
-	double v;
-	size_t i;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v))
-		return -EINVAL;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(end, units[i].suffix))
-			continue;
-		v *= units[i].mult;
-		if (v < 1 || v > 1e13)
-			return -EINVAL;
-		*bps = (uint64_t)(v + 0.5);
-		return 0;
-	}
-	return -EINVAL;
-}
 
 static void bw_opts_defaults(struct bw_opts *o)
 {
@@ -83,61 +68,6 @@ static void bw_opts_defaults(struct bw_opts *o)
 	o->tx_depth = 128;
 	o->batch = 1;
 	o->qps = 1;
-}
-
-static int rate_opt(const char *opt, const char *arg, uint64_t *bps, char *err, size_t errlen)
-{
-	if (bw_parse_rate(arg, bps))
-		return errbuf_set(err, errlen, -EINVAL,
-				  "%s '%s': expected a rate such as 10m, 2.5g or 800kbit", opt, arg);
-	return 0;
-}
-
-/* One of bw's own options; the shared ones go to flow_opt_one(). */
-static int bw_opt_one(int c, const char *arg, struct bw_opts *o, char *err, size_t errlen)
-{
-	uint64_t v = 0;
-	int ret;
-
-	switch (c) {
-	case 's':
-		if (flow_parse_size(arg, &o->size_bytes))
-			return errbuf_set(err, errlen, -EINVAL,
-					  "--size '%s': expected bytes from 1 to 4g (k, m, g suffixes)",
-					  arg);
-		return 0;
-	case 'D':
-		return flow_parse_seconds("--duration", arg, &o->duration_s, err, errlen);
-	case OPT_INTERVAL:
-		return flow_parse_seconds("--interval", arg, &o->interval_s, err, errlen);
-	case OPT_TX_DEPTH:
-		ret = flow_parse_num("--tx-depth", arg, 1, LOAD_MAX_DEPTH, &v, err, errlen);
-		o->tx_depth = (uint32_t)v;
-		return ret;
-	case OPT_BATCH:
-		ret = flow_parse_num("--batch", arg, 1, LOAD_MAX_BATCH, &v, err, errlen);
-		o->batch = (uint32_t)v;
-		return ret;
-	case OPT_CQ_MOD:
-		ret = flow_parse_num("--cq-mod", arg, 1, LOAD_MAX_DEPTH, &v, err, errlen);
-		o->cq_mod = (uint32_t)v;
-		return ret;
-	case OPT_QPS:
-		ret = flow_parse_num("--qps", arg, 1, BW_MAX_QPS, &v, err, errlen);
-		o->qps = (unsigned)v;
-		return ret;
-	case OPT_RATE:
-		return rate_opt("--rate", arg, &o->rate_bps, err, errlen);
-	case OPT_HW_RATE:
-		return rate_opt("--hw-rate", arg, &o->hw_rate_bps, err, errlen);
-	case OPT_WRITE:
-		o->write = true;
-		return 0;
-	case OPT_EVENT:
-		o->event = true;
-		return 0;
-	}
-	return flow_opt_one(c, arg, &o->flow, err, errlen) ? -EINVAL : 0;
 }
 
 /* Rules between bw's options, once all are known. */
@@ -174,21 +104,18 @@ static int bw_opts_check(struct bw_opts *o, char *err, size_t errlen)
 
 int bw_opts_parse(int argc, char **argv, struct bw_opts *o, char *err, size_t errlen)
 {
-	int c;
+	const char *args[2];
+	int n_args, ret;
 
 	bw_opts_defaults(o);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" FLOW_SHORT_OPTS "s:D:h", bw_long_opts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			o->help = true;
-			return 0;
-		}
-		if (flow_opt_bad(c, argv, err, errlen) < 0 || bw_opt_one(c, optarg, o, err, errlen))
-			return -EINVAL;
+	ret = opts_parse(bw_opts_table, o, argc, argv, args, 2, &n_args, err, errlen);
+	if (ret == OPTS_HELP) {
+		o->help = true;
+		return 0;
 	}
-	if (flow_opts_finish(argc, argv, &o->flow, err, errlen))
+	if (ret)
+		return ret;
+	if (flow_opts_finish(n_args, args, &o->flow, err, errlen))
 		return -EINVAL;
 	return bw_opts_check(o, err, errlen);
 }

@@ -2,7 +2,8 @@
  * The subcommands. Each lives in its own cmd_<name>.c, takes the arguments
  * after its name (argv[0] is the command name) and returns the process exit
  * status: 0 ok, 1 runtime failure, 2 bad usage, 3 measured shares out of
- * tolerance. The table that dispatches them is in rperf.c.
+ * tolerance or a pass/fail criterion failed. The table that dispatches
+ * them is in rperf.c.
  */
 #ifndef RPERF_CMD_H
 #define RPERF_CMD_H
@@ -15,6 +16,11 @@ enum rperf_exit {
 	RPERF_EXIT_USAGE = 2,
 	RPERF_EXIT_TOLERANCE = 3,
 };
+
+struct criteria;
+
+/* RPERF_EXIT_TOLERANCE when a criterion failed (each named on stderr), else OK. */
+int cmd_criteria_exit(const struct criteria *cs);
 
 struct rperf_cmd {
 	const char *name;

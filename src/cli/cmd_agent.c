@@ -9,7 +9,7 @@
  * converge/agent_session.c, the sources' flows in agent_source.c, the
  * destination's sink in agent_sink.c.
  */
-#include <getopt.h>
+#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,79 +20,64 @@
 #include "converge/ctl.h"
 #include "cli/cmd.h"
 #include "rdma/conn.h"
+#include "base/errbuf.h"
 #include "base/log.h"
 #include "base/stop.h"
+#include "base/opts.h"
 
 struct agent_opts {
 	const char *bind;		/* NULL: every address */
 	uint16_t port;
 	const char *token_file;
 	bool once;
-	bool help;
+};
+
+#define AGENT_STR_(x) #x
+#define AGENT_STR(x) AGENT_STR_(x)
+
+static const struct opts_entry agent_opts_table[] = {
+	OPT_STRING('b', "bind", "ADDR", "listen on this address only (default: every address)",
+		   struct agent_opts, bind),
+	OPT_UINT('p', "port", "N", "control port (default " AGENT_STR(CTL_DEFAULT_PORT) ")",
+		 struct agent_opts, port, 1, 65535),
+	OPT_STRING(0, "token-file", "FILE", "shared token; required unless bound to the loopback",
+		   struct agent_opts, token_file),
+	OPT_FLAG(0, "once", "serve one coordinator, then exit", struct agent_opts, once),
+	OPT_END(),
+};
+
+static const struct opts_usage agent_opts_usage = {
+	.cmd = "agent",
+	.args = "",
+	.about = "Run the flows an 'rperf converge' coordinator gives this host.",
+	.table = agent_opts_table,
 };
 
 void cmd_agent_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: rperf agent [options]\n"
-		"\n"
-		"Run the flows an 'rperf converge' coordinator gives this host.\n"
-		"\n"
-		"  -b, --bind ADDR       listen on this address only (default: every address)\n"
-		"  -p, --port N          control port (default %u)\n"
-		"      --token-file FILE shared token; required unless bound to the loopback\n"
-		"      --once            serve one coordinator, then exit\n"
-		"  -h, --help            show this help\n", CTL_DEFAULT_PORT);
+	opts_usage(out, &agent_opts_usage);
 }
 
 /* ------------------------------------------------------------------ */
 /* Options                                                             */
 /* ------------------------------------------------------------------ */
 
-static int agent_opts_parse(int argc, char **argv, struct agent_opts *o)
+/* The command line into @o: 0, OPTS_HELP, or -EINVAL with the reason. */
+static int agent_opts_parse(int argc, char **argv, struct agent_opts *o, char *err,
+			    size_t errlen)
 {
-	static const struct option lo[] = {
-		{ "bind", required_argument, NULL, 'b' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "token-file", required_argument, NULL, 'T' },
-		{ "once", no_argument, NULL, 'O' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	long v;
-	int c;
+	const char *arg;
+	int n, ret;
 
 	*o = (struct agent_opts){ .port = CTL_DEFAULT_PORT };
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "b:p:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->bind = optarg;
-			break;
-		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || v < 1 || v > 65535)
-				return log_error("--port '%s': expected 1 to 65535", optarg);
-			o->port = (uint16_t)v;
-			break;
-		case 'T':
-			o->token_file = optarg;
-			break;
-		case 'O':
-			o->once = true;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		default:
-			return -1;
-		}
-	}
-	if (optind < argc)
-		return log_error("unexpected argument '%s'", argv[optind]);
+	ret = opts_parse(agent_opts_table, o, argc, argv, &arg, 1, &n, err, errlen);
+	if (ret)
+		return ret;
+	if (n)
+		return errbuf_set(err, errlen, -EINVAL, "unexpected argument '%s'", arg);
 	if (!o->token_file && !ctl_addr_is_loopback(o->bind))
-		return log_error("listening beyond the loopback needs --token-file");
+		return errbuf_set(err, errlen, -EINVAL,
+				  "listening beyond the loopback needs --token-file");
 	return 0;
 }
 
@@ -101,15 +86,16 @@ int cmd_agent(int argc, char **argv)
 	char token[CTL_MAX_TOKEN_BYTES], err[256];
 	struct agent ag = { .lfd = -1 };
 	struct agent_opts o;
-	int lfd, cfd;
+	int lfd, cfd, ret;
 
-	if (agent_opts_parse(argc, argv, &o)) {
-		fprintf(stderr, "see 'rperf agent --help'\n");
-		return RPERF_EXIT_USAGE;
-	}
-	if (o.help) {
+	ret = agent_opts_parse(argc, argv, &o, err, sizeof(err));
+	if (ret == OPTS_HELP) {
 		cmd_agent_usage(stdout);
 		return RPERF_EXIT_OK;
+	}
+	if (ret) {
+		opts_report(&agent_opts_usage, err);
+		return RPERF_EXIT_USAGE;
 	}
 	if (o.token_file && ctl_token_read(o.token_file, token, sizeof(token), err, sizeof(err))) {
 		log_error("%s", err);

@@ -6,26 +6,31 @@
  * compares its measurements with this prediction.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qos/arb.h"
+#include "cli/arb_source.h"
 #include "cli/cmd.h"
 #include "base/jsonfile.h"
+#include "base/errbuf.h"
 #include "base/log.h"
+#include "base/opts.h"
+#include "base/units.h"
 #include "qos/qosconf.h"
 #include "qos/qosconf_lex.h"
 #include "report/report.h"
 
-#define ANALYZE_MAX_FILES	16
+#define ANALYZE_MAX_FILES	ARB_SOURCE_MAX_FILES
 
 struct analyze_opts {
 	struct qosconf_opts conf;
+	struct arb_source src;		/* files (below) or a live port */
 	struct arb_params params;
 	bool model_given;
+	bool semantics_given;
 	int limit;			/* -1: from the input */
 	const char *sl2vl;		/* NULL: from the input */
 	const char *load;		/* NULL: every SL saturating */
@@ -40,38 +45,40 @@ struct analyze_opts {
 /* Option values                                                       */
 /* ------------------------------------------------------------------ */
 
-static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
+/* A whole-string integer in [lo, hi] of option @opt. */
+static int analyze_int(const char *opt, const char *s, long lo, long hi, long *out, char *err,
+		       size_t errlen)
 {
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	*out = strtol(s, &end, 0);
-	if (end == s || *end || errno || *out < lo || *out > hi)
-		return log_errno(-EINVAL, "%s: '%s' is not a number in %ld-%ld",
-				 opt, s, lo, hi);
+	if (units_parse_u64(s, (uint64_t)lo, (uint64_t)hi, &v))
+		return errbuf_set(err, errlen, -EINVAL, "%s '%s': expected an integer from %ld to %ld",
+				  opt, s, lo, hi);
+	*out = (long)v;
 	return 0;
 }
 
-static int parse_gbps(const char *opt, const char *s, double *out)
+/* A rate of option @opt (bare: Gb/s, as everywhere) -> Gb/s. */
+static int analyze_gbps(const char *opt, const char *s, double *out, char *err, size_t errlen)
 {
-	char *end;
+	uint64_t bps;
 
-	errno = 0;
-	*out = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(*out) || *out < 0)
-		return log_errno(-EINVAL, "%s: '%s' is not a rate in Gb/s", opt, s);
+	if (units_parse_bps(s, &bps))
+		return opts_bad_value(err, errlen, opt, s, "a rate such as 100, 25g or 800m (bare: Gb/s)");
+	*out = (double)bps / 1e9;
 	return 0;
 }
 
 /* "4096" for every SL, or "SL:BYTES,SL:BYTES". */
-static int parse_packet_size(const char *s, struct arb_params *params)
+static int analyze_packet_size(const char *s, struct arb_params *params, char *err,
+			       size_t errlen)
 {
 	char buf[256], *tok, *save, *colon;
-	long sl, bytes;
+	long sl = 0, bytes = 0;
 	int i;
 
 	if (!strchr(s, ':')) {
-		if (parse_int("--packet-size", s, 1, 1 << 20, &bytes))
+		if (analyze_int("--packet-size", s, 1, 1 << 20, &bytes, err, errlen))
 			return -EINVAL;
 		for (i = 0; i < ARB_NUM_SLS; i++)
 			params->packet_bytes[i] = bytes;
@@ -81,10 +88,10 @@ static int parse_packet_size(const char *s, struct arb_params *params)
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		colon = strchr(tok, ':');
 		if (!colon)
-			return log_error("--packet-size: '%s' is not SL:BYTES", tok);
+			return opts_bad_value(err, errlen, "--packet-size", tok, "SL:BYTES");
 		*colon = '\0';
-		if (parse_int("--packet-size SL", tok, 0, ARB_NUM_SLS - 1, &sl) ||
-		    parse_int("--packet-size", colon + 1, 1, 1 << 20, &bytes))
+		if (analyze_int("--packet-size SL", tok, 0, ARB_NUM_SLS - 1, &sl, err, errlen) ||
+		    analyze_int("--packet-size", colon + 1, 1, 1 << 20, &bytes, err, errlen))
 			return -EINVAL;
 		params->packet_bytes[sl] = bytes;
 	}
@@ -92,24 +99,24 @@ static int parse_packet_size(const char *s, struct arb_params *params)
 }
 
 /* One "KEY:GBPS" of --load; KEY is an SL (priority), or bN for an ETS band. */
-static int parse_load_item(char *tok, const struct arb_config *cfg,
-			   struct arb_params *params)
+static int analyze_load_item(char *tok, const struct arb_config *cfg,
+			     struct arb_params *params, char *err, size_t errlen)
 {
 	char *colon = strchr(tok, ':');
 	bool band = tok[0] == 'b';
-	long key, max;
+	long key = 0, max;
 	double gbps = -1.0;
 
 	if (!colon)
-		return log_error("--load: '%s' is not SL:GBPS", tok);
+		return opts_bad_value(err, errlen, "--load", tok, "SL:GBPS");
 	*colon = '\0';
 	if (band && cfg->kind != ARB_KIND_ETS)
-		return log_error("--load: band '%s' needs an ETS input", tok);
+		return errbuf_set(err, errlen, -EINVAL, "--load: band '%s' needs an ETS input", tok);
 	max = band ? cfg->n_bands - 1 :
 	      cfg->kind == ARB_KIND_ETS ? ARB_NUM_PRIOS - 1 : ARB_NUM_SLS - 1;
-	if (parse_int("--load", tok + band, 0, max, &key))
+	if (analyze_int("--load", tok + band, 0, max, &key, err, errlen))
 		return -EINVAL;
-	if (strcmp(colon + 1, "sat") && parse_gbps("--load", colon + 1, &gbps))
+	if (strcmp(colon + 1, "sat") && analyze_gbps("--load", colon + 1, &gbps, err, errlen))
 		return -EINVAL;
 	if (band) {
 		params->band_load_set[key] = true;
@@ -121,8 +128,8 @@ static int parse_load_item(char *tok, const struct arb_config *cfg,
 }
 
 /* "saturate", or a list: listed SLs offer that much, the others nothing. */
-static int parse_load(const char *s, const struct arb_config *cfg,
-		      struct arb_params *params)
+static int analyze_load(const char *s, const struct arb_config *cfg, struct arb_params *params,
+			char *err, size_t errlen)
 {
 	char buf[512], *tok, *save;
 	int i;
@@ -133,7 +140,7 @@ static int parse_load(const char *s, const struct arb_config *cfg,
 		params->load_gbps[i] = 0;
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (parse_load_item(tok, cfg, params))
+		if (analyze_load_item(tok, cfg, params, err, errlen))
 			return -EINVAL;
 	return 0;
 }
@@ -172,6 +179,11 @@ static int choose_model(struct analyze_opts *o, const struct arb_config *cfg,
 {
 	bool ets_input = cfg->kind == ARB_KIND_ETS;
 
+	if (o->semantics_given && (ets_input || (o->model_given &&
+						 o->params.model != ARB_MODEL_IB_PACKET)))
+		return log_error("--semantics applies to ib-packet, the model of the "
+				 "specification's readings");
+
 	if (!o->model_given) {
 		o->params.model = ets_input ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB);
 		return 0;
@@ -188,47 +200,33 @@ static int choose_model(struct analyze_opts *o, const struct arb_config *cfg,
 /* Running                                                             */
 /* ------------------------------------------------------------------ */
 
-static void free_texts(char **texts, int n)
+/* The inputs into @cfg; errors are reported here. */
+static int load_config(struct analyze_opts *o, struct arb_config *cfg,
+		       struct arb_source_info *info)
 {
-	while (n--)
-		free(texts[n]);
-}
+	char err[512];
+	int i, rc;
 
-/* Read and parse every input file into @cfg; errors are reported here. */
-static int load_config(const struct analyze_opts *o, struct arb_config *cfg,
-		       enum qosconf_format *format)
-{
-	struct qosconf_source src[ANALYZE_MAX_FILES];
-	char *texts[ANALYZE_MAX_FILES];
-	char err[256];
-	int i, rc = 0;
-
-	for (i = 0; i < o->n_files && !rc; i++) {
-		rc = qosconf_read_file(o->files[i], &texts[i], err, sizeof(err));
-		src[i].name = o->files[i];
-		src[i].text = rc ? NULL : texts[i];
-	}
-	if (rc) {
-		free_texts(texts, i - 1);
-		return log_errno(rc, "%s", err);
-	}
-	rc = qosconf_parse(src, o->n_files, &o->conf, cfg, format, err,
-			   sizeof(err));
-	free_texts(texts, o->n_files);
+	for (i = 0; i < o->n_files; i++)
+		o->src.files[i] = o->files[i];
+	o->src.n_files = o->n_files;
+	rc = arb_source_load(&o->src, &o->conf, cfg, info, err, sizeof(err));
 	if (rc)
 		return log_errno(rc, "%s", err);
 	return 0;
 }
 
 static int emit(const struct analyze_opts *o, const struct arb_config *cfg,
-		enum qosconf_format format, const struct arb_result *res)
+		const struct arb_source_info *src, const struct arb_result *res)
 {
+	const char *port_name = src->port_name;
 	struct analyze_report_info info = {
-		.format = qosconf_format_name(format),
-		.node_type = format == QOSCONF_FORMAT_OPENSM ?
-			     qosconf_node_type_name(o->conf.node_type) : NULL,
-		.sources = o->files,
-		.n_sources = o->n_files,
+		.format = src->live ? "mad" : qosconf_format_name(src->format),
+		.node_type = src->format == QOSCONF_FORMAT_OPENSM ?
+			     qosconf_node_type_name(src->node_type) : NULL,
+		.sources = src->live ? &port_name : o->files,
+		.n_sources = src->live ? 1 : o->n_files,
+		.port = src->live || !src->port_name[0] ? NULL : src->port_name,
 	};
 	char err[256];
 	json_t *root;
@@ -263,15 +261,20 @@ static void merge_config_warnings(const struct arb_config *cfg,
 
 static int run(struct analyze_opts *o)
 {
+	struct arb_source_info src;
 	struct arb_config cfg;
 	struct arb_result *res;
-	enum qosconf_format format;
+	char err[256];
 	int rc;
 
-	if (load_config(o, &cfg, &format) || apply_ib_overrides(o, &cfg) ||
-	    choose_model(o, &cfg, format) ||
-	    (o->load && parse_load(o->load, &cfg, &o->params)))
+	if (load_config(o, &cfg, &src))
+		return src.fabric_error ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE;
+	if (apply_ib_overrides(o, &cfg) || choose_model(o, &cfg, src.format))
 		return RPERF_EXIT_USAGE;
+	if (o->load && analyze_load(o->load, &cfg, &o->params, err, sizeof(err))) {
+		log_error("%s", err);
+		return RPERF_EXIT_USAGE;
+	}
 	res = malloc(sizeof(*res));
 	if (!res) {
 		log_error("out of memory");
@@ -285,7 +288,7 @@ static int run(struct analyze_opts *o)
 		return RPERF_EXIT_USAGE;
 	}
 	merge_config_warnings(&cfg, res);
-	rc = emit(o, &cfg, format, res);
+	rc = emit(o, &cfg, &src, res);
 	free(res);
 	return rc ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;
 }
@@ -294,130 +297,162 @@ static int run(struct analyze_opts *o)
 /* Command line                                                        */
 /* ------------------------------------------------------------------ */
 
+/* -f, -n: the input's format and opensm node type. */
+static int analyze_opt_format(void *dst, const char *name, const char *value, char *err,
+			      size_t errlen)
+{
+	if (qosconf_format_parse(value, dst))
+		return opts_bad_value(err, errlen, name, value,
+				      "auto, opensm, smpquery, table, ets, tc or dcb");
+	return 0;
+}
+
+static int analyze_opt_node_type(void *dst, const char *name, const char *value, char *err,
+				 size_t errlen)
+{
+	struct analyze_opts *o = dst;
+
+	o->src.node_type_given = true;
+	if (qosconf_node_type_parse(value, &o->conf.node_type))
+		return opts_bad_value(err, errlen, name, value, "ca, swe, sw0, sw2sw or rtr");
+	return 0;
+}
+
+/* -P, --port: checked here, read once the command line is whole. */
+static int analyze_opt_port(void *dst, const char *name, const char *value, char *err,
+			    size_t errlen)
+{
+	struct analyze_opts *o = dst;
+
+	o->src.port = value;
+	return arb_source_port_check(name, value, err, errlen);
+}
+
+static int analyze_opt_model(void *dst, const char *name, const char *value, char *err,
+			     size_t errlen)
+{
+	struct analyze_opts *o = dst;
+
+	o->model_given = true;
+	if (arb_model_parse(value, &o->params.model))
+		return opts_bad_value(err, errlen, name, value, "ib-packet, ib-fluid, dtable or ets");
+	return 0;
+}
+
+/* --semantics: ib-packet's reading, for the figures and distances shown. */
+static int analyze_opt_semantics(void *dst, const char *name, const char *value, char *err,
+				 size_t errlen)
+{
+	struct analyze_opts *o = dst;
+
+	o->semantics_given = true;
+	if (arb_semantics_parse(value, &o->params.semantics))
+		return opts_bad_value(err, errlen, name, value,
+				      "KEY=VALUE,... of carry=yes|no, low=entry|packet, "
+				      "limit0=alternate|bytes");
+	return 0;
+}
+
+static int analyze_opt_packet_size(void *dst, const char *name, const char *value, char *err,
+				   size_t errlen)
+{
+	struct analyze_opts *o = dst;
+
+	(void)name;
+	o->packet_size = value;
+	return analyze_packet_size(value, &o->params, err, errlen);
+}
+
+static int analyze_opt_link(void *dst, const char *name, const char *value, char *err,
+			    size_t errlen)
+{
+	double *gbps = dst;
+
+	if (analyze_gbps(name, value, gbps, err, errlen))
+		return -EINVAL;
+	if (*gbps <= 0)
+		return opts_bad_value(err, errlen, name, value, "a rate above 0");
+	return 0;
+}
+
+/* -j, --json[=FILE]: JSON on stdout, or into FILE. */
+static int analyze_opt_json(void *dst, const char *name, const char *value, char *err,
+			    size_t errlen)
+{
+	struct analyze_opts *o = dst;
+
+	(void)name, (void)err, (void)errlen;
+	o->json = true;
+	o->json_path = value ? value : "-";
+	return 0;
+}
+
+#define ANALYZE_STR_(x) #x
+#define ANALYZE_STR(x) ANALYZE_STR_(x)
+
+static const struct opts_entry analyze_opts_table[] = {
+	OPT_CALLBACK('f', "format", "FMT", "auto, opensm, smpquery, table, ets, tc or dcb",
+		     struct analyze_opts, conf.format, analyze_opt_format),
+	OPT_CALLBACK_ALL('n', "node-type", "TYPE", "opensm key set: ca, swe (default), sw0,\n"
+			 "sw2sw or rtr (default with --port: the port's)", analyze_opt_node_type),
+	OPT_CALLBACK_ALL('P', "port", "LID:PORT", "read the port's tables live over SMP MADs\n"
+			 "(or PATH:PORT, a directed route such as\n0,1,3:2); with an opensm.conf: its caps\n"
+			 "and operational VLs", analyze_opt_port),
+	OPT_STRING(0, "ca", "NAME[:PORT]", "with --port: the local device the MADs\nleave from "
+		   "(default: the first)", struct analyze_opts, src.ca),
+	OPT_UINT(0, "in-port", "N", "smpquery sl2vl: the input port's row\n(default: the first)",
+		 struct analyze_opts, conf.in_port, 0, 254),
+	OPT_CALLBACK_ALL('m', "model", "MODEL",
+			 "ib-packet (default for VLArb), ib-fluid,\ndtable, or ets (default for ETS)",
+			 analyze_opt_model),
+	OPT_CALLBACK_ALL(0, "semantics", "SEM", "ib-packet's reading (default carry=yes,\n"
+			 "low=entry,limit0=alternate); see rperf-analyze(1)",
+			 analyze_opt_semantics),
+	{ .kind = OPTS_NUMBER, .long_name = "range-pct", .arg = "PP",
+	  .help = "readings disagreeing by more: shown as a range\n(default 1 point)",
+	  .off = offsetof(struct analyze_opts, params.range_pct), .max = 100,
+	  .expect = "0 to 100 points" },
+	OPT_UINT('r', "runs", "N", "high-table cycles to simulate (default "
+		 ANALYZE_STR(ARB_DEFAULT_RUNS) ")", struct analyze_opts, params.runs, 1, 1000000),
+	OPT_UINT('l', "limit", "N", "LimitOfHighPriority 0-255 (overrides input)",
+		 struct analyze_opts, limit, 0, ARB_MAX_LIMIT),
+	OPT_STRING('s', "sl2vl", "LIST", "VL of SL0, SL1, ... (overrides input)",
+		   struct analyze_opts, sl2vl),
+	OPT_CALLBACK_ALL('p', "packet-size", "SPEC", "bytes, for every SL or per SL as\n"
+			 "SL:BYTES,... (default " ANALYZE_STR(ARB_DEFAULT_PACKET_BYTES) ")",
+			 analyze_opt_packet_size),
+	OPT_STRING('L', "load", "SPEC", "'saturate' (default) or SL:GBPS,...; GBPS\n"
+		   "may be 'sat'; ETS: bN:GBPS for a band", struct analyze_opts, load),
+	OPT_CALLBACK('g', "link-gbps", "G", "link rate, Gb/s (default 100)", struct analyze_opts,
+		     params.link_gbps, analyze_opt_link),
+	{ .kind = OPTS_CALLBACK, .short_name = 'j', .long_name = "json", .arg = "FILE",
+	  .help = "JSON on stdout, or written to FILE", .cb = analyze_opt_json,
+	  .optional_value = true },
+	OPT_END(),
+};
+
+static const struct opts_usage analyze_opts_usage = {
+	.cmd = "analyze",
+	.args = "FILE... | --port LID:PORT [OPENSM.CONF]",
+	.about = "Predict each SL's share of a port's bandwidth and its wait between\n"
+		 "turns from the port's arbitration configuration.\n"
+		 "\n"
+		 "Inputs (format detected, all files of one format):\n"
+		 "  opensm.conf qos_* keys; smpquery vlarb/sl2vl/portinfo text;\n"
+		 "  a table of 'high,VL,WEIGHT' / 'low,VL,WEIGHT' lines; an ETS file;\n"
+		 "  tc -j or dcb -j output; or a live InfiniBand port (--port: needs\n"
+		 "  umad access, root or read/write on /dev/infiniband/umad*).",
+	.table = analyze_opts_table,
+	.more = "Rates (GBPS, G) take k, m, g, t (bit/s; bare: Gb/s). Bad input is bad\n"
+		"usage (2). See rperf-analyze(1).",
+};
+
 void cmd_analyze_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: rperf analyze [OPTIONS] FILE...\n"
-		"\n"
-		"Predict each SL's share of a port's bandwidth and its wait between\n"
-		"turns from the port's arbitration configuration.\n"
-		"\n"
-		"Inputs (format detected, all files of one format):\n"
-		"  opensm.conf qos_* keys; smpquery vlarb/sl2vl/portinfo text;\n"
-		"  a table of 'high,VL,WEIGHT' / 'low,VL,WEIGHT' lines; an ETS file.\n"
-		"\n"
-		"Options:\n"
-		"  -f, --format FMT       auto, opensm, smpquery, table, ets, tc or dcb\n"
-		"  -n, --node-type TYPE   opensm key set: ca, swe (default), sw0,\n"
-		"                         sw2sw or rtr\n"
-		"      --in-port N        smpquery sl2vl: the input port's row\n"
-		"                         (default: the first)\n"
-		"  -m, --model MODEL      ib-fluid (default), ib-packet, or ets\n"
-		"  -r, --runs N           high-table cycles to simulate (default %d)\n"
-		"  -l, --limit N          LimitOfHighPriority 0-255 (overrides input)\n"
-		"  -s, --sl2vl LIST       VL of SL0, SL1, ... (overrides input)\n"
-		"  -p, --packet-size SPEC bytes, for every SL or per SL as\n"
-		"                         SL:BYTES,... (default %d)\n"
-		"  -L, --load SPEC        'saturate' (default) or SL:GBPS,...; GBPS\n"
-		"                         may be 'sat'; ETS: bN:GBPS for a band\n"
-		"  -g, --link-gbps G      link rate (default %g)\n"
-		"  -j, --json[=FILE]      JSON on stdout, or written to FILE\n"
-		"  -h, --help             this help\n"
-		"\n"
-		"Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input.\n"
-		"See rperf-analyze(1).\n",
-		ARB_DEFAULT_RUNS, ARB_DEFAULT_PACKET_BYTES, ARB_DEFAULT_LINK_GBPS);
+	opts_usage(out, &analyze_opts_usage);
 }
 
-enum {
-	OPT_IN_PORT = 256,
-};
-
-static const struct option analyze_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "node-type", required_argument, NULL, 'n' },
-	{ "in-port", required_argument, NULL, OPT_IN_PORT },
-	{ "model", required_argument, NULL, 'm' },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "limit", required_argument, NULL, 'l' },
-	{ "sl2vl", required_argument, NULL, 's' },
-	{ "packet-size", required_argument, NULL, 'p' },
-	{ "load", required_argument, NULL, 'L' },
-	{ "link-gbps", required_argument, NULL, 'g' },
-	{ "json", optional_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_name_opt(struct analyze_opts *o, int opt, const char *arg)
-{
-	switch (opt) {
-	case 'f':
-		if (qosconf_format_parse(arg, &o->conf.format))
-			return log_error("unknown format '%s': use auto, opensm, "
-					 "smpquery, table, ets, tc or dcb", arg);
-		return 0;
-	case 'n':
-		if (qosconf_node_type_parse(arg, &o->conf.node_type))
-			return log_error("unknown node type '%s': use ca, swe, "
-					 "sw0, sw2sw or rtr", arg);
-		return 0;
-	default:
-		o->model_given = true;
-		if (arb_model_parse(arg, &o->params.model))
-			return log_error("unknown model '%s': use ib-fluid, "
-					 "ib-packet or ets", arg);
-		return 0;
-	}
-}
-
-static int parse_opt(struct analyze_opts *o, int opt, const char *arg)
-{
-	long v;
-
-	switch (opt) {
-	case 'f': case 'n': case 'm':
-		return parse_name_opt(o, opt, arg);
-	case OPT_IN_PORT:
-		if (parse_int("--in-port", arg, 0, 254, &v))
-			return -EINVAL;
-		o->conf.in_port = v;
-		return 0;
-	case 'r':
-		if (parse_int("--runs", arg, 1, 1000000, &v))
-			return -EINVAL;
-		o->params.runs = v;
-		return 0;
-	case 'l':
-		if (parse_int("--limit", arg, 0, ARB_MAX_LIMIT, &v))
-			return -EINVAL;
-		o->limit = v;
-		return 0;
-	case 's':
-		o->sl2vl = arg;
-		return 0;
-	case 'p':
-		o->packet_size = arg;
-		return parse_packet_size(arg, &o->params);
-	case 'L':
-		o->load = arg;
-		return 0;
-	case 'g':
-		if (parse_gbps("--link-gbps", arg, &o->params.link_gbps))
-			return -EINVAL;
-		if (o->params.link_gbps <= 0)
-			return log_error("--link-gbps: must be above 0");
-		return 0;
-	case 'j':
-		o->json = true;
-		o->json_path = arg ? arg : "-";
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-static void opts_init(struct analyze_opts *o)
+static void analyze_opts_init(struct analyze_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	qosconf_opts_init(&o->conf);
@@ -425,33 +460,39 @@ static void opts_init(struct analyze_opts *o)
 	o->limit = -1;
 }
 
+/* The command line into @o: 0, OPTS_HELP, or -EINVAL with the reason. */
+static int analyze_opts_parse(int argc, char **argv, struct analyze_opts *o, char *err,
+			      size_t errlen)
+{
+	int ret;
+
+	analyze_opts_init(o);
+	ret = opts_parse(analyze_opts_table, o, argc, argv, o->files, ANALYZE_MAX_FILES,
+			 &o->n_files, err, errlen);
+	if (ret)
+		return ret;
+	if (!o->n_files && !o->src.port)
+		return errbuf_set(err, errlen, -EINVAL, "no input file (or --port)");
+	if (o->n_files > ANALYZE_MAX_FILES)
+		return errbuf_set(err, errlen, -EINVAL, "at most %d input files",
+				  ANALYZE_MAX_FILES);
+	return 0;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	struct analyze_opts o;
-	int opt;
+	char err[256];
+	int ret;
 
-	opts_init(&o);
-	while ((opt = getopt_long(argc, argv, "f:n:m:r:l:s:p:L:g:jh",
-				  analyze_options, NULL)) != -1) {
-		if (opt == 'h') {
-			cmd_analyze_usage(stdout);
-			return RPERF_EXIT_OK;
-		}
-		if (opt == '?' || parse_opt(&o, opt, optarg)) {
-			fprintf(stderr, "see 'rperf analyze --help'\n");
-			return RPERF_EXIT_USAGE;
-		}
+	ret = analyze_opts_parse(argc, argv, &o, err, sizeof(err));
+	if (ret == OPTS_HELP) {
+		cmd_analyze_usage(stdout);
+		return RPERF_EXIT_OK;
 	}
-	if (optind >= argc) {
-		log_error("no input file");
-		cmd_analyze_usage(stderr);
+	if (ret) {
+		opts_report(&analyze_opts_usage, err);
 		return RPERF_EXIT_USAGE;
 	}
-	if (argc - optind > ANALYZE_MAX_FILES) {
-		log_error("at most %d input files", ANALYZE_MAX_FILES);
-		return RPERF_EXIT_USAGE;
-	}
-	for (; optind < argc; optind++)
-		o.files[o.n_files++] = argv[optind];
 	return run(&o);
 }

@@ -33,6 +33,7 @@ struct bw_run {
 	struct clock_cal clk;
 	struct conn_cm cm0;		/* rdma_cm: worker 0's id, resolved up front */
 	size_t max_snaps;
+	struct run_env env;
 };
 
 struct bw_worker {
@@ -44,33 +45,12 @@ struct bw_worker {
 	int status;
 	char err[256];
 	bool got_huge;
+	int cpu;			/* where it was pinned; -1: not */
 };
 
 void cmd_bw_usage(FILE *out)
 {
-	fputs("usage: rperf bw [options] HOST\n"
-	      "\n"
-	      "Load the fabric with open-loop RC traffic to an 'rperf server' on HOST, on\n"
-	      "any SL or traffic class; report Gb/s and Mpps as sent and as received.\n"
-	      "\n", out);
-	fputs(flow_opts_usage_path, out);
-	fputs("  -s, --size BYTES      message size (default 65536)\n"
-	      "  -D, --duration SECS   how long to send (default 10)\n"
-	      "      --interval SECS   report every SECS (default 1)\n"
-	      "      --write           RDMA WRITE (with immediate) instead of SEND\n"
-	      "      --tx-depth N      requests outstanding per QP (default 128)\n"
-	      "      --batch N         requests per post list (default 1)\n"
-	      "      --cq-mod N        a completion every N requests (default 16)\n"
-	      "      --qps N           QPs (server flows) per thread (default 1)\n"
-	      "      --rate RATE       pace each QP at RATE (e.g. 5m, 2.5g) in software\n"
-	      "      --hw-rate RATE    limit each QP to RATE with the NIC's rate limiter\n"
-	      "      --event           sleep until a completion event when nothing can be\n"
-	      "                        posted, instead of polling (software NICs such as\n"
-	      "                        Soft-RoCE on few CPUs)\n",
-	      out);
-	fputs(flow_opts_usage_run, out);
-	fputs("      --csv FILE        write one row per interval ('-': stdout)\n"
-	      "  -h, --help            show this help\n", out);
+	opts_usage(out, &bw_opts_usage);
 }
 
 /* ------------------------------------------------------------------ */
@@ -130,6 +110,7 @@ static void *bw_worker_main(void *arg)
 	int ret;
 
 	ret = client_pin_worker(&o->flow, run->dev.ctx, w->index, w->err, sizeof(w->err));
+	w->cpu = ret >= 0 ? ret : -1;
 	if (ret >= 0) {
 		log_debug("worker %u on CPU %d", w->index, ret);
 		ret = load_init(&w->load, &run->dev, o->qps, o->tx_depth, o->size_bytes,
@@ -200,6 +181,7 @@ static void bw_info(const struct bw_run *run, const struct bw_worker *w,
 			.rdma_cm = o->flow.rdma_cm,
 			.hugepages = o->flow.hugepages && w && w[0].got_huge,
 			.duration_s = o->duration_s,
+			.env = &run->env,
 		},
 		.write = o->write,
 		.size_bytes = o->size_bytes,
@@ -214,6 +196,22 @@ static void bw_info(const struct bw_run *run, const struct bw_worker *w,
 		.duration_s = o->duration_s,
 		.interval_s = o->interval_s,
 	};
+}
+
+/* --min-gbps on the whole run: what the server received, else what was sent. */
+static void bw_judge(const struct bw_run *run, const struct flow_result *total,
+		     struct criteria *cs)
+{
+	double s = clock_ticks_to_ns(&run->clk, total->elapsed_ticks) / 1e9;
+	uint64_t bytes = total->rx_valid ? total->rx_bytes : total->bytes;
+	struct criterion *c;
+
+	if (!run->o->min_bps)
+		return;
+	c = criteria_add(cs, "min_gbps", CRITERION_MIN, "gbps", (double)run->o->min_bps / 1e9,
+			 total->rx_valid ? "total received" : "total sent");
+	if (c)
+		criterion_judge(c, s > 0, s > 0 ? (double)bytes * 8 / s / 1e9 : 0);
 }
 
 static int bw_write_json(const char *path, const struct bw_report_info *info,
@@ -296,6 +294,9 @@ static int bw_prepare(struct bw_run *run, char *err, size_t errlen)
 		return ret;
 	run->path = client_path(&o->flow);
 	ret = client_open_device(&o->flow, &run->dev, &run->cm0, err, errlen);
+	run_env_host(&run->env);
+	if (!ret)
+		verbs_env(&run->dev, &run->env);
 	if (!ret)
 		max = verbs_dev_max_msg_bytes(&run->dev);
 	if (!ret && o->size_bytes > max)
@@ -356,10 +357,12 @@ static int bw_main(struct bw_run *run, struct bw_worker *w, FILE *csv)
 	struct bw_client *c[FLOW_MAX_THREADS];
 	struct bw_client_set set;
 	struct bw_report_info info;
+	struct criteria crit = { 0 };
 	struct flow_result total;
 	struct bw_interval *iv;
 	const char *error;
 	size_t n_iv;
+	unsigned i;
 	int ret = 0;
 
 	iv = calloc(run->max_snaps, sizeof(*iv));
@@ -378,8 +381,14 @@ static int bw_main(struct bw_run *run, struct bw_worker *w, FILE *csv)
 	bw_info(run, w, &info);
 	set = bw_set(run, w, o->flow.threads, c);
 	bw_client_merge(&set, o->size_bytes, &total);
-	if (human)
+	for (i = 0; w && i < o->flow.threads; i++)
+		run_env_worker(&run->env, i, w[i].cpu);
+	bw_judge(run, &total, &crit);
+	info.flow.criteria = &crit;
+	if (human) {
 		report_bw_total(human, &total, &run->clk);
+		report_criteria_table(human, &crit);
+	}
 	if (!total.rx_valid && !error)
 		log_warn("the server could not be asked what it received%s",
 			 o->flow.rdma_cm ? " (no TCP connection with --rdma-cm)" : "");
@@ -387,7 +396,9 @@ static int bw_main(struct bw_run *run, struct bw_worker *w, FILE *csv)
 		ret = bw_write_json(o->flow.json_path, &info, &total, iv, n_iv, error);
 	flow_result_release(&total);
 	free(iv);
-	return error || ret ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;
+	if (error || ret)
+		return RPERF_EXIT_FAILURE;
+	return cmd_criteria_exit(&crit);
 }
 
 int cmd_bw(int argc, char **argv)
@@ -400,8 +411,7 @@ int cmd_bw(int argc, char **argv)
 	int ret;
 
 	if (bw_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		log_error("%s", err);
-		fprintf(stderr, "see 'rperf bw --help'\n");
+		opts_report(&bw_opts_usage, err);
 		return RPERF_EXIT_USAGE;
 	}
 	if (o.help) {

@@ -7,11 +7,10 @@
  * the tolerance. Every flow starts at one instant: the coordinator
  * measures each agent's clock offset and hands it a start time on its
  * own clock. Here: the options, the inputs, the steps and the report;
- * talking to the agents is conv_session.c, their results into a step
- * conv_results.c.
+ * talking to the agents is coord_session.c, their results into a step
+ * coord_results.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,121 +18,152 @@
 
 #include "cli/cmd.h"
 #include "base/jsonfile.h"
-#include "converge/conv_int.h"
+#include "converge/coord.h"
+#include "base/errbuf.h"
 #include "base/log.h"
 #include "base/stop.h"
+#include "base/opts.h"
+#include "cli/arb_source.h"
 #include "qos/qosconf.h"
 #include "report/report.h"
 
+/* --launch: how the agents are started; ssh is the only way built in. */
+static int coord_opts_launch(void *dst, const char *name, const char *value, char *err,
+			    size_t errlen)
+{
+	if (strcmp(value, "ssh"))
+		return errbuf_set(err, errlen, -EINVAL, "%s '%s': only ssh is built in", name, value);
+	*(const char **)dst = value;
+	return 0;
+}
+
+/* --fit configured|best */
+static int coord_opts_fit(void *dst, const char *name, const char *value, char *err,
+			  size_t errlen)
+{
+	if (strcmp(value, "best") && strcmp(value, "configured"))
+		return opts_bad_value(err, errlen, name, value, "configured or best");
+	*(bool *)dst = !strcmp(value, "best");
+	return 0;
+}
+
+/* --baseline[=lat|all|no] */
+static int coord_opts_baseline(void *dst, const char *name, const char *value, char *err,
+			       size_t errlen)
+{
+	struct converge_opts *o = dst;
+
+	o->baseline_set = true;
+	if (scenario_baseline_parse(value ? value : "lat", &o->baseline))
+		return opts_bad_value(err, errlen, name, value, "lat, all or no");
+	return 0;
+}
+
+static const struct opts_entry coord_opts_table[] = {
+	{ .kind = OPTS_NUMBER, .short_name = 't', .long_name = "tolerance", .arg = "PP",
+	  .help = "allowed gap between measured and analyzed share, in\n"
+		  "percentage points (default 2)",
+	  .off = offsetof(struct converge_opts, tolerance_pp), .max = 100,
+	  .expect = "0 to 100 points" },
+	OPT_FLAG(0, "sweep", "activate the bw flows one at a time, 0 .. N", struct converge_opts,
+		 sweep),
+	{ .kind = OPTS_CALLBACK, .long_name = "baseline", .arg = "WHICH",
+	  .help = "first run each lat flow alone (lat, the default\nvalue), or each flow (all): "
+		  "impact factors", .cb = coord_opts_baseline, .optional_value = true },
+	OPT_STRING(0, "json", "FILE", "write the results as JSON ('-': stdout)",
+		   struct converge_opts, json_path),
+	OPT_CALLBACK(0, "fit", "WHICH", "exit 3 against the configured reading of the\n"
+		     "arbitration (default), or the best-fitting one", struct converge_opts,
+		     fit_best, coord_opts_fit),
+	OPT_STRING(0, "json-stream", "FILE", "write each step as it ends, one JSON object a\n"
+		   "line ('-': stdout)", struct converge_opts, json_stream_path),
+	OPT_STRING(0, "csv", "FILE", "write one row per step and class ('-': stdout)",
+		   struct converge_opts, csv_path),
+	OPT_STRING(0, "arbitration", "SPEC", "compare with this configuration, not the\nscenario's: "
+		   "files, or port:LID:PORT (read live)",
+		   struct converge_opts, arbitration),
+	OPT_CALLBACK(0, "launch", "ssh", "start the agents over ssh (rperf agent --once)",
+		     struct converge_opts, launch, coord_opts_launch),
+	OPT_STRING(0, "agent-command", "CMD", "with --launch: the rperf to run there (default rperf)",
+		   struct converge_opts, agent_cmd),
+	OPT_STRING(0, "token-file", "FILE", "the agents' shared token", struct converge_opts,
+		   token_file),
+	OPT_VALUE(OPTS_SECONDS, 0, "timeout", "TIME", "reaching an agent (default 10; bare: seconds)",
+		  struct converge_opts, timeout_s, 0, 3600ull * 1000000000ull),
+	OPT_END(),
+};
+
+static const struct opts_usage coord_opts_usage = {
+	.cmd = "converge",
+	.args = "SCENARIO",
+	.about = "Run a scenario's lat and bw flows together through 'rperf agent' on every\n"
+		 "host; compare per-class bandwidth shares with the arbitration's analysis.",
+	.table = coord_opts_table,
+	.more = "SCENARIO is described in rperf-scenario(5).",
+	.tolerance = true,
+	.exit3 = "shares out of tolerance or a criterion failed",
+};
+
 void cmd_converge_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: rperf converge [options] SCENARIO\n"
-		"\n"
-		"Run a scenario's lat and bw flows together through 'rperf agent' on every\n"
-		"host; compare per-class bandwidth shares with the arbitration's analysis.\n"
-		"Exit status: 0 within tolerance, 3 out of it, 1 runtime failure, 2 bad usage.\n"
-		"\n"
-		"  -t, --tolerance PP    allowed gap between measured and analyzed share, in\n"
-		"                        percentage points (default 2)\n"
-		"      --sweep           activate the bw flows one at a time, 0 .. N\n"
-		"      --json FILE       write the results as JSON ('-': stdout)\n"
-		"      --csv FILE        write one row per step and class ('-': stdout)\n"
-		"      --arbitration F   compare with this configuration, not the scenario's\n"
-		"      --launch ssh      start the agents over ssh (rperf agent --once)\n"
-		"      --agent-command C with --launch: the rperf to run there (default rperf)\n"
-		"      --token-file FILE the agents' shared token\n"
-		"      --timeout SECS    reaching an agent (default 10)\n"
-		"  -h, --help            show this help\n");
+	opts_usage(out, &coord_opts_usage);
 }
 
 /* ------------------------------------------------------------------ */
 /* Options and inputs                                                  */
 /* ------------------------------------------------------------------ */
 
-static int conv_opts_parse(int argc, char **argv, struct converge_opts *o)
+/* The command line into @o: 0, OPTS_HELP, or -EINVAL with the reason. */
+static int coord_opts_parse(int argc, char **argv, struct converge_opts *o, char *err,
+			   size_t errlen)
 {
-	static const struct option lo[] = {
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "sweep", no_argument, NULL, 'S' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "csv", required_argument, NULL, 'C' },
-		{ "arbitration", required_argument, NULL, 'A' },
-		{ "launch", required_argument, NULL, 'L' },
-		{ "agent-command", required_argument, NULL, 'G' },
-		{ "token-file", required_argument, NULL, 'T' },
-		{ "timeout", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
+	int n, ret;
 
 	*o = (struct converge_opts){ .tolerance_pp = 2, .timeout_s = 10, .agent_cmd = "rperf" };
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "t:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			o->tolerance_pp = strtod(optarg, &end);
-			if (*end || end == optarg || !isfinite(o->tolerance_pp) ||
-			    o->tolerance_pp < 0 || o->tolerance_pp > 100)
-				return log_error("--tolerance '%s': expected 0 to 100 points", optarg);
-			break;
-		case 'W':
-			o->timeout_s = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->timeout_s > 0) || o->timeout_s > 3600)
-				return log_error("--timeout '%s': expected seconds above 0", optarg);
-			break;
-		case 'L':
-			if (strcmp(optarg, "ssh"))
-				return log_error("--launch '%s': only ssh is built in", optarg);
-			o->launch = optarg;
-			break;
-		case 'S': o->sweep = true; break;
-		case 'J': o->json_path = optarg; break;
-		case 'C': o->csv_path = optarg; break;
-		case 'A': o->arbitration = optarg; break;
-		case 'G': o->agent_cmd = optarg; break;
-		case 'T': o->token_file = optarg; break;
-		case 'h': o->help = true; return 0;
-		default: return -1;
-		}
-	}
-	if (optind != argc - 1)
-		return log_error(optind < argc ? "one scenario file, please" :
-						 "the scenario file is missing");
+	ret = opts_parse(coord_opts_table, o, argc, argv, &o->scenario, 1, &n, err, errlen);
+	if (ret)
+		return ret;
+	if (n != 1)
+		return errbuf_set(err, errlen, -EINVAL, n ? "one scenario file, please" :
+				  "the scenario file is missing");
 	if (o->launch && !o->token_file)
-		return log_error("--launch needs --token-file: the agents listen beyond the loopback");
-	o->scenario = argv[optind];
+		return errbuf_set(err, errlen, -EINVAL,
+				  "--launch needs --token-file: the agents listen beyond the loopback");
 	return 0;
 }
 
-/* The arbitration files (qosconf formats) into c->cfg. */
-static int conv_load_arb(struct conv *c)
+/* The arbitration (files, a live port, or both) into c->cfg. */
+static int coord_load_arb(struct coord *c)
 {
-	struct qosconf_source src[SCEN_MAX_ARB_FILES];
-	char *text[SCEN_MAX_ARB_FILES] = { NULL };
+	struct arb_source src = { .n_files = c->sc.n_arb_files };
+	struct arb_source_info info;
 	struct qosconf_opts qo;
-	enum qosconf_format fmt;
-	char qe[256];
-	int i, n = c->sc.n_arb_files, ret = 0;
+	char qe[512];
+	int i, ret;
 
 	qosconf_opts_init(&qo);
-	for (i = 0; i < n && !ret; i++) {
-		ret = qosconf_read_file(c->sc.arb_files[i], &text[i], qe, sizeof(qe));
-		src[i] = (struct qosconf_source){ .name = c->sc.arb_files[i], .text = text[i] };
+	for (i = 0; i < c->sc.n_arb_files; i++)
+		src.files[i] = c->sc.arb_files[i];
+	src.port = c->sc.arb_port[0] ? c->sc.arb_port : NULL;
+	src.ca = c->sc.arb_ca[0] ? c->sc.arb_ca : NULL;
+	if (src.port && arb_source_port_check("arbitration port", src.port, qe, sizeof(qe)))
+		return log_errno(-EINVAL, "%s: %s", c->sc.name, qe);
+	ret = arb_source_load(&src, &qo, &c->cfg, &info, qe, sizeof(qe));
+	if (ret) {
+		log_errno(ret, "%s", qe);
+		return info.fabric_error ? -EIO : -EINVAL;
 	}
-	if (!ret)
-		ret = qosconf_parse(src, n, &qo, &c->cfg, &fmt, qe, sizeof(qe));
-	for (i = 0; i < n; i++)
-		free(text[i]);
-	if (ret)
-		return log_errno(ret, "%s", qe);
+	snprintf(c->arb_name, sizeof(c->arb_name), "%s", info.port_name);
+	for (i = 0; i < c->sc.n_arb_files; i++)
+		snprintf(c->arb_name + strlen(c->arb_name), sizeof(c->arb_name) - strlen(c->arb_name),
+			 "%s%s", c->arb_name[0] ? "," : "", c->sc.arb_files[i]);
 	c->have_cfg = true;
+	if (c->cfg.kind != ARB_KIND_ETS)
+		arb_semantics_format(&c->sc.semantics, c->semantics_name, sizeof(c->semantics_name));
 	return 0;
 }
 
-static int conv_inputs(struct conv *c)
+static int coord_inputs(struct coord *c)
 {
 	char err[512];
 	int ret;
@@ -141,16 +171,17 @@ static int conv_inputs(struct conv *c)
 	ret = scenario_load(c->o->scenario, &c->sc, err, sizeof(err));
 	if (ret)
 		return log_errno(ret, "%s", err);
-	if (c->o->arbitration) {
-		snprintf(c->sc.arb_files[0], SCEN_PATH_MAX, "%s", c->o->arbitration);
-		c->sc.n_arb_files = 1;
-	}
-	if (c->sc.n_arb_files && conv_load_arb(c))
-		return -EINVAL;
+	c->baseline = c->o->baseline_set ? c->o->baseline : c->sc.baseline;
+	run_env_host(&c->env);
+	if (c->o->arbitration &&
+	    scenario_set_arbitration(&c->sc, c->o->arbitration, NULL, err, sizeof(err)))
+		return log_errno(-EINVAL, "--arbitration '%s': %s", c->o->arbitration, err);
+	if ((c->sc.n_arb_files || c->sc.arb_port[0]) && (ret = coord_load_arb(c)))
+		return ret;
 	if (c->have_cfg && c->sc.model_set &&
 	    (c->sc.model == ARB_MODEL_ETS) != (c->cfg.kind == ARB_KIND_ETS))
 		return log_errno(-EINVAL, "%s: model %s does not fit %s", c->sc.name,
-				 arb_model_name(c->sc.model), c->sc.arb_files[0]);
+				 arb_model_name(c->sc.model), c->arb_name);
 	if (c->o->token_file &&
 	    ctl_token_read(c->o->token_file, c->token, sizeof(c->token), err, sizeof(err)))
 		return log_errno(-EINVAL, "%s", err);
@@ -162,23 +193,25 @@ static int conv_inputs(struct conv *c)
 /* ------------------------------------------------------------------ */
 
 /* One step: set up, start together, collect; partial results kept. */
-static int conv_run_step(struct conv *c, unsigned active_bw)
+static int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, size_t alone)
 {
 	struct converge_step *st = &c->steps[c->n_steps];
-	json_t *conns[CONV_MAX_HOSTS] = { NULL };
+	json_t *conns[COORD_MAX_HOSTS] = { NULL };
 	size_t i;
 	int ret, rres;
 
 	memset(st, 0, sizeof(*st));
 	st->active_bw = active_bw;
-	conv_step_flows(c, st);
-	ret = conv_setup(c, active_bw, conns);
+	st->baseline = baseline;
+	st->alone = alone;
+	coord_step_flows(c, st);
+	ret = coord_setup(c, st, conns);
 	if (!ret)
-		ret = conv_start(c);
+		ret = coord_start(c);
 	if (!ret)
-		ret = conv_collect(c);
+		ret = coord_collect(c);
 	st->cut_short = ret != 0;
-	rres = conv_step_results(c, st, conns);
+	rres = coord_step_results(c, st, conns);
 	ret = ret ? ret : rres;
 	c->n_steps++;
 	for (i = 0; i < c->n_agents; i++) {
@@ -193,28 +226,63 @@ static int conv_run_step(struct conv *c, unsigned active_bw)
 /* Report                                                              */
 /* ------------------------------------------------------------------ */
 
-static int conv_report(struct conv *c)
+/* What the reports say of the run as a whole; info->agent_envs is the caller's. */
+static void coord_report_info(const struct coord *c, struct converge_report_info *info)
 {
-	char arb[SCEN_PATH_MAX * 2] = "", err[256];
-	struct converge_report_info info = {
+	json_t *envs = json_object();
+	size_t i;
+
+	for (i = 0; i < c->n_agents; i++)
+		if (c->agents[i].env)
+			json_object_set(envs, c->agents[i].host, c->agents[i].env);
+	*info = (struct converge_report_info){
 		.scenario = c->sc.name, .destination = c->sc.dest,
 		.ets = c->have_cfg && c->cfg.kind == ARB_KIND_ETS,
 		.link_gbps = c->sc.link_gbps, .duration_s = c->sc.duration_s,
 		.warmup_s = c->sc.warmup_s, .tolerance_pp = c->o->tolerance_pp,
 		.sweep = c->o->sweep,
+		.baseline = c->baseline == SCENARIO_BASELINE_ALL ? "all" :
+			    c->baseline == SCENARIO_BASELINE_LAT ? "lat" : "no",
+		.arbitration = c->have_cfg ? c->arb_name : NULL,
+		.env = &c->env,
+		.agent_envs = envs,
+		.fit = c->o->fit_best ? "best" : "configured",
+		.semantics = c->semantics_name[0] ? c->semantics_name : NULL,
 	};
+	info->model = !c->have_cfg ? NULL : arb_model_name(c->sc.model_set ? c->sc.model :
+				info->ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB));
+}
+
+/*
+ * --json-stream: one event, written as it happens. A stream that cannot
+ * be written is reported once and closed; the run goes on and fails at
+ * its end.
+ */
+static void coord_stream(struct coord *c, json_t *ev)
+{
+	char err[256];
+
+	if (c->stream && jsonl_write(c->stream, ev, err, sizeof(err))) {
+		log_error("--json-stream: %s", err);
+		jsonl_close(c->stream, err, sizeof(err));
+		c->stream = NULL;
+		c->stream_failed = true;
+	}
+	json_decref(ev);
+}
+
+static int coord_report(struct coord *c)
+{
+	char err[256];
+	struct converge_report_info info;
 	const char *j = c->o->json_path, *v = c->o->csv_path;
 	json_t *doc;
 	FILE *f;
-	int i, ret = 0;
+	int ret = 0;
 
-	for (i = 0; i < c->sc.n_arb_files; i++)
-		snprintf(arb + strlen(arb), sizeof(arb) - strlen(arb), "%s%s", i ? "," : "",
-			 c->sc.arb_files[i]);
-	info.arbitration = c->have_cfg ? arb : NULL;
-	info.model = !c->have_cfg ? NULL : arb_model_name(c->sc.model_set ? c->sc.model :
-				info.ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB));
-	if (!(j && !strcmp(j, "-")) && !(v && !strcmp(v, "-")))
+	coord_report_info(c, &info);
+	if (!(j && !strcmp(j, "-")) && !(v && !strcmp(v, "-")) &&
+	    !(c->o->json_stream_path && !strcmp(c->o->json_stream_path, "-")))
 		report_converge_table(stdout, &info, c->steps, c->n_steps);
 	if (j) {
 		doc = report_converge_json(&info, c->steps, c->n_steps,
@@ -227,19 +295,23 @@ static int conv_report(struct conv *c)
 	if (v) {
 		f = strcmp(v, "-") ? fopen(v, "w") : stdout;
 		if (!f)
-			return log_error("'%s': %s", v, strerror(errno));
-		report_converge_csv(f, &info, c->steps, c->n_steps);
-		if (f != stdout)
+			ret = log_error("'%s': %s", v, strerror(errno));
+		else
+			report_converge_csv(f, &info, c->steps, c->n_steps);
+		if (f && f != stdout)
 			fclose(f);
 	}
+	json_decref(info.agent_envs);
 	fflush(stdout);
 	return ret;
 }
 
-static void conv_release(struct conv *c)
+static void coord_release(struct coord *c)
 {
 	size_t i, k;
 
+	for (i = 0; i < c->n_agents; i++)
+		json_decref(c->agents[i].env);
 	for (i = 0; i < c->n_steps; i++) {
 		for (k = 0; k < c->steps[i].n_classes; k++)
 			hist_free(c->steps[i].classes[k].lat_ns);
@@ -249,73 +321,105 @@ static void conv_release(struct conv *c)
 	free(c->steps);
 }
 
-static unsigned conv_n_bw(const struct scenario *sc)
+static unsigned coord_n_bw(const struct scenario *sc)
 {
 	unsigned n = 0;
 	size_t i;
 
 	for (i = 0; i < sc->n_flows; i++)
-		n += sc->flows[i].type == SCEN_FLOW_BW;
+		n += sc->flows[i].type == SCENARIO_FLOW_BW;
 	return n;
 }
 
-static int conv_run(struct conv *c)
+static int coord_run(struct coord *c)
 {
-	unsigned n_bw = conv_n_bw(&c->sc), k;
+	unsigned n_bw = coord_n_bw(&c->sc), k;
+	struct converge_report_info info;
+	const struct scenario_flow *f;
+	size_t i;
 	int ret;
 
-	c->steps = calloc(n_bw + 1, sizeof(*c->steps));
+	c->steps = calloc(c->sc.n_flows + n_bw + 1, sizeof(*c->steps));
 	if (!c->steps)
 		return log_errno(-ENOMEM, "out of memory");
-	ret = conv_connect_agents(c);
+	coord_report_info(c, &info);
+	coord_stream(c, report_converge_event_start(&info));
+	ret = coord_connect_agents(c);
+	for (i = 0; !ret && i < c->sc.n_flows; i++) {
+		f = &c->sc.flows[i];
+		if (c->baseline == SCENARIO_BASELINE_NONE ||
+		    (f->type == SCENARIO_FLOW_BW && c->baseline != SCENARIO_BASELINE_ALL))
+			continue;
+		log_info("baseline: flow %s alone", f->name);
+		ret = coord_run_step(c, 0, true, i);
+		coord_stream(c, report_converge_event_step(&info, &c->steps[c->n_steps - 1],
+							   c->n_steps - 1));
+	}
 	for (k = c->o->sweep ? 0 : n_bw; !ret && k <= n_bw; k++) {
 		log_info("step: %u bandwidth flow%s", k, k == 1 ? "" : "s");
-		ret = conv_run_step(c, k);
+		ret = coord_run_step(c, k, false, 0);
+		coord_stream(c, report_converge_event_step(&info, &c->steps[c->n_steps - 1],
+							   c->n_steps - 1));
 	}
-	conv_hangup(c, ret != 0);
+	coord_hangup(c, ret != 0);
 	if (ret && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "%s", strerror(-ret));
+	coord_stream(c, report_converge_event_end(c->steps, c->n_steps,
+						  c->error[0] ? c->error : NULL));
+	json_decref(info.agent_envs);
 	return ret;
 }
 
 int cmd_converge(int argc, char **argv)
 {
 	struct converge_opts o;
-	struct conv *c;
+	struct coord *c;
 	bool within = true;
 	size_t i;
 	int ret, rep;
 
-	if (conv_opts_parse(argc, argv, &o)) {
-		fprintf(stderr, "see 'rperf converge --help'\n");
-		return RPERF_EXIT_USAGE;
-	}
-	if (o.help) {
+	char err[256];
+
+	ret = coord_opts_parse(argc, argv, &o, err, sizeof(err));
+	if (ret == OPTS_HELP) {
 		cmd_converge_usage(stdout);
 		return RPERF_EXIT_OK;
+	}
+	if (ret) {
+		opts_report(&coord_opts_usage, err);
+		return RPERF_EXIT_USAGE;
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return RPERF_EXIT_FAILURE;
 	c->o = &o;
-	if (conv_inputs(c)) {
+	ret = coord_inputs(c);
+	if (ret) {
 		free(c);
-		return RPERF_EXIT_USAGE;
+		return ret == -EIO ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE;
 	}
 	/* Before the run: a missing directory must not cost the results. */
-	if (o.json_path && jsonfile_check(o.json_path, c->error, sizeof(c->error))) {
+	if ((o.json_path && jsonfile_check(o.json_path, c->error, sizeof(c->error))) ||
+	    (o.json_stream_path &&
+	     !(c->stream = jsonl_open(o.json_stream_path, c->error, sizeof(c->error))))) {
 		log_error("%s", c->error);
 		free(c);
 		return RPERF_EXIT_FAILURE;
 	}
 	stop_install();
-	ret = conv_run(c);
+	ret = coord_run(c);
 	if (c->error[0])
 		log_error("%s", c->error);
-	rep = c->n_steps ? conv_report(c) : 0;
+	rep = c->n_steps ? coord_report(c) : 0;
+	if (c->stream && jsonl_close(c->stream, err, sizeof(err))) {
+		log_error("--json-stream: %s", err);
+		c->stream_failed = true;
+	}
+	rep = rep || c->stream_failed;
 	for (i = 0; i < c->n_steps; i++)
-		within = within && c->steps[i].within;
-	conv_release(c);
+		within = (cmd_criteria_exit(&c->steps[i].criteria) == RPERF_EXIT_OK) &&
+			 within && c->steps[i].within;
+	coord_release(c);
 	free(c);
 	if (ret || rep)
 		return RPERF_EXIT_FAILURE;

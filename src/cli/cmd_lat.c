@@ -36,6 +36,7 @@ struct lat_run {
 	size_t max_bytes;
 	FILE *csv;
 	struct conn_cm cm0;		/* rdma_cm: worker 0's id, resolved up front */
+	struct run_env env;
 };
 
 struct lat_worker {
@@ -47,25 +48,12 @@ struct lat_worker {
 	int status;
 	char err[256];
 	bool got_huge;
+	int cpu;			/* where it was pinned; -1: not */
 };
 
 void cmd_lat_usage(FILE *out)
 {
-	fputs("usage: rperf lat [options] HOST\n"
-	      "\n"
-	      "Measure the round trip through the fabric to an 'rperf server' on HOST:\n"
-	      "RTT = T_W - T_L, the wire SEND's completion minus a loopback SEND's.\n"
-	      "\n", out);
-	fputs(flow_opts_usage_path, out);
-	fputs("  -n, --iters N         samples per size (default 1000)\n"
-	      "  -D, --duration SECS   run each size this long instead of -n\n"
-	      "      --warmup N        samples discarded first (default 100)\n"
-	      "  -s, --size LIST       message sizes, e.g. 64,4k (default 64)\n"
-	      "  -a, --all             sweep 2 .. 8 MiB in powers of two, within the port's limit\n",
-	      out);
-	fputs(flow_opts_usage_run, out);
-	fputs("      --csv FILE        write every sample's timestamps ('-': stdout)\n"
-	      "  -h, --help            show this help\n", out);
+	opts_usage(out, &lat_opts_usage);
 }
 
 /* ------------------------------------------------------------------ */
@@ -138,6 +126,7 @@ static void *lat_worker_main(void *arg)
 
 	ret = client_pin_worker(&run->o->flow, run->dev.ctx, w->index, w->err,
 				sizeof(w->err));
+	w->cpu = ret >= 0 ? ret : -1;
 	if (ret >= 0) {
 		log_debug("worker %u on CPU %d", w->index, ret);
 		ret = probe_init(&p, &run->dev, run->max_bytes, run->o->flow.hugepages, &run->path,
@@ -258,11 +247,43 @@ static const char *lat_first_error(struct lat_worker *w, unsigned n)
 	return NULL;
 }
 
-static int lat_report(struct lat_run *run, struct lat_worker *w, const char *error)
+/* The --max-* criteria, per size, on the merged RTTs. */
+static void lat_judge(const struct lat_run *run, const struct flow_result *res, size_t n,
+		      struct criteria *cs)
+{
+	const struct lat_opts *o = run->o;
+	const struct { const char *name; double pct, limit_s; } want[] = {
+		{ "max_p50", 50, o->max_p50_s },
+		{ "max_p99", 99, o->max_p99_s },
+		{ "max_p99.9", 99.9, o->max_p99_9_s },
+	};
+	struct criterion *c;
+	char scope[32];
+	size_t i, k;
+
+	for (k = 0; k < n; k++) {
+		snprintf(scope, sizeof(scope), "size %zu", res[k].size_bytes);
+		for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			if (want[i].limit_s <= 0)
+				continue;
+			c = criteria_add(cs, want[i].name, CRITERION_MAX, "us",
+					 want[i].limit_s * 1e6, scope);
+			if (c)
+				criterion_judge(c, res[k].samples > 0,
+						clock_ticks_to_ns(&run->clk, hist_percentile(
+							res[k].rtt, want[i].pct)) / 1e3);
+		}
+	}
+}
+
+static int lat_report(struct lat_run *run, struct lat_worker *w, const char *error,
+		      struct criteria *cs)
 {
 	const struct lat_opts *o = run->o;
 	struct flow_result merged[LAT_MAX_SIZES];
 	struct lat_report_info info = {
+		.criteria = cs,
+		.env = &run->env,
 		.server = o->flow.host,
 		.device = run->dev.name,
 		.port = run->dev.port,
@@ -283,10 +304,15 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 	json_t *doc;
 	int ret = 0;
 
+	for (k = 0; k < o->flow.threads; k++)
+		run_env_worker(&run->env, (unsigned)k, w[k].cpu);
 	n = lat_merge(run, w, o->flow.threads, merged);
+	lat_judge(run, merged, n, cs);
 	if (!(o->flow.json_path && !strcmp(o->flow.json_path, "-")) &&
-	    !(o->flow.csv_path && !strcmp(o->flow.csv_path, "-")) && n)
+	    !(o->flow.csv_path && !strcmp(o->flow.csv_path, "-")) && n) {
 		report_lat_table(stdout, &info, merged, n);
+		report_criteria_table(stdout, cs);
+	}
 	if (o->flow.json_path) {
 		doc = report_lat_json(&info, merged, n, error);
 		ret = jsonfile_write(doc, o->flow.json_path, err, sizeof(err));
@@ -324,6 +350,9 @@ static int lat_prepare(struct lat_run *run, char *err, size_t errlen)
 		return ret;
 	run->path = client_path(&o->flow);
 	ret = client_open_device(&o->flow, &run->dev, &run->cm0, err, errlen);
+	run_env_host(&run->env);
+	if (!ret)
+		verbs_env(&run->dev, &run->env);
 	if (!ret)
 		ret = lat_pick_sizes(run, err, errlen);
 	return ret;
@@ -345,6 +374,7 @@ int cmd_lat(int argc, char **argv)
 {
 	struct lat_opts o;
 	struct lat_run run = { .o = &o };
+	struct criteria crit = { 0 };
 	struct lat_worker *w;
 	const char *error;
 	char err[256];
@@ -354,8 +384,7 @@ int cmd_lat(int argc, char **argv)
 	if (!ret && !o.help)
 		ret = lat_check(&o, err, sizeof(err));
 	if (ret) {
-		log_error("%s", err);
-		fprintf(stderr, "see 'rperf lat --help'\n");
+		opts_report(&lat_opts_usage, err);
 		return RPERF_EXIT_USAGE;
 	}
 	if (o.help) {
@@ -387,8 +416,10 @@ int cmd_lat(int argc, char **argv)
 	error = lat_first_error(w, o.flow.threads);
 	if (error)
 		log_error("%s", error);
-	ret = lat_report(&run, w, error);
+	ret = lat_report(&run, w, error, &crit);
 	lat_release(&run, w, o.flow.threads);
 	free(w);
-	return error || ret ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;
+	if (error || ret)
+		return RPERF_EXIT_FAILURE;
+	return cmd_criteria_exit(&crit);
 }

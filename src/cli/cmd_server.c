@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,21 +22,15 @@
 #include "base/log.h"
 #include "base/stop.h"
 #include "report/report.h"
+#include "engine/flow_opts.h"
 #include "engine/sink.h"
 
 #define SERVER_HELLO_MS 5000
 
 struct server_opts {
-	const char *device;
-	int ib_port;
-	int gid_index;
-	uint16_t port;
+	struct flow_opts flow;		/* -d -i -x -p --json --rdma-cm --hugepages */
 	double duration_s;		/* 0: until stopped */
-	const char *json_path;
-	bool rdma_cm;
-	bool hugepages;
 	uint32_t ring;
-	bool help;
 };
 
 struct server {
@@ -49,112 +42,47 @@ struct server {
 	uint64_t start_ns;
 };
 
+static const struct opts_entry server_opts_table[] = {
+	OPT_INCLUDE(struct server_opts, flow, flow_opts_listen_table),
+	OPT_VALUE(OPTS_SECONDS, 'D', "duration", "TIME",
+		  "stop after this long (default: until SIGINT/SIGTERM)", struct server_opts,
+		  duration_s, 0, 1000000ull * 1000000000ull),
+	OPT_UINT(0, "ring", "N", "RECVs kept posted per flow (default 128)", struct server_opts,
+		 ring, 1, 16384),
+	OPT_END(),
+};
+
+static const struct opts_usage server_opts_usage = {
+	.cmd = "server",
+	.args = "",
+	.about = "Accept rperf clients, keep RECVs posted for each flow, count what arrives;\n"
+		 "-p is the TCP / rdma_cm port to listen on, --json gets the counts on exit.",
+	.table = server_opts_table,
+	.more = "Times take ns, us, ms, s, m (bare: seconds).",
+};
+
 void cmd_server_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: rperf server [options]\n"
-		"\n"
-		"Accept rperf clients, keep RECVs posted for each flow, count what arrives.\n"
-		"\n"
-		"  -d, --device NAME     RDMA device (default: the first one)\n"
-		"  -i, --ib-port N       device port (default 1)\n"
-		"  -x, --gid-index N     RoCE GID index (default: the RoCE v2 IPv4 GID)\n"
-		"  -p, --port N          TCP / rdma_cm port to listen on (default %u)\n"
-		"  -D, --duration SECS   stop after this long (default: until SIGINT/SIGTERM)\n"
-		"      --json FILE       write the counts as JSON on exit ('-': stdout)\n"
-		"      --rdma-cm         accept through librdmacm instead of TCP\n"
-		"      --ring N          RECVs kept posted per flow (default 128)\n"
-		"      --hugepages       put the buffers on huge pages\n"
-		"  -h, --help            show this help\n", CONN_DEFAULT_PORT);
+	opts_usage(out, &server_opts_usage);
 }
 
 /* ------------------------------------------------------------------ */
 /* Options                                                             */
 /* ------------------------------------------------------------------ */
 
-static int server_num(const char *opt, const char *s, long min, long max, long *out)
+/* The command line into @o: 0, OPTS_HELP, or -EINVAL with the reason. */
+static int server_opts_parse(int argc, char **argv, struct server_opts *o, char *err,
+			     size_t errlen)
 {
-	char *end;
-	long v;
+	const char *arg;
+	int n, ret;
 
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || end == s || *end || v < min || v > max)
-		return log_error("%s '%s': expected an integer from %ld to %ld", opt, s, min, max);
-	*out = v;
-	return 0;
-}
-
-static int server_opts_parse(int argc, char **argv, struct server_opts *o)
-{
-	static const struct option lo[] = {
-		{ "device", required_argument, NULL, 'd' },
-		{ "ib-port", required_argument, NULL, 'i' },
-		{ "gid-index", required_argument, NULL, 'x' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "rdma-cm", no_argument, NULL, 'C' },
-		{ "ring", required_argument, NULL, 'R' },
-		{ "hugepages", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	long v = 0;
-	int c, ret = 0;
-
-	*o = (struct server_opts){ .ib_port = 1, .gid_index = -1, .port = CONN_DEFAULT_PORT,
-				   .ring = 128 };
-	optind = 0;
-	opterr = 0;
-	while (!ret && (c = getopt_long(argc, argv, ":d:i:x:p:D:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->device = optarg;
-			break;
-		case 'i':
-			ret = server_num("--ib-port", optarg, 1, 255, &v);
-			o->ib_port = (int)v;
-			break;
-		case 'x':
-			ret = server_num("--gid-index", optarg, 0, 255, &v);
-			o->gid_index = (int)v;
-			break;
-		case 'p':
-			ret = server_num("--port", optarg, 1, 65535, &v);
-			o->port = (uint16_t)v;
-			break;
-		case 'R':
-			ret = server_num("--ring", optarg, 1, 16384, &v);
-			o->ring = (uint32_t)v;
-			break;
-		case 'J':
-			o->json_path = optarg;
-			break;
-		case 'C':
-			o->rdma_cm = true;
-			break;
-		case 'H':
-			o->hugepages = true;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		case 'D':
-			o->duration_s = strtod(optarg, &end);
-			if (*end || end == optarg || !isfinite(o->duration_s) || o->duration_s <= 0)
-				ret = log_error("--duration '%s': expected seconds above 0", optarg);
-			break;
-		case ':':
-			ret = log_error("option '%s' needs a value", argv[optind - 1]);
-			break;
-		default:
-			ret = log_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (!ret && optind < argc)
-		ret = log_error("unexpected argument '%s'", argv[optind]);
+	memset(o, 0, sizeof(*o));
+	flow_opts_defaults(&o->flow);
+	o->ring = 128;
+	ret = opts_parse(server_opts_table, o, argc, argv, &arg, 1, &n, err, errlen);
+	if (!ret && n)
+		return errbuf_set(err, errlen, -EINVAL, "unexpected argument '%s'", arg);
 	return ret;
 }
 
@@ -288,7 +216,7 @@ static void server_loop(struct server *sv)
 {
 	uint64_t end_ns = sv->o->duration_s > 0 ? sv->start_ns + (uint64_t)(sv->o->duration_s * 1e9) : 0;
 	/* With rdma_cm the TCP listener takes the flows' side connections. */
-	struct sink_wait w = { .lfd = sv->lfd, .extra_fd = { sv->o->rdma_cm ? sv->cm.ch->fd : -1, -1 },
+	struct sink_wait w = { .lfd = sv->lfd, .extra_fd = { sv->o->flow.rdma_cm ? sv->cm.ch->fd : -1, -1 },
 			       .hello_ms = SERVER_HELLO_MS, .on_accept = server_on_accept,
 			       .on_close = server_on_close, .on_error = server_on_error,
 			       .on_extra = server_cm_events, .arg = sv };
@@ -311,19 +239,20 @@ static int server_setup(struct server *sv, char *err, size_t errlen)
 	const struct server_opts *o = sv->o;
 	int ret;
 
-	ret = verbs_dev_open(&sv->dev, o->device, o->ib_port, o->gid_index, err, errlen);
+	ret = verbs_dev_open(&sv->dev, o->flow.device, o->flow.ib_port, o->flow.gid_index, err, errlen);
 	if (!ret)
-		ret = sink_init(&sv->sink, &sv->dev, o->ring, o->hugepages, err, errlen);
+		ret = sink_init(&sv->sink, &sv->dev, o->ring, o->flow.hugepages, err, errlen);
 	if (ret)
 		return ret;
-	sv->lfd = conn_listen(o->port, err, errlen);
+	sv->lfd = conn_listen(o->flow.tcp_port, err, errlen);
 	ret = sv->lfd < 0 ? sv->lfd : 0;
-	if (!ret && o->rdma_cm)
-		ret = conn_cm_listen(&sv->cm, o->port, err, errlen);
+	if (!ret && o->flow.rdma_cm)
+		ret = conn_cm_listen(&sv->cm, o->flow.tcp_port, err, errlen);
 	if (ret)
 		return ret;
 	stop_install();
-	log_info("listening on port %u (%s), %s port %u", o->port, o->rdma_cm ? "rdma_cm" : "tcp",
+	log_info("listening on port %u (%s), %s port %u", o->flow.tcp_port,
+		 o->flow.rdma_cm ? "rdma_cm" : "tcp",
 		 sv->dev.name, sv->dev.port);
 	return 0;
 }
@@ -331,7 +260,7 @@ static int server_setup(struct server *sv, char *err, size_t errlen)
 static int server_report(struct server *sv)
 {
 	double elapsed_s = (double)(server_now_ns() - sv->start_ns) / 1e9;
-	const char *path = sv->o->json_path;
+	const char *path = sv->o->flow.json_path;
 	char err[256];
 	json_t *doc;
 	int ret = 0;
@@ -372,16 +301,17 @@ int cmd_server(int argc, char **argv)
 	char err[256];
 	int ret;
 
-	if (server_opts_parse(argc, argv, &o)) {
-		fprintf(stderr, "see 'rperf server --help'\n");
-		return RPERF_EXIT_USAGE;
-	}
-	if (o.help) {
+	ret = server_opts_parse(argc, argv, &o, err, sizeof(err));
+	if (ret == OPTS_HELP) {
 		cmd_server_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
+	if (ret) {
+		opts_report(&server_opts_usage, err);
+		return RPERF_EXIT_USAGE;
+	}
 	/* Before the run: a missing directory must not cost the results. */
-	if (o.json_path && jsonfile_check(o.json_path, err, sizeof(err))) {
+	if (o.flow.json_path && jsonfile_check(o.flow.json_path, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}

@@ -22,8 +22,17 @@ struct lat_opts {
 	size_t sizes[LAT_MAX_SIZES];	/* -s */
 	size_t n_sizes;
 	bool all_sizes;			/* -a: filled in once the port is known */
+	bool iters_given;		/* -n was on the command line */
+	bool sizes_given;		/* -s was */
 	bool help;
+	/* Pass/fail: the RTT's percentile at most this, per size; 0: none. */
+	double max_p50_s;		/* --max-p50 */
+	double max_p99_s;		/* --max-p99 */
+	double max_p99_9_s;		/* --max-p99.9 */
 };
+
+/* What `rperf lat --help` says, options included. */
+extern const struct opts_usage lat_opts_usage;
 
 /*
  * Fill @o from the command line (argv[0] is "lat"). 0 on success, -EINVAL

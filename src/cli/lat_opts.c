@@ -1,51 +1,85 @@
 /*
  * `rperf lat` command line -> struct lat_opts. Kept apart from cmd_lat.c
- * so the unit tests exercise every rule without a device.
+ * so the unit tests exercise every rule without a device. The options are
+ * one table (base/opts.h): the shared flow options, then lat's own.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/units.h"
 #include "cli/lat.h"
 
-enum {
-	OPT_WARMUP = FLOW_OPT_END,
-};
+#define LAT_SIZE_EXPECT "bytes from 1 to 4g (k, m, g suffixes)"
 
-static const struct option lat_long_opts[] = {
-	FLOW_LONG_OPTS,
-	{ "iters", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'D' },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "size", required_argument, NULL, 's' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_sizes(const char *arg, struct lat_opts *o, char *err, size_t errlen)
+/* One size of -s's list. */
+static int lat_opts_size(void *dst, size_t i, const char *item, char *err, size_t errlen)
 {
-	char buf[512], *tok, *save;
+	struct lat_opts *o = dst;
+	uint64_t v;
 
-	if (strlen(arg) >= sizeof(buf))
-		return errbuf_set(err, errlen, -EINVAL, "--size list too long");
-	strcpy(buf, arg);
-	o->n_sizes = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->n_sizes == LAT_MAX_SIZES)
-			return errbuf_set(err, errlen, -EINVAL, "--size: at most %d sizes",
-					  LAT_MAX_SIZES);
-		if (flow_parse_size(tok, &o->sizes[o->n_sizes]))
-			return errbuf_set(err, errlen, -EINVAL,
-					  "--size '%s': expected bytes from 1 to 4g (k, m, g suffixes)",
-					  tok);
-		o->n_sizes++;
-	}
-	if (!o->n_sizes)
-		return errbuf_set(err, errlen, -EINVAL, "--size '%s': no size given", arg);
+	if (units_parse_bytes(item, &v) || !v || v > FLOW_MAX_MSG_BYTES)
+		return opts_bad_value(err, errlen, "--size", item, LAT_SIZE_EXPECT);
+	o->sizes[i] = (size_t)v;
 	return 0;
 }
+
+/* -s LIST. */
+static int lat_opts_sizes(void *dst, const char *name, const char *value, char *err,
+			  size_t errlen)
+{
+	struct lat_opts *o = dst;
+
+	o->sizes_given = true;
+	return opts_list(name, value, LAT_MAX_SIZES, lat_opts_size, o, &o->n_sizes, err, errlen);
+}
+
+/* -n N: remembered, since -D excludes it. */
+static int lat_opts_iters(void *dst, const char *name, const char *value, char *err,
+			  size_t errlen)
+{
+	struct lat_opts *o = dst;
+
+	o->iters_given = true;
+	if (units_parse_u64(value, 1, UINT64_MAX / 2, &o->iterations))
+		return opts_bad_value(err, errlen, name, value, "an integer from 1 up");
+	return 0;
+}
+
+static const struct opts_entry lat_opts_table[] = {
+	OPT_INCLUDE(struct lat_opts, flow, flow_opts_table),
+	OPT_CALLBACK_ALL('n', "iters", "N", "samples per size (default 1000)", lat_opts_iters),
+	OPT_VALUE(OPTS_SECONDS, 'D', "duration", "TIME",
+		  "run each size this long instead of -n (bare: seconds)", struct lat_opts,
+		  duration_s, 0, 1000000ull * 1000000000ull),
+	OPT_UINT(0, "warmup", "N", "samples discarded first (default 100)", struct lat_opts,
+		 warmup, 0, UINT64_MAX / 2),
+	OPT_CALLBACK_ALL('s', "size", "LIST", "message sizes, e.g. 64,4k (default 64)",
+			 lat_opts_sizes),
+	OPT_FLAG('a', "all", "sweep 2 .. 8 MiB in powers of two, within the port's limit",
+		 struct lat_opts, all_sizes),
+	OPT_STRING(0, "csv", "FILE", "write every sample's timestamps ('-': stdout)",
+		   struct lat_opts, flow.csv_path),
+	OPT_VALUE(OPTS_SECONDS, 0, "max-p50", "TIME", "fail (exit 3) when a size's median RTT is\n"
+		  "above TIME (bare: seconds; e.g. 5us)", struct lat_opts, max_p50_s, 0,
+		  3600ull * 1000000000ull),
+	OPT_VALUE(OPTS_SECONDS, 0, "max-p99", "TIME", "the same for the 99th percentile",
+		  struct lat_opts, max_p99_s, 0, 3600ull * 1000000000ull),
+	OPT_VALUE(OPTS_SECONDS, 0, "max-p99.9", "TIME", "the same for the 99.9th percentile",
+		  struct lat_opts, max_p99_9_s, 0, 3600ull * 1000000000ull),
+	OPT_END(),
+};
+
+const struct opts_usage lat_opts_usage = {
+	.cmd = "lat",
+	.args = "HOST",
+	.about = "Measure the round trip through the fabric to an 'rperf server' on HOST:\n"
+		 "RTT = T_W - T_L, the wire SEND's completion minus a loopback SEND's.",
+	.table = lat_opts_table,
+	.more = "Sizes take k, m, g (binary); times ns, us, ms, s, m (bare: seconds).",
+	.tolerance = true,
+	.exit3 = "a --max-* criterion failed",
+};
 
 static void lat_opts_defaults(struct lat_opts *o)
 {
@@ -57,55 +91,26 @@ static void lat_opts_defaults(struct lat_opts *o)
 	o->n_sizes = 1;
 }
 
-/* One of lat's own options; the shared ones go to flow_opt_one(). */
-static int lat_opt_one(int c, const char *arg, struct lat_opts *o, bool *n_given,
-		       char *err, size_t errlen)
-{
-	switch (c) {
-	case 'n':
-		*n_given = true;
-		return flow_parse_num("--iters", arg, 1, UINT64_MAX / 2, &o->iterations, err,
-				      errlen);
-	case 'D':
-		return flow_parse_seconds("--duration", arg, &o->duration_s, err, errlen);
-	case OPT_WARMUP:
-		return flow_parse_num("--warmup", arg, 0, UINT64_MAX / 2, &o->warmup, err, errlen);
-	case 's':
-		return parse_sizes(arg, o, err, errlen);
-	case 'a':
-		o->all_sizes = true;
-		return 0;
-	}
-	return flow_opt_one(c, arg, &o->flow, err, errlen) ? -EINVAL : 0;
-}
-
 int lat_opts_parse(int argc, char **argv, struct lat_opts *o, char *err, size_t errlen)
 {
-	bool n_given = false, s_given = false;
-	int c;
+	const char *args[2];
+	int n_args, ret;
 
 	lat_opts_defaults(o);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" FLOW_SHORT_OPTS "n:D:s:ah", lat_long_opts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			o->help = true;
-			return 0;
-		}
-		if (flow_opt_bad(c, argv, err, errlen) < 0)
-			return -EINVAL;
-		s_given = s_given || c == 's';
-		if (lat_opt_one(c, optarg, o, &n_given, err, errlen))
-			return -EINVAL;
+	ret = opts_parse(lat_opts_table, o, argc, argv, args, 2, &n_args, err, errlen);
+	if (ret == OPTS_HELP) {
+		o->help = true;
+		return 0;
 	}
-	if (o->all_sizes && s_given)
+	if (ret)
+		return ret;
+	if (o->all_sizes && o->sizes_given)
 		return errbuf_set(err, errlen, -EINVAL, "give -s or -a, not both");
-	if (flow_opts_finish(argc, argv, &o->flow, err, errlen))
+	if (flow_opts_finish(n_args, args, &o->flow, err, errlen))
 		return -EINVAL;
 	if (o->all_sizes)
 		o->n_sizes = 0;
-	if (o->duration_s > 0 && n_given)
+	if (o->duration_s > 0 && o->iters_given)
 		return errbuf_set(err, errlen, -EINVAL, "give -n or -D, not both");
 	if (o->duration_s > 0)
 		o->iterations = 0;

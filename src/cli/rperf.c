@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "cli/cmd.h"
+#include "base/env.h"
 #include "base/log.h"
 
 static int cmd_help(int argc, char **argv);
@@ -99,6 +100,7 @@ int main(int argc, char **argv)
 	const struct rperf_cmd *c;
 	int opt;
 
+	env_set_cmdline(argc, argv);
 	/* '+' stops at the first non-option: the rest belongs to the command. */
 	while ((opt = getopt_long(argc, argv, "+hVvq", opts, NULL)) != -1) {
 		switch (opt) {

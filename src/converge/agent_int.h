@@ -35,7 +35,7 @@ struct agent_flow {
 	bool bw;
 	struct verbs_path path;
 	size_t size_bytes;
-	double rate_mbps;
+	uint64_t rate_bps;		/* the whole flow's; 0: unpaced */
 	unsigned threads, qps;
 };
 

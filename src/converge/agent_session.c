@@ -35,7 +35,7 @@ static void agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry
 				       .tclass = (uint8_t)agent_ctl_int(j, "tclass"),
 				       .timeout = timeout, .retry = retry };
 	f->size_bytes = (size_t)json_integer_value(json_object_get(j, "size"));
-	f->rate_mbps = json_number_value(json_object_get(j, "rate_mbps"));
+	f->rate_bps = (uint64_t)json_integer_value(json_object_get(j, "rate_bps"));
 	f->threads = (unsigned)agent_ctl_int(j, "threads");
 	f->qps = (unsigned)agent_ctl_int(j, "qps");
 }
@@ -120,6 +120,7 @@ static int agent_step(struct agent *a, int cfd, const json_t *m, char *err, size
 {
 	struct agent_step st = { .agent = a, .lfd = -1 };
 	const char *bad_flow = NULL;
+	struct run_env env;
 	json_t *ready, *conns = json_array();
 	int ret;
 
@@ -130,8 +131,11 @@ static int agent_step(struct agent *a, int cfd, const json_t *m, char *err, size
 		agent_step_release(&st);
 		return ret;
 	}
+	run_env_host(&env);
+	verbs_env(&st.dev, &env);
 	ready = ctl_msg("ready");
 	json_object_set_new(ready, "conns", conns);
+	json_object_set_new(ready, "environment", run_env_json(&env));
 	ret = ctl_send(cfd, ready, AGENT_MSG_MS, err, errlen);
 	json_decref(ready);
 	if (!ret)

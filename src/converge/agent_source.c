@@ -220,7 +220,7 @@ static int agent_worker_bw(struct agent_worker *w)
 		.tx_depth = AGENT_TX_DEPTH,
 		.batch = AGENT_BATCH,
 		.cq_mod = AGENT_CQ_MOD,
-		.rate_bps = (uint64_t)(f->rate_mbps * 1e6 / f->threads / f->qps),
+		.rate_bps = f->rate_bps / f->threads / f->qps,
 		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)(st->warmup_ns +
 						    st->duration_ns + AGENT_TAIL_NS)),
 		.drain_timeout_ticks = client_completion_timeout_ticks(&st->clk, &f->path),

@@ -42,7 +42,7 @@ static const struct ctl_field flow_fields[] = {
 	{ "sl", K_INT, true, 0, 15, NULL, NULL },
 	{ "tclass", K_INT, true, 0, 255, NULL, NULL },
 	{ "size", K_INT, true, 1, 1 << 30, NULL, NULL },
-	{ "rate_mbps", K_NUM, false, 0, 1e7, NULL, NULL },
+	{ "rate_bps", K_INT, false, 0, 1e13, NULL, NULL },
 	{ "threads", K_INT, true, 1, 64, NULL, NULL },
 	{ "qps", K_INT, true, 1, 64, NULL, NULL },
 	FIELD_END,
@@ -113,6 +113,7 @@ static const struct ctl_field setup_fields[] = {
 
 static const struct ctl_field ready_fields[] = {
 	{ "conns", K_ARRAY, true, 0, 4096, NULL, conn_fields },
+	{ "environment", K_OBJ, false, 0, 0, NULL, NULL },	/* run_env_json() */
 	FIELD_END,
 };
 

@@ -16,77 +16,51 @@
 #include "rdma/conn.h"
 #include "converge/ctl.h"
 #include "base/errbuf.h"
-#include "engine/flow_opts.h"
+#include "base/units.h"
 #include "qos/qosconf.h"
 #include "converge/scenario.h"
 
-struct scen_parse {
+/* Every error of a key: the reason into the parser's buffer, -EINVAL. */
+#define SCENARIO_FAIL(p, ...) errbuf_set((p)->err, sizeof((p)->err), -EINVAL, __VA_ARGS__)
+
+struct scenario_parser {
 	struct scenario *sc;
 	const char *dir;
 	char err[256];			/* the first error, without file:line */
 };
 
-const char *scenario_flow_type_name(enum scen_flow_type t)
+const char *scenario_flow_type_name(enum scenario_flow_type t)
 {
-	return t == SCEN_FLOW_LAT ? "lat" : "bw";
+	return t == SCENARIO_FLOW_LAT ? "lat" : "bw";
 }
 
 /* ------------------------------------------------------------------ */
 /* Values                                                              */
 /* ------------------------------------------------------------------ */
 
-int scenario_parse_rate(const char *s, double *gbps)
+/* A whole-string integer in [lo, hi]. */
+static int scenario_long(const char *s, long lo, long hi, long *out)
 {
-	static const struct { const char *unit; double gbps; } units[] = {
-		{ "", 1 }, { "g", 1 }, { "gbit", 1 }, { "t", 1e3 }, { "tbit", 1e3 },
-		{ "m", 1e-3 }, { "mbit", 1e-3 }, { "k", 1e-6 }, { "kbit", 1e-6 },
-	};
-	char *end;
-	double v;
-	size_t i;
+	uint64_t v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v < 0)
+	if (units_parse_u64(s, (uint64_t)lo, (uint64_t)hi, &v))
 		return -EINVAL;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcasecmp(end, units[i].unit)) {
-			*gbps = v * units[i].gbps;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-int scenario_parse_seconds(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v < 0)
-		return -EINVAL;
-	if (!strcmp(end, "ms"))
-		v /= 1000;
-	else if (*end && strcmp(end, "s"))
-		return -EINVAL;
-	if (v > 86400)
-		return -EINVAL;
-	*out = v;
+	*out = (long)v;
 	return 0;
 }
 
-static int parse_long(const char *s, long lo, long hi, long *out)
+/* A time (bare: seconds) -> seconds, at most a day. */
+static int scenario_seconds(const char *s, double *out)
 {
-	char *end;
+	uint64_t ns;
 
-	errno = 0;
-	*out = strtol(s, &end, 0);
-	return end == s || *end || errno || *out < lo || *out > hi ? -EINVAL : 0;
+	if (units_parse_ns(s, &ns) || ns > 86400ull * 1000000000ull)
+		return -EINVAL;
+	*out = (double)ns / 1e9;
+	return 0;
 }
 
-static bool bool_value(const char *s, bool *out)
+static bool scenario_bool(const char *s, bool *out)
 {
 	if (!strcmp(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes")) {
 		*out = true;
@@ -100,7 +74,7 @@ static bool bool_value(const char *s, bool *out)
 }
 
 /* Copy @s into @dst of @cap bytes; false when it does not fit or is empty. */
-static bool copy_str(char *dst, size_t cap, const char *s)
+static bool scenario_copy(char *dst, size_t cap, const char *s)
 {
 	if (!*s || strlen(s) >= cap)
 		return false;
@@ -112,30 +86,71 @@ static bool copy_str(char *dst, size_t cap, const char *s)
 /* [global]                                                            */
 /* ------------------------------------------------------------------ */
 
-/* "a.conf, b.txt": each path, relative ones taken from the file's folder. */
-static int global_arbitration(struct scen_parse *p, const char *v)
+/*
+ * "a.conf, b.txt" or "port:LID:PORT [opensm.conf]": into @sc, relative
+ * paths taken from @dir (NULL: as given). A live port's directed route
+ * has commas, so "port:" items end at white space only.
+ */
+int scenario_set_arbitration(struct scenario *sc, const char *v, const char *dir, char *err,
+			     size_t errlen)
 {
-	struct scenario *sc = p->sc;
-	char buf[SCEN_PATH_MAX * 2], *tok, *save;
+	char buf[SCENARIO_PATH_MAX * 2], *tok, *save, *f, *save_f;
+	size_t len;
 
 	snprintf(buf, sizeof(buf), "%s", v);
 	sc->n_arb_files = 0;
-	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		if (sc->n_arb_files == SCEN_MAX_ARB_FILES)
-			return snprintf(p->err, sizeof(p->err), "at most %d arbitration files",
-					SCEN_MAX_ARB_FILES), -EINVAL;
-		if (tok[0] != '/' && p->dir)
-			snprintf(sc->arb_files[sc->n_arb_files], SCEN_PATH_MAX, "%s/%s", p->dir, tok);
-		else
-			snprintf(sc->arb_files[sc->n_arb_files], SCEN_PATH_MAX, "%s", tok);
-		sc->n_arb_files++;
+	sc->arb_port[0] = '\0';
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (!strncmp(tok, "port:", 5)) {
+			for (len = strlen(tok); len > 5 && tok[len - 1] == ','; )
+				tok[--len] = '\0';
+			if (sc->arb_port[0])
+				return errbuf_set(err, errlen, -EINVAL, "arbitration: one "
+						  "live port at most ('%s' and '%s')",
+						  sc->arb_port, tok + 5);
+			if (len == 5 || len - 5 >= sizeof(sc->arb_port))
+				return errbuf_set(err, errlen, -EINVAL, "arbitration '%s': "
+						  "expected port:LID:PORT or port:PATH:PORT", tok);
+			memcpy(sc->arb_port, tok + 5, len - 4);
+			continue;
+		}
+		for (f = strtok_r(tok, ",", &save_f); f; f = strtok_r(NULL, ",", &save_f)) {
+			if (sc->n_arb_files == SCENARIO_MAX_ARB_FILES)
+				return errbuf_set(err, errlen, -EINVAL, "at most %d "
+						  "arbitration files", SCENARIO_MAX_ARB_FILES);
+			if (f[0] != '/' && dir)
+				snprintf(sc->arb_files[sc->n_arb_files], SCENARIO_PATH_MAX,
+					 "%s/%s", dir, f);
+			else
+				snprintf(sc->arb_files[sc->n_arb_files], SCENARIO_PATH_MAX,
+					 "%s", f);
+			sc->n_arb_files++;
+		}
 	}
-	if (!sc->n_arb_files)
-		return snprintf(p->err, sizeof(p->err), "arbitration: no file given"), -EINVAL;
+	if (!sc->n_arb_files && !sc->arb_port[0])
+		return errbuf_set(err, errlen, -EINVAL, "arbitration: no file or port given");
 	return 0;
 }
 
-static int global_num(struct scen_parse *p, const char *k, const char *v)
+int scenario_baseline_parse(const char *s, enum scenario_baseline *b)
+{
+	static const char *const names[] = { "no", "lat", "all" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*b = (enum scenario_baseline)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int scenario_global_arbitration(struct scenario_parser *p, const char *v)
+{
+	return scenario_set_arbitration(p->sc, v, p->dir, p->err, sizeof(p->err));
+}
+
+static int scenario_global_num(struct scenario_parser *p, const char *k, const char *v)
 {
 	static const struct { const char *key; long lo, hi; } keys[] = {
 		{ "ib_port", 1, 255 }, { "gid_index", 0, 255 }, { "agent_port", 1, 65535 },
@@ -148,10 +163,10 @@ static int global_num(struct scen_parse *p, const char *k, const char *v)
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[i].key, k); i++)
 		;
 	if (i == sizeof(keys) / sizeof(keys[0]))
-		return snprintf(p->err, sizeof(p->err), "unknown key '%s' in [global]", k), -EINVAL;
-	if (parse_long(v, keys[i].lo, keys[i].hi, &n))
-		return snprintf(p->err, sizeof(p->err), "%s '%s': expected an integer from %ld to %ld",
-				k, v, keys[i].lo, keys[i].hi), -EINVAL;
+		return SCENARIO_FAIL(p, "unknown key '%s' in [global]", k);
+	if (scenario_long(v, keys[i].lo, keys[i].hi, &n))
+		return SCENARIO_FAIL(p, "%s '%s': expected an integer from %ld to %ld",
+				k, v, keys[i].lo, keys[i].hi);
 	switch (i) {
 	case 0: sc->ib_port = (int)n; break;
 	case 1: sc->gid_index = (int)n; break;
@@ -163,42 +178,55 @@ static int global_num(struct scen_parse *p, const char *k, const char *v)
 	return 0;
 }
 
-static int global_key(struct scen_parse *p, const char *k, const char *v)
+static int scenario_global_key(struct scenario_parser *p, const char *k, const char *v)
 {
 	struct scenario *sc = p->sc;
+	uint64_t bps;
 	double d;
 
 	if (!strcmp(k, "destination")) {
-		if (!copy_str(sc->dest, sizeof(sc->dest), v))
-			return snprintf(p->err, sizeof(p->err), "destination: bad host name"), -EINVAL;
+		if (!scenario_copy(sc->dest, sizeof(sc->dest), v))
+			return SCENARIO_FAIL(p, "destination: bad host name");
 	} else if (!strcmp(k, "duration") || !strcmp(k, "warmup")) {
-		if (scenario_parse_seconds(v, &d) || (k[0] == 'd' && d <= 0))
-			return snprintf(p->err, sizeof(p->err), "%s '%s': expected seconds (10, 10s, 500ms)%s",
-					k, v, k[0] == 'd' ? " above 0" : ""), -EINVAL;
+		if (scenario_seconds(v, &d) || (k[0] == 'd' && d <= 0))
+			return SCENARIO_FAIL(p, "%s '%s': expected seconds (10, 10s, 500ms)%s",
+					k, v, k[0] == 'd' ? " above 0" : "");
 		*(k[0] == 'd' ? &sc->duration_s : &sc->warmup_s) = d;
 	} else if (!strcmp(k, "link_rate")) {
-		if (scenario_parse_rate(v, &sc->link_gbps) || sc->link_gbps <= 0)
-			return snprintf(p->err, sizeof(p->err), "link_rate '%s': expected a rate such as 10mbit or 100g", v), -EINVAL;
+		if (units_parse_bps(v, &bps) || !bps)
+			return SCENARIO_FAIL(p, "link_rate '%s': expected a rate such as 10mbit or 100g", v);
+		sc->link_gbps = (double)bps / 1e9;
 	} else if (!strcmp(k, "arbitration")) {
-		return global_arbitration(p, v);
+		return scenario_global_arbitration(p, v);
 	} else if (!strcmp(k, "model")) {
 		if (arb_model_parse(v, &sc->model))
-			return snprintf(p->err, sizeof(p->err), "model '%s': expected ib-fluid, ib-packet or ets", v), -EINVAL;
+			return SCENARIO_FAIL(p, "model '%s': expected ib-fluid, ib-packet or ets", v);
 		sc->model_set = true;
 	} else if (!strcmp(k, "device")) {
-		if (!copy_str(sc->device, sizeof(sc->device), v))
-			return snprintf(p->err, sizeof(p->err), "device: bad name"), -EINVAL;
+		if (!scenario_copy(sc->device, sizeof(sc->device), v))
+			return SCENARIO_FAIL(p, "device: bad name");
 	} else if (!strcmp(k, "clock")) {
 		if (clock_source_parse(v, &sc->clock))
-			return snprintf(p->err, sizeof(p->err), "clock '%s': expected tsc or monotonic", v), -EINVAL;
+			return SCENARIO_FAIL(p, "clock '%s': expected tsc or monotonic", v);
+	} else if (!strcmp(k, "arbitration_ca")) {
+		if (!scenario_copy(sc->arb_ca, sizeof(sc->arb_ca), v) || !*v)
+			return SCENARIO_FAIL(p, "arbitration_ca: expected a device, such as mlx5_0:1");
 	} else if (!strcmp(k, "switch_counters")) {
-		if (!copy_str(sc->switch_counters, sizeof(sc->switch_counters), v) || !*v)
-			return snprintf(p->err, sizeof(p->err), "switch_counters: expected a command"), -EINVAL;
+		if (!scenario_copy(sc->switch_counters, sizeof(sc->switch_counters), v) || !*v)
+			return SCENARIO_FAIL(p, "switch_counters: expected a command");
+	} else if (!strcmp(k, "semantics")) {
+		if (arb_semantics_parse(v, &sc->semantics))
+			return SCENARIO_FAIL(p, "semantics '%s': expected KEY=VALUE,... of "
+					"carry=yes|no, low=entry|packet, limit0=alternate|bytes", v);
+		sc->semantics_set = true;
+	} else if (!strcmp(k, "baseline")) {
+		if (scenario_baseline_parse(v, &sc->baseline))
+			return SCENARIO_FAIL(p, "baseline '%s': expected no, lat or all", v);
 	} else if (!strcmp(k, "yield")) {
-		if (!bool_value(v, &sc->yield))
-			return snprintf(p->err, sizeof(p->err), "yield '%s': expected yes or no", v), -EINVAL;
+		if (!scenario_bool(v, &sc->yield))
+			return SCENARIO_FAIL(p, "yield '%s': expected yes or no", v);
 	} else {
-		return global_num(p, k, v);
+		return scenario_global_num(p, k, v);
 	}
 	return 0;
 }
@@ -207,9 +235,9 @@ static int global_key(struct scen_parse *p, const char *k, const char *v)
 /* Flow sections                                                       */
 /* ------------------------------------------------------------------ */
 
-static bool name_ok(const char *s)
+static bool scenario_name_ok(const char *s)
 {
-	if (!*s || strlen(s) >= SCEN_NAME_MAX)
+	if (!*s || strlen(s) >= SCENARIO_NAME_MAX)
 		return false;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
@@ -217,23 +245,23 @@ static bool name_ok(const char *s)
 	return true;
 }
 
-static struct scen_flow *flow_get(struct scen_parse *p, const char *section)
+static struct scenario_flow *scenario_flow_get(struct scenario_parser *p, const char *section)
 {
 	struct scenario *sc = p->sc;
-	struct scen_flow *f;
+	struct scenario_flow *f;
 	size_t i;
 
 	for (i = 0; i < sc->n_flows; i++)
 		if (!strcmp(sc->flows[i].name, section))
 			return &sc->flows[i];
-	if (!name_ok(section)) {
-		snprintf(p->err, sizeof(p->err),
-			 "[%s]: a flow's name is letters, digits, '_', '.' and '-' (at most %d)",
-			 section, SCEN_NAME_MAX - 1);
+	if (!scenario_name_ok(section)) {
+		errbuf_set(p->err, sizeof(p->err), -EINVAL,
+			   "[%s]: a flow's name is letters, digits, '_', '.' and '-' (at most %d)",
+			   section, SCENARIO_NAME_MAX - 1);
 		return NULL;
 	}
-	if (sc->n_flows == SCEN_MAX_FLOWS) {
-		snprintf(p->err, sizeof(p->err), "at most %d flows", SCEN_MAX_FLOWS);
+	if (sc->n_flows == SCENARIO_MAX_FLOWS) {
+		SCENARIO_FAIL(p, "at most %d flows", SCENARIO_MAX_FLOWS);
 		return NULL;
 	}
 	f = &sc->flows[sc->n_flows++];
@@ -243,7 +271,7 @@ static struct scen_flow *flow_get(struct scen_parse *p, const char *section)
 	return f;
 }
 
-static int flow_num(struct scen_parse *p, struct scen_flow *f, const char *k, const char *v)
+static int scenario_flow_num(struct scenario_parser *p, struct scenario_flow *f, const char *k, const char *v)
 {
 	static const struct { const char *key; long lo, hi; } keys[] = {
 		{ "sl", 0, 15 }, { "tclass", 0, 255 }, { "threads", 1, 64 }, { "qps", 1, 64 },
@@ -254,10 +282,10 @@ static int flow_num(struct scen_parse *p, struct scen_flow *f, const char *k, co
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[i].key, k); i++)
 		;
 	if (i == sizeof(keys) / sizeof(keys[0]))
-		return snprintf(p->err, sizeof(p->err), "[%s]: unknown key '%s'", f->name, k), -EINVAL;
-	if (parse_long(v, keys[i].lo, keys[i].hi, &n))
-		return snprintf(p->err, sizeof(p->err), "[%s] %s '%s': expected an integer from %ld to %ld",
-				f->name, k, v, keys[i].lo, keys[i].hi), -EINVAL;
+		return SCENARIO_FAIL(p, "[%s]: unknown key '%s'", f->name, k);
+	if (scenario_long(v, keys[i].lo, keys[i].hi, &n))
+		return SCENARIO_FAIL(p, "[%s] %s '%s': expected an integer from %ld to %ld",
+				f->name, k, v, keys[i].lo, keys[i].hi);
 	switch (i) {
 	case 0: f->sl = (uint8_t)n; break;
 	case 1: f->tclass = (uint8_t)n; break;
@@ -267,48 +295,85 @@ static int flow_num(struct scen_parse *p, struct scen_flow *f, const char *k, co
 	return 0;
 }
 
-static int flow_key(struct scen_parse *p, const char *section, const char *k, const char *v)
+/* max_p99 = 50us, max_p99_9, min_gbps = 2g, min_share = 20, max_share_diff = 2. */
+static int scenario_flow_criterion(struct scenario_parser *p, struct scenario_flow *f,
+				   const char *k, const char *v)
 {
-	struct scen_flow *f = flow_get(p, section);
+	uint64_t n;
+	double d;
 
-	if (!f)
-		return -EINVAL;
-	if (!strcmp(k, "host")) {
-		if (!copy_str(f->host, sizeof(f->host), v))
-			return snprintf(p->err, sizeof(p->err), "[%s] host: bad host name", f->name), -EINVAL;
-	} else if (!strcmp(k, "type")) {
-		if (strcmp(v, "lat") && strcmp(v, "bw"))
-			return snprintf(p->err, sizeof(p->err), "[%s] type '%s': expected lat or bw",
-					f->name, v), -EINVAL;
-		f->type = v[0] == 'l' ? SCEN_FLOW_LAT : SCEN_FLOW_BW;
-		f->has_type = true;
-	} else if (!strcmp(k, "size")) {
-		if (flow_parse_size(v, &f->size_bytes) || !f->size_bytes || f->size_bytes > (1u << 30))
-			return snprintf(p->err, sizeof(p->err), "[%s] size '%s': expected 1 to 1g bytes (64, 4k)",
-					f->name, v), -EINVAL;
-	} else if (!strcmp(k, "rate")) {
-		if (scenario_parse_rate(v, &f->rate_gbps))
-			return snprintf(p->err, sizeof(p->err), "[%s] rate '%s': expected a rate such as 5mbit or 0",
-					f->name, v), -EINVAL;
+	if (!strcmp(k, "max_p99") || !strcmp(k, "max_p99_9")) {
+		if (units_parse_ns(v, &n) || !n)
+			return SCENARIO_FAIL(p, "[%s] %s '%s': expected a time above 0 (50us, 1ms)",
+					f->name, k, v);
+		*(k[7] ? &f->max_p99_9_us : &f->max_p99_us) = (double)n / 1e3;
+	} else if (!strcmp(k, "min_gbps")) {
+		if (units_parse_bps(v, &n) || !n)
+			return SCENARIO_FAIL(p, "[%s] min_gbps '%s': expected a rate above 0 "
+					"(bare: Gb/s; 500m, 2.5g)", f->name, v);
+		f->min_gbps = (double)n / 1e9;
+	} else if (!strcmp(k, "max_impact_p99")) {
+		if (units_parse_double(v, &d) || !(d > 0))
+			return SCENARIO_FAIL(p, "[%s] max_impact_p99 '%s': expected a ratio above 0 "
+					"(2: twice the p99 alone)", f->name, v);
+		f->max_impact_p99 = d;
+	} else if (!strcmp(k, "min_share") || !strcmp(k, "max_share_diff")) {
+		if (units_parse_double(v, &d) || !(d >= 0 && d <= 100))
+			return SCENARIO_FAIL(p, "[%s] %s '%s': expected %s from 0 to 100",
+					f->name, k, v, k[1] == 'i' ? "a percentage" : "points");
+		*(k[1] == 'i' ? &f->min_share_pct : &f->max_share_diff_pp) = d;
 	} else {
-		return flow_num(p, f, k, v);
+		return SCENARIO_FAIL(p, "[%s]: unknown key '%s'", f->name, k);
 	}
 	return 0;
 }
 
-static int on_key(void *user, const char *section, const char *k, const char *v)
+static int scenario_flow_key(struct scenario_parser *p, const char *section, const char *k, const char *v)
 {
-	struct scen_parse *p = user;
+	struct scenario_flow *f = scenario_flow_get(p, section);
+	uint64_t n;
+
+	if (!f)
+		return -EINVAL;
+	if (!strcmp(k, "host")) {
+		if (!scenario_copy(f->host, sizeof(f->host), v))
+			return SCENARIO_FAIL(p, "[%s] host: bad host name", f->name);
+	} else if (!strcmp(k, "type")) {
+		if (strcmp(v, "lat") && strcmp(v, "bw"))
+			return SCENARIO_FAIL(p, "[%s] type '%s': expected lat or bw",
+					f->name, v);
+		f->type = v[0] == 'l' ? SCENARIO_FLOW_LAT : SCENARIO_FLOW_BW;
+		f->has_type = true;
+	} else if (!strcmp(k, "size")) {
+		if (units_parse_bytes(v, &n) || !n || n > (1u << 30))
+			return SCENARIO_FAIL(p, "[%s] size '%s': expected 1 to 1g bytes (64, 4k)",
+					f->name, v);
+		f->size_bytes = (size_t)n;
+	} else if (!strcmp(k, "rate")) {
+		if (units_parse_bps(v, &f->rate_bps))
+			return SCENARIO_FAIL(p, "[%s] rate '%s': expected a rate such as 5mbit or 0",
+					f->name, v);
+	} else if (!strncmp(k, "max_", 4) || !strncmp(k, "min_", 4)) {
+		return scenario_flow_criterion(p, f, k, v);
+	} else {
+		return scenario_flow_num(p, f, k, v);
+	}
+	return 0;
+}
+
+static int scenario_on_key(void *user, const char *section, const char *k, const char *v)
+{
+	struct scenario_parser *p = user;
 	int ret;
 
 	if (p->err[0])
 		return 1;	/* keep the first error only */
 	if (!*section)
-		ret = (snprintf(p->err, sizeof(p->err), "'%s' outside any section", k), -EINVAL);
+		ret = SCENARIO_FAIL(p, "'%s' outside any section", k);
 	else if (!strcmp(section, "global"))
-		ret = global_key(p, k, v);
+		ret = scenario_global_key(p, k, v);
 	else
-		ret = flow_key(p, section, k, v);
+		ret = scenario_flow_key(p, section, k, v);
 	return ret ? 0 : 1;
 }
 
@@ -317,7 +382,7 @@ static int on_key(void *user, const char *section, const char *k, const char *v)
 /* ------------------------------------------------------------------ */
 
 /* The line of "[@section]" in @text, 0 when not found. */
-static int section_line(const char *text, const char *section)
+static int scenario_section_line(const char *text, const char *section)
 {
 	const char *p = text, *b, *e;
 	int line = 1;
@@ -334,9 +399,13 @@ static int section_line(const char *text, const char *section)
 	return 0;
 }
 
-static void defaults(struct scenario *sc, const char *name)
+static void scenario_defaults(struct scenario *sc, const char *name)
 {
+	struct arb_params defaults;
+
 	memset(sc, 0, sizeof(*sc));
+	arb_params_init(&defaults);
+	sc->semantics = defaults.semantics;
 	snprintf(sc->name, sizeof(sc->name), "%s", name);
 	sc->duration_s = 10;
 	sc->warmup_s = 1;
@@ -350,10 +419,10 @@ static void defaults(struct scenario *sc, const char *name)
 }
 
 /* What a flow must have once its section is read; fills its defaults. */
-static int flow_finish(struct scenario *sc, struct scen_flow *f, const char *text,
+static int scenario_flow_finish(struct scenario *sc, struct scenario_flow *f, const char *text,
 		       char *err, size_t errlen)
 {
-	f->line = section_line(text, f->name);
+	f->line = scenario_section_line(text, f->name);
 	if (!f->host[0])
 		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: 'host' is missing", sc->name,
 				  f->line, f->name);
@@ -365,12 +434,12 @@ static int flow_finish(struct scenario *sc, struct scen_flow *f, const char *tex
 				  "%s:%d: [%s]: the flow starts on the destination '%s'", sc->name,
 				  f->line, f->name, sc->dest);
 	if (!f->size_bytes)
-		f->size_bytes = f->type == SCEN_FLOW_LAT ? 64 : 4096;
-	if (f->type == SCEN_FLOW_LAT && f->rate_gbps > 0)
+		f->size_bytes = f->type == SCENARIO_FLOW_LAT ? 64 : 4096;
+	if (f->type == SCENARIO_FLOW_LAT && f->rate_bps > 0)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s:%d: [%s]: a lat flow has no rate (one message in flight)",
 				  sc->name, f->line, f->name);
-	if (f->type == SCEN_FLOW_LAT && f->qps != 1)
+	if (f->type == SCENARIO_FLOW_LAT && f->qps != 1)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s:%d: [%s]: a lat flow has one QP per thread (use threads)",
 				  sc->name, f->line, f->name);
@@ -380,22 +449,22 @@ static int flow_finish(struct scenario *sc, struct scen_flow *f, const char *tex
 int scenario_parse(const char *name, const char *text, const char *dir, struct scenario *sc,
 		   char *err, size_t errlen)
 {
-	struct scen_parse p = { .sc = sc, .dir = dir };
+	struct scenario_parser p = { .sc = sc, .dir = dir };
 	size_t i;
 	int line, ret;
 
-	defaults(sc, name);
-	line = ini_parse_string(text, on_key, &p);
+	scenario_defaults(sc, name);
+	line = ini_parse_string(text, scenario_on_key, &p);
 	if (line)
 		return errbuf_set(err, errlen, -EINVAL, "%s:%d: %s", name, line,
 				  p.err[0] ? p.err : "not an INI line ([section] or key = value)");
 	if (!sc->dest[0])
 		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [global]: 'destination' is missing",
-				  name, section_line(text, "global"));
+				  name, scenario_section_line(text, "global"));
 	if (!sc->n_flows)
 		return errbuf_set(err, errlen, -EINVAL, "%s: no flow sections", name);
 	for (i = 0; i < sc->n_flows; i++) {
-		ret = flow_finish(sc, &sc->flows[i], text, err, errlen);
+		ret = scenario_flow_finish(sc, &sc->flows[i], text, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -404,7 +473,7 @@ int scenario_parse(const char *name, const char *text, const char *dir, struct s
 
 int scenario_load(const char *path, struct scenario *sc, char *err, size_t errlen)
 {
-	char dir[SCEN_PATH_MAX], *slash, *text;
+	char dir[SCENARIO_PATH_MAX], *slash, *text;
 	int ret;
 
 	ret = qosconf_read_file(path, &text, err, errlen);

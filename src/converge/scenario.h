@@ -6,7 +6,9 @@
  * threads, qps). rperf-scenario(5) documents every key.
  *
  * Parsed with inih into plain data and validated whole; every error is
- * "file:line: what". Pure apart from reading the file.
+ * "file:line: what". Sizes, times and rates read as on the command line
+ * (base/units.h): a bare rate is Gb/s, a bare time seconds. Pure apart
+ * from reading the file.
  */
 #ifndef RPERF_SCENARIO_H
 #define RPERF_SCENARIO_H
@@ -18,42 +20,67 @@
 #include "qos/arb.h"
 #include "base/clock.h"
 
-#define SCEN_MAX_FLOWS		64
-#define SCEN_MAX_ARB_FILES	8
-#define SCEN_NAME_MAX		64
-#define SCEN_HOST_MAX		256
-#define SCEN_PATH_MAX		1024
-#define SCEN_MAX_FILE_BYTES	(1 << 20)
+#define SCENARIO_MAX_FLOWS		64
+#define SCENARIO_MAX_ARB_FILES	8
+#define SCENARIO_NAME_MAX		64
+#define SCENARIO_HOST_MAX		256
+#define SCENARIO_PATH_MAX		1024
+#define SCENARIO_MAX_FILE_BYTES	(1 << 20)
 
-enum scen_flow_type {
-	SCEN_FLOW_LAT,
-	SCEN_FLOW_BW,
+enum scenario_flow_type {
+	SCENARIO_FLOW_LAT,
+	SCENARIO_FLOW_BW,
 };
 
-struct scen_flow {
-	char name[SCEN_NAME_MAX];	/* the section's name */
-	char host[SCEN_HOST_MAX];	/* where it starts (its agent) */
-	enum scen_flow_type type;
+struct scenario_flow {
+	char name[SCENARIO_NAME_MAX];	/* the section's name */
+	char host[SCENARIO_HOST_MAX];	/* where it starts (its agent) */
+	enum scenario_flow_type type;
 	uint8_t sl;
 	uint8_t tclass;
 	size_t size_bytes;
-	double rate_gbps;		/* bw: 0 sends as fast as it can */
+	uint64_t rate_bps;		/* bw, the flow's whole rate; 0: as fast as it can */
 	unsigned threads;
 	unsigned qps;			/* per thread */
 	int line;			/* of its [section] */
 	bool has_type;
+	/* Pass/fail criteria, judged in every step the flow runs in; 0: none. */
+	double max_p99_us;		/* its class's RTT p99 */
+	double max_p99_9_us;		/* its class's RTT p99.9 */
+	double min_gbps;		/* what the destination received of the flow */
+	double min_share_pct;		/* its class's share of what was received */
+	double max_share_diff_pp;	/* |measured - analyzed| share of its class */
+	double max_impact_p99;		/* its class's p99 loaded over alone (--baseline) */
 };
 
+/* Which flows run alone, before the loaded steps, as their baseline. */
+enum scenario_baseline {
+	SCENARIO_BASELINE_NONE,
+	SCENARIO_BASELINE_LAT,		/* each lat flow alone */
+	SCENARIO_BASELINE_ALL,		/* each lat and each bw flow alone */
+};
+
+/* "no", "lat" or "all" -> @b; 0 or -EINVAL. */
+int scenario_baseline_parse(const char *s, enum scenario_baseline *b);
+
 struct scenario {
-	char name[SCEN_PATH_MAX];	/* for messages */
-	char dest[SCEN_HOST_MAX];
+	enum scenario_baseline baseline;
+	char name[SCENARIO_PATH_MAX];	/* for messages */
+	char dest[SCENARIO_HOST_MAX];
 	double duration_s;
 	double warmup_s;
 	double link_gbps;		/* 0: not given */
-	char arb_files[SCEN_MAX_ARB_FILES][SCEN_PATH_MAX];
-	int n_arb_files;		/* 0: nothing to compare with */
+	char arb_files[SCENARIO_MAX_ARB_FILES][SCENARIO_PATH_MAX];
+	int n_arb_files;
+	/* A live InfiniBand port whose tables are read over MADs (LID:PORT
+	 * or PATH:PORT), "": none; the files are then an opensm.conf read
+	 * for it. No files and no port: nothing to compare with. */
+	char arb_port[96];
+	char arb_ca[64];		/* the local device MADs leave from; "": the first */
 	bool model_set;
 	enum arb_model model;
+	bool semantics_set;
+	struct arb_semantics semantics;	/* ib-packet's configured reading */
 	char device[64];		/* "": the first device */
 	int ib_port;
 	int gid_index;			/* -1: RoCE v2 IPv4-mapped */
@@ -65,8 +92,8 @@ struct scenario {
 	uint8_t retry;
 	/* A shell command that prints the destination port's per-band
 	 * counters (tc -s -j qdisc show dev PORT invisible); "": none. */
-	char switch_counters[SCEN_PATH_MAX];
-	struct scen_flow flows[SCEN_MAX_FLOWS];
+	char switch_counters[SCENARIO_PATH_MAX];
+	struct scenario_flow flows[SCENARIO_MAX_FLOWS];
 	size_t n_flows;
 };
 
@@ -80,11 +107,14 @@ int scenario_parse(const char *name, const char *text, const char *dir, struct s
 /* Read and parse the file @path. 0, -EINVAL (bad file) or -errno (I/O). */
 int scenario_load(const char *path, struct scenario *sc, char *err, size_t errlen);
 
-/* "10mbit", "25g", "100gbit", "1.5" (Gb/s) -> Gb/s; 0 or -EINVAL. */
-int scenario_parse_rate(const char *s, double *gbps);
-/* "10", "10s", "500ms" -> seconds; 0 or -EINVAL. */
-int scenario_parse_seconds(const char *s, double *out);
+const char *scenario_flow_type_name(enum scenario_flow_type t);
 
-const char *scenario_flow_type_name(enum scen_flow_type t);
+/*
+ * The arbitration key's value @v ("a.conf, b.txt", "port:LID:PORT
+ * [opensm.conf]") into @sc; relative paths from @dir (NULL: as given).
+ * 0, or -EINVAL with the reason in @err.
+ */
+int scenario_set_arbitration(struct scenario *sc, const char *v, const char *dir, char *err,
+			     size_t errlen);
 
 #endif

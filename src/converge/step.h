@@ -2,7 +2,7 @@
  * What one step of `rperf converge` measured: its flows, its classes of
  * traffic at the destination (with their latency and shares) and the
  * comparison with the arbitration's analysis. The coordinator fills them
- * (conv_results.c); the report formats them. They live in converge, so
+ * (coord_results.c); the report formats them. They live in converge, so
  * that the report includes converge and never the reverse.
  */
 #ifndef RPERF_CONVERGE_STEP_H
@@ -15,6 +15,7 @@
 
 #include "base/clock.h"
 #include "base/hist.h"
+#include "engine/criteria.h"
 
 #define CONVERGE_MAX_CLASSES	16
 #define CONVERGE_MAX_FLOWS	64
@@ -51,6 +52,12 @@ struct converge_class {
 	bool has_switch;
 	double switch_share_pct;	/* of all the port sent */
 	double switch_diff_pp;		/* switch_share_pct - share_pct */
+	/*
+	 * Congestion impact (--baseline, loaded steps): the class's RTT
+	 * percentiles over the same percentiles of its lat flows run alone.
+	 */
+	bool has_impact;
+	double impact_p50, impact_p99, impact_p99_9;
 };
 
 struct converge_flow {
@@ -64,12 +71,41 @@ struct converge_flow {
 	struct hist *rtt;		/* lat: its RTTs in its agent's ticks (owned), or NULL */
 	struct clock_cal rtt_clk;	/* those ticks against the coordinator's ns */
 	bool ran;			/* part of this step */
+	/* --baseline all, loaded steps: what it carried when it ran alone. */
+	bool has_isolated;
+	double isolated_gbps;
 	char error[256];
 };
 
-/* One run: every flow, or the first @active_bw bw flows of a sweep. */
+/*
+ * Which reading of the arbitration the measured shares fit (InfiniBand
+ * ib-packet: every semantics the analysis evaluated; ETS: its one): per
+ * reading, the largest and the RMS difference over the compared classes.
+ */
+#define CONVERGE_MAX_READINGS	8
+
+struct converge_reading {
+	char name[64];			/* "carry=yes,low=entry,limit0=alternate", "ets" */
+	double max_diff_pp;
+	double rms_diff_pp;
+};
+
+struct converge_fit {
+	bool has;			/* the step was compared */
+	int n;
+	struct converge_reading readings[CONVERGE_MAX_READINGS];
+	int configured;			/* index of the configured reading */
+	int best;			/* index of the smallest max_diff_pp */
+};
+
+/*
+ * One run: every flow, or the lat flows and the first @active_bw bw flows
+ * of a sweep; or, for a baseline, flow @alone by itself.
+ */
 struct converge_step {
 	unsigned active_bw;
+	bool baseline;			/* a baseline step: flow @alone ran by itself */
+	size_t alone;
 	double window_s;
 	double total_gbps;
 	double analysis_link_gbps;
@@ -82,6 +118,8 @@ struct converge_step {
 	size_t n_flows;
 	struct converge_class classes[CONVERGE_MAX_CLASSES];
 	size_t n_classes;
+	struct criteria criteria;	/* the scenario's pass/fail criteria, judged */
+	struct converge_fit fit;
 };
 
 #endif

@@ -540,20 +540,64 @@ static void arb_ib_add_semantics(const struct arb_config *cfg,
 	res->n_semantics++;
 }
 
+/*
+ * At limit 0 the specification gives the low table the opportunity to
+ * send a packet after each high packet. A reading in which a low turn
+ * can pass with nothing sent breaks that: a turn of one entry visit
+ * (limit0=bytes) whose entry still repays an earlier visit's overshoot
+ * (carry), which happens when a low entry weighs less than its VL's
+ * packet. Such a reading is not among the plausible ones at limit 0.
+ */
+static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
+				 const struct arb_params *params, struct arb_semantics sem)
+{
+	uint32_t packet_bytes[ARB_NUM_VLS];
+	const struct arb_entry *e;
+	int i;
+
+	sem = arb_ib_effective(cfg, sem);
+	if (cfg->limit != 0 || !sem.carry || sem.low_turn != ARB_LOW_ENTRY ||
+	    sem.limit0 != ARB_LIMIT0_BYTES)
+		return false;
+	arb_queue_packet_bytes(cfg, params, packet_bytes);
+	for (i = 0; i < cfg->low.n_entries; i++) {
+		e = &cfg->low.entries[i];
+		if (e->weight && e->vl < ARB_NUM_VLS &&
+		    (uint32_t)e->weight * ARB_UNIT_BYTES < packet_bytes[e->vl])
+			return true;
+	}
+	return false;
+}
+
 /* Every semantics' shares; the SLs' ranges; uncertain past range_pct. */
 static void arb_ib_compare(const struct arb_config *cfg,
 			   const struct arb_params *params, struct arb_result *res)
 {
 	struct arb_sl_result *r;
 	int i, sl;
+	bool left_out = false;
 
 	for (sl = 0; sl < ARB_NUM_SLS; sl++)
 		res->per_semantics[0].share_pct[sl] = res->sls[sl].share_pct;
 	res->per_semantics[0].semantics = params->semantics;
 	res->n_semantics = 1;
-	for (i = 0; i < ARB_N_SEMANTICS; i++)
-		if (!arb_sem_equal(arb_ib_semantics_nth(i), params->semantics))
-			arb_ib_add_semantics(cfg, params, arb_ib_semantics_nth(i), res);
+	for (i = 0; i < ARB_N_SEMANTICS; i++) {
+		if (arb_sem_equal(arb_ib_semantics_nth(i), params->semantics))
+			continue;
+		if (arb_ib_breaks_limit0(cfg, params, arb_ib_semantics_nth(i))) {
+			left_out = true;
+			continue;
+		}
+		arb_ib_add_semantics(cfg, params, arb_ib_semantics_nth(i), res);
+	}
+	if (left_out)
+		arb_common_warn(res, "carry=yes,low=entry,limit0=bytes left out of the "
+				"range: at limit 0 its low turns can pass empty (a light low "
+				"entry repaying its overshoot); the specification alternates");
+	if (arb_ib_breaks_limit0(cfg, params, params->semantics))
+		arb_common_warn(res, "the semantics chosen (carry=yes,low=entry,"
+				"limit0=bytes) breaks limit 0's alternation on this port: "
+				"its low turns can pass empty");
 	for (i = 0; i < res->n_semantics; i++) {
 		for (sl = 0; sl < ARB_NUM_SLS; sl++) {
 			r = &res->sls[sl];

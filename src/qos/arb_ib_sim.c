@@ -77,7 +77,7 @@ static bool sim_can_send(const struct sim *m, int vl, int32_t credit)
 }
 
 /* Open the next active entry of table @k at or after its position. */
-static int sim_open(struct sim *m, struct sim_state *st, int k)
+static inline __attribute__((always_inline)) int sim_open(struct sim *m, struct sim_state *st, int k)
 {
 	int pos = m->next[k][st->pos[k]], vl = m->vl[k][pos];
 
@@ -94,7 +94,7 @@ static int sim_open(struct sim *m, struct sim_state *st, int k)
 }
 
 /* Close table @k's open visit, keeping its leftover when carried. */
-static void sim_close(struct sim *m, struct sim_state *st, int k)
+static inline __attribute__((always_inline)) void sim_close(struct sim *m, struct sim_state *st, int k)
 {
 	int pos = st->pos[k] + 1;
 
@@ -122,7 +122,7 @@ static int32_t sim_send(struct sim *m, struct sim_state *st, int k, int vl)
 }
 
 /* The VL of table @k's next packet, opening visits until one can send. */
-static int sim_take(struct sim *m, struct sim_state *st, int k)
+static inline __attribute__((always_inline)) int sim_take(struct sim *m, struct sim_state *st, int k)
 {
 	int vl;
 
@@ -364,16 +364,67 @@ static bool sim_checkpoint(struct sim_marks *mk, const struct sim_state *st,
 }
 
 /*
+ * The VL of every packet sent, when gaps are wanted: a period's gaps are
+ * then counted over it, with no second run and no counting per packet.
+ * Room for max_steps packets is taken at once (pages are only touched as
+ * they fill); without it, gaps are counted as the packets go.
+ */
+struct sim_seq {
+	uint8_t *vl;			/* NULL: count gaps as the packets go */
+	uint64_t n;
+};
+
+/* The gaps of the packets recorded, in order: as counting them as they went. */
+static void sim_seq_gaps_linear(const struct sim_seq *s, struct arb_sim_out *out)
+{
+	uint64_t last[ARB_NUM_VLS];
+	bool seen[ARB_NUM_VLS] = { false };
+	uint64_t i;
+
+	for (i = 0; i < s->n; i++)
+		sim_gap(out, last, seen, s->vl[i], i, true);
+}
+
+/*
+ * The gaps of one period, the packets from @from for @len, as the second
+ * period would count them: each gap reaching back into the first.
+ */
+static void sim_seq_gaps(const struct sim_seq *s, uint64_t from, uint64_t len,
+			 struct arb_sim_out *out)
+{
+	uint64_t last[ARB_NUM_VLS] = { 0 }, r, gap;
+	int vl;
+
+	memset(out->packets, 0, sizeof(out->packets));
+	memset(out->gap_sum, 0, sizeof(out->gap_sum));
+	memset(out->gap_max, 0, sizeof(out->gap_max));
+	for (r = 0; r < len; r++)
+		last[s->vl[from + r]] = r;
+	for (r = 0; r < len; r++) {
+		vl = s->vl[from + r];
+		gap = len + r - last[vl] - 1;
+		out->gap_sum[vl] += gap;
+		if (gap > out->gap_max[vl])
+			out->gap_max[vl] = gap;
+		out->packets[vl]++;
+		last[vl] = len + r;
+	}
+}
+
+/*
  * Step until a checkpoint repeats: the bytes between the two are one
- * exact period. Then, for the gaps, one more period, each gap reaching
- * back into the period before. Without a repeat within max_steps, the
- * window since the first checkpoint is measured, gaps included.
+ * exact period; its gaps are counted over the packets recorded, as a
+ * second period would see them (each gap reaching back into the period
+ * before), or by running that second period when they could not be
+ * kept. Without a repeat within max_steps, the window since the first
+ * checkpoint is measured, gaps included.
  */
 static void sim_detect(struct sim *m, struct sim_state *st, uint64_t max_steps,
 		       struct sim_marks *mk, struct arb_sim_out *out)
 {
 	uint64_t bytes[ARB_NUM_VLS] = { 0 }, last[ARB_NUM_VLS], step, end = max_steps;
 	bool seen[ARB_NUM_VLS] = { false };
+	struct sim_seq seq = { .vl = m->spec->want_gaps ? malloc(max_steps) : NULL };
 	uint64_t wraps = 0;
 	int32_t b;
 	int vl, q;
@@ -383,7 +434,12 @@ static void sim_detect(struct sim *m, struct sim_state *st, uint64_t max_steps,
 			wraps = m->wraps;
 			if (sim_checkpoint(mk, st, step, bytes, out)) {
 				if (!m->spec->want_gaps)
-					return;
+					break;
+				if (seq.vl) {
+					sim_seq_gaps(&seq, step - out->packets_total,
+						     out->packets_total, out);
+					break;
+				}
 				end = step + out->packets_total;
 				memset(out->packets, 0, sizeof(out->packets));
 				memset(out->gap_sum, 0, sizeof(out->gap_sum));
@@ -393,8 +449,14 @@ static void sim_detect(struct sim *m, struct sim_state *st, uint64_t max_steps,
 		vl = sim_step(m, st, &b);
 		bytes[vl] += b;
 		out->packets[vl]++;
-		sim_gap(out, last, seen, vl, step, true);
+		if (seq.vl)
+			seq.vl[seq.n++] = (uint8_t)vl;
+		else if (m->spec->want_gaps)
+			sim_gap(out, last, seen, vl, step, true);
 	}
+	if (seq.vl && !out->exact)
+		sim_seq_gaps_linear(&seq, out);
+	free(seq.vl);
 	if (out->exact)
 		return;
 	out->packets_total = step - (mk->n ? mk->mark[0].step : 0);

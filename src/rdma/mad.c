@@ -39,6 +39,12 @@ static int mad_portinfo(struct mad_ctx *c, int port_num,
 	if (rc)
 		return rc;
 	t->is_switch = mad_get_field(buf, 0, IB_NODE_TYPE_F) == IB_NODE_SWITCH;
+	if (t->is_switch && !port_num) {
+		rc = mad_query(c, buf, IB_ATTR_SWITCH_INFO, 0, "SwitchInfo", err, errlen);
+		if (rc)
+			return rc;
+		t->base_port0 = !mad_get_field(buf, 0, IB_SW_ENHANCED_PORT0_F);
+	}
 	rc = mad_query(c, buf, IB_ATTR_PORT_INFO, port_num, "PortInfo", err, errlen);
 	if (rc)
 		return rc;
@@ -102,8 +108,8 @@ int mad_read_port_tables(const char *ca_name, int ca_port,
 	c.port = mad_rpc_open_port((char *)ca_name, ca_port, classes, 2);
 	if (!c.port)
 		return errbuf_set(err, errlen, -EACCES, "cannot open the umad port "
-				  "(root, or access to /dev/infiniband/umad*, is "
-				  "needed)");
+				  "(the ib_umad module, and root or read/write "
+				  "access to /dev/infiniband/umad*, are needed)");
 	if (addr->lid)
 		ib_portid_set(&c.id, addr->lid, 0, 0);
 	if (!addr->lid && (!addr->dr_path ||
@@ -112,7 +118,7 @@ int mad_read_port_tables(const char *ca_name, int ca_port,
 				addr->dr_path ? addr->dr_path : "");
 	else
 		rc = mad_portinfo(&c, addr->port_num, out, err, errlen);
-	if (!rc)
+	if (!rc && !out->base_port0)
 		rc = mad_tables(&c, addr, out, err, errlen);
 	mad_rpc_close_port(c.port);
 	return rc;

@@ -31,6 +31,7 @@ struct mad_port_tables {
 	int lid;			/* the port's node's LID (PortInfo of port 0 on a switch) */
 	int port_num;
 	int is_switch;
+	int base_port0;			/* a switch's port 0 without enhanced port 0: no VLArb tables */
 	int vl_cap;			/* PortInfo codes: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14 */
 	int oper_vls;
 	int vl_high_limit;

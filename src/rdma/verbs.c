@@ -559,3 +559,51 @@ const char *verbs_mtu_str(enum ibv_mtu mtu)
 
 	return (unsigned)mtu < sizeof(s) / sizeof(s[0]) ? s[mtu] : "?";
 }
+
+/* PortInfo's active width code -> lanes; 0: unknown. */
+static int verbs_lanes(uint8_t width)
+{
+	switch (width) {
+	case 1: return 1;
+	case 2: return 4;
+	case 4: return 8;
+	case 8: return 12;
+	case 16: return 2;
+	default: return 0;
+	}
+}
+
+/* PortInfo's active speed code -> Gb/s a lane signals; 0: unknown. */
+static double verbs_lane_gbps(uint32_t speed)
+{
+	switch (speed) {
+	case 1: return 2.5;		/* SDR */
+	case 2: return 5;		/* DDR */
+	case 4: return 10;		/* QDR */
+	case 8: return 10.3125;		/* FDR10 */
+	case 16: return 14.0625;	/* FDR */
+	case 32: return 25.78125;	/* EDR */
+	case 64: return 53.125;		/* HDR */
+	case 128: return 106.25;	/* NDR */
+	default: return 0;
+	}
+}
+
+void verbs_env(const struct verbs_dev *dev, struct run_env *e)
+{
+	char path[128], line[32];
+	FILE *f;
+
+	snprintf(e->device, sizeof(e->device), "%s", dev->name);
+	snprintf(e->fw_ver, sizeof(e->fw_ver), "%s", dev->dev_attr.fw_ver);
+	snprintf(e->link_layer, sizeof(e->link_layer), "%s", dev->roce ? "Ethernet" : "InfiniBand");
+	e->port_gbps = verbs_lanes(dev->port_attr.active_width) *
+		       verbs_lane_gbps(dev->port_attr.active_speed);
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/numa_node", dev->name);
+	f = fopen(path, "r");
+	e->device_numa = -1;
+	if (f && fgets(line, sizeof(line), f))
+		e->device_numa = atoi(line);
+	if (f)
+		fclose(f);
+}

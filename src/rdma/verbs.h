@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
+#include "base/env.h"
+
 #define VERBS_NAME_MAX 64
 
 /* An open device, one of its ports, its protection domain and chosen GID. */
@@ -99,6 +101,10 @@ int verbs_dev_open(struct verbs_dev *dev, const char *name, int port,
 int verbs_dev_adopt(struct verbs_dev *dev, struct ibv_context *ctx, int port,
 		    int gid_index, char *err, size_t errlen);
 void verbs_dev_close(struct verbs_dev *dev);
+
+/* The open device's facts for a run's JSON: name, firmware, link layer,
+ * port rate (width x lane speed) and NUMA node. */
+void verbs_env(const struct verbs_dev *dev, struct run_env *e);
 
 /* The largest message the port carries, in bytes. */
 size_t verbs_dev_max_msg_bytes(const struct verbs_dev *dev);

@@ -39,6 +39,7 @@ json_t *report_real_or_null(bool has, double v)
 	return has ? json_real(v) : json_null();
 }
 
+
 json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk)
 {
 	double tpn = clk->ticks_per_ns;
@@ -147,6 +148,8 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, lat_result_json(&res[i], info->clk));
 	json_object_set_new(root, "results", arr);
+	json_object_set_new(root, "environment", run_env_json(info->env));
+	json_object_set_new(root, "criteria", report_criteria_json(info->criteria));
 	json_object_set_new(root, "complete", json_boolean(!error));
 	json_object_set_new(root, "error", error ? json_string(error) : json_null());
 	return root;
@@ -400,6 +403,8 @@ json_t *report_bw_json(const struct bw_report_info *info, const struct flow_resu
 		json_array_append_new(arr, bw_interval_json(&iv[i]));
 	json_object_set_new(root, "intervals", arr);
 	json_object_set_new(root, "total", bw_total_json(total, info->flow.clk));
+	json_object_set_new(root, "environment", run_env_json(info->flow.env));
+	json_object_set_new(root, "criteria", report_criteria_json(info->flow.criteria));
 	json_object_set_new(root, "complete", json_boolean(!error));
 	json_object_set_new(root, "error", error ? json_string(error) : json_null());
 	return root;
@@ -475,4 +480,67 @@ void report_bw_csv_row(FILE *out, const struct bw_interval *iv)
 	else
 		fprintf(out, ",,,,\n");
 	fflush(out);
+}
+
+/* ================================================================== */
+/* Pass/fail criteria                                                  */
+/* ================================================================== */
+
+/* [{"name", "scope", "kind", "limit_UNIT", "value_UNIT" (null: none), "passed"}] */
+json_t *report_criteria_json(const struct criteria *cs)
+{
+	json_t *arr = json_array(), *o;
+	char key[32];
+	int i;
+
+	for (i = 0; cs && i < cs->n; i++) {
+		const struct criterion *c = &cs->c[i];
+
+		o = json_object();
+		json_object_set_new(o, "name", json_string(c->name));
+		json_object_set_new(o, "scope", json_string(c->scope));
+		json_object_set_new(o, "kind", json_string(c->kind == CRITERION_MAX ?
+							  "max" : "min"));
+		snprintf(key, sizeof(key), "limit_%s", c->unit);
+		json_object_set_new(o, key, json_real(c->limit));
+		snprintf(key, sizeof(key), "value_%s", c->unit);
+		json_object_set_new(o, key, report_real_or_null(c->measured, c->value));
+		json_object_set_new(o, "passed", json_boolean(c->passed));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static const char *criterion_unit(const char *unit)
+{
+	return !strcmp(unit, "gbps") ? "Gb/s" : !strcmp(unit, "pct") ? "%" :
+	       !strcmp(unit, "pp") ? "points" : !strcmp(unit, "ratio") ? "times" : unit;
+}
+
+void report_criterion_line(const struct criterion *c, char *buf, size_t len)
+{
+	const char *u = criterion_unit(c->unit);
+
+	if (!c->measured)
+		snprintf(buf, len, "%s (%s): not measured, limit %.6g %s", c->name, c->scope,
+			 c->limit, u);
+	else
+		snprintf(buf, len, "%s (%s): %.6g %s, %s %.6g %s", c->name, c->scope,
+			 c->value, u, c->passed ? (c->kind == CRITERION_MAX ? "within" :
+						   "reaching") :
+			 c->kind == CRITERION_MAX ? "above" : "below", c->limit, u);
+}
+
+void report_criteria_table(FILE *out, const struct criteria *cs)
+{
+	char line[256];
+	int i;
+
+	if (!cs || !cs->n)
+		return;
+	fprintf(out, "\ncriteria:\n");
+	for (i = 0; i < cs->n; i++) {
+		report_criterion_line(&cs->c[i], line, sizeof(line));
+		fprintf(out, "  %s %s\n", cs->c[i].passed ? "PASS" : "FAIL", line);
+	}
 }

@@ -15,6 +15,7 @@
 #include "base/hist.h"
 #include "converge/step.h"
 #include "engine/bw_client.h"
+#include "engine/criteria.h"
 #include "engine/probe.h"
 #include "engine/result.h"
 #include "rdma/verbs.h"
@@ -25,6 +26,8 @@
 
 /* How a lat run was set up: the report's header and JSON "config". */
 struct lat_report_info {
+	const struct criteria *criteria;	/* --max-p99 and kin; NULL: none */
+	const struct run_env *env;		/* where it ran; NULL: not known */
 	const char *server;
 	const char *device;
 	unsigned port;
@@ -40,6 +43,16 @@ struct lat_report_info {
 	double duration_s;
 	uint64_t warmup;
 };
+
+/*
+ * Pass/fail criteria: [{"name", "scope", "kind": "max"|"min",
+ * "limit_UNIT", "value_UNIT" (null: not measured), "passed"}]; one line
+ * per criterion ("max_p99 (size 64): 12.3 us, above 10 us"); a
+ * "criteria:" section of PASS/FAIL lines (nothing when there is none).
+ */
+json_t *report_criteria_json(const struct criteria *cs);
+void report_criterion_line(const struct criterion *c, char *buf, size_t len);
+void report_criteria_table(FILE *out, const struct criteria *cs);
 
 /* @v as a JSON number, or null when there is none (!@has). */
 json_t *report_real_or_null(bool has, double v);
@@ -119,15 +132,16 @@ struct arb_result;
 
 /* Where an analysis came from: the report's header and JSON "source". */
 struct analyze_report_info {
-	const char *format;		/* "opensm", "smpquery", "table", "ets" */
+	const char *format;		/* "opensm", "smpquery", ..., "mad" (live) */
 	const char *node_type;		/* opensm key set, NULL otherwise */
-	const char *const *sources;	/* input file names */
+	const char *const *sources;	/* input file names, or the live port */
 	int n_sources;
+	const char *port;		/* the live port an opensm.conf is read for */
 };
 
 /*
  * The analyze document: {"command", "version", "model", "runs", "limit",
- * "link_gbps", "format", "node_type", "source", "sls", "vls", "bands"
+ * "link_gbps", "format", "node_type", "source", "port", "sls", "vls", "bands"
  * (ETS only), "warnings"}; rperf-analyze(1) documents every field.
  */
 json_t *report_analyze_json(const struct analyze_report_info *info,
@@ -155,6 +169,11 @@ struct converge_report_info {
 	double duration_s, warmup_s;
 	double tolerance_pp;
 	bool sweep;
+	const char *baseline;		/* "no", "lat" or "all" */
+	const char *fit;		/* "configured" or "best": what exit 3 follows */
+	const char *semantics;		/* ib-packet's configured reading, or NULL */
+	const struct run_env *env;	/* the coordinator's host */
+	json_t *agent_envs;		/* {host: run_env_json()} the agents sent; borrowed */
 };
 
 /*
@@ -163,6 +182,17 @@ struct converge_report_info {
  * "within", "cut_short", "classes": [...], "flows": [...]}], "within_tolerance",
  * "complete", "error"}; rperf-converge(1) documents every field.
  */
+/*
+ * --json-stream: one object per line. "start" is the document's head
+ * (command, version, config, classify); "step" {index, step} each step
+ * as the document has it, when it ends; "end" {steps, within_tolerance,
+ * criteria_passed, complete, error}.
+ */
+json_t *report_converge_event_start(const struct converge_report_info *info);
+json_t *report_converge_event_step(const struct converge_report_info *info,
+				   const struct converge_step *st, size_t index);
+json_t *report_converge_event_end(const struct converge_step *steps, size_t n,
+				  const char *error);
 json_t *report_converge_json(const struct converge_report_info *info,
 			     const struct converge_step *steps, size_t n, const char *error);
 /* Per step, one row per class: tail latency, bandwidth, measured and analyzed share. */

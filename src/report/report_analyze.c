@@ -196,6 +196,7 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 			    json_string(info->node_type) : json_null());
 	json_object_set_new(root, "source",
 			    analyze_strings(info->sources, info->n_sources));
+	json_object_set_new(root, "port", info->port ? json_string(info->port) : json_null());
 	analyze_exactness_json(params, res, root);
 	analyze_lists_json(cfg, params, res, root);
 	json_object_set_new(root, "warnings", warnings);
@@ -210,9 +211,10 @@ static void analyze_header(FILE *out, const struct analyze_report_info *info,
 	fprintf(out, "rperf analyze:");
 	for (i = 0; i < info->n_sources; i++)
 		fprintf(out, " %s", info->sources[i]);
-	fprintf(out, " (%s%s%s)\nmodel %s", info->format,
+	fprintf(out, " (%s%s%s%s%s)\nmodel %s", info->format,
 		info->node_type ? ", node type " : "",
-		info->node_type ? info->node_type : "", arb_model_name(res->model));
+		info->node_type ? info->node_type : "", info->port ? ", for " : "",
+		info->port ? info->port : "", arb_model_name(res->model));
 	char name[96];
 
 	if (res->kind == ARB_KIND_VLARB)

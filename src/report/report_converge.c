@@ -59,6 +59,10 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 			    report_real_or_null(c->has_switch, c->switch_share_pct));
 	json_object_set_new(o, "switch_diff_pp",
 			    report_real_or_null(c->has_switch, c->switch_diff_pp));
+	/* --baseline: RTT percentiles loaded over the same of its lat flows alone. */
+	json_object_set_new(o, "impact", !c->has_impact ? json_null() :
+			    json_pack("{s:f, s:f, s:f}", "p50", c->impact_p50, "p99", c->impact_p99,
+				      "p99_9", c->impact_p99_9));
 	return o;
 }
 
@@ -82,8 +86,36 @@ static json_t *converge_flow_json(const struct converge_report_info *info,
 			    json_integer(f->host_retrans) : json_null());
 	json_object_set_new(o, "rtt_ns", f->rtt ? report_hist_json(f->rtt, &f->rtt_clk) :
 			    json_null());
+	json_object_set_new(o, "isolated_gbps",
+			    report_real_or_null(f->has_isolated, f->isolated_gbps));
+	json_object_set_new(o, "loaded_over_isolated",
+			    report_real_or_null(f->has_isolated && f->isolated_gbps > 0,
+						f->isolated_gbps > 0 ? f->gbps / f->isolated_gbps : 0));
 	json_object_set_new(o, "error", f->error[0] ? json_string(f->error) : json_null());
 	return o;
+}
+
+static json_t *converge_reading_json(const struct converge_reading *r)
+{
+	return json_pack("{s:s, s:f, s:f}", "semantics", r->name, "max_diff_pp", r->max_diff_pp,
+			 "rms_diff_pp", r->rms_diff_pp);
+}
+
+/* {configured, best, readings: [...]}, or null when the step was not compared. */
+static json_t *converge_fit_json(const struct converge_fit *fit)
+{
+	json_t *all;
+	int i;
+
+	if (!fit->has)
+		return json_null();
+	all = json_array();
+	for (i = 0; i < fit->n; i++)
+		json_array_append_new(all, converge_reading_json(&fit->readings[i]));
+	return json_pack("{s:o, s:o, s:b, s:o}",
+			 "configured", converge_reading_json(&fit->readings[fit->configured]),
+			 "best", converge_reading_json(&fit->readings[fit->best]),
+			 "exact", fit->n == 1, "readings", all);
 }
 
 static json_t *converge_step_json(const struct converge_report_info *info,
@@ -98,6 +130,8 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 		if (st->flows[i].ran)
 			json_array_append_new(flows, converge_flow_json(info, &st->flows[i]));
 	json_object_set_new(o, "active_bw", json_integer(st->active_bw));
+	json_object_set_new(o, "baseline_flow", st->baseline ?
+			    json_string(st->flows[st->alone].name) : json_null());
 	json_object_set_new(o, "window_s", json_real(st->window_s));
 	json_object_set_new(o, "total_gbps", json_real(st->total_gbps));
 	json_object_set_new(o, "analysis_link_gbps", json_real(st->analysis_link_gbps));
@@ -109,6 +143,8 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 			    json_string(st->switch_error) : json_null());
 	json_object_set_new(o, "classes", classes);
 	json_object_set_new(o, "flows", flows);
+	json_object_set_new(o, "criteria", report_criteria_json(&st->criteria));
+	json_object_set_new(o, "semantics_fit", converge_fit_json(&st->fit));
 	return o;
 }
 
@@ -127,30 +163,82 @@ static json_t *converge_config_json(const struct converge_report_info *info)
 	json_object_set_new(o, "warmup_s", json_real(info->warmup_s));
 	json_object_set_new(o, "tolerance_pp", json_real(info->tolerance_pp));
 	json_object_set_new(o, "sweep", json_boolean(info->sweep));
+	json_object_set_new(o, "baseline", json_string(info->baseline ? info->baseline : "no"));
+	json_object_set_new(o, "fit", json_string(info->fit ? info->fit : "configured"));
+	json_object_set_new(o, "semantics", info->semantics ? json_string(info->semantics) :
+			    json_null());
 	return o;
 }
 
-json_t *report_converge_json(const struct converge_report_info *info,
-			     const struct converge_step *steps, size_t n, const char *error)
+/* {"command", "version", "config", "classify"}: what a run is, before any step. */
+static json_t *converge_head_json(const struct converge_report_info *info)
 {
-	json_t *root = json_object(), *arr = json_array();
-	bool within = true;
-	size_t i;
+	json_t *root = json_object();
 
-	for (i = 0; i < n; i++) {
-		json_array_append_new(arr, converge_step_json(info, &steps[i]));
-		within = within && steps[i].within;
-	}
 	json_object_set_new(root, "command", json_string("converge"));
 	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
 	json_object_set_new(root, "config", converge_config_json(info));
 	json_object_set_new(root, "classify", json_string(info->ets ?
 			    "ets band of the flow's DSCP (tclass >> 2)" : "service level"));
-	json_object_set_new(root, "steps", arr);
+	json_object_set_new(root, "environment", json_pack("{s:o, s:o}",
+			    "coordinator", run_env_json(info->env),
+			    "agents", info->agent_envs ? json_incref(info->agent_envs) :
+							 json_object()));
+	return root;
+}
+
+/* The verdicts over @n steps, and how the run ended, into @root. */
+static void converge_tail_json(json_t *root, const struct converge_step *steps, size_t n,
+			       const char *error)
+{
+	bool within = true, passed = true;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		within = within && steps[i].within;
+		passed = passed && !criteria_failed(&steps[i].criteria);
+	}
 	json_object_set_new(root, "within_tolerance", json_boolean(within));
+	json_object_set_new(root, "criteria_passed", json_boolean(passed));
 	json_object_set_new(root, "complete", json_boolean(!error));
 	json_object_set_new(root, "error", error ? json_string(error) : json_null());
+}
+
+json_t *report_converge_json(const struct converge_report_info *info,
+			     const struct converge_step *steps, size_t n, const char *error)
+{
+	json_t *root = converge_head_json(info), *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, converge_step_json(info, &steps[i]));
+	json_object_set_new(root, "steps", arr);
+	converge_tail_json(root, steps, n, error);
 	return root;
+}
+
+json_t *report_converge_event_start(const struct converge_report_info *info)
+{
+	json_t *o = converge_head_json(info);
+
+	json_object_set_new(o, "event", json_string("start"));
+	return o;
+}
+
+json_t *report_converge_event_step(const struct converge_report_info *info,
+				   const struct converge_step *st, size_t index)
+{
+	return json_pack("{s:s, s:I, s:o}", "event", "step", "index", (json_int_t)index,
+			 "step", converge_step_json(info, st));
+}
+
+json_t *report_converge_event_end(const struct converge_step *steps, size_t n,
+				  const char *error)
+{
+	json_t *o = json_pack("{s:s, s:I}", "event", "end", "steps", (json_int_t)n);
+
+	converge_tail_json(o, steps, n, error);
+	return o;
 }
 
 static double class_pct(const struct converge_class *c, double pct)
@@ -232,6 +320,53 @@ static void converge_switch_line(FILE *out, const struct converge_report_info *i
 	fprintf(out, "\n");
 }
 
+/* Which reading of the arbitration the step's shares fit best. */
+static void converge_fit_line(FILE *out, const struct converge_step *st)
+{
+	const struct converge_fit *fit = &st->fit;
+	const struct converge_reading *b, *cf;
+
+	if (!fit->has)
+		return;
+	b = &fit->readings[fit->best];
+	cf = &fit->readings[fit->configured];
+	if (fit->n == 1) {
+		fprintf(out, "fit: %s, its one reading: %.1f points at most (rms %.1f)\n",
+			b->name, b->max_diff_pp, b->rms_diff_pp);
+		return;
+	}
+	fprintf(out, "best fit of %d readings: %s, %.1f points at most (rms %.1f)", fit->n,
+		b->name, b->max_diff_pp, b->rms_diff_pp);
+	if (fit->best != fit->configured)
+		fprintf(out, "; configured %s: %.1f (rms %.1f)", cf->name, cf->max_diff_pp,
+			cf->rms_diff_pp);
+	else
+		fprintf(out, ", the configured one");
+	fprintf(out, "\n");
+}
+
+/* --baseline: each class's impact factors, each bw flow's rate against alone. */
+static void converge_impact_lines(FILE *out, const struct converge_report_info *info,
+				  const struct converge_step *st)
+{
+	const struct converge_flow *f;
+	size_t k;
+
+	for (k = 0; k < st->n_classes; k++)
+		if (st->classes[k].has_impact)
+			fprintf(out, "impact, %s %d: RTT loaded over alone p50 %.2fx, p99 %.2fx, "
+				"p99.9 %.2fx\n", converge_class_kind(info), st->classes[k].key,
+				st->classes[k].impact_p50, st->classes[k].impact_p99,
+				st->classes[k].impact_p99_9);
+	for (k = 0; k < st->n_flows; k++) {
+		f = &st->flows[k];
+		if (f->ran && f->has_isolated && f->isolated_gbps > 0)
+			fprintf(out, "impact, flow %s: %.3f Mb/s loaded, %.3f alone (%.2fx)\n",
+				f->name, f->gbps * 1000, f->isolated_gbps * 1000,
+				f->gbps / f->isolated_gbps);
+	}
+}
+
 static void converge_flow_errors(FILE *out, const struct converge_step *st)
 {
 	size_t k;
@@ -258,7 +393,10 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 	for (i = 0; i < n; i++) {
 		st = &steps[i];
 		fprintf(out, "\n");
-		if (info->sweep)
+		if (st->baseline)
+			fprintf(out, "step %zu, baseline: flow %s alone\n", i,
+				st->flows[st->alone].name);
+		else if (info->sweep)
 			fprintf(out, "step %zu: %u bandwidth flow%s\n", i, st->active_bw,
 				st->active_bw == 1 ? "" : "s");
 		if (st->cut_short && st->window_s <= 0) {
@@ -278,7 +416,10 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		fprintf(out, "\n");
 		converge_switch_line(out, info, st);
 		converge_backlog_notes(out, info, st);
+		converge_fit_line(out, st);
+		converge_impact_lines(out, info, st);
 		converge_flow_errors(out, st);
+		report_criteria_table(out, &st->criteria);
 	}
 }
 
@@ -289,7 +430,8 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 	size_t i, k;
 
 	fprintf(out, "step,active_bw,%s,lat_flows,bw_flows,p50_ns,p99_ns,p99_9_ns,gbps,"
-		     "share_pct,analyzed_pct,diff_pp,within,window_s,cut_short\n",
+		     "share_pct,analyzed_pct,diff_pp,within,window_s,cut_short,baseline_flow,"
+		     "impact_p50,impact_p99,impact_p99_9\n",
 		info->ets ? "band" : "sl");
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < steps[i].n_classes; k++) {
@@ -308,7 +450,13 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 				fprintf(out, "%.2f,,,", c->analyzed_pct);
 			else
 				fprintf(out, ",,,");
-			fprintf(out, "%.3f,%d\n", steps[i].window_s, steps[i].cut_short);
+			fprintf(out, "%.3f,%d,%s,", steps[i].window_s, steps[i].cut_short,
+				steps[i].baseline ? steps[i].flows[steps[i].alone].name : "");
+			if (c->has_impact)
+				fprintf(out, "%.4f,%.4f,%.4f\n", c->impact_p50, c->impact_p99,
+					c->impact_p99_9);
+			else
+				fprintf(out, ",,\n");
 		}
 	}
 }

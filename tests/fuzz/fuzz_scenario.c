@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = scenario_parse("fuzz.ini", text, "/nonexistent", &sc, err, sizeof(err));
 	if (rc && (rc != -EINVAL || !err[0]))
 		abort();	/* every refusal says why, as -EINVAL */
-	if (!rc && (sc.n_flows == 0 || sc.n_flows > SCEN_MAX_FLOWS))
+	if (!rc && (sc.n_flows == 0 || sc.n_flows > SCENARIO_MAX_FLOWS))
 		abort();
 	free(text);
 	return 0;

@@ -41,10 +41,7 @@ BASE_PORT0=3:0		# a switch's base port 0: no VLArb tables
 
 # shape FILE: what must agree, one line of JSON.
 shape() {
-	jq -c '[.limit,
-		[.sls[] | [.sl, .vl, .share_pct, .mean_distance, .max_distance]],
-		[.vls[] | [.vl, .high_weight, .low_weight, .share_pct,
-			   .mean_distance, .max_distance]]]' "$1"
+	jq -c -f "$TOP/tests/ib/shape.jq" "$1"
 }
 
 # compare NAME CONF CAP TYPE LID PORT: the two analyses of one port.

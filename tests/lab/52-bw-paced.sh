@@ -9,7 +9,9 @@
 
 server_bg h2 "$WORK/srv.out"
 wait_listen h2 18520
-bw_run h1 paced -D 20 -s 1024 --rate 5m h2 || { cat "$WORK/paced.out" >&2; fail "rperf bw failed"; }
+bw_run h1 paced -D 20 -s 1024 --rate 5m --min-gbps 4.5m h2 || { cat "$WORK/paced.out" >&2; fail "rperf bw failed"; }
+jq -e '.criteria | length == 1 and .[0].name == "min_gbps" and .[0].passed and .[0].scope == "total received"' \
+	"$WORK/paced.json" >/dev/null || fail "min_gbps 4.5m not passed: $(jq -c .criteria "$WORK/paced.json")"
 got=$(bw_mbps paced 0 20)
 first=$(bw_mbps paced 0 5)
 last=$(bw_mbps paced 15 20)
@@ -19,8 +21,10 @@ within_pct "$got" 5 5 || fail "received $got Mbit/s, want 5 +- 5 %"
 within_pct "$last" "$first" 2 || fail "pace drifted: $first Mbit/s at the start, $last at the end"
 
 LAT_OPTS="--clock=$CLOCK" # --event, not --yield: it sleeps instead of polling
-bw_run h1 paced-event -D 8 -s 1024 --rate 5m --event h2 ||
-	{ cat "$WORK/paced-event.out" >&2; fail "rperf bw --event failed"; }
+rc=0
+bw_run h1 paced-event -D 8 -s 1024 --rate 5m --event --min-gbps 6m h2 || rc=$?
+[ "$rc" = 3 ] && grep -q '^rperf: error: criterion failed: min_gbps (total received): .* Gb/s, below 0.006 Gb/s' "$WORK/paced-event.out" ||
+	{ cat "$WORK/paced-event.out" >&2; fail "rperf bw --event --min-gbps 6m exited $rc, want 3 naming min_gbps"; }
 mode=$(jq -r '.config.completion' "$WORK/paced-event.json")
 got=$(bw_mbps paced-event 0 8)
 sent=$(jq -r '.total.sent.gbps * 1000' "$WORK/paced-event.json")

@@ -30,6 +30,13 @@ for band in 0 1; do
 done
 [ "$(step_jq shares '.classes | length')" = 2 ] || fail "expected two classes"
 [ "$(jq -r .within_tolerance "$WORK/shares.json")" = true ] || fail "JSON says out of tolerance"
+# ETS has one reading: the fit is exact, best and configured are the
+# same, and its difference is the largest class difference.
+step_jq shares '.semantics_fit | .exact and .best.semantics == "ets" and .best == .configured and
+	(.best.max_diff_pp <= '$TOL')' | grep -qx true ||
+	fail "semantics fit: $(step_jq shares '.semantics_fit | tostring')"
+grep -q '^fit: ets, its one reading' "$WORK/shares.out" || fail "the table has no fit line"
+echo "fit: $(step_jq shares '.semantics_fit.best | "\(.semantics), \(.max_diff_pp) points at most"')"
 
 rc=0
 converge wrong --tolerance $TOL --arbitration tests/data/ets-wrong-1to1.txt examples/converge-ets-shares.ini || rc=$?

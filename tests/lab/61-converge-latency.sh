@@ -16,8 +16,35 @@ run() {
 	converge "$@" || rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "$1: converge exited $rc"
 }
-run own examples/converge-lat-own-class.ini
-run shared examples/converge-lat-shared-class.ini
+# The same scenarios with pass/fail criteria: in its own band the lat flow
+# keeps a p99 within 10 s and the first DRR band at least half of the port;
+# sharing a band, no p99 is within 1 ms (a 16 KiB message alone takes 13 ms
+# at 10 Mbit/s), so that criterion fails, exit 3, named.
+in_vm h1 "sed -e '/^\[lat\]/a max_p99 = 10s' -e '/^\[bw-band1\]/a min_share = 50' \
+	$TOP/examples/converge-lat-own-class.ini >/tmp/own.ini &&
+	sed -e '/^\[lat\]/a max_p99 = 1ms' $TOP/examples/converge-lat-shared-class.ini >/tmp/shared.ini"
+run own /tmp/own.ini --arbitration "$TOP/examples/ets-strict.txt" --baseline
+run shared /tmp/shared.ini --arbitration "$TOP/examples/ets-strict.txt" --baseline
+jq -e '.criteria_passed and ([.steps[-1].criteria[] | select(.passed)] | length == 2)' "$WORK/own.json" >/dev/null ||
+	fail "own class: the criteria did not pass: $(step_jq own '.criteria')"
+grep -q '^rperf: error: criterion failed: max_p99 (flow lat, band 1): .* us, above 1000 us' "$WORK/shared.out" ||
+	fail "shared class: max_p99 1ms not named as failed"
+jq -e '(.criteria_passed | not) and .steps[-1].criteria[0].name == "max_p99"' "$WORK/shared.json" >/dev/null ||
+	fail "shared class: the JSON does not record the failed criterion"
+! grep -q "^rperf: error: criterion failed" "$WORK/own.out" || fail "own class: a criterion failed"
+# --baseline: the lat flow ran alone first (step 0), then loaded. Sharing
+# a band with a bw flow multiplies its tail; in its own strict band it
+# waits at most for the packet on the wire.
+impact() { step_jq "$1" ".classes[] | select(.lat_flows > 0) | .impact.$2"; }
+for r in own shared; do
+	[ "$(jq -r '.steps[0].baseline_flow' "$WORK/$r.json")" = lat ] ||
+		fail "$r: step 0 is not the lat flow's baseline"
+done
+echo "impact p50/p99 (loaded over alone): own band $(impact own p50)/$(impact own p99), shared band $(impact shared p50)/$(impact shared p99)"
+awk -v o="$(impact own p99)" -v s="$(impact shared p99)" -v o50="$(impact own p50)" \
+	'BEGIN { exit !(o > 0 && o50 < 5 && s > 10 && s > 5 * o) }' ||
+	fail "impact: own band p50 $(impact own p50) (want < 5), p99 $(impact own p99); shared band p99 $(impact shared p99) (want > 10 and 5 times own)"
+echo "criteria: own $(step_jq own '[.criteria[] | [.name, .passed]] | tostring'), shared $(step_jq shared '[.criteria[] | [.name, .passed]] | tostring')"
 # p99 and p50 of the latency flow's class, in us.
 lat() { step_jq "$1" ".classes[] | select(.lat_flows > 0) | .rtt_ns.$2 / 1000"; }
 for p in p50 p99; do

@@ -77,6 +77,40 @@ expect 2 --format xml "$D/config-a.table"
 expect 2 "$D/config-a.table" "$D/ets-roce.txt"
 expect 2 "$D/no-such-file"
 expect 2
+# OpenSM's default tables (limit 0, every weight below a packet): SL0 gets
+# 50 % in every plausible reading; the reading whose low turns can pass
+# empty is left out of the range, and chosen on purpose it gives 94.1 %
+# with a warning that it breaks limit 0's alternation.
+OSM="$D/../ib/conf/01-defaults.conf"
+expect 0 --json=- "$OSM"
+jq -e '.sls[0].share_min_pct == 50 and .sls[0].share_max_pct == 50 and
+	([.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") == null)' "$out" >/dev/null ||
+	fail "OpenSM defaults: SL0 not 50 % in every reading: $(jq -c '.sls[0]' "$out")"
+grep -q "limit0=bytes left out of the range" "$out.err" || fail "no left-out warning: $(cat "$out.err")"
+expect 0 --json=- --semantics limit0=bytes --range-pct 5 "$OSM"
+jq -e '(.sls[0].share_pct * 100 | round) == 9412 and .range_pct == 5' "$out" >/dev/null ||
+	fail "--semantics limit0=bytes: $(jq -c '{range_pct, sl0: .sls[0]}' "$out")"
+grep -q "breaks limit 0's alternation" "$out.err" || fail "no breaks warning: $(cat "$out.err")"
+expect 2 --semantics carry=maybe "$OSM"
+grep -q -- "--semantics 'carry=maybe'" "$out.err" || fail "bad --semantics not named"
+expect 2 --range-pct 101 "$OSM"
+grep -q -- "--range-pct '101'" "$out.err" || fail "bad --range-pct not named"
+expect 2 --semantics carry=no --model ib-fluid "$OSM"
+grep -q -- "--semantics applies to ib-packet" "$out.err" || fail "--semantics with ib-fluid: $(cat "$out.err")"
+
+# --port: a bad value is named before any MAD leaves; a table with a live
+# port is refused before the port is read; an unreachable fabric is a
+# failure (1), not bad usage. The live reads: tests/ib/live.sh.
+for bad in 1 1: :1 0,1,:1 0,,1:1 1,0:1 49152:1 1:255 x:1; do
+	expect 2 --port "$bad"
+	grep -q -- "--port '$bad'" "$out.err" || fail "--port $bad: not named: $(cat "$out.err")"
+done
+expect 2 --port 1:1 "$D/config-a.table"
+grep -q "with a live port, give an opensm.conf" "$out.err" || fail "table with --port: $(cat "$out.err")"
+expect 2 --port 1:1 --ca :1
+grep -q "device ':1'" "$out.err" || fail "--ca :1 not named: $(cat "$out.err")"
+expect 1 --port 1:1
+grep -q "lid 1 port 1: cannot open the umad port" "$out.err" || fail "no umad: $(cat "$out.err")"
 
 [ "$fails" = 0 ] || exit 1
 echo "analyze-cli: all passed"

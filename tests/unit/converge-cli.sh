@@ -38,6 +38,10 @@ expect 0 converge --help
 expect 0 agent --help
 expect 2 converge
 expect 2 converge --tolerance -1 "$D/scenario-good.ini"
+expect 2 converge --fit better "$D/scenario-good.ini"
+has "--fit 'better': expected configured or best"
+expect 2 converge --baseline=some "$D/scenario-good.ini"
+has "--baseline 'some': expected lat, all or no"
 expect 2 converge "$D/scenario-bad-size.ini"
 has "scenario-bad-size.ini:7: \[a\] size '12q'"
 expect 2 converge "$D/scenario-bad-key.ini"
@@ -64,6 +68,16 @@ type = lat
 EOT
 expect 1 converge --timeout 1 "$T/s.ini"
 has "agent '127.0.0.1' \(destination\) cannot be reached"
+# --json-stream: the start and the end, one valid object a line, the
+# end naming the failure.
+expect 1 converge --timeout 1 --json-stream "$T/stream.jsonl" "$T/s.ini"
+[ "$(wc -l <"$T/stream.jsonl")" = 2 ] &&
+	jq -e -s '.[0].event == "start" and .[0].config.destination == "127.0.0.1" and
+		.[1].event == "end" and .[1].steps == 0 and (.[1].complete | not) and
+		(.[1].error | test("cannot be reached"))' "$T/stream.jsonl" >/dev/null ||
+	fail "--json-stream: $(cat "$T/stream.jsonl")"
+expect 1 converge --json-stream /nonexistent/s.jsonl "$T/s.ini"
+has "'/nonexistent/s.jsonl': No such file or directory"
 
 # An agent with a token refuses a coordinator without it.
 printf 'a-token-of-some-length\n' >"$T/token"

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "unit.h"
+#include "base/units.h"
 #include "cli/bw.h"
 #include "engine/bw_client.h"
 #include "engine/load.h"
@@ -351,21 +352,29 @@ static void test_opts_full(void **state)
 
 static void test_opts_rates(void **state)
 {
+	struct bw_opts o;
 	uint64_t r;
 
 	(void)state;
-	assert_int_equal(bw_parse_rate("5m", &r), 0);
+	assert_int_equal(units_parse_bps("5m", &r), 0);
 	assert_int_equal(r, 5000000);
-	assert_int_equal(bw_parse_rate("10mbit", &r), 0);
+	assert_int_equal(units_parse_bps("10mbit", &r), 0);
 	assert_int_equal(r, 10000000);
-	assert_int_equal(bw_parse_rate("800K", &r), 0);
+	assert_int_equal(units_parse_bps("800K", &r), 0);
 	assert_int_equal(r, 800000);
-	assert_int_equal(bw_parse_rate("1000", &r), 0);
+	assert_int_equal(units_parse_bps("1000bit", &r), 0);
 	assert_int_equal(r, 1000);
-	assert_int_equal(bw_parse_rate("5x", &r), -EINVAL);
-	assert_int_equal(bw_parse_rate("-5m", &r), -EINVAL);
-	assert_int_equal(bw_parse_rate("", &r), -EINVAL);
-	assert_int_equal(bw_parse_rate("0", &r), -EINVAL);
+	/* A bare rate is Gb/s, as in a scenario. */
+	assert_int_equal(units_parse_bps("1000", &r), 0);
+	assert_int_equal(r, 1000000000000ull);
+	assert_int_equal(units_parse_bps("5x", &r), -EINVAL);
+	assert_int_equal(units_parse_bps("-5m", &r), -EINVAL);
+	assert_int_equal(units_parse_bps("", &r), -EINVAL);
+	/* Zero reads, but bw refuses it: no rate is no --rate. */
+	assert_int_equal(PARSE(&o, "--rate", "0", "h"), -EINVAL);
+	assert_non_null(strstr(err, "--rate '0'"));
+	assert_int_equal(PARSE(&o, "--rate", "5", "h"), 0);
+	assert_int_equal(o.rate_bps, 5000000000ull);
 }
 
 /* Each rule, with the words its message must contain. */
@@ -383,7 +392,7 @@ static void test_opts_bad(void **state)
 		{ { "--rate", "5m", "--hw-rate", "5m", "h" }, "not both" },
 		{ { "--event", "--yield", "h" }, "--event" },
 		{ { "--rate", "fast", "h" }, "--rate 'fast'" },
-		{ { "--hw-rate", "500", "h" }, "1 kbit/s" },
+		{ { "--hw-rate", "500bit", "h" }, "1 kbit/s" },
 		{ { "--interval", "5", "-D", "2", "h" }, "longer than -D" },
 		{ { "--write", "--rdma-cm", "h" }, "--write needs the TCP" },
 		{ { "--qps", "2", "--rdma-cm", "h" }, "one QP" },

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/units.h"
 #include "cli/lat.h"
 
 /* Parse a NULL-terminated argument list; argv[0] is "lat". */
@@ -132,14 +133,15 @@ static void test_help(void **state)
 
 static void test_sizes(void **state)
 {
-	size_t s, sizes[32];
+	uint64_t s;
+	size_t sizes[32];
 
 	(void)state;
-	assert_int_equal(flow_parse_size("4k", &s), 0);
+	assert_int_equal(units_parse_bytes("4k", &s), 0);
 	assert_int_equal(s, 4096);
-	assert_int_equal(flow_parse_size("2M", &s), 0);
+	assert_int_equal(units_parse_bytes("2M", &s), 0);
 	assert_int_equal(s, 2u << 20);
-	assert_int_equal(flow_parse_size("4kk", &s), -EINVAL);
+	assert_int_equal(units_parse_bytes("4kk", &s), -EINVAL);
 	/* rxe: 8 MiB; the sweep stops at 2^23 whatever the port allows. */
 	assert_int_equal(lat_sweep_sizes(8u << 20, sizes, 32), 23);
 	assert_int_equal(sizes[0], 2);

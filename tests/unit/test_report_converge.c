@@ -112,8 +112,8 @@ static void test_table_csv(void **state)
 	out = capture(report_converge_csv);
 	assert_non_null(strstr(out, "step,active_bw,band,"));
 	assert_non_null(strstr(out, "\n0,2,1,1,1,"));
-	assert_non_null(strstr(out, ",within,window_s,cut_short\n"));
-	assert_non_null(strstr(out, ",24.50,25.00,-3.00,0,10.000,1\n"));
+	assert_non_null(strstr(out, ",within,window_s,cut_short,baseline_flow,impact_p50,impact_p99,impact_p99_9\n"));
+	assert_non_null(strstr(out, ",24.50,25.00,-3.00,0,10.000,1,,,,\n"));
 	/* A step that ended before its window began has no table. */
 	step.window_s = 0;
 	step.flows[0].error[0] = 'x';

@@ -9,6 +9,7 @@
 
 #include "converge/scenario.h"
 #include "unit.h"
+#include "cli/bw.h"
 
 static struct scenario sc;
 static char err[512];
@@ -42,15 +43,15 @@ static void test_good(void **state)
 	assert_int_equal(sc.retry, 6);
 	assert_int_equal(sc.n_flows, 2);
 	assert_string_equal(sc.flows[0].name, "lat1");
-	assert_int_equal(sc.flows[0].type, SCEN_FLOW_LAT);
+	assert_int_equal(sc.flows[0].type, SCENARIO_FLOW_LAT);
 	assert_int_equal(sc.flows[0].sl, 1);
 	assert_int_equal(sc.flows[0].tclass, 184);
 	assert_int_equal(sc.flows[0].size_bytes, 64);
 	assert_int_equal(sc.flows[0].line, 18);
 	assert_string_equal(sc.flows[1].name, "bw.0");
-	assert_int_equal(sc.flows[1].type, SCEN_FLOW_BW);
+	assert_int_equal(sc.flows[1].type, SCENARIO_FLOW_BW);
 	assert_int_equal(sc.flows[1].size_bytes, 65536);
-	assert_near(sc.flows[1].rate_gbps, 0.005, 1e-12);
+	assert_int_equal(sc.flows[1].rate_bps, 5000000);
 	assert_int_equal(sc.flows[1].threads, 2);
 	assert_int_equal(sc.flows[1].qps, 4);
 }
@@ -79,6 +80,78 @@ static void test_defaults(void **state)
 			 -EINVAL);
 }
 
+/* arbitration: files, a live port (a route has commas), or both. */
+static void test_arbitration(void **state)
+{
+	(void)state;
+	assert_int_equal(scenario_set_arbitration(&sc, "port:0,1,3:2, opensm.conf", "/d", err,
+						  sizeof(err)), 0);
+	assert_string_equal(sc.arb_port, "0,1,3:2");
+	assert_int_equal(sc.n_arb_files, 1);
+	assert_string_equal(sc.arb_files[0], "/d/opensm.conf");
+	assert_int_equal(scenario_set_arbitration(&sc, "a.txt,b.txt port:1:3", NULL, err,
+						  sizeof(err)), 0);
+	assert_string_equal(sc.arb_port, "1:3");
+	assert_int_equal(sc.n_arb_files, 2);
+	assert_string_equal(sc.arb_files[1], "b.txt");
+	assert_int_equal(scenario_set_arbitration(&sc, "a.txt", NULL, err, sizeof(err)), 0);
+	assert_string_equal(sc.arb_port, "");
+	assert_int_equal(scenario_set_arbitration(&sc, "port:1:3 port:2:1", NULL, err,
+						  sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "one live port at most ('1:3' and '2:1')"));
+	assert_int_equal(scenario_set_arbitration(&sc, "port:", NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "'port:'"));
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\narbitration = port:1:3\n"
+					"arbitration_ca = mlx5_0:1\n[f]\nhost=a\ntype=bw\n", NULL,
+					&sc, err, sizeof(err)), 0);
+	assert_string_equal(sc.arb_port, "1:3");
+	assert_string_equal(sc.arb_ca, "mlx5_0:1");
+	assert_int_equal(sc.n_arb_files, 0);
+}
+
+/* Pass/fail criteria of a flow, in their units; bad ones named. */
+static void test_criteria_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\n[f]\nhost=a\ntype=lat\n"
+					"max_p99 = 50us\nmax_p99_9 = 1ms\nmin_gbps = 500m\n"
+					"min_share = 20\nmax_share_diff = 2.5\n", NULL, &sc, err,
+					sizeof(err)), 0);
+	assert_near(sc.flows[0].max_p99_us, 50, 1e-9);
+	assert_near(sc.flows[0].max_p99_9_us, 1000, 1e-9);
+	assert_near(sc.flows[0].min_gbps, 0.5, 1e-12);
+	assert_near(sc.flows[0].min_share_pct, 20, 1e-12);
+	assert_near(sc.flows[0].max_share_diff_pp, 2.5, 1e-12);
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\n[f]\nhost=a\ntype=lat\n"
+					"max_p99 = fast\n", NULL, &sc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "s:6: [f] max_p99 'fast'"));
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\n[f]\nhost=a\ntype=lat\n"
+					"min_share = 101\n", NULL, &sc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "min_share '101'"));
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\n[f]\nhost=a\ntype=lat\n"
+					"max_jitter = 1\n", NULL, &sc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown key 'max_jitter'"));
+	/* The baseline a scenario asks for. */
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nbaseline = all\n[f]\n"
+					"host=a\ntype=lat\nmax_impact_p99 = 1.5\n", NULL, &sc, err,
+					sizeof(err)), 0);
+	assert_int_equal(sc.baseline, SCENARIO_BASELINE_ALL);
+	assert_near(sc.flows[0].max_impact_p99, 1.5, 1e-12);
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nbaseline = some\n[f]\n"
+					"host=a\ntype=lat\n", NULL, &sc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "baseline 'some': expected no, lat or all"));
+	/* The configured reading: the default, or the key's (others default). */
+	assert_true(sc.semantics.carry);
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nsemantics = low=packet\n"
+					"[f]\nhost=a\ntype=lat\n", NULL, &sc, err, sizeof(err)), 0);
+	assert_true(sc.semantics_set && sc.semantics.carry);
+	assert_int_equal(sc.semantics.low_turn, ARB_LOW_PACKET);
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nsemantics = carry=perhaps\n"
+					"[f]\nhost=a\ntype=lat\n", NULL, &sc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "semantics 'carry=perhaps'"));
+}
+
 /* Each bad file fails with "path:line: ..." naming what is wrong. */
 static void test_bad(void **state)
 {
@@ -103,24 +176,51 @@ static void test_bad(void **state)
 	assert_int_equal(load("no-such-scenario.ini"), -ENOENT);
 }
 
+/* A scenario of one bw flow with @global and @flow keys added, into @out;
+ * 0 or -EINVAL. */
+static int parse_with(const char *global, const char *flow, struct scenario *out)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "[global]\ndestination=d\n%s\n[f]\nhost=a\ntype=bw\n%s\n",
+		 global, flow);
+	err[0] = '\0';
+	return scenario_parse("s", text, NULL, out, err, sizeof(err));
+}
+
+/* The rate rperf bw --rate VALUE carries per QP, in bit/s. */
+static uint64_t cli_rate_bps(const char *value)
+{
+	char *args[] = { "bw", "--rate", (char *)value, "h2", NULL };
+	struct bw_opts o;
+	char cli_err[256];
+
+	assert_int_equal(bw_opts_parse(4, args, &o, cli_err, sizeof(cli_err)), 0);
+	return o.rate_bps;
+}
+
 static void test_values(void **state)
 {
-	double v;
-
 	(void)state;
-	assert_int_equal(scenario_parse_rate("10mbit", &v), 0);
-	assert_near(v, 0.01, 1e-12);
-	assert_int_equal(scenario_parse_rate("100G", &v), 0);
-	assert_near(v, 100, 1e-9);
-	assert_int_equal(scenario_parse_rate("1.5", &v), 0);
-	assert_near(v, 1.5, 1e-9);
-	assert_int_equal(scenario_parse_rate("-1g", &v), -EINVAL);
-	assert_int_equal(scenario_parse_rate("10 furlongs", &v), -EINVAL);
-	assert_int_equal(scenario_parse_seconds("250ms", &v), 0);
-	assert_near(v, 0.25, 1e-12);
-	assert_int_equal(scenario_parse_seconds("3s", &v), 0);
-	assert_near(v, 3, 1e-12);
-	assert_int_equal(scenario_parse_seconds("3h", &v), -EINVAL);
+	assert_int_equal(parse_with("", "rate = 10mbit", &sc), 0);
+	assert_int_equal(sc.flows[0].rate_bps, 10000000);
+	assert_int_equal(parse_with("link_rate = 100G", "", &sc), 0);
+	assert_near(sc.link_gbps, 100, 1e-9);
+	assert_int_equal(parse_with("", "rate = 1.5", &sc), 0);
+	assert_int_equal(sc.flows[0].rate_bps, 1500000000);
+	/* A bare rate means what rperf bw --rate makes of it: Gb/s. */
+	assert_int_equal(parse_with("", "rate = 5", &sc), 0);
+	assert_int_equal(sc.flows[0].rate_bps, cli_rate_bps("5"));
+	assert_int_equal(sc.flows[0].rate_bps, 5000000000ull);
+	assert_int_equal(parse_with("", "rate = -1g", &sc), -EINVAL);
+	assert_non_null(strstr(err, "rate '-1g'"));
+	assert_int_equal(parse_with("", "rate = 10 furlongs", &sc), -EINVAL);
+	assert_int_equal(parse_with("duration = 250ms", "", &sc), 0);
+	assert_near(sc.duration_s, 0.25, 1e-12);
+	assert_int_equal(parse_with("duration = 3s", "", &sc), 0);
+	assert_near(sc.duration_s, 3, 1e-12);
+	assert_int_equal(parse_with("duration = 3h", "", &sc), -EINVAL);
+	assert_non_null(strstr(err, "duration '3h'"));
 	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\n[f g]\nhost=a\ntype=bw\n",
 					NULL, &sc, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "s:4: [f g]"));
@@ -134,6 +234,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_arbitration),
+		cmocka_unit_test(test_criteria_keys),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_values),
 	};

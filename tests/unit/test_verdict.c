@@ -1,6 +1,6 @@
 /*
  * The verdict behind `rperf converge`'s exit status 3: after a step,
- * conv_step_results() compares each class's measured share of what the
+ * coord_step_results() compares each class's measured share of what the
  * destination received with the share the arbitration's analysis gives,
  * and the step is within tolerance unless a class it could analyze
  * differs by more than --tolerance percentage points. Only steps where
@@ -15,10 +15,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
-#include "converge/conv_int.h"
+#include "converge/coord.h"
 #include "unit.h"
 
 /* What one class carried in a step: its SL, saturating or not, bytes
@@ -30,15 +31,28 @@ struct verdict_class {
 };
 
 static struct converge_opts opts;
-static struct conv conv;
+static struct coord conv;
 static struct converge_step step;
+/* The scenario's flows and the step's, installed by verdict_run (none
+ * unless a test sets them). */
+static struct scenario_flow verdict_sc_flows[2];
+static struct converge_flow verdict_flows[2];
+static size_t n_verdict_flows;
+/* The scenario's semantics, when a test sets one (else the default). */
+static struct arb_semantics verdict_semantics;
+static bool verdict_semantics_set;
+/* SL0's RTTs in the step (ns), and the steps before it; none unless set. */
+static struct hist *verdict_lat_ns;
+static struct converge_step *verdict_before;
+static size_t n_verdict_before;
 
 /* A step over @n classes on the port above (with @cfg; without one
- * nothing is analyzed), judged with @tol_pp: conv_step_results()'s return. */
+ * nothing is analyzed), judged with @tol_pp: coord_step_results()'s return. */
 static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp, bool cfg)
 {
-	json_t *conns[CONV_MAX_HOSTS] = { NULL };
+	json_t *conns[COORD_MAX_HOSTS] = { NULL };
 	json_t *sink = json_array();
+	struct arb_params defaults;
 	size_t i;
 	int rc;
 
@@ -46,6 +60,8 @@ static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp,
 	memset(&step, 0, sizeof(step));
 	opts.tolerance_pp = tol_pp;
 	conv.o = &opts;
+	arb_params_init(&defaults);
+	conv.sc.semantics = verdict_semantics_set ? verdict_semantics : defaults.semantics;
 	conv.have_cfg = cfg;
 	arb_config_init(&conv.cfg, ARB_KIND_VLARB);
 	conv.cfg.high.entries[0] = (struct arb_entry){ .vl = 0, .weight = 3 };
@@ -60,9 +76,15 @@ static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp,
 				"tclass", 0, "bytes", (json_int_t)cls[i].bytes, "peer", "-"));
 	}
 	step.n_classes = n;
+	step.classes[0].lat_ns = verdict_lat_ns;
+	conv.steps = verdict_before;
+	conv.n_steps = n_verdict_before;
+	step.n_flows = conv.sc.n_flows = n_verdict_flows;
+	memcpy(step.flows, verdict_flows, sizeof(verdict_flows));
+	memcpy(conv.sc.flows, verdict_sc_flows, sizeof(verdict_sc_flows));
 	conv.agents[0].result = json_pack("{s:I, s:o}", "window_ns", (json_int_t)1000000000,
 					  "sink", sink);
-	rc = conv_step_results(&conv, &step, conns);
+	rc = coord_step_results(&conv, &step, conns);
 	json_decref(conv.agents[0].result);
 	return rc;
 }
@@ -140,7 +162,7 @@ static void test_zero_analyzed_share(void **state)
  * counts: it takes a share, and is judged like the others. */
 static void test_class_only_at_sink(void **state)
 {
-	json_t *conns[CONV_MAX_HOSTS] = { NULL };
+	json_t *conns[COORD_MAX_HOSTS] = { NULL };
 
 	(void)state;
 	verdict_run(off_by_5, 2, 10, true);
@@ -152,7 +174,7 @@ static void test_class_only_at_sink(void **state)
 		"window_ns", (json_int_t)1000000000,
 		"sink", "sl", 0, "tclass", 0, "bytes", (json_int_t)900000000, "peer", "-",
 		"sl", 1, "tclass", 0, "bytes", (json_int_t)100000000, "peer", "-");
-	assert_int_equal(conv_step_results(&conv, &step, conns), 0);
+	assert_int_equal(coord_step_results(&conv, &step, conns), 0);
 	json_decref(conv.agents[0].result);
 	assert_int_equal(step.n_classes, 2);
 	assert_int_equal(step.classes[1].key, 1);
@@ -186,12 +208,166 @@ static void test_no_arbitration(void **state)
 	assert_true(step.within);
 }
 
+/*
+ * The scenario's criteria, judged on the step's flows: flow a (SL0, 80 %)
+ * asks at least 79 % (passes) and a p99 it has no latency flow for (not
+ * measured: fails); flow b (SL1, 20 % for 25 % analyzed) allows 4 points
+ * of difference (5: fails) and at least 0.1 Gb/s of its own (it has no
+ * data connection here, so none reached the destination: fails).
+ */
+static void test_criteria(void **state)
+{
+	const struct criteria *cs = &step.criteria;
+
+	(void)state;
+	verdict_run(off_by_5, 2, 10, true);
+	assert_int_equal(cs->n, 0);
+	verdict_sc_flows[0] = (struct scenario_flow){ .name = "a", .min_share_pct = 79,
+						      .max_p99_us = 10 };
+	verdict_sc_flows[1] = (struct scenario_flow){ .name = "b", .sl = 1,
+						      .max_share_diff_pp = 4, .min_gbps = 0.1 };
+	n_verdict_flows = 2;
+	verdict_flows[0] = (struct converge_flow){ .name = "a", .ran = true, .class_key = 0 };
+	verdict_flows[1] = (struct converge_flow){ .name = "b", .ran = true, .class_key = 1 };
+	assert_int_equal(verdict_run(off_by_5, 2, 10, true), 0);
+	n_verdict_flows = 0;
+	assert_int_equal(cs->n, 4);
+	assert_string_equal(cs->c[0].name, "max_p99");
+	assert_false(cs->c[0].measured);
+	assert_false(cs->c[0].passed);
+	assert_string_equal(cs->c[0].scope, "flow a, SL 0");
+	assert_string_equal(cs->c[1].name, "min_share");
+	assert_near(cs->c[1].value, 80, 1e-9);
+	assert_true(cs->c[1].passed);
+	assert_string_equal(cs->c[2].name, "min_gbps");
+	assert_near(cs->c[2].value, 0, 1e-12);
+	assert_false(cs->c[2].passed);
+	assert_string_equal(cs->c[3].name, "max_share_diff");
+	assert_near(cs->c[3].value, 5, 1e-6);
+	assert_false(cs->c[3].passed);
+	assert_int_equal(criteria_failed(cs), 3);
+}
+
+/* n samples of @ns each into a new histogram. */
+static struct hist *verdict_hist(uint64_t ns, int n)
+{
+	struct hist *h = hist_new();
+
+	assert_non_null(h);
+	while (n--)
+		hist_record(h, ns);
+	return h;
+}
+
+/*
+ * --baseline: SL0's lat flow alone had RTTs of 100 us; loaded, 300 us
+ * (and 900 us in its top 2 %): impact 3 at p50, 9 at p99; a
+ * max_impact_p99 of 5 fails. A step with no baseline before has none.
+ */
+static void test_impact(void **state)
+{
+	struct converge_step *before = calloc(1, sizeof(*before));
+	struct hist *loaded = verdict_hist(300000, 980);
+	const struct criteria *cs = &step.criteria;
+	int i;
+
+	(void)state;
+	assert_non_null(before);
+	for (i = 0; i < 20; i++)
+		hist_record(loaded, 900000);
+	before->baseline = true;
+	before->alone = 0;
+	before->window_s = 1;
+	before->n_classes = 1;
+	before->classes[0] = (struct converge_class){ .key = 0, .n_lat = 1,
+						      .lat_ns = verdict_hist(100000, 1000) };
+	before->n_flows = 1;
+	before->flows[0] = (struct converge_flow){ .name = "a", .ran = true, .gbps = 0.5 };
+	verdict_lat_ns = loaded;
+	verdict_before = before;
+	n_verdict_before = 1;
+	n_verdict_flows = 1;
+	verdict_flows[0] = (struct converge_flow){ .name = "a", .ran = true, .class_key = 0 };
+	verdict_sc_flows[0] = (struct scenario_flow){ .name = "a", .type = SCENARIO_FLOW_BW,
+						      .max_impact_p99 = 5 };
+	assert_int_equal(verdict_run(off_by_5, 2, 10, true), 0);
+	assert_true(step.classes[0].has_impact);
+	assert_near(step.classes[0].impact_p50, 3, 0.03);
+	assert_near(step.classes[0].impact_p99, 9, 0.09);
+	assert_false(step.classes[1].has_impact);
+	assert_true(step.flows[0].has_isolated);
+	assert_near(step.flows[0].isolated_gbps, 0.5, 1e-12);
+	assert_int_equal(cs->n, 1);
+	assert_string_equal(cs->c[0].name, "max_impact_p99");
+	assert_false(cs->c[0].passed);
+	n_verdict_before = 0;
+	assert_int_equal(verdict_run(off_by_5, 2, 10, true), 0);
+	assert_false(step.classes[0].has_impact);
+	assert_false(cs->c[0].measured);
+	verdict_lat_ns = NULL;
+	verdict_before = NULL;
+	n_verdict_flows = 0;
+	memset(verdict_sc_flows, 0, sizeof(verdict_sc_flows));
+	hist_free(loaded);
+	hist_free(before->classes[0].lat_ns);
+	free(before);
+}
+
+/*
+ * Which reading fits: weights 3 and 1 (192 and 64 bytes) against 4 KiB
+ * packets give 75 / 25 when a visit's overshoot is carried and 50 / 50
+ * when it is not. Measured 50 / 50: the best fit is a carry=no reading,
+ * exact; the configured (carry=yes) one is 25 points off. --fit best
+ * judges the step by the best one.
+ */
+static const struct verdict_class half_half[] = {
+	{ 0, true, 500000000 }, { 1, true, 500000000 },
+};
+
+static void test_semantics_fit(void **state)
+{
+	const struct converge_fit *fit = &step.fit;
+
+	(void)state;
+	assert_int_equal(verdict_run(half_half, 2, 2, true), 0);
+	assert_true(fit->has);
+	assert_true(fit->n >= 2);
+	assert_int_equal(fit->configured, 0);
+	assert_string_equal(fit->readings[0].name, "carry=yes,low=entry,limit0=alternate");
+	assert_near(fit->readings[0].max_diff_pp, 25, 1e-6);
+	assert_near(fit->readings[0].rms_diff_pp, 25, 1e-6);
+	assert_non_null(strstr(fit->readings[fit->best].name, "carry=no"));
+	assert_near(fit->readings[fit->best].max_diff_pp, 0, 1e-6);
+	assert_false(step.within);
+	opts.fit_best = true;
+	assert_int_equal(verdict_run(half_half, 2, 2, true), 0);
+	assert_true(step.within);
+	assert_near(step.classes[0].analyzed_pct, 50, 1e-6);
+	opts.fit_best = false;
+	/* The scenario's semantics is the configured reading. */
+	verdict_semantics_set = true;
+	assert_int_equal(arb_semantics_parse("carry=no", &verdict_semantics), 0);
+	verdict_semantics.low_turn = ARB_LOW_ENTRY;
+	verdict_semantics.limit0 = ARB_LIMIT0_ALTERNATE;
+	assert_int_equal(verdict_run(half_half, 2, 2, true), 0);
+	assert_string_equal(fit->readings[0].name, "carry=no,low=entry,limit0=alternate");
+	assert_int_equal(fit->best, 0);
+	assert_true(step.within);
+	verdict_semantics_set = false;
+	/* Not compared: no fit. */
+	assert_int_equal(verdict_run(half_half, 2, 2, false), 0);
+	assert_false(fit->has);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_analyzed_shares),
 		cmocka_unit_test(test_boundary),
 		cmocka_unit_test(test_one_class_out),
+		cmocka_unit_test(test_criteria),
+		cmocka_unit_test(test_impact),
+		cmocka_unit_test(test_semantics_fit),
 		cmocka_unit_test(test_zero_analyzed_share),
 		cmocka_unit_test(test_class_only_at_sink),
 		cmocka_unit_test(test_not_compared),

@@ -11,16 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "converge/conv_int.h"
+#include "converge/coord.h"
 #include "qos/qosconf.h"
 
-#define CONV_SWITCH_MAX_BYTES	(1 << 20)
+#define COORD_SWITCH_MAX_BYTES	(1 << 20)
 
 /* Run the command; its whole output into a malloc'ed string, or NULL with @err. */
-static char *conv_switch_run(const char *cmd, char *err, size_t errlen)
+static char *coord_switch_run(const char *cmd, char *err, size_t errlen)
 {
 	FILE *f = popen(cmd, "r");
-	char *buf = malloc(CONV_SWITCH_MAX_BYTES + 1);
+	char *buf = malloc(COORD_SWITCH_MAX_BYTES + 1);
 	size_t n = 0;
 	int st;
 
@@ -31,7 +31,7 @@ static char *conv_switch_run(const char *cmd, char *err, size_t errlen)
 			pclose(f);
 		return NULL;
 	}
-	n = fread(buf, 1, CONV_SWITCH_MAX_BYTES, f);
+	n = fread(buf, 1, COORD_SWITCH_MAX_BYTES, f);
 	buf[n] = '\0';
 	st = pclose(f);
 	if (st) {
@@ -43,13 +43,13 @@ static char *conv_switch_run(const char *cmd, char *err, size_t errlen)
 }
 
 /* One read, [0] at the window's start or [1] at its end. */
-static void conv_switch_read(struct conv *c, int i)
+static void coord_switch_read(struct coord *c, int i)
 {
-	char err[256] = "", *text;
+	char err[200] = "", *text;
 	int n = 0;
 
 	c->sw_read[i] = true;
-	text = conv_switch_run(c->sc.switch_counters, err, sizeof(err));
+	text = coord_switch_run(c->sc.switch_counters, err, sizeof(err));
 	if (text && qosconf_tc_band_bytes(text, c->sw_bytes[i], &n, err, sizeof(err)))
 		snprintf(c->sw_error, sizeof(c->sw_error), "switch_counters: %s", err);
 	else if (!text)
@@ -61,7 +61,7 @@ static void conv_switch_read(struct conv *c, int i)
 	free(text);
 }
 
-int conv_switch_poll(struct conv *c, int max_ms)
+int coord_switch_poll(struct coord *c, int max_ms)
 {
 	uint64_t now = ctl_now_ns(), next;
 	int i;
@@ -73,7 +73,7 @@ int conv_switch_poll(struct conv *c, int max_ms)
 		if (c->sw_read[i])
 			continue;
 		if (now >= next) {
-			conv_switch_read(c, i);
+			coord_switch_read(c, i);
 			continue;
 		}
 		return (next - now) / 1000000u < (uint64_t)max_ms ? (int)((next - now) / 1000000u) :
@@ -83,7 +83,7 @@ int conv_switch_poll(struct conv *c, int max_ms)
 }
 
 /* Each class's share of what the port sent in the window, beside the destination's. */
-void conv_switch_results(struct conv *c, struct converge_step *st)
+void coord_switch_results(struct coord *c, struct converge_step *st)
 {
 	struct converge_class *k;
 	uint64_t total = 0, d;

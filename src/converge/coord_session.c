@@ -16,25 +16,25 @@
 #include <unistd.h>
 
 #include "rdma/conn.h"
-#include "converge/conv_int.h"
+#include "converge/coord.h"
 #include "base/errbuf.h"
 #include "base/log.h"
 #include "base/stop.h"
 
-#define CONV_MSG_MS		10000
-#define CONV_SETUP_MS		60000	/* QPs connect under a slow software NIC */
-#define CONV_SLACK_MS		30000	/* past the window, for results to come */
-#define CONV_STOP_MS		15000	/* after a stop, for what the agents measured */
-#define CONV_LEAD_NS		500000000ull	/* start time ahead of now */
-#define CONV_TIME_ROUNDS	5
-#define CONV_RATE_SPAN_NS	2000000000ull	/* between syncs, to measure a clock's rate */
+#define COORD_MSG_MS		10000
+#define COORD_SETUP_MS		60000	/* QPs connect under a slow software NIC */
+#define COORD_SLACK_MS		30000	/* past the window, for results to come */
+#define COORD_STOP_MS		15000	/* after a stop, for what the agents measured */
+#define COORD_LEAD_NS		500000000ull	/* start time ahead of now */
+#define COORD_TIME_ROUNDS	5
+#define COORD_RATE_SPAN_NS	2000000000ull	/* between syncs, to measure a clock's rate */
 
 /* ------------------------------------------------------------------ */
 /* Agents                                                              */
 /* ------------------------------------------------------------------ */
 
 /* "lat1, bw1" for messages: the flows an agent runs. */
-static void conv_host_flows(const struct conv *c, const char *host, char *buf, size_t len)
+static void coord_host_flows(const struct coord *c, const char *host, char *buf, size_t len)
 {
 	size_t i, n = 0;
 
@@ -47,14 +47,14 @@ static void conv_host_flows(const struct conv *c, const char *host, char *buf, s
 }
 
 /* The run's error, once: the agent's host and flows, @state ("is gone"), @what. */
-static void conv_fail(struct conv *c, const struct conv_agent *a, const char *flow,
+static void coord_fail(struct coord *c, const struct coord_agent *a, const char *flow,
 		      const char *state, const char *what)
 {
 	char flows[256];
 
 	if (c->error[0])
 		return;
-	conv_host_flows(c, a->host, flows, sizeof(flows));
+	coord_host_flows(c, a->host, flows, sizeof(flows));
 	if (flow)
 		snprintf(c->error, sizeof(c->error), "agent '%s', flow '%s': %s", a->host, flow,
 			 what);
@@ -63,19 +63,19 @@ static void conv_fail(struct conv *c, const struct conv_agent *a, const char *fl
 			 *state ? " " : "", state, what);
 }
 
-static struct conv_agent *conv_agent(struct conv *c, const char *host)
+static struct coord_agent *coord_agent(struct coord *c, const char *host)
 {
 	size_t i;
 
 	for (i = 0; i < c->n_agents; i++)
 		if (!strcmp(c->agents[i].host, host))
 			return &c->agents[i];
-	c->agents[c->n_agents] = (struct conv_agent){ .host = host, .fd = -1 };
+	c->agents[c->n_agents] = (struct coord_agent){ .host = host, .fd = -1 };
 	return &c->agents[c->n_agents++];
 }
 
 /* ssh HOST rperf agent --once ...; the agent's output goes to our stderr. */
-static void conv_launch(struct conv *c, struct conv_agent *a)
+static void coord_launch(struct coord *c, struct coord_agent *a)
 {
 	char port[16];
 	pid_t pid;
@@ -92,24 +92,24 @@ static void conv_launch(struct conv *c, struct conv_agent *a)
 }
 
 /* Send @m (consumed) to @a and take its answer into *@r. 0 or -errno. */
-static int conv_ask(struct conv_agent *a, json_t *m, json_t **r, char *err, size_t errlen)
+static int coord_ask(struct coord_agent *a, json_t *m, json_t **r, char *err, size_t errlen)
 {
 	int ret;
 
-	ret = ctl_send(a->fd, m, CONV_MSG_MS, err, errlen);
+	ret = ctl_send(a->fd, m, COORD_MSG_MS, err, errlen);
 	json_decref(m);
-	return ret ? ret : ctl_recv(a->fd, r, CONV_MSG_MS, err, errlen);
+	return ret ? ret : ctl_recv(a->fd, r, COORD_MSG_MS, err, errlen);
 }
 
 /* One time exchange; keep the sample of the fastest round trip. */
-static int conv_time(struct conv_agent *a, char *err, size_t errlen)
+static int coord_time(struct coord_agent *a, char *err, size_t errlen)
 {
 	uint64_t t0, t1;
 	json_t *m = ctl_msg("time"), *r;
 	int ret;
 
 	t0 = ctl_now_ns();
-	ret = conv_ask(a, m, &r, err, errlen);
+	ret = coord_ask(a, m, &r, err, errlen);
 	if (ret)
 		return ret;
 	t1 = ctl_now_ns();
@@ -130,14 +130,14 @@ static int conv_time(struct conv_agent *a, char *err, size_t errlen)
  * A few exchanges; the first sync anchors the rate, later ones (seconds
  * apart, before each start) measure it. 0 or -errno.
  */
-static int conv_sync(struct conv_agent *a, char *err, size_t errlen)
+static int coord_sync(struct coord_agent *a, char *err, size_t errlen)
 {
 	double span;
 	int i, ret = 0;
 
 	a->rtt_ns = 0;
-	for (i = 0; !ret && i < CONV_TIME_ROUNDS; i++)
-		ret = conv_time(a, err, errlen);
+	for (i = 0; !ret && i < COORD_TIME_ROUNDS; i++)
+		ret = coord_time(a, err, errlen);
 	if (ret)
 		return ret;
 	if (!a->first_mid_ns) {
@@ -148,7 +148,7 @@ static int conv_sync(struct conv_agent *a, char *err, size_t errlen)
 	}
 	span = (double)(a->mid_ns - a->first_mid_ns);
 	/* Over a short span the round trips' noise would outweigh any rate. */
-	if (span >= CONV_RATE_SPAN_NS / 2)
+	if (span >= COORD_RATE_SPAN_NS / 2)
 		a->rate = (double)(a->agent_ns - a->first_agent_ns) / span;
 	if (fabs(a->rate - 1) > 0.02)
 		log_warn("agent %s: its clock runs at %.3fx ours; its times are scaled to match",
@@ -157,12 +157,12 @@ static int conv_sync(struct conv_agent *a, char *err, size_t errlen)
 }
 
 /* Our time @t_ns on @a's clock. */
-static int64_t conv_agent_time(const struct conv_agent *a, uint64_t t_ns)
+static int64_t coord_agent_time(const struct coord_agent *a, uint64_t t_ns)
 {
 	return a->agent_ns + (int64_t)(a->rate * ((double)t_ns - (double)a->mid_ns));
 }
 
-static int conv_hello(struct conv *c, struct conv_agent *a, char *err, size_t errlen)
+static int coord_hello(struct coord *c, struct coord_agent *a, char *err, size_t errlen)
 {
 	json_t *m = ctl_msg("hello"), *r;
 	int ret;
@@ -170,7 +170,7 @@ static int conv_hello(struct conv *c, struct conv_agent *a, char *err, size_t er
 	json_object_set_new(m, "version", json_integer(CTL_VERSION));
 	if (c->token[0])
 		json_object_set_new(m, "token", json_string(c->token));
-	ret = conv_ask(a, m, &r, err, errlen);
+	ret = coord_ask(a, m, &r, err, errlen);
 	if (ret)
 		return ret;
 	if (!strcmp(ctl_type(r), "error"))
@@ -181,28 +181,28 @@ static int conv_hello(struct conv *c, struct conv_agent *a, char *err, size_t er
 		ret = errbuf_set(err, errlen, -EPROTO, "not an rperf agent of version %d",
 				 CTL_VERSION);
 	json_decref(r);
-	return ret ? ret : conv_sync(a, err, errlen);
+	return ret ? ret : coord_sync(a, err, errlen);
 }
 
-int conv_connect_agents(struct conv *c)
+int coord_connect_agents(struct coord *c)
 {
-	struct conv_agent *a;
+	struct coord_agent *a;
 	char err[512];
 	size_t i;
 	int ret;
 
-	conv_agent(c, c->sc.dest);
+	coord_agent(c, c->sc.dest);
 	for (i = 0; i < c->sc.n_flows; i++)
-		conv_agent(c, c->sc.flows[i].host);
+		coord_agent(c, c->sc.flows[i].host);
 	for (i = 0; c->o->launch && i < c->n_agents; i++)
-		conv_launch(c, &c->agents[i]);
+		coord_launch(c, &c->agents[i]);
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		a->fd = conn_connect(a->host, c->sc.agent_port, (int)(c->o->timeout_s * 1000), err,
 				     sizeof(err));
-		ret = a->fd < 0 ? a->fd : conv_hello(c, a, err, sizeof(err));
+		ret = a->fd < 0 ? a->fd : coord_hello(c, a, err, sizeof(err));
 		if (ret) {
-			conv_fail(c, a, NULL, "cannot be reached", err);
+			coord_fail(c, a, NULL, "cannot be reached", err);
 			return ret;
 		}
 		log_info("agent %s: clock offset %+.3f ms, control round trip %.3f ms", a->host,
@@ -213,7 +213,7 @@ int conv_connect_agents(struct conv *c)
 
 /* Tell @a to stop what it runs, and why (@reason, may be empty): 0, or
  * -errno when it is gone. */
-static int conv_send_stop(const struct conv_agent *a, const char *reason)
+static int coord_send_stop(const struct coord_agent *a, const char *reason)
 {
 	json_t *m = ctl_msg("stop");
 	char err[128];
@@ -227,7 +227,7 @@ static int conv_send_stop(const struct conv_agent *a, const char *reason)
 }
 
 /* Tell every agent to stop (best effort) and hang up. */
-void conv_hangup(struct conv *c, bool stop)
+void coord_hangup(struct coord *c, bool stop)
 {
 	size_t i;
 
@@ -235,7 +235,7 @@ void conv_hangup(struct conv *c, bool stop)
 		if (c->agents[i].fd < 0)
 			continue;
 		if (stop)
-			conv_send_stop(&c->agents[i], c->error);
+			coord_send_stop(&c->agents[i], c->error);
 		close(c->agents[i].fd);
 		c->agents[i].fd = -1;
 	}
@@ -248,20 +248,22 @@ void conv_hangup(struct conv *c, bool stop)
 /* One step                                                            */
 /* ------------------------------------------------------------------ */
 
-/* Does flow @i run in a step with @active_bw bw flows? */
-bool conv_flow_active(const struct conv *c, size_t i, unsigned active_bw)
+/* Does flow @i run in step @st? */
+bool coord_flow_active(const struct coord *c, size_t i, const struct converge_step *st)
 {
-	unsigned k = 0;
+	unsigned k = 0, active_bw = st->active_bw;
 	size_t j;
 
-	if (c->sc.flows[i].type == SCEN_FLOW_LAT)
+	if (st->baseline)
+		return st->alone == i;
+	if (c->sc.flows[i].type == SCENARIO_FLOW_LAT)
 		return true;
 	for (j = 0; j < i; j++)
-		k += c->sc.flows[j].type == SCEN_FLOW_BW;
+		k += c->sc.flows[j].type == SCENARIO_FLOW_BW;
 	return k < active_bw;
 }
 
-static json_t *conv_flow_json(const struct scen_flow *f)
+static json_t *coord_flow_json(const struct scenario_flow *f)
 {
 	json_t *o = json_object();
 
@@ -270,14 +272,14 @@ static json_t *conv_flow_json(const struct scen_flow *f)
 	json_object_set_new(o, "sl", json_integer(f->sl));
 	json_object_set_new(o, "tclass", json_integer(f->tclass));
 	json_object_set_new(o, "size", json_integer((json_int_t)f->size_bytes));
-	json_object_set_new(o, "rate_mbps", json_real(f->rate_gbps * 1000));
+	json_object_set_new(o, "rate_bps", json_integer((json_int_t)f->rate_bps));
 	json_object_set_new(o, "threads", json_integer(f->threads));
 	json_object_set_new(o, "qps", json_integer(f->qps));
 	return o;
 }
 
-static json_t *conv_setup_msg(const struct conv *c, const char *host, unsigned active_bw,
-			      size_t *n_flows)
+static json_t *coord_setup_msg(const struct coord *c, const char *host,
+			      const struct converge_step *st, size_t *n_flows)
 {
 	const struct scenario *sc = &c->sc;
 	bool sink = !strcmp(host, sc->dest);
@@ -285,8 +287,8 @@ static json_t *conv_setup_msg(const struct conv *c, const char *host, unsigned a
 	size_t i;
 
 	for (i = 0; i < sc->n_flows; i++)
-		if (conv_flow_active(c, i, active_bw) && (sink || !strcmp(sc->flows[i].host, host)))
-			json_array_append_new(flows, conv_flow_json(&sc->flows[i]));
+		if (coord_flow_active(c, i, st) && (sink || !strcmp(sc->flows[i].host, host)))
+			json_array_append_new(flows, coord_flow_json(&sc->flows[i]));
 	*n_flows = json_array_size(flows);
 	json_object_set_new(m, "role", json_string(sink ? "sink" : "source"));
 	if (sc->device[0])
@@ -308,7 +310,7 @@ static json_t *conv_setup_msg(const struct conv *c, const char *host, unsigned a
  * Wait for @a's answer of @want; an error or anything else fails the run.
  * SIGINT or SIGTERM ends the wait (NULL, with a stop requested).
  */
-static json_t *conv_expect(struct conv *c, struct conv_agent *a, const char *want, int tmo_ms)
+static json_t *coord_expect(struct coord *c, struct coord_agent *a, const char *want, int tmo_ms)
 {
 	uint64_t end = ctl_now_ns() + (uint64_t)tmo_ms * 1000000u;
 	char err[512];
@@ -322,69 +324,80 @@ static json_t *conv_expect(struct conv *c, struct conv_agent *a, const char *wan
 		}
 		if (ctl_now_ns() >= end) {
 			snprintf(err, sizeof(err), "no answer within %d s", tmo_ms / 1000);
-			conv_fail(c, a, NULL, "", err);
+			coord_fail(c, a, NULL, "", err);
 			return NULL;
 		}
 		poll(&(struct pollfd){ .fd = a->fd, .events = POLLIN }, 1, 200);
 	}
-	ret = ctl_recv(a->fd, &r, CONV_MSG_MS, err, sizeof(err));
+	ret = ctl_recv(a->fd, &r, COORD_MSG_MS, err, sizeof(err));
 	if (ret) {
-		conv_fail(c, a, NULL, "is gone", err);
+		coord_fail(c, a, NULL, "is gone", err);
 		return NULL;
 	}
 	if (!strcmp(ctl_type(r), want))
 		return r;
 	if (!strcmp(ctl_type(r), "error"))
-		conv_fail(c, a, json_string_value(json_object_get(r, "flow")),
+		coord_fail(c, a, json_string_value(json_object_get(r, "flow")),
 			  "", json_string_value(json_object_get(r, "error")));
 	else
-		conv_fail(c, a, NULL, "", "unexpected message");
+		coord_fail(c, a, NULL, "", "unexpected message");
 	json_decref(r);
 	return NULL;
 }
 
 /* The sink first, then every source; each connects its QPs to the sink. */
-int conv_setup(struct conv *c, unsigned active_bw, json_t *conns[])
+/* The environment an agent's first ready told. */
+static void coord_keep_env(struct coord_agent *a, const json_t *ready)
 {
-	struct conv_agent *a;
+	json_t *e = json_object_get(ready, "environment");
+
+	if (!a->env && e)
+		a->env = json_incref(e);
+}
+
+int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[])
+{
+	struct coord_agent *a;
 	char err[512];
 	json_t *m, *r;
 	size_t i, n;
 
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		m = conv_setup_msg(c, a->host, active_bw, &n);
+		m = coord_setup_msg(c, a->host, st, &n);
 		a->in_step = i == 0 || n > 0;	/* agents[0] is the destination */
 		a->done = false;
-		if (a->in_step && ctl_send(a->fd, m, CONV_MSG_MS, err, sizeof(err)))
-			conv_fail(c, a, NULL, "is gone", err);
+		if (a->in_step && ctl_send(a->fd, m, COORD_MSG_MS, err, sizeof(err)))
+			coord_fail(c, a, NULL, "is gone", err);
 		json_decref(m);
 		if (c->error[0])
 			return -EIO;
 		if (i > 0)
 			continue;
-		r = conv_expect(c, a, "ready", CONV_SETUP_MS);
+		r = coord_expect(c, a, "ready", COORD_SETUP_MS);
 		if (!r)
 			return stop_requested() ? -EINTR : -EIO;
+		coord_keep_env(a, r);
 		json_decref(r);
 	}
 	for (i = 1; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (!a->in_step)
 			continue;
-		r = conv_expect(c, a, "ready", CONV_SETUP_MS);
+		r = coord_expect(c, a, "ready", COORD_SETUP_MS);
 		if (!r)
 			return stop_requested() ? -EINTR : -EIO;
 		conns[i] = json_incref(json_object_get(r, "conns"));
+		coord_keep_env(a, r);
 		json_decref(r);
 	}
 	return 0;
 }
 
 /* Sync every agent of the step again, then give each the start on its clock. */
-int conv_start(struct conv *c)
+int coord_start(struct coord *c)
 {
-	struct conv_agent *a;
+	struct coord_agent *a;
 	char err[512];
 	uint64_t at;
 	json_t *m;
@@ -393,25 +406,25 @@ int conv_start(struct conv *c)
 	/* The first step may come quickly: give the rate its span. */
 	for (i = 0; i < c->n_agents; i++)
 		if (c->agents[i].in_step)
-			while (ctl_now_ns() < c->agents[i].first_mid_ns + CONV_RATE_SPAN_NS && !stop_requested())
+			while (ctl_now_ns() < c->agents[i].first_mid_ns + COORD_RATE_SPAN_NS && !stop_requested())
 				poll(NULL, 0, 50);
 	if (stop_requested())
 		return snprintf(c->error, sizeof(c->error), "interrupted"), -EINTR;
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		if (a->in_step && conv_sync(a, err, sizeof(err))) {
-			conv_fail(c, a, NULL, "is gone", err);
+		if (a->in_step && coord_sync(a, err, sizeof(err))) {
+			coord_fail(c, a, NULL, "is gone", err);
 			return -EIO;
 		}
 	}
-	at = ctl_now_ns() + CONV_LEAD_NS;
+	at = ctl_now_ns() + COORD_LEAD_NS;
 	c->window_start_ns = at + (uint64_t)(c->sc.warmup_s * 1e9);
 	c->window_end_ns = c->window_start_ns + (uint64_t)(c->sc.duration_s * 1e9);
 	c->sw_read[0] = c->sw_read[1] = false;
 	c->sw_error[0] = '\0';
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		if (a->in_step && a->mid_ns - a->first_mid_ns < CONV_RATE_SPAN_NS / 2)
+		if (a->in_step && a->mid_ns - a->first_mid_ns < COORD_RATE_SPAN_NS / 2)
 			log_warn("agent %s: clock rate not measured", a->host);
 	}
 	for (i = 0; i < c->n_agents; i++) {
@@ -419,13 +432,13 @@ int conv_start(struct conv *c)
 		if (!a->in_step)
 			continue;
 		m = ctl_msg("start");
-		json_object_set_new(m, "at_ns", json_integer((json_int_t)conv_agent_time(a, at)));
+		json_object_set_new(m, "at_ns", json_integer((json_int_t)coord_agent_time(a, at)));
 		json_object_set_new(m, "warmup_ms",
 				    json_integer((json_int_t)(c->sc.warmup_s * 1000 * a->rate)));
 		json_object_set_new(m, "duration_ms",
 				    json_integer((json_int_t)(c->sc.duration_s * 1000 * a->rate)));
-		if (ctl_send(a->fd, m, CONV_MSG_MS, err, sizeof(err)))
-			conv_fail(c, a, NULL, "is gone", err);
+		if (ctl_send(a->fd, m, COORD_MSG_MS, err, sizeof(err)))
+			coord_fail(c, a, NULL, "is gone", err);
 		json_decref(m);
 		if (c->error[0])
 			return -EIO;
@@ -440,17 +453,17 @@ int conv_start(struct conv *c)
  * each answers with what it measured so far. Returns the deadline for
  * those answers.
  */
-static uint64_t conv_stop_step(struct conv *c)
+static uint64_t coord_stop_step(struct coord *c)
 {
-	struct conv_agent *a;
+	struct coord_agent *a;
 	size_t i;
 
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		if (a->in_step && !a->done && conv_send_stop(a, c->error))
+		if (a->in_step && !a->done && coord_send_stop(a, c->error))
 			a->done = true;	/* gone: nothing to wait for */
 	}
-	return ctl_now_ns() + (uint64_t)CONV_STOP_MS * 1000000u;
+	return ctl_now_ns() + (uint64_t)COORD_STOP_MS * 1000000u;
 }
 
 /*
@@ -458,13 +471,13 @@ static uint64_t conv_stop_step(struct conv *c)
  * SIGINT or SIGTERM (-EINTR), or when an agent fails (-EIO), the others'
  * partial results.
  */
-int conv_collect(struct conv *c)
+int coord_collect(struct coord *c)
 {
-	int tmo_ms = (int)((c->sc.warmup_s + c->sc.duration_s) * 1000) + CONV_SLACK_MS;
+	int tmo_ms = (int)((c->sc.warmup_s + c->sc.duration_s) * 1000) + COORD_SLACK_MS;
 	uint64_t end = ctl_now_ns() + (uint64_t)tmo_ms * 1000000u;
-	struct pollfd pfd[CONV_MAX_HOSTS];
-	size_t idx[CONV_MAX_HOSTS], i, n, left;
-	struct conv_agent *a;
+	struct pollfd pfd[COORD_MAX_HOSTS];
+	size_t idx[COORD_MAX_HOSTS], i, n, left;
+	struct coord_agent *a;
 	bool stopping = false;
 	int ret = -EINTR;
 
@@ -481,28 +494,28 @@ int conv_collect(struct conv *c)
 		if (stop_requested() && !stopping) {
 			snprintf(c->error, sizeof(c->error), "interrupted");
 			stopping = true;
-			end = conv_stop_step(c);
+			end = coord_stop_step(c);
 			continue;
 		}
 		if (ctl_now_ns() > end) {
 			if (stopping)
 				return ret;	/* what came is kept */
 			a = &c->agents[idx[0]];
-			conv_fail(c, a, NULL, "", "no result in time");
+			coord_fail(c, a, NULL, "", "no result in time");
 			return -ETIMEDOUT;
 		}
-		if (poll(pfd, n, stopping ? 200 : conv_switch_poll(c, 200)) <= 0)
+		if (poll(pfd, n, stopping ? 200 : coord_switch_poll(c, 200)) <= 0)
 			continue;
 		for (i = 0; i < n; i++) {
 			if (!pfd[i].revents)
 				continue;
 			a = &c->agents[idx[i]];
-			a->result = conv_expect(c, a, "result", CONV_MSG_MS);
+			a->result = coord_expect(c, a, "result", COORD_MSG_MS);
 			a->done = true;
 			if (!a->result && !stopping) {
 				ret = -EIO;
 				stopping = true;
-				end = conv_stop_step(c);
+				end = coord_stop_step(c);
 			}
 		}
 	}

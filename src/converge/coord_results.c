@@ -10,21 +10,21 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "converge/conv_int.h"
+#include "converge/coord.h"
 #include "base/log.h"
 
 /* ------------------------------------------------------------------ */
 /* Results into a step                                                 */
 /* ------------------------------------------------------------------ */
 
-static int conv_class_key(const struct conv *c, int sl, int tclass)
+static int coord_class_key(const struct coord *c, int sl, int tclass)
 {
 	if (c->have_cfg && c->cfg.kind == ARB_KIND_ETS)
 		return arb_ets_dscp_band(&c->cfg, arb_tclass_to_dscp(tclass));
 	return sl;
 }
 
-static struct converge_class *conv_class(struct converge_step *st, int key)
+static struct converge_class *coord_class(struct converge_step *st, int key)
 {
 	struct converge_class *k;
 	size_t i;
@@ -40,9 +40,9 @@ static struct converge_class *conv_class(struct converge_step *st, int key)
 	return k;
 }
 
-void conv_step_flows(struct conv *c, struct converge_step *st)
+void coord_step_flows(struct coord *c, struct converge_step *st)
 {
-	const struct scen_flow *f;
+	const struct scenario_flow *f;
 	struct converge_flow *cf;
 	struct converge_class *k;
 	size_t i;
@@ -54,24 +54,24 @@ void conv_step_flows(struct conv *c, struct converge_step *st)
 		*cf = (struct converge_flow){ .name = f->name, .host = f->host,
 			.type = scenario_flow_type_name(f->type), .sl = f->sl, .tclass = f->tclass,
 			.dscp = arb_tclass_to_dscp(f->tclass),
-			.class_key = conv_class_key(c, f->sl, f->tclass),
-			.ran = conv_flow_active(c, i, st->active_bw), .host_retrans = -1 };
+			.class_key = coord_class_key(c, f->sl, f->tclass),
+			.ran = coord_flow_active(c, i, st), .host_retrans = -1 };
 		if (!cf->ran)
 			continue;
-		k = conv_class(st, cf->class_key);
+		k = coord_class(st, cf->class_key);
 		if (!k)
 			continue;
 		k->dscp = cf->dscp;
-		if (f->type == SCEN_FLOW_LAT) {
+		if (f->type == SCENARIO_FLOW_LAT) {
 			k->n_lat++;
 		} else {
 			k->n_bw++;
-			k->saturating = k->saturating || f->rate_gbps == 0;
+			k->saturating = k->saturating || f->rate_bps == 0;
 		}
 	}
 }
 
-static struct converge_flow *conv_step_flow(struct converge_step *st, const char *name)
+static struct converge_flow *coord_step_flow(struct converge_step *st, const char *name)
 {
 	size_t i;
 
@@ -88,7 +88,7 @@ static struct converge_flow *conv_step_flow(struct converge_step *st, const char
  * gathers flows of hosts whose ticks differ, so each joins it scaled; the
  * merge is exact when the ticks already are our ns.
  */
-static void conv_add_rtt(struct converge_flow *cf, struct converge_class *k,
+static void coord_add_rtt(struct converge_flow *cf, struct converge_class *k,
 			 const json_t *r, double rate)
 {
 	char err[256];
@@ -112,7 +112,7 @@ static void conv_add_rtt(struct converge_flow *cf, struct converge_class *k,
 }
 
 /* A bw flow's sent rate over its run, and its host's retransmissions. */
-static void conv_sent(struct converge_flow *cf, const json_t *agent_res, const json_t *r,
+static void coord_sent(struct converge_flow *cf, const json_t *agent_res, const json_t *r,
 		      double rate)
 {
 	const json_t *rt = json_object_get(agent_res, "retrans");
@@ -123,7 +123,7 @@ static void conv_sent(struct converge_flow *cf, const json_t *agent_res, const j
 }
 
 /* What the sources said about their flows: latency, errors. */
-static void conv_source_results(struct conv *c, struct converge_step *st)
+static void coord_source_results(struct coord *c, struct converge_step *st)
 {
 	struct converge_flow *cf;
 	const json_t *r, *e;
@@ -133,23 +133,23 @@ static void conv_source_results(struct conv *c, struct converge_step *st)
 		if (!c->agents[i].result)
 			continue;
 		json_array_foreach(json_object_get(c->agents[i].result, "flows"), j, r) {
-			cf = conv_step_flow(st, json_string_value(json_object_get(r, "name")));
+			cf = coord_step_flow(st, json_string_value(json_object_get(r, "name")));
 			if (!cf)
 				continue;
 			cf->sent_bytes = (uint64_t)json_integer_value(json_object_get(r, "bytes"));
-			conv_sent(cf, c->agents[i].result, r, c->agents[i].rate);
+			coord_sent(cf, c->agents[i].result, r, c->agents[i].rate);
 			e = json_object_get(r, "error");
 			if (e)
 				snprintf(cf->error, sizeof(cf->error), "%s", json_string_value(e));
 			if (json_object_get(r, "rtt") && json_object_get(r, "ticks_per_ns"))
-				conv_add_rtt(cf, conv_class(st, cf->class_key), r,
+				coord_add_rtt(cf, coord_class(st, cf->class_key), r,
 					     c->agents[i].rate);
 		}
 	}
 }
 
 /* The flow whose data connection is @peer, from the sources' ready messages. */
-static struct converge_flow *conv_flow_by_peer(struct converge_step *st, json_t *conns[],
+static struct converge_flow *coord_flow_by_peer(struct converge_step *st, json_t *conns[],
 					       size_t n_agents, const char *peer)
 {
 	const json_t *cn;
@@ -158,13 +158,13 @@ static struct converge_flow *conv_flow_by_peer(struct converge_step *st, json_t 
 	for (i = 1; i < n_agents; i++)
 		json_array_foreach(conns[i], j, cn)
 			if (!strcmp(json_string_value(json_object_get(cn, "local")), peer))
-				return conv_step_flow(st,
+				return coord_step_flow(st,
 					json_string_value(json_object_get(cn, "flow")));
 	return NULL;
 }
 
 /* What the destination received, per flow and per class. */
-static void conv_sink_results(struct conv *c, struct converge_step *st, json_t *conns[])
+static void coord_sink_results(struct coord *c, struct converge_step *st, json_t *conns[])
 {
 	const json_t *res = c->agents[0].result, *s;
 	struct converge_class *k;
@@ -178,11 +178,11 @@ static void conv_sink_results(struct conv *c, struct converge_step *st, json_t *
 		       c->agents[0].rate;
 	json_array_foreach(json_object_get(res, "sink"), i, s) {
 		bytes = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
-		k = conv_class(st, conv_class_key(c, (int)json_integer_value(json_object_get(s, "sl")),
+		k = coord_class(st, coord_class_key(c, (int)json_integer_value(json_object_get(s, "sl")),
 					(int)json_integer_value(json_object_get(s, "tclass"))));
 		if (k)
 			k->bytes += bytes;
-		cf = conv_flow_by_peer(st, conns, c->n_agents,
+		cf = coord_flow_by_peer(st, conns, c->n_agents,
 				       json_string_value(json_object_get(s, "peer")));
 		if (cf)
 			cf->bytes += bytes;
@@ -195,7 +195,7 @@ static void conv_sink_results(struct conv *c, struct converge_step *st, json_t *
 /* Analysis                                                            */
 /* ------------------------------------------------------------------ */
 
-static void conv_shares(struct converge_step *st)
+static void coord_shares(struct converge_step *st)
 {
 	uint64_t total = 0;
 	size_t i;
@@ -211,6 +211,81 @@ static void conv_shares(struct converge_step *st)
 	}
 }
 
+/* Reading @name's differences from the measured shares @shares (per key). */
+static void coord_reading(struct converge_fit *fit, const char *name,
+			  const struct converge_step *st, const double *analyzed)
+{
+	struct converge_reading *r = &fit->readings[fit->n++];
+	double sum = 0, d;
+	size_t j;
+	int n = 0;
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->max_diff_pp = 0;
+	for (j = 0; j < st->n_classes; j++) {
+		if (!st->classes[j].has_analyzed)
+			continue;
+		d = fabs(st->classes[j].share_pct - analyzed[st->classes[j].key]);
+		r->max_diff_pp = fmax(r->max_diff_pp, d);
+		sum += d * d;
+		n++;
+	}
+	r->rms_diff_pp = n ? sqrt(sum / n) : 0;
+}
+
+/*
+ * Which reading the measured shares fit: every semantics ib-packet
+ * evaluated (the configured one first), or ETS's one. The best has the
+ * smallest largest difference; the first of equals wins.
+ */
+static void coord_fit(const struct arb_result *res, struct converge_step *st)
+{
+	struct converge_fit *fit = &st->fit;
+	double analyzed[ARB_MAX_BANDS > ARB_NUM_SLS ? ARB_MAX_BANDS : ARB_NUM_SLS] = { 0 };
+	char name[64];
+	size_t j;
+	int i;
+
+	memset(fit, 0, sizeof(*fit));
+	if (!st->compared)
+		return;
+	fit->has = true;
+	for (j = 0; j < st->n_classes; j++)
+		if (st->classes[j].has_analyzed)
+			analyzed[st->classes[j].key] = st->classes[j].analyzed_pct;
+	if (res->model != ARB_MODEL_IB_PACKET || !res->n_semantics) {
+		coord_reading(fit, arb_model_name(res->model), st, analyzed);
+		return;
+	}
+	for (i = 0; i < res->n_semantics && i < CONVERGE_MAX_READINGS; i++) {
+		arb_semantics_format(&res->per_semantics[i].semantics, name, sizeof(name));
+		coord_reading(fit, name, st, res->per_semantics[i].share_pct);
+		if (fit->readings[i].max_diff_pp < fit->readings[fit->best].max_diff_pp)
+			fit->best = i;
+	}
+}
+
+/* --fit best: compare each class with the best-fitting reading instead. */
+static void coord_follow_best(const struct arb_result *res, struct converge_step *st, double tol)
+{
+	struct converge_class *k;
+	size_t j;
+
+	if (!st->fit.has || st->fit.best == st->fit.configured ||
+	    res->model != ARB_MODEL_IB_PACKET)
+		return;
+	st->within = true;
+	for (j = 0; j < st->n_classes; j++) {
+		k = &st->classes[j];
+		if (!k->has_analyzed)
+			continue;
+		k->analyzed_pct = res->per_semantics[st->fit.best].share_pct[k->key];
+		k->diff_pp = k->share_pct - k->analyzed_pct;
+		k->within = fabs(k->diff_pp) <= tol;
+		st->within = st->within && k->within;
+	}
+}
+
 /*
  * What the arbitration predicts for this step's traffic: classes with a
  * bw flow without a rate are saturating; every other class offers what
@@ -218,7 +293,7 @@ static void conv_shares(struct converge_step *st)
  * something saturates, the port ran full, and the link of the analysis
  * is what the destination received in all.
  */
-static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
+static int coord_analyze(struct coord *c, struct converge_step *st, double tol)
 {
 	struct arb_params params;
 	struct arb_result res;
@@ -229,6 +304,7 @@ static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
 
 	arb_params_init(&params);
 	params.model = c->sc.model_set ? c->sc.model : ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB);
+	params.semantics = c->sc.semantics;
 	for (i = 0; i < ARB_NUM_SLS; i++)
 		params.load_gbps[i] = 0;
 	st->compared = false;
@@ -249,7 +325,7 @@ static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
 		st->compared = false;
 		if (!c->error[0])
 			snprintf(c->error, sizeof(c->error), "the %s model does not fit %.300s",
-				 arb_model_name(params.model), c->sc.arb_files[0]);
+				 arb_model_name(params.model), c->arb_name);
 		return -EINVAL;
 	}
 	st->within = true;
@@ -263,11 +339,14 @@ static int conv_analyze(struct conv *c, struct converge_step *st, double tol)
 		if (st->compared && k->has_analyzed && !k->within)
 			st->within = false;
 	}
+	coord_fit(&res, st);
+	if (c->o->fit_best)
+		coord_follow_best(&res, st, tol);
 	return 0;
 }
 
 /* Was the flow at @i the first of its host among @k's flows? */
-static bool conv_first_of_host(const struct converge_step *st, size_t i, int key)
+static bool coord_first_of_host(const struct converge_step *st, size_t i, int key)
 {
 	size_t j;
 
@@ -282,7 +361,7 @@ static bool conv_first_of_host(const struct converge_step *st, size_t i, int key
  * A class the analysis took as saturating that fell short of its share:
  * what its flows sent and their hosts' retransmissions, for the report.
  */
-static void conv_backlog(struct converge_step *st, double tol)
+static void coord_backlog(struct converge_step *st, double tol)
 {
 	struct converge_class *k;
 	const struct converge_flow *f;
@@ -298,7 +377,7 @@ static void conv_backlog(struct converge_step *st, double tol)
 			if (!f->ran || f->class_key != k->key)
 				continue;
 			k->sent_gbps += f->sent_gbps;
-			if (!conv_first_of_host(st, i, k->key))
+			if (!coord_first_of_host(st, i, k->key))
 				continue;
 			k->has_retrans = k->has_retrans && f->host_retrans >= 0;
 			k->retrans += f->host_retrans > 0 ? (uint64_t)f->host_retrans : 0;
@@ -307,17 +386,128 @@ static void conv_backlog(struct converge_step *st, double tol)
 }
 
 /* 0, or -EINVAL when the step's traffic could not be analyzed (c->error says why). */
-int conv_step_results(struct conv *c, struct converge_step *st, json_t *conns[])
+/* @v's percentile @pct over @base's, when both are above 0. */
+static bool coord_ratio(const struct hist *v, const struct hist *base, double pct, double *out)
 {
-	conv_source_results(c, st);
-	conv_sink_results(c, st, conns);
-	conv_shares(st);
+	uint64_t b = hist_percentile(base, pct);
+
+	*out = b ? (double)hist_percentile(v, pct) / (double)b : 0;
+	return b > 0;
+}
+
+/*
+ * Congestion impact, in a loaded step after the baseline steps: each
+ * class's RTT percentiles over those of its lat flows run alone, and each
+ * bw flow's rate over its own alone.
+ */
+static void coord_impact(const struct coord *c, struct converge_step *st)
+{
+	const struct converge_step *b;
+	struct converge_class *k;
+	struct hist *base;
+	size_t i, j, m;
+
+	for (j = 0; j < st->n_classes; j++) {
+		k = &st->classes[j];
+		if (!k->lat_ns || !hist_count(k->lat_ns) || !(base = hist_new()))
+			continue;
+		for (i = 0; i < c->n_steps; i++)
+			for (b = &c->steps[i], m = 0; b->baseline && m < b->n_classes; m++)
+				if (b->classes[m].key == k->key && b->classes[m].lat_ns &&
+				    hist_merge(base, b->classes[m].lat_ns))
+					log_warn("class %d: its baseline RTTs do not merge", k->key);
+		k->has_impact = hist_count(base) &&
+				coord_ratio(k->lat_ns, base, 50, &k->impact_p50) &&
+				coord_ratio(k->lat_ns, base, 99, &k->impact_p99) &&
+				coord_ratio(k->lat_ns, base, 99.9, &k->impact_p99_9);
+		hist_free(base);
+	}
+	for (i = 0; i < st->n_flows; i++)
+		for (j = 0; st->flows[i].ran && c->sc.flows[i].type == SCENARIO_FLOW_BW &&
+			    j < c->n_steps; j++)
+			if (c->steps[j].baseline && c->steps[j].alone == i &&
+			    c->steps[j].window_s > 0) {
+				st->flows[i].has_isolated = true;
+				st->flows[i].isolated_gbps = c->steps[j].flows[i].gbps;
+			}
+}
+
+/* The class a step's flow @i belongs to. */
+static const struct converge_class *coord_flow_class(const struct converge_step *st, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < st->n_classes; j++)
+		if (st->classes[j].key == st->flows[i].class_key)
+			return &st->classes[j];
+	return NULL;
+}
+
+static void coord_judge_one(struct criteria *cs, const char *name, enum criterion_kind kind,
+			    const char *unit, double limit, const char *scope, bool measured,
+			    double value)
+{
+	struct criterion *cr;
+
+	if (limit <= 0)
+		return;
+	cr = criteria_add(cs, name, kind, unit, limit, scope);
+	if (cr)
+		criterion_judge(cr, measured, value);
+}
+
+/*
+ * The scenario's criteria on every flow that ran in the step: latency
+ * and shares are its class's, the rate its own at the destination.
+ */
+static void coord_judge(const struct coord *c, struct converge_step *st)
+{
+	const struct scenario_flow *f;
+	const struct converge_class *k;
+	struct criteria *cs = &st->criteria;
+	char scope[64];
+	bool lat;
+	size_t i;
+
+	cs->n = 0;
+	for (i = 0; !st->baseline && i < st->n_flows; i++) {
+		f = &c->sc.flows[i];
+		if (!st->flows[i].ran)
+			continue;
+		k = coord_flow_class(st, i);
+		lat = k && k->lat_ns && hist_count(k->lat_ns) > 0;
+		snprintf(scope, sizeof(scope), "flow %.30s, %s %d", f->name,
+			 c->cfg.kind == ARB_KIND_ETS ? "band" : "SL", st->flows[i].class_key);
+		coord_judge_one(cs, "max_p99", CRITERION_MAX, "us", f->max_p99_us, scope, lat,
+				lat ? (double)hist_percentile(k->lat_ns, 99) / 1e3 : 0);
+		coord_judge_one(cs, "max_p99_9", CRITERION_MAX, "us", f->max_p99_9_us, scope, lat,
+				lat ? (double)hist_percentile(k->lat_ns, 99.9) / 1e3 : 0);
+		coord_judge_one(cs, "min_gbps", CRITERION_MIN, "gbps", f->min_gbps, scope,
+				st->window_s > 0, st->flows[i].gbps);
+		coord_judge_one(cs, "min_share", CRITERION_MIN, "pct", f->min_share_pct, scope,
+				k && st->window_s > 0, k ? k->share_pct : 0);
+		coord_judge_one(cs, "max_share_diff", CRITERION_MAX, "pp", f->max_share_diff_pp,
+				scope, k && k->has_analyzed && st->compared,
+				k ? fabs(k->diff_pp) : 0);
+		coord_judge_one(cs, "max_impact_p99", CRITERION_MAX, "ratio", f->max_impact_p99,
+				scope, k && k->has_impact, k ? k->impact_p99 : 0);
+	}
+}
+
+int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[])
+{
+	coord_source_results(c, st);
+	coord_sink_results(c, st, conns);
+	coord_shares(st);
 	st->within = true;
 	if (c->have_cfg && st->window_s > 0) {
-		if (conv_analyze(c, st, c->o->tolerance_pp))
+		if (coord_analyze(c, st, c->o->tolerance_pp))
 			return -EINVAL;
-		conv_backlog(st, c->o->tolerance_pp);
+		coord_backlog(st, c->o->tolerance_pp);
 	}
-	conv_switch_results(c, st);
+	coord_switch_results(c, st);
+	if (!st->baseline)
+		coord_impact(c, st);
+	coord_judge(c, st);
 	return 0;
 }

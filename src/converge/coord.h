@@ -1,0 +1,105 @@
+/*
+ * What the parts of `rperf converge` share and nothing outside them
+ * includes: the run's state (the scenario, the agents and their clocks,
+ * the steps measured so far), the agents' control session for the
+ * command's top level (coord_session.c), and turning what the agents sent
+ * into a step's flows, classes and shares (coord_results.c).
+ */
+#ifndef RPERF_COORD_H
+#define RPERF_COORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/env.h"
+#include "base/jsonfile.h"
+#include "qos/arb.h"
+#include "converge/ctl.h"
+#include "converge/step.h"
+#include "converge/scenario.h"
+
+#define COORD_MAX_HOSTS		(SCENARIO_MAX_FLOWS + 1)
+
+struct converge_opts {
+	const char *scenario;
+	double tolerance_pp;
+	const char *json_path;
+	const char *json_stream_path;	/* --json-stream: one event a line */
+	const char *csv_path;
+	bool sweep;
+	bool fit_best;			/* --fit best: the verdict follows the best reading */
+	enum scenario_baseline baseline;	/* --baseline: overrides the scenario's */
+	bool baseline_set;
+	const char *launch;		/* "ssh" or NULL */
+	const char *agent_cmd;		/* with --launch: the rperf to start */
+	const char *token_file;
+	const char *arbitration;	/* overrides the scenario's */
+	double timeout_s;
+	bool help;
+};
+
+struct coord_agent {
+	const char *host;
+	int fd;
+	/*
+	 * The agent's clock against ours, from time exchanges (the one with
+	 * the shortest round trip of each sync): agent ns = agent_ns +
+	 * rate * (our ns - mid_ns). Virtual machines' clocks can run at a
+	 * rate far from ours; the first sync and the latest give the rate.
+	 */
+	uint64_t first_mid_ns, mid_ns;
+	int64_t first_agent_ns, agent_ns;
+	double rate;
+	uint64_t rtt_ns;		/* of the latest sync */
+	pid_t launcher;			/* ssh, or 0 */
+	bool in_step;			/* has a setup in the current step */
+	bool done;			/* answered the current step */
+	json_t *result;
+	json_t *env;			/* its run_env_json(), from its first ready */
+};
+
+struct coord {
+	const struct converge_opts *o;
+	struct scenario sc;
+	struct arb_config cfg;
+	bool have_cfg;
+	enum scenario_baseline baseline;	/* the option's, else the scenario's */
+	char arb_name[SCENARIO_PATH_MAX * 2];	/* what c->cfg was read from, for reports */
+	char semantics_name[64];		/* ib-packet's configured reading; "": ETS */
+	char token[CTL_MAX_TOKEN_BYTES];
+	struct coord_agent agents[COORD_MAX_HOSTS];
+	size_t n_agents;
+	struct converge_step *steps;
+	size_t n_steps;
+	struct jsonl *stream;		/* --json-stream, or NULL */
+	struct run_env env;		/* the coordinator's host */
+	bool stream_failed;
+	char error[512];
+	/* The step's window on our clock, and the switch's counters at its
+	 * start [0] and end [1] (coord_switch.c). */
+	uint64_t window_start_ns, window_end_ns;
+	bool sw_read[2];
+	uint64_t sw_bytes[2][ARB_MAX_BANDS];
+	int sw_bands;
+	char sw_error[256];
+};
+
+/* coord_switch.c: the switch's per-band counters, read around the window */
+/* Read them if one is due; returns the ms to the next read (at most @max_ms). */
+int coord_switch_poll(struct coord *c, int max_ms);
+void coord_switch_results(struct coord *c, struct converge_step *st);
+
+/* coord_session.c: the agents' control connections */
+int coord_connect_agents(struct coord *c);
+void coord_hangup(struct coord *c, bool stop);
+bool coord_flow_active(const struct coord *c, size_t i, const struct converge_step *st);
+int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[]);
+int coord_start(struct coord *c);
+int coord_collect(struct coord *c);
+
+/* coord_results.c: what the agents measured, into a step */
+void coord_step_flows(struct coord *c, struct converge_step *st);
+int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[]);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * Pass/fail criteria (see criteria.h). A figure that was not measured
+ * fails its criterion: a CI check must not pass because nothing ran.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/criteria.h"
+
+struct criterion *criteria_add(struct criteria *cs, const char *name,
+			       enum criterion_kind kind, const char *unit, double limit,
+			       const char *scope)
+{
+	struct criterion *c;
+
+	if (cs->n == CRITERIA_MAX)
+		return NULL;
+	c = &cs->c[cs->n++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->scope, sizeof(c->scope), "%s", scope ? scope : "");
+	c->kind = kind;
+	c->unit = unit;
+	c->limit = limit;
+	return c;
+}
+
+void criterion_judge(struct criterion *c, bool measured, double value)
+{
+	c->measured = measured;
+	c->value = measured ? value : 0;
+	c->passed = measured && (c->kind == CRITERION_MAX ? value <= c->limit :
+				 value >= c->limit);
+}
+
+int criteria_failed(const struct criteria *cs)
+{
+	int i, n = 0;
+
+	for (i = 0; i < cs->n; i++)
+		n += !cs->c[i].passed;
+	return n;
+}

@@ -1,0 +1,47 @@
+/*
+ * Pass/fail criteria: a measured figure held against a limit the user
+ * set (a p99 at most so many microseconds, a rate at least so many Gb/s).
+ * One list per run, judged after it; exit status 3 when any fails. The
+ * commands fill and judge it; the report formats it.
+ */
+#ifndef RPERF_CRITERIA_H
+#define RPERF_CRITERIA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CRITERIA_MAX		64
+
+enum criterion_kind {
+	CRITERION_MAX,			/* the figure must not exceed the limit */
+	CRITERION_MIN,			/* the figure must reach the limit */
+};
+
+struct criterion {
+	char name[24];			/* "max_p99", as the option or key says */
+	enum criterion_kind kind;
+	const char *unit;		/* "us", "gbps", "pct", "pp" */
+	double limit;			/* in @unit */
+	char scope[64];			/* what was measured: "size 64", "class ef" */
+	bool measured;			/* false: no figure (no sample, no result) */
+	double value;			/* in @unit */
+	bool passed;			/* a criterion without a figure fails */
+};
+
+struct criteria {
+	int n;
+	struct criterion c[CRITERIA_MAX];
+};
+
+/* Append a criterion not yet judged; NULL when the list is full. */
+struct criterion *criteria_add(struct criteria *cs, const char *name,
+			       enum criterion_kind kind, const char *unit, double limit,
+			       const char *scope);
+
+/* Judge @c on @value (@measured false: there is none, and it fails). */
+void criterion_judge(struct criterion *c, bool measured, double value);
+
+/* How many criteria failed. */
+int criteria_failed(const struct criteria *cs);
+
+#endif

@@ -1,0 +1,6 @@
+# What two analyses of one port must agree on: the limit, per SL its VL,
+# share and distances, per VL its weights, share and distances.
+[.limit,
+ [.sls[] | [.sl, .vl, .share_pct, .mean_distance, .max_distance]],
+ [.vls[] | [.vl, .high_weight, .low_weight, .share_pct,
+	    .mean_distance, .max_distance]]]
