@@ -87,6 +87,38 @@ static bool scenario_copy(char *dst, size_t cap, const char *s)
 /* ------------------------------------------------------------------ */
 
 /*
+ * switch_counters = pma:LID:PORT or pma-vl:LID:PORT: the PerfMgt agent of
+ * that port is read, not a command run. PerfMgt MADs are LID-routed.
+ */
+static int scenario_switch_pma(struct scenario_parser *p, const char *v)
+{
+	struct scenario *sc = p->sc;
+	const char *rest, *colon;
+	uint64_t lid, port;
+	char buf[16];
+
+	sc->switch_pma = false;
+	if (!strncmp(v, "pma:", 4))
+		sc->switch_pma_counter = MAD_PMA_XMIT_DATA_SL, rest = v + 4;
+	else if (!strncmp(v, "pma-vl:", 7))
+		sc->switch_pma_counter = MAD_PMA_RCV_DATA_VL, rest = v + 7;
+	else
+		return 0;
+	colon = strchr(rest, ':');
+	if (!colon || (size_t)(colon - rest) >= sizeof(buf))
+		return SCENARIO_FAIL(p, "switch_counters '%s': expected pma:LID:PORT or "
+				     "pma-vl:LID:PORT", v);
+	snprintf(buf, sizeof(buf), "%.*s", (int)(colon - rest), rest);
+	if (units_parse_u64(buf, 1, 0xbfff, &lid) || units_parse_u64(colon + 1, 0, 254, &port))
+		return SCENARIO_FAIL(p, "switch_counters '%s': expected a unicast LID (1-49151) "
+				     "and a port (0-254)", v);
+	sc->switch_pma = true;
+	sc->switch_pma_lid = (int)lid;
+	sc->switch_pma_port = (int)port;
+	return 0;
+}
+
+/*
  * "a.conf, b.txt" or "port:LID:PORT [opensm.conf]": into @sc, relative
  * paths taken from @dir (NULL: as given). A live port's directed route
  * has commas, so "port:" items end at white space only.
@@ -214,6 +246,7 @@ static int scenario_global_key(struct scenario_parser *p, const char *k, const c
 	} else if (!strcmp(k, "switch_counters")) {
 		if (!scenario_copy(sc->switch_counters, sizeof(sc->switch_counters), v) || !*v)
 			return SCENARIO_FAIL(p, "switch_counters: expected a command");
+		return scenario_switch_pma(p, v);
 	} else if (!strcmp(k, "semantics")) {
 		if (arb_semantics_parse(v, &sc->semantics))
 			return SCENARIO_FAIL(p, "semantics '%s': expected KEY=VALUE,... of "

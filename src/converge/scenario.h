@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "qos/arb.h"
+#include "rdma/mad.h"
 #include "base/clock.h"
 
 #define SCENARIO_MAX_FLOWS		64
@@ -91,8 +92,13 @@ struct scenario {
 	uint8_t qp_timeout;
 	uint8_t retry;
 	/* A shell command that prints the destination port's per-band
-	 * counters (tc -s -j qdisc show dev PORT invisible); "": none. */
+	 * counters (tc -s -j qdisc show dev PORT invisible); "": none. Or,
+	 * "pma:LID:PORT" / "pma-vl:LID:PORT" (switch_pma): the PerfMgt
+	 * counters of that InfiniBand port, per SL / per VL. */
 	char switch_counters[SCENARIO_PATH_MAX];
+	bool switch_pma;
+	enum mad_pma_counter switch_pma_counter;
+	int switch_pma_lid, switch_pma_port;
 	struct scenario_flow flows[SCENARIO_MAX_FLOWS];
 	size_t n_flows;
 };

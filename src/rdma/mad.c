@@ -123,3 +123,50 @@ int mad_read_port_tables(const char *ca_name, int ca_port,
 	mad_rpc_close_port(c.port);
 	return rc;
 }
+
+const char *mad_pma_counter_name(enum mad_pma_counter which)
+{
+	return which == MAD_PMA_XMIT_DATA_SL ? "PortXmitDataSL" : "PortVLOpData";
+}
+
+void mad_pma_decode(enum mad_pma_counter which, const uint8_t *data,
+		    uint64_t out[MAD_PMA_COUNTERS])
+{
+	int first = which == MAD_PMA_XMIT_DATA_SL ? IB_PC_XMT_DATA_SL_FIRST_F :
+						    IB_PC_PORT_VL_OP_DATA_FIRST_F;
+	int i;
+
+	for (i = 0; i < MAD_PMA_COUNTERS; i++)
+		out[i] = mad_get_field((void *)data, 0, (enum MAD_FIELDS)(first + i));
+}
+
+int mad_pma_read(const char *ca_name, int ca_port, int lid, int port_num,
+		 enum mad_pma_counter which, int reset,
+		 uint64_t out[MAD_PMA_COUNTERS], char *err, size_t errlen)
+{
+	int classes[] = { IB_PERFORMANCE_CLASS };
+	unsigned attr = which == MAD_PMA_XMIT_DATA_SL ? IB_GSI_PORT_XMIT_DATA_SL :
+							IB_GSI_PORT_PORT_VL_OP_DATA;
+	uint8_t buf[IB_MAD_SIZE];
+	struct ibmad_port *port;
+	ib_portid_t id = { 0 };
+	uint8_t *r;
+
+	port = mad_rpc_open_port((char *)ca_name, ca_port, classes, 1);
+	if (!port)
+		return errbuf_set(err, errlen, -EACCES, "cannot open the umad port "
+				  "(the ib_umad module, and root or read/write "
+				  "access to /dev/infiniband/umad*, are needed)");
+	ib_portid_set(&id, lid, 0, 0);
+	memset(buf, 0, sizeof(buf));
+	r = reset ? performance_reset_via(buf, &id, port_num, 0xffff, MAD_TIMEOUT_MS, attr, port) :
+		    pma_query_via(buf, &id, port_num, MAD_TIMEOUT_MS, attr, port);
+	mad_rpc_close_port(port);
+	if (!r)
+		return errbuf_set(err, errlen, -EIO, "%s %s to lid %d port %d failed (the "
+				  "attribute is optional: does the port's PMA support it?)",
+				  mad_pma_counter_name(which), reset ? "reset" : "query",
+				  lid, port_num);
+	mad_pma_decode(which, r, out);
+	return 0;
+}

@@ -50,4 +50,36 @@ int mad_read_port_tables(const char *ca_name, int ca_port,
 			 const struct mad_port_addr *addr,
 			 struct mad_port_tables *out, char *err, size_t errlen);
 
+/*
+ * PerfMgt (GMP) counters of one port, per SL or per VL, LID-routed:
+ * - PortXmitDataSL (optional; IBA 1.2.1): data the port transmitted on
+ *   each SL, in 4-octet words;
+ * - PortVLOpData (optional): data the port received on each VL, read as
+ *   perfquery --vlopdata reads it (the request's OpCode left 0).
+ * Both are 32-bit and stop at all ones.
+ */
+#define MAD_PMA_COUNTERS	16
+#define MAD_PMA_SATURATED	0xffffffffu
+
+enum mad_pma_counter {
+	MAD_PMA_XMIT_DATA_SL,
+	MAD_PMA_RCV_DATA_VL,
+};
+
+const char *mad_pma_counter_name(enum mad_pma_counter which);
+
+/* The 16 counters of @which from a PerfMgt reply's data @data. */
+void mad_pma_decode(enum mad_pma_counter which, const uint8_t *data,
+		    uint64_t out[MAD_PMA_COUNTERS]);
+
+/*
+ * Read @which at @lid port @port_num through the first umad port (or
+ * @ca_name:@ca_port); with @reset, clear them (a PerformanceSet of all
+ * 16, as perfquery -R does) and return what the port then holds. Returns
+ * 0, or -errno with the reason in @err.
+ */
+int mad_pma_read(const char *ca_name, int ca_port, int lid, int port_num,
+		 enum mad_pma_counter which, int reset,
+		 uint64_t out[MAD_PMA_COUNTERS], char *err, size_t errlen);
+
 #endif

@@ -78,6 +78,29 @@ static void test_defaults(void **state)
 	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters =\n"
 					"[f]\nhost=a\ntype=bw\n", NULL, &sc, err, sizeof(err)),
 			 -EINVAL);
+	assert_false(sc.switch_pma);
+	/* Or an InfiniBand port's PerfMgt agent, per SL or per VL. */
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters = "
+					"pma:3:1\n[f]\nhost=a\ntype=bw\n", NULL, &sc, err,
+					sizeof(err)), 0);
+	assert_true(sc.switch_pma);
+	assert_int_equal(sc.switch_pma_counter, MAD_PMA_XMIT_DATA_SL);
+	assert_int_equal(sc.switch_pma_lid, 3);
+	assert_int_equal(sc.switch_pma_port, 1);
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters = "
+					"pma-vl:49151:0\n[f]\nhost=a\ntype=bw\n", NULL, &sc, err,
+					sizeof(err)), 0);
+	assert_int_equal(sc.switch_pma_counter, MAD_PMA_RCV_DATA_VL);
+	assert_int_equal(sc.switch_pma_lid, 49151);
+	assert_int_equal(sc.switch_pma_port, 0);
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters = "
+					"pma:0,1:1\n[f]\nhost=a\ntype=bw\n", NULL, &sc, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "switch_counters 'pma:0,1:1': expected a unicast LID"));
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters = "
+					"pma-vl:4\n[f]\nhost=a\ntype=bw\n", NULL, &sc, err,
+					sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "expected pma:LID:PORT or pma-vl:LID:PORT"));
 }
 
 /* arbitration: files, a live port (a route has commas), or both. */
