@@ -84,23 +84,60 @@ static void agent_step_release(struct agent_step *st)
 /* Session                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * With a token, challenge the coordinator: our nonce and our proof over
+ * both nonces; its answer must prove it holds the token too (ctl.h).
+ */
+static int agent_challenge(int cfd, const char *token, const char *theirs, char *err,
+			   size_t errlen)
+{
+	char mine[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1];
+	const char *got;
+	json_t *m;
+	int ret = ctl_nonce(mine, err, errlen);
+
+	if (ret)
+		return ret;
+	m = ctl_msg("challenge");
+	ctl_auth_mac(token, "agent", mine, theirs, mac);
+	json_object_set_new(m, "nonce", json_string(mine));
+	json_object_set_new(m, "mac", json_string(mac));
+	ret = ctl_send(cfd, m, AGENT_HELLO_MS, err, errlen);
+	json_decref(m);
+	if (!ret)
+		ret = ctl_recv(cfd, &m, AGENT_HELLO_MS, err, errlen);
+	if (ret)
+		return ret;
+	ctl_auth_mac(token, "coordinator", theirs, mine, mac);
+	got = json_string_value(json_object_get(m, "mac"));
+	if (strcmp(ctl_type(m), "auth"))
+		ret = errbuf_set(err, errlen, -EPROTO, "expected an auth, got '%s'", ctl_type(m));
+	else if (!got || !ctl_token_equal(got, mac))
+		ret = errbuf_set(err, errlen, -EACCES, "wrong token: the coordinator's proof "
+				 "does not match");
+	json_decref(m);
+	return ret;
+}
+
 static int agent_hello(int cfd, const char *token, char *err, size_t errlen)
 {
-	const char *got;
-	char host[256] = "?";
+	char host[256] = "?", theirs[CTL_NONCE_HEX + 1] = "";
+	const char *nonce;
 	json_t *m;
 	int ret;
 
 	ret = ctl_recv(cfd, &m, AGENT_HELLO_MS, err, errlen);
 	if (ret)
 		return ret;
-	got = json_string_value(json_object_get(m, "token"));
-	if (strcmp(ctl_type(m), "hello") || agent_ctl_int(m, "version") != CTL_VERSION)
-		ret = errbuf_set(err, errlen, -EPROTO, "expected a hello of version %d",
-				 CTL_VERSION);
-	else if (token && (!got || !ctl_token_equal(token, got)))
-		ret = errbuf_set(err, errlen, -EACCES, "wrong or missing token");
+	nonce = json_string_value(json_object_get(m, "nonce"));
+	if (strcmp(ctl_type(m), "hello") || agent_ctl_int(m, "version") != CTL_VERSION || !nonce)
+		ret = errbuf_set(err, errlen, -EPROTO, "expected a hello of version %d with a "
+				 "nonce", CTL_VERSION);
+	else
+		snprintf(theirs, sizeof(theirs), "%s", nonce);
 	json_decref(m);
+	if (!ret && token)
+		ret = agent_challenge(cfd, token, theirs, err, errlen);
 	if (ret) {
 		ctl_send_error(cfd, NULL, err, AGENT_HELLO_MS);
 		return ret;

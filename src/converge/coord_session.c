@@ -164,13 +164,11 @@ static int64_t coord_agent_time(const struct coord_agent *a, uint64_t t_ns)
 
 static int coord_hello(struct coord *c, struct coord_agent *a, char *err, size_t errlen)
 {
-	json_t *m = ctl_msg("hello"), *r;
+	json_t *r;
 	int ret;
 
-	json_object_set_new(m, "version", json_integer(CTL_VERSION));
-	if (c->token[0])
-		json_object_set_new(m, "token", json_string(c->token));
-	ret = coord_ask(a, m, &r, err, errlen);
+	ret = ctl_hello_client(a->fd, c->token[0] ? c->token : NULL, &r, COORD_MSG_MS, err,
+			       errlen);
 	if (ret)
 		return ret;
 	if (!strcmp(ctl_type(r), "error"))

@@ -13,6 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
 #include "rdma/conn.h"
 #include "converge/ctl.h"
 #include "base/errbuf.h"
@@ -85,9 +89,20 @@ static const struct ctl_field result_flow_fields[] = {
 
 static const struct ctl_field hello_fields[] = {
 	{ "version", K_INT, true, 1, 1000, NULL, NULL },
-	{ "token", K_STR, false, 0, CTL_MAX_TOKEN_BYTES - 1, NULL, NULL },
+	{ "nonce", K_STR, false, CTL_NONCE_HEX, CTL_NONCE_HEX, NULL, NULL },	/* coordinator's */
 	{ "host", K_STR, false, 1, 255, NULL, NULL },
 	{ "now_ns", K_INT, false, 0, I64, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field challenge_fields[] = {
+	{ "nonce", K_STR, true, CTL_NONCE_HEX, CTL_NONCE_HEX, NULL, NULL },
+	{ "mac", K_STR, true, CTL_MAC_HEX, CTL_MAC_HEX, NULL, NULL },
+	FIELD_END,
+};
+
+static const struct ctl_field auth_fields[] = {
+	{ "mac", K_STR, true, CTL_MAC_HEX, CTL_MAC_HEX, NULL, NULL },
 	FIELD_END,
 };
 
@@ -147,7 +162,8 @@ static const struct {
 	const char *type;
 	const struct ctl_field *fields;
 } ctl_types[] = {
-	{ "hello", hello_fields }, { "time", time_fields }, { "setup", setup_fields },
+	{ "hello", hello_fields }, { "challenge", challenge_fields }, { "auth", auth_fields },
+	{ "time", time_fields }, { "setup", setup_fields },
 	{ "ready", ready_fields }, { "start", start_fields }, { "result", result_fields },
 	{ "stop", stop_fields }, { "error", error_fields },
 };
@@ -480,6 +496,81 @@ bool ctl_token_equal(const char *a, const char *b)
 	for (i = 0; i < la; i++)
 		d |= (unsigned char)a[i] ^ (unsigned char)b[i < lb ? i : 0];
 	return !d;
+}
+
+static void ctl_hex(const unsigned char *b, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	out[2 * n] = '\0';
+}
+
+int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen)
+{
+	unsigned char b[CTL_NONCE_HEX / 2];
+
+	if (RAND_bytes(b, sizeof(b)) != 1)
+		return errbuf_set(err, errlen, -EIO, "no random bytes for a nonce");
+	ctl_hex(b, sizeof(b), out);
+	return 0;
+}
+
+void ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
+		  char out[CTL_MAC_HEX + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	char msg[32 + 2 * CTL_NONCE_HEX];
+
+	snprintf(msg, sizeof(msg), "%s %s %s", who, mine, theirs);
+	HMAC(EVP_sha256(), token, (int)strlen(token), (const unsigned char *)msg, strlen(msg), md,
+	     &len);
+	ctl_hex(md, len < CTL_MAC_HEX / 2 ? len : CTL_MAC_HEX / 2, out);
+}
+
+int ctl_hello_client(int fd, const char *token, json_t **reply, int timeout_ms, char *err,
+		     size_t errlen)
+{
+	char mine[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1];
+	const char *theirs;
+	json_t *m, *r;
+	int ret;
+
+	*reply = NULL;
+	ret = ctl_nonce(mine, err, errlen);
+	if (ret)
+		return ret;
+	m = ctl_msg("hello");
+	json_object_set_new(m, "version", json_integer(CTL_VERSION));
+	json_object_set_new(m, "nonce", json_string(mine));
+	ret = ctl_send(fd, m, timeout_ms, err, errlen);
+	json_decref(m);
+	if (!ret)
+		ret = ctl_recv(fd, &r, timeout_ms, err, errlen);
+	if (ret)
+		return ret;
+	if (strcmp(ctl_type(r), "challenge")) {
+		*reply = r;
+		return 0;
+	}
+	theirs = json_string_value(json_object_get(r, "nonce"));
+	if (!token)
+		ret = errbuf_set(err, errlen, -EACCES, "the agent asks for a token: give "
+				 "converge the agent's --token-file");
+	ctl_auth_mac(token ? token : "", "agent", theirs, mine, mac);
+	if (!ret && !ctl_token_equal(json_string_value(json_object_get(r, "mac")), mac))
+		ret = errbuf_set(err, errlen, -EACCES, "the agent does not hold our token");
+	if (!ret) {
+		m = ctl_msg("auth");
+		ctl_auth_mac(token, "coordinator", mine, theirs, mac);
+		json_object_set_new(m, "mac", json_string(mac));
+		ret = ctl_send(fd, m, timeout_ms, err, errlen);
+		json_decref(m);
+	}
+	json_decref(r);
+	return ret ? ret : ctl_recv(fd, reply, timeout_ms, err, errlen);
 }
 
 uint64_t ctl_now_ns(void)

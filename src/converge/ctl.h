@@ -8,7 +8,13 @@
  * a value out of range is refused before anyone looks at it.
  *
  * The session, coordinator first:
- *   hello {version, token}       -> hello {version, host, now_ns}
+ *   hello {version, nonce}       -> hello {version, host, now_ns}
+ *   (an agent with a token answers the hello with a challenge first:
+ *    challenge {nonce, mac}      <- the agent proves it holds the token
+ *    auth {mac}                  -> and so does the coordinator
+ *    each mac an HMAC-SHA256 keyed by the token over both fresh nonces,
+ *    so the token never crosses the wire and a recorded hello and auth
+ *    do not pass a later challenge)
  *   time {}                      -> time {now_ns}         (clock offset)
  *   setup {role, flows, ...}     -> ready {conns} | error {error, flow}
  *   start {at_ns, warmup_ms, duration_ms}
@@ -29,11 +35,13 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define CTL_VERSION		1
+#define CTL_VERSION		2
 #define CTL_DEFAULT_PORT	18530
 #define CTL_MAGIC		0x52504354u	/* "RPCT" */
 #define CTL_MAX_MSG_BYTES	(1u << 20)
 #define CTL_MAX_TOKEN_BYTES	256
+#define CTL_NONCE_HEX		64	/* 32 random bytes */
+#define CTL_MAC_HEX		64	/* HMAC-SHA256 */
 #define CTL_MAX_FLOWS		64
 #define CTL_NAME_MAX		64
 
@@ -77,6 +85,23 @@ bool ctl_addr_is_loopback(const char *addr);
 int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen);
 /* Compare two tokens in time independent of where they differ. */
 bool ctl_token_equal(const char *a, const char *b);
+
+/* A fresh nonce from OpenSSL's generator, as hex. 0 or -EIO. */
+int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen);
+/*
+ * The proof that @who ("agent" or "coordinator") holds @token: HMAC-SHA256
+ * keyed by @token over @who, its own nonce @mine and the peer's @theirs.
+ */
+void ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
+		  char out[CTL_MAC_HEX + 1]);
+/*
+ * The coordinator's side of the hello on @fd: send it with a fresh nonce
+ * and, if the agent challenges, check its proof and send ours (@token,
+ * NULL: none). 0 with the agent's last answer in *@reply (a hello, or an
+ * error saying why it refused), or -errno with the reason in @err.
+ */
+int ctl_hello_client(int fd, const char *token, json_t **reply, int timeout_ms, char *err,
+		     size_t errlen);
 
 /* CLOCK_MONOTONIC in ns: the clock start times are given on. */
 uint64_t ctl_now_ns(void);

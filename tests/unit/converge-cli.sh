@@ -86,7 +86,11 @@ agents="$agents $!"
 "$RPERF" agent --bind 127.0.0.2 --port "$P" --token-file "$T/token" 2>"$T/agent2.err" &
 agents="$agents $!"
 expect 1 converge --timeout 5 "$T/s.ini"
-has "refused: wrong or missing token"
+has "the agent asks for a token: give converge the agent's --token-file"
+# A wrong token: the agent's proof does not match ours.
+printf 'another-token-of-some-length\n' >"$T/token2"
+expect 1 converge --timeout 5 --token-file "$T/token2" "$T/s.ini"
+has "the agent does not hold our token"
 
 # With the token, the agents are reached; with no RDMA device here the
 # flows cannot start, and that is reported with host and flow, exit 1.

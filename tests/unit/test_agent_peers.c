@@ -2,6 +2,8 @@
  * A running `rperf agent` against bad peers, on the loopback (no RDMA
  * needed): garbage, an oversize frame, a slowloris, a wrong version, a
  * missing or wrong token, a message type or field the protocol lacks.
+ * The token never crosses the wire: a coordinator's hello relayed through
+ * the test holds no token, and its recorded frames, replayed, are refused.
  * Each peer gets a clear line in the agent's log and a closed connection,
  * within a bound; the agent stays up and serves a good coordinator after
  * them all. Another shows that a second coordinator is refused while one
@@ -9,6 +11,7 @@
  * last agent shows that --bind binds that address only.
  * Run by `make check` with RPERF (the built binary) set.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -24,11 +27,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
 #include <cmocka.h>
 
 #include "converge/ctl.h"
 
 #define TOKEN		"0123456789abcdef0123"
+#define N64		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define CLOSE_MS	8000	/* the agent's hello timeout (5 s) and slack */
 
 struct agent {
@@ -278,16 +283,16 @@ static void test_slowloris_frame(void **state)
 static void test_bad_hellos(void **state)
 {
 	(void)state;
+	refused("{\"type\":\"hello\",\"version\":1,\"nonce\":\"" N64 "\"}",
+		"expected a hello of version 2 with a nonce");
+	refused("{\"type\":\"hello\",\"version\":2}", "expected a hello of version 2 with a nonce");
 	refused("{\"type\":\"hello\",\"version\":2,\"token\":\"" TOKEN "\"}",
-		"expected a hello of version 1");
-	refused("{\"type\":\"hello\",\"version\":1}", "wrong or missing token");
-	refused("{\"type\":\"hello\",\"version\":1,\"token\":\"0123456789abcdef0124\"}",
-		"wrong or missing token");
+		"unknown field 'token'");
 	refused("{\"type\":\"run\",\"cmd\":\"touch /tmp/rperf-pwned\"}",
 		"unknown message type 'run'");
-	refused("{\"type\":\"hello\",\"version\":1,\"token\":\"" TOKEN "\",\"path\":\"/etc/passwd\"}",
+	refused("{\"type\":\"hello\",\"version\":2,\"nonce\":\"" N64 "\",\"path\":\"/etc/passwd\"}",
 		"unknown field 'path'");
-	refused("{\"type\":\"hello\",\"version\":1,\"token\":\"" TOKEN "\"",
+	refused("{\"type\":\"hello\",\"version\":2,\"nonce\":\"" N64 "\"",
 		"bad JSON");
 }
 
@@ -295,18 +300,117 @@ static void test_bad_hellos(void **state)
 static json_t *coordinator_hello(const struct agent *a, const char *token, int *fd)
 {
 	char err[256];
-	json_t *m, *r;
+	json_t *r;
 
 	*fd = peer_connect("127.0.0.1", a->port);
 	assert_true(*fd >= 0);
-	m = ctl_msg("hello");
-	json_object_set_new(m, "version", json_integer(CTL_VERSION));
-	if (token)
-		json_object_set_new(m, "token", json_string(token));
-	assert_int_equal(ctl_send(*fd, m, 2000, err, sizeof(err)), 0);
-	json_decref(m);
-	assert_int_equal(ctl_recv(*fd, &r, 5000, err, sizeof(err)), 0);
+	if (ctl_hello_client(*fd, token, &r, 5000, err, sizeof(err))) {
+		r = ctl_msg("error");
+		json_object_set_new(r, "error", json_string(err));
+	}
 	return r;
+}
+
+/* A wrong token: the agent's challenge is answered with a proof it refuses. */
+static void test_wrong_token(void **state)
+{
+	int fd;
+	json_t *r;
+
+	(void)state;
+	r = coordinator_hello(&tok_agent, "0123456789abcdef0124", &fd);
+	assert_string_equal(ctl_type(r), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "error")),
+			       "the agent does not hold our token"));
+	json_decref(r);
+	close(fd);
+	r = coordinator_hello(&tok_agent, NULL, &fd);
+	assert_non_null(strstr(json_string_value(json_object_get(r, "error")),
+			       "the agent asks for a token"));
+	json_decref(r);
+	close(fd);
+}
+
+/*
+ * Relay a coordinator's hello (ctl_hello_client, in a child) to the agent
+ * and record every byte it sent: the token is not among them, and the
+ * recorded hello and auth, replayed on a new connection, do not pass the
+ * agent's fresh challenge.
+ */
+static void test_no_token_on_wire_and_replay(void **state)
+{
+	unsigned char sent[8192], buf[4096];
+	size_t n_sent = 0, hello_len;
+	int sv[2], afd, status;
+	char err[256];
+	ssize_t n;
+	pid_t pid;
+	json_t *r;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	afd = peer_connect("127.0.0.1", tok_agent.port);
+	assert_true(afd >= 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(sv[1]);
+		close(afd);
+		_exit(ctl_hello_client(sv[0], TOKEN, &r, 5000, err, sizeof(err)) ||
+		      strcmp(ctl_type(r), "hello") ? 1 : 0);
+	}
+	close(sv[0]);
+	for (;;) {
+		struct pollfd p[2] = { { sv[1], POLLIN, 0 }, { afd, POLLIN, 0 } };
+
+		assert_true(poll(p, 2, 10000) > 0);
+		if (p[0].revents) {
+			n = read(sv[1], buf, sizeof(buf));
+			if (n <= 0)
+				break;	/* the coordinator is done */
+			assert_true(n_sent + (size_t)n <= sizeof(sent));
+			memcpy(sent + n_sent, buf, (size_t)n);
+			n_sent += (size_t)n;
+			assert_int_equal(write(afd, buf, (size_t)n), n);
+		}
+		if (p[1].revents) {
+			n = read(afd, buf, sizeof(buf));
+			assert_true(n > 0);
+			assert_int_equal(write(sv[1], buf, (size_t)n), n);
+		}
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);	/* the agent said hello */
+	close(sv[1]);
+	close(afd);
+	assert_null(memmem(sent, n_sent, TOKEN, strlen(TOKEN)));
+	/* Two frames: the hello, then the auth. */
+	assert_true(n_sent > 16);
+	hello_len = 8 + ((size_t)sent[4] << 24 | (size_t)sent[5] << 16 | (size_t)sent[6] << 8 |
+			 sent[7]);
+	assert_true(hello_len < n_sent);
+	afd = -1;
+	for (status = 0; status < 50 && afd < 0; status++) {
+		afd = peer_connect("127.0.0.1", tok_agent.port);
+		if (afd >= 0)
+			break;
+		usleep(100000);
+	}
+	assert_true(afd >= 0);
+	send_all(afd, sent, hello_len);
+	assert_int_equal(ctl_recv(afd, &r, 5000, err, sizeof(err)), 0);
+	if (!strcmp(ctl_type(r), "error"))	/* still busy with the relayed one: again */
+		fail_msg("agent busy: %s", json_string_value(json_object_get(r, "error")));
+	assert_string_equal(ctl_type(r), "challenge");
+	json_decref(r);
+	send_all(afd, sent + hello_len, n_sent - hello_len);
+	assert_int_equal(ctl_recv(afd, &r, 5000, err, sizeof(err)), 0);
+	assert_string_equal(ctl_type(r), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "error")), "wrong token"));
+	json_decref(r);
+	closed_within(afd, CLOSE_MS);
+	log_has(&tok_agent, "wrong token: the coordinator's proof does not match");
 }
 
 /*
@@ -395,6 +499,8 @@ int main(void)
 		cmocka_unit_test(test_slowloris),
 		cmocka_unit_test(test_slowloris_frame),
 		cmocka_unit_test(test_bad_hellos),
+		cmocka_unit_test(test_wrong_token),
+		cmocka_unit_test(test_no_token_on_wire_and_replay),
 		cmocka_unit_test(test_busy_then_sigterm),
 		cmocka_unit_test(test_still_serves),
 		cmocka_unit_test(test_binds_given_address),

@@ -33,10 +33,19 @@ static int parse(const char *s)
 	"[{\"name\":\"lat1\",\"type\":\"lat\",\"samples\":2,\"msgs\":2,\"bytes\":128," \
 	"\"ticks_per_ns\":2.5,\"rtt\":" rtt "}]}"
 
+#define N64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
 static void test_good(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("{\"type\":\"hello\",\"version\":1,\"token\":\"abc\"}"), 0);
+	assert_int_equal(parse("{\"type\":\"hello\",\"version\":2,\"nonce\":\"" N64 "\"}"), 0);
+	assert_int_equal(parse("{\"type\":\"challenge\",\"nonce\":\"" N64 "\",\"mac\":\""
+			       N64 "\"}"), 0);
+	assert_int_equal(parse("{\"type\":\"auth\",\"mac\":\"" N64 "\"}"), 0);
+	/* The token itself is no field of any message. */
+	assert_int_equal(parse("{\"type\":\"hello\",\"version\":2,\"token\":\"abc\"}"),
+			 -EPROTO);
+	assert_int_equal(parse("{\"type\":\"auth\",\"mac\":\"abc\"}"), -EPROTO);
 	assert_int_equal(parse("{\"type\":\"time\"}"), 0);
 	assert_int_equal(parse(SETUP(FLOW)), 0);
 	assert_int_equal(parse("{\"type\":\"start\",\"at_ns\":5,\"warmup_ms\":0,"
@@ -123,6 +132,19 @@ static void test_tokens(void **state)
 	assert_false(ctl_token_equal("0123456789abcdef", "0123456789abcdeF"));
 	assert_false(ctl_token_equal("0123456789abcdef", "0123456789abcde"));
 	assert_false(ctl_token_equal("", "x"));
+	/* The proofs are HMAC-SHA256 over "WHO MINE THEIRS": RFC 4231's test
+	 * case 2 (key "Jefe", "what do ya want for nothing?"). */
+	{
+		char mac[CTL_MAC_HEX + 1], n1[CTL_NONCE_HEX + 1], n2[CTL_NONCE_HEX + 1];
+
+		ctl_auth_mac("Jefe", "what", "do", "ya want for nothing?", mac);
+		assert_string_equal(mac, "5bdcc146bf60754e6a042426089575c7"
+				    "5a003f089d2739839dec58b964ec3843");
+		assert_int_equal(ctl_nonce(n1, NULL, 0), 0);
+		assert_int_equal(ctl_nonce(n2, NULL, 0), 0);
+		assert_int_equal(strlen(n1), CTL_NONCE_HEX);
+		assert_string_not_equal(n1, n2);
+	}
 	assert_true(ctl_addr_is_loopback("127.0.0.1"));
 	assert_true(ctl_addr_is_loopback("::1"));
 	assert_true(ctl_addr_is_loopback("localhost"));
