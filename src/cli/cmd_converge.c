@@ -165,12 +165,21 @@ static int coord_load_arb(struct coord *c)
 
 static int coord_inputs(struct coord *c)
 {
+	const char *dests[CONVERGE_MAX_PORTS + 1];
 	char err[512];
+	size_t i, n, len = 0;
 	int ret;
 
 	ret = scenario_load(c->o->scenario, &c->sc, err, sizeof(err));
 	if (ret)
 		return log_errno(ret, "%s", err);
+	n = scenario_dests(&c->sc, dests, CONVERGE_MAX_PORTS + 1);
+	if (n > CONVERGE_MAX_PORTS)
+		return log_errno(-EINVAL, "%s: more than %d destinations", c->sc.name,
+				 CONVERGE_MAX_PORTS);
+	for (i = 0; i < n && len < sizeof(c->dests_name); i++)
+		len += (size_t)snprintf(c->dests_name + len, sizeof(c->dests_name) - len, "%s%s",
+					i ? ", " : "", dests[i]);
 	c->baseline = c->o->baseline_set ? c->o->baseline : c->sc.baseline;
 	run_env_host(&c->env);
 	if (c->o->arbitration &&
@@ -236,7 +245,7 @@ static void coord_report_info(const struct coord *c, struct converge_report_info
 		if (c->agents[i].env)
 			json_object_set(envs, c->agents[i].host, c->agents[i].env);
 	*info = (struct converge_report_info){
-		.scenario = c->sc.name, .destination = c->sc.dest,
+		.scenario = c->sc.name, .destination = c->dests_name,
 		.ets = c->have_cfg && c->cfg.kind == ARB_KIND_ETS,
 		.link_gbps = c->sc.link_gbps, .duration_s = c->sc.duration_s,
 		.warmup_s = c->sc.warmup_s, .tolerance_pp = c->o->tolerance_pp,

@@ -103,9 +103,11 @@ int agent_ctl_next(struct agent *a, int cfd, json_t **m, int tmo_ms, char *err,
 
 void agent_ctl_window(struct agent_step *st, const json_t *m)
 {
-	st->at_ns = (uint64_t)json_integer_value(json_object_get(m, "at_ns"));
 	st->warmup_ns = (uint64_t)agent_ctl_int(m, "warmup_ms") * 1000000u;
 	st->duration_ns = (uint64_t)agent_ctl_int(m, "duration_ms") * 1000000u;
+	/* Last: the sink's thread takes the window once it sees the start. */
+	__atomic_store_n(&st->at_ns, (uint64_t)json_integer_value(json_object_get(m, "at_ns")),
+			 __ATOMIC_RELEASE);
 }
 
 int agent_ctl_during_run(struct agent_step *st, int cfd, char *err, size_t errlen)
@@ -118,9 +120,7 @@ int agent_ctl_during_run(struct agent_step *st, int cfd, char *err, size_t errle
 		st->stop = 1;
 		return ret;
 	}
-	if (st->sink_role && !st->at_ns && !strcmp(ctl_type(m), "start")) {
-		agent_ctl_window(st, m);
-	} else if (strcmp(ctl_type(m), "stop")) {
+	if (strcmp(ctl_type(m), "stop")) {
 		ret = errbuf_set(err, errlen, -EPROTO, "'%s' during a run", ctl_type(m));
 		st->stop = 1;
 	} else {

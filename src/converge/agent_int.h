@@ -2,8 +2,11 @@
  * What the parts of `rperf agent` share and nothing outside converge
  * includes: a step's state (its flows, its workers, the sink) and each
  * role's setup, run and release for the session (agent_session.c): the
- * sources in agent_source.c, the destination's sink in agent_sink.c. The
- * control messages all of them wait on are agent_ctl.h's.
+ * sources in agent_source.c, the destination's sink in agent_sink.c. An
+ * agent may have both roles in one step (all-to-all): the sink then
+ * serves from its own thread from setup on, so that the agent's sources
+ * connect to other sinks while its own accepts theirs. The control
+ * messages all of them wait on are agent_ctl.h's.
  */
 #ifndef RPERF_AGENT_INT_H
 #define RPERF_AGENT_INT_H
@@ -36,7 +39,9 @@ struct agent_flow {
 	struct verbs_path path;
 	size_t size_bytes;
 	uint64_t rate_bps;		/* the whole flow's; 0: unpaced */
+	uint64_t on_ns, off_ns;		/* bursty: on, then off; 0: always on */
 	unsigned threads, qps;
+	char dest[256];			/* the host whose sink it goes to */
 };
 
 /* One worker: a thread with its wire QP (lat) or its QPs (bw) to the destination. */
@@ -61,8 +66,8 @@ struct agent_worker {
 /* Everything one step of a session holds; torn down after its result. */
 struct agent_step {
 	struct agent *agent;		/* the agent that runs the step */
-	bool sink_role;
-	char dest[256];			/* sources: the destination, for messages */
+	bool sink_role;			/* a destination of the step */
+	uint16_t data_port;		/* every sink's */
 	struct verbs_dev dev;
 	struct clock_cal clk;
 	bool yield;
@@ -70,28 +75,44 @@ struct agent_step {
 	size_t n_flows;
 	struct agent_worker *w;
 	size_t n_w;
-	/* sink */
+	/* sink: owned by its thread while it runs */
 	struct sink sink;
 	bool sink_ok;
 	int lfd;
 	uint64_t *base_bytes, *base_msgs, *base_errors;
-	/* the run */
+	pthread_t sink_tid;
+	bool sink_thread;		/* started */
+	volatile sig_atomic_t sink_quit;	/* to the thread: stop serving */
+	int sink_ready;			/* from the thread (atomic): sink_res is set */
+	int sink_open;			/* from the thread (atomic): a source is still connected */
+	json_t *sink_res;		/* what it counted in the window */
+	uint64_t sink_window_ns;
+	/* the run: at_ns is stored last (atomic), the window with it */
 	uint64_t at_ns, warmup_ns, duration_ns;
 	volatile sig_atomic_t stop;
 	char stop_reason[256];		/* why the step was stopped, if it was */
 };
 
-/* agent_source.c: lat and bw flows to the destination */
-int agent_source_setup(struct agent_step *st, const json_t *m, json_t *conns,
-		       const char **bad_flow, char *err, size_t errlen);
-int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen);
+/* agent_source.c: lat and bw flows, each to its destination's sink */
+int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
+		       size_t errlen);
+/* Start every worker (they wait for st->at_ns); 0, or an error in a worker's result. */
+void agent_source_start(struct agent_step *st);
+/* Join the workers that ended; true when none runs. */
+bool agent_source_reap(struct agent_step *st);
+/* Each flow's result, for the result message. */
+json_t *agent_source_results(struct agent_step *st);
 /* The workers' sockets, engines and results; the step's other parts stay. */
 void agent_source_release(struct agent_step *st);
 
-/* agent_sink.c: the destination */
+/* agent_sink.c: a destination; its thread serves from setup to release */
 int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t errlen);
-int agent_sink_run(struct agent_step *st, int cfd, char *err, size_t errlen);
-/* The sink, its flows' sockets, its listening socket and its marks. */
+/* Whether the window's counts are in (st->sink_res, st->sink_window_ns):
+ * the window ended, or a stop came. */
+bool agent_sink_done(struct agent_step *st);
+/* Whether a source is still connected (they run on past the window). */
+bool agent_sink_busy(struct agent_step *st);
+/* Stop the thread; the sink, its flows' sockets, its listening socket, its marks. */
 void agent_sink_release(struct agent_step *st);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * One coordinator's session: its hello and token, the time exchanges,
  * and for every setup message a step built from it (the device, the
- * clock, the role's flows), answered ready, run and torn down. While a
+ * clock, the sink and the flows it sends), answered ready, run and torn
+ * down. While a
  * session runs, other coordinators are refused. Apart from cmd_agent.c
  * so that the command holds the options and the listening loop only; the
  * messages a step waits on are agent_ctl.c's.
@@ -36,6 +37,9 @@ static void agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry
 				       .timeout = timeout, .retry = retry };
 	f->size_bytes = (size_t)json_integer_value(json_object_get(j, "size"));
 	f->rate_bps = (uint64_t)json_integer_value(json_object_get(j, "rate_bps"));
+	f->on_ns = (uint64_t)json_integer_value(json_object_get(j, "on_ns"));
+	f->off_ns = (uint64_t)json_integer_value(json_object_get(j, "off_ns"));
+	snprintf(f->dest, sizeof(f->dest), "%s", json_string_value(json_object_get(j, "dest")));
 	f->threads = (unsigned)agent_ctl_int(j, "threads");
 	f->qps = (unsigned)agent_ctl_int(j, "qps");
 }
@@ -49,7 +53,8 @@ static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
 	size_t i;
 	int ret;
 
-	st->sink_role = !strcmp(json_string_value(json_object_get(m, "role")), "sink");
+	st->sink_role = json_is_true(json_object_get(m, "sink"));
+	st->data_port = (uint16_t)agent_ctl_int(m, "data_port");
 	st->yield = json_is_true(json_object_get(m, "yield"));
 	st->n_flows = json_array_size(flows);
 	for (i = 0; i < st->n_flows; i++)
@@ -60,24 +65,115 @@ static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
 	if (!ret)
 		ret = verbs_dev_open(&st->dev, dev, agent_ctl_int(m, "ib_port"),
 				     agent_ctl_int(m, "gid_index"), err, errlen);
-	if (ret)
-		return ret;
-	if (st->sink_role)
-		return agent_sink_setup(st, m, err, errlen);
-	return agent_source_setup(st, m, conns, bad_flow, err, errlen);
+	/* The sink first: it serves while the sources connect. */
+	if (!ret && st->sink_role)
+		ret = agent_sink_setup(st, m, err, errlen);
+	return ret ? ret : agent_source_setup(st, conns, bad_flow, err, errlen);
 }
 
-/* Everything the step holds, whichever role it had; @st is left empty. */
+/* Everything the step holds, whichever roles it had; @st is left empty. */
 static void agent_step_release(struct agent_step *st)
 {
 	struct agent *a = st->agent;
 
-	agent_source_release(st);
 	agent_sink_release(st);
+	agent_source_release(st);
 	verbs_dev_close(&st->dev);
 	memset(st, 0, sizeof(*st));
 	st->agent = a;
 	st->lfd = -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Run                                                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The result message: each flow's, the sink's window, and the port's
+ * retransmissions over the run (@before: the counters at its start;
+ * NULL or none: not known).
+ */
+static int agent_send_result(struct agent_step *st, int cfd, const struct verbs_counters *before,
+			     char *err, size_t errlen)
+{
+	struct verbs_counters *after = before ? malloc(sizeof(*after)) : NULL;
+	json_t *m = ctl_msg("result");
+	int ret;
+
+	json_object_set_new(m, "flows", agent_source_results(st));
+	json_object_set_new(m, "sink", st->sink_res ? json_incref(st->sink_res) : json_array());
+	json_object_set_new(m, "window_ns", json_integer((json_int_t)(st->sink_role ?
+			    st->sink_window_ns : st->duration_ns)));
+	if (before && before->n && after && !verbs_counters_read(&st->dev, after))
+		json_object_set_new(m, "retrans", json_integer((json_int_t)
+				    verbs_counters_retrans(before, after)));
+	free(after);
+	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
+	json_decref(m);
+	return ret;
+}
+
+/*
+ * After the result the sources run on for a tail (bw keeps every band
+ * backlogged to the window's very end): keep the sink serving until they
+ * hang up, or the coordinator speaks again.
+ */
+static void agent_linger(struct agent_step *st, int cfd)
+{
+	uint64_t end = ctl_now_ns() + AGENT_TAIL_NS + (uint64_t)AGENT_IDLE_MS / 20 * 1000000u;
+
+	while (st->sink_role && !stop_requested() && ctl_now_ns() < end && agent_sink_busy(st) &&
+	       !conn_fd_readable(cfd))
+		poll(NULL, 0, 50);
+}
+
+/*
+ * The step's run: wait for the start, run the workers from its instant
+ * while the sink (if this agent is a destination) counts the window;
+ * once both are through, or a stop came, send what they measured.
+ */
+static int agent_run(struct agent_step *st, int cfd, char *err, size_t errlen)
+{
+	struct verbs_counters *before = NULL;
+	json_t *m;
+	int ret;
+
+	ret = agent_ctl_next(st->agent, cfd, &m, AGENT_IDLE_MS, err, errlen);
+	if (ret)
+		return ret;
+	if (strcmp(ctl_type(m), "start")) {
+		ret = strcmp(ctl_type(m), "stop") ? -EPROTO : -EINTR;
+		json_decref(m);
+		return errbuf_set(err, errlen, ret, "stopped before the start");
+	}
+	agent_ctl_window(st, m);
+	json_decref(m);
+	if (st->n_w && (before = calloc(1, sizeof(*before))) &&
+	    verbs_counters_read(&st->dev, before))
+		before->n = 0;
+	agent_source_start(st);
+	for (;;) {
+		/* Any message ends the run; a stop quietly, anything else with a line. */
+		if (!st->stop && conn_fd_readable(cfd)) {
+			ret = agent_ctl_during_run(st, cfd, err, errlen);
+			if (ret && ret != -EINTR)
+				log_warn("%s", err);
+		}
+		if (stop_requested() && !st->stop) {
+			/* The workers end; their results still go out. */
+			snprintf(st->stop_reason, sizeof(st->stop_reason), "the agent is stopping");
+			st->stop = 1;
+		}
+		agent_ctl_refuse_waiting(st->agent);
+		if (agent_source_reap(st) && (!st->sink_role || agent_sink_done(st)))
+			break;
+		poll(NULL, 0, 20);
+	}
+	ret = agent_send_result(st, cfd, before, err, errlen);
+	free(before);
+	if (!ret)
+		agent_linger(st, cfd);
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -176,8 +272,7 @@ static int agent_step(struct agent *a, int cfd, const json_t *m, char *err, size
 	ret = ctl_send(cfd, ready, AGENT_MSG_MS, err, errlen);
 	json_decref(ready);
 	if (!ret)
-		ret = st.sink_role ? agent_sink_run(&st, cfd, err, errlen) :
-				     agent_source_run(&st, cfd, err, errlen);
+		ret = agent_run(&st, cfd, err, errlen);
 	if (ret && ret != -ECONNRESET && ret != -EINTR)
 		ctl_send_error(cfd, NULL, err, AGENT_MSG_MS);
 	agent_step_release(&st);

@@ -2,9 +2,14 @@
  * The destination's side of a step: a sink that accepts the sources'
  * flows on the data port and counts what each receives, marked at the
  * window's start so that only the window counts, kept serving through
- * the sources' tail. Apart from the sources: one role, its own loop.
+ * the sources' tail. It runs in its own thread from setup to release:
+ * the same agent's sources (all-to-all) connect to other sinks while
+ * this one accepts theirs. The thread owns the sink; the session reads
+ * only what it hands over (the window's counts, whether a source is
+ * still connected), through atomics.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -22,7 +27,9 @@
 /* Sink: setup and counts                                              */
 /* ------------------------------------------------------------------ */
 
-/* The sink side: listen for the sources' flows on the data port. */
+static void *agent_sink_main(void *arg);
+
+/* Listen for the sources' flows on the data port, and serve them from a thread. */
 int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t errlen)
 {
 	int ret;
@@ -32,13 +39,26 @@ int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t e
 		return ret;
 	st->sink_ok = true;
 	st->lfd = conn_listen((uint16_t)agent_ctl_int(m, "data_port"), err, errlen);
-	return st->lfd < 0 ? st->lfd : 0;
+	if (st->lfd < 0)
+		return st->lfd;
+	ret = pthread_create(&st->sink_tid, NULL, agent_sink_main, st);
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "cannot start the sink's thread");
+	st->sink_thread = true;
+	return 0;
 }
 
 void agent_sink_release(struct agent_step *st)
 {
 	size_t i;
 
+	if (st->sink_thread) {
+		st->sink_quit = 1;
+		pthread_join(st->sink_tid, NULL);
+		st->sink_thread = false;
+	}
+	json_decref(st->sink_res);
+	st->sink_res = NULL;
 	for (i = 0; st->sink_ok && i < st->sink.n_flows; i++)
 		if (st->sink.flows[i]->fd >= 0)
 			close(st->sink.flows[i]->fd);
@@ -97,28 +117,13 @@ static json_t *agent_sink_result(struct agent_step *st, size_t n_base)
 }
 
 /* ------------------------------------------------------------------ */
-/* Sink: the step                                                      */
+/* Sink: the thread                                                    */
 /* ------------------------------------------------------------------ */
 
 static void agent_sink_warn(const char *err, void *arg)
 {
 	(void)arg;
 	log_warn("%s", err);
-}
-
-/*
- * One wait of the sink's loop (engine/sink.c serves its flows); a
- * message on @cfd (-1: none watched) goes to agent_ctl, its result into
- * *@ctl_ret.
- */
-static void agent_sink_poll(struct agent_step *st, int cfd, int tmo_ms, int *ctl_ret,
-			    char *err, size_t errlen)
-{
-	struct sink_wait w = { .lfd = st->lfd, .extra_fd = { cfd, -1 }, .timeout_ms = tmo_ms,
-			       .hello_ms = AGENT_HELLO_MS, .on_error = agent_sink_warn };
-
-	if (sink_wait(&st->sink, &w) > 0 && w.extra_ready[0])
-		*ctl_ret = agent_ctl_during_run(st, cfd, err, errlen);
 }
 
 static bool agent_sink_open(const struct agent_step *st)
@@ -131,64 +136,55 @@ static bool agent_sink_open(const struct agent_step *st)
 	return false;
 }
 
-/*
- * After the window the sources run on for a tail (bw keeps every band
- * backlogged to the window's very end): keep their flows served until
- * they hang up, or the coordinator speaks again.
- */
-static void agent_sink_linger(struct agent_step *st, int cfd)
+/* The window's counts (none when it never began) handed to the session. */
+static void agent_sink_hand_over(struct agent_step *st, uint64_t mark_ns, size_t n_base)
 {
-	uint64_t end = ctl_now_ns() + AGENT_TAIL_NS + (uint64_t)AGENT_IDLE_MS / 20 * 1000000u;
-	char err[256];
-	int ret = 0;
-
-	while (!stop_requested() && !ret && ctl_now_ns() < end && agent_sink_open(st) &&
-	       !conn_fd_readable(cfd))
-		agent_sink_poll(st, -1, 100, &ret, err, sizeof(err));
+	st->sink_res = mark_ns ? agent_sink_result(st, n_base) : json_array();
+	st->sink_window_ns = mark_ns ? ctl_now_ns() - mark_ns : 0;
+	__atomic_store_n(&st->sink_ready, 1, __ATOMIC_RELEASE);
 }
 
 /*
- * The sink's step: accept and count until the window ends (or a stop),
- * a start message first setting the window. Result only for a window seen
- * whole or cut by a stop.
+ * Accept and count until told to quit: the window's start (st->at_ns plus
+ * the warm-up, once a start came) marks the counts, its end or a stop
+ * hands them over; then on serving, for the sources' tail.
  */
-int agent_sink_run(struct agent_step *st, int cfd, char *err, size_t errlen)
+static void *agent_sink_main(void *arg)
 {
-	uint64_t idle_end = ctl_now_ns() + (uint64_t)AGENT_IDLE_MS * 1000000u, now, mark_ns = 0;
+	struct agent_step *st = arg;
+	struct sink_wait w = { .lfd = st->lfd, .extra_fd = { -1, -1 },
+			       .hello_ms = AGENT_HELLO_MS, .on_error = agent_sink_warn };
+	uint64_t at, now, mark_ns = 0;
 	size_t n_base = 0;
-	json_t *m = NULL;
-	int ret = 0;
+	bool ready = false;
 
-	while (!st->stop && !stop_requested()) {
+	while (!st->sink_quit) {
+		at = __atomic_load_n(&st->at_ns, __ATOMIC_ACQUIRE);
 		now = ctl_now_ns();
-		if (!st->at_ns && now > idle_end)
-			return errbuf_set(err, errlen, -ETIMEDOUT, "no start message");
-		if (st->at_ns && !mark_ns && now >= st->at_ns + st->warmup_ns) {
+		if (!ready && at && !mark_ns && now >= at + st->warmup_ns) {
 			if (agent_sink_mark(st))
-				return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-			n_base = st->sink.n_flows;
+				log_warn("the sink cannot mark its window: out of memory");
+			else
+				n_base = st->sink.n_flows;
 			mark_ns = now;
 		}
-		if (mark_ns && now >= mark_ns + st->duration_ns)
-			break;
-		agent_sink_poll(st, cfd, st->at_ns ? 20 : 100, &ret, err, errlen);
-		if (ret == -EINTR && st->stop)
-			break;	/* a stop: what was counted goes out */
-		if (ret)
-			return ret;
-		agent_ctl_refuse_waiting(st->agent);
+		if (!ready && (st->stop || (mark_ns && now >= mark_ns + st->duration_ns))) {
+			agent_sink_hand_over(st, st->base_bytes ? mark_ns : 0, n_base);
+			ready = true;
+		}
+		__atomic_store_n(&st->sink_open, agent_sink_open(st), __ATOMIC_RELAXED);
+		w.timeout_ms = at ? 20 : 100;
+		sink_wait(&st->sink, &w);
 	}
-	if (!mark_ns && !st->stop)
-		return errbuf_set(err, errlen, -EINTR, "the agent was told to quit");
-	/* Stopped before the window: an empty result says nothing was measured. */
-	m = ctl_msg("result");
-	json_object_set_new(m, "flows", json_array());
-	json_object_set_new(m, "sink", mark_ns ? agent_sink_result(st, n_base) : json_array());
-	json_object_set_new(m, "window_ns",
-			    json_integer(mark_ns ? (json_int_t)(ctl_now_ns() - mark_ns) : 0));
-	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
-	json_decref(m);
-	if (!ret)
-		agent_sink_linger(st, cfd);
-	return ret;
+	return NULL;
+}
+
+bool agent_sink_done(struct agent_step *st)
+{
+	return __atomic_load_n(&st->sink_ready, __ATOMIC_ACQUIRE);
+}
+
+bool agent_sink_busy(struct agent_step *st)
+{
+	return __atomic_load_n(&st->sink_open, __ATOMIC_RELAXED);
 }

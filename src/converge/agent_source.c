@@ -1,6 +1,6 @@
 /*
  * The sources' side of a step: each flow's workers, a thread apiece with
- * its lat probe or its bw QPs connected to the destination's sink, run
+ * its lat probe or its bw QPs connected to its destination's sink, run
  * from one start instant through warm-up and the window; then each flow's
  * result (bytes, errors, a lat flow's RTTs) for the coordinator.
  */
@@ -95,11 +95,10 @@ static int agent_worker_connect(struct agent_worker *w, const char *dest, uint16
 }
 
 /* Every worker of every flow: create and connect; fill the ready message. */
-int agent_source_setup(struct agent_step *st, const json_t *m, json_t *conns,
-		       const char **bad_flow, char *err, size_t errlen)
+int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
+		       size_t errlen)
 {
-	const char *dest = json_string_value(json_object_get(m, "dest"));
-	uint16_t port = (uint16_t)agent_ctl_int(m, "data_port");
+	uint16_t port = st->data_port;
 	struct agent_worker *w;
 	json_t *c;
 	char name[128];
@@ -107,9 +106,6 @@ int agent_source_setup(struct agent_step *st, const json_t *m, json_t *conns,
 	int ret, fds[64];
 	unsigned t;
 
-	if (!dest)
-		return errbuf_set(err, errlen, -EPROTO, "setup: a source needs 'dest'");
-	snprintf(st->dest, sizeof(st->dest), "%s", dest);
 	for (i = 0; i < st->n_flows; i++)
 		n += st->flows[i].threads;
 	st->w = calloc(n ? n : 1, sizeof(*st->w));
@@ -120,7 +116,7 @@ int agent_source_setup(struct agent_step *st, const json_t *m, json_t *conns,
 			w = &st->w[st->n_w++];
 			*w = (struct agent_worker){ .st = st, .flow = &st->flows[i], .fd = -1 };
 			*bad_flow = w->flow->name;
-			ret = agent_worker_connect(w, dest, port, err, errlen);
+			ret = agent_worker_connect(w, w->flow->dest, port, err, errlen);
 			if (ret)
 				return ret;
 			n_fds = agent_worker_fds(w, fds, 64);
@@ -186,7 +182,7 @@ static int agent_worker_lat(struct agent_worker *w)
 		.sample_timeout_ticks = client_completion_timeout_ticks(&st->clk, &w->flow->path),
 		.clk = &st->clk,
 		.ctl_fd = w->fd,
-		.peer = st->dest,
+		.peer = w->flow->dest,
 		.stop = &st->stop,
 		.yield = st->yield,
 	};
@@ -221,11 +217,13 @@ static int agent_worker_bw(struct agent_worker *w)
 		.batch = AGENT_BATCH,
 		.cq_mod = AGENT_CQ_MOD,
 		.rate_bps = f->rate_bps / f->threads / f->qps,
+		.on_ticks = clock_ns_to_ticks(&st->clk, (double)f->on_ns),
+		.off_ticks = clock_ns_to_ticks(&st->clk, (double)f->off_ns),
 		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)(st->warmup_ns +
 						    st->duration_ns + AGENT_TAIL_NS)),
 		.drain_timeout_ticks = client_completion_timeout_ticks(&st->clk, &f->path),
 		.clk = &st->clk,
-		.peer = st->dest,
+		.peer = f->dest,
 		.stop = &st->stop,
 		.yield = st->yield,
 	};
@@ -318,85 +316,43 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 /* Source: the step                                                    */
 /* ------------------------------------------------------------------ */
 
-/* The result message: each flow's, and the port's retransmissions over the
- * run (@before: the counters at its start; NULL or none: not known). */
-static int agent_source_send(struct agent_step *st, int cfd, const struct verbs_counters *before,
-			     char *err, size_t errlen)
+void agent_source_start(struct agent_step *st)
 {
-	struct verbs_counters *after = malloc(sizeof(*after));
-	json_t *m = ctl_msg("result"), *flows = json_array();
 	size_t i;
 	int ret;
 
-	for (i = 0; i < st->n_flows; i++)
-		json_array_append_new(flows, agent_flow_result(st, &st->flows[i]));
-	json_object_set_new(m, "flows", flows);
-	json_object_set_new(m, "sink", json_array());
-	json_object_set_new(m, "window_ns", json_integer((json_int_t)st->duration_ns));
-	if (before && before->n && after && !verbs_counters_read(&st->dev, after))
-		json_object_set_new(m, "retrans", json_integer((json_int_t)
-				    verbs_counters_retrans(before, after)));
-	free(after);
-	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
-	json_decref(m);
-	return ret;
-}
-
-/* The sources' step: wait for start, run the workers, send their results. */
-int agent_source_run(struct agent_step *st, int cfd, char *err, size_t errlen)
-{
-	struct verbs_counters *before;
-	json_t *m;
-	size_t i, done;
-	int ret;
-
-	ret = agent_ctl_next(st->agent, cfd, &m, AGENT_IDLE_MS, err, errlen);
-	if (ret)
-		return ret;
-	if (strcmp(ctl_type(m), "start")) {
-		ret = strcmp(ctl_type(m), "stop") ? -EPROTO : -EINTR;
-		json_decref(m);
-		return errbuf_set(err, errlen, ret, "stopped before the start");
-	}
-	agent_ctl_window(st, m);
-	json_decref(m);
-	before = calloc(1, sizeof(*before));
-	if (before && verbs_counters_read(&st->dev, before))
-		before->n = 0;
 	for (i = 0; i < st->n_w; i++) {
 		ret = pthread_create(&st->w[i].tid, NULL, agent_worker_main, &st->w[i]);
 		if (ret) {
 			st->stop = 1;
 			snprintf(st->w[i].err, sizeof(st->w[i].err), "cannot start a thread");
 			st->w[i].status = -ret;
-			break;
+			return;
 		}
 		st->w[i].running = true;
 	}
-	for (done = 0; done < st->n_w;) {
-		/* Any message ends the run; a stop quietly, anything else with a line. */
-		if (!st->stop && conn_fd_readable(cfd)) {
-			ret = agent_ctl_during_run(st, cfd, err, errlen);
-			if (ret && ret != -EINTR)
-				log_warn("%s", err);
+}
+
+bool agent_source_reap(struct agent_step *st)
+{
+	size_t i, done = 0;
+
+	for (i = 0; i < st->n_w; i++) {
+		if (st->w[i].running && __atomic_load_n(&st->w[i].done, __ATOMIC_ACQUIRE)) {
+			pthread_join(st->w[i].tid, NULL);
+			st->w[i].running = false;
 		}
-		if (stop_requested() && !st->stop) {
-			/* The workers end; their results still go out. */
-			snprintf(st->stop_reason, sizeof(st->stop_reason), "the agent is stopping");
-			st->stop = 1;
-		}
-		agent_ctl_refuse_waiting(st->agent);
-		for (done = 0, i = 0; i < st->n_w; i++) {
-			if (st->w[i].running && __atomic_load_n(&st->w[i].done, __ATOMIC_ACQUIRE)) {
-				pthread_join(st->w[i].tid, NULL);
-				st->w[i].running = false;
-			}
-			done += !st->w[i].running;
-		}
-		if (done < st->n_w)
-			poll(NULL, 0, 50);
+		done += !st->w[i].running;
 	}
-	ret = agent_source_send(st, cfd, before, err, errlen);
-	free(before);
-	return ret;
+	return done == st->n_w;
+}
+
+json_t *agent_source_results(struct agent_step *st)
+{
+	json_t *flows = json_array();
+	size_t i;
+
+	for (i = 0; i < st->n_flows; i++)
+		json_array_append_new(flows, agent_flow_result(st, &st->flows[i]));
+	return flows;
 }

@@ -19,7 +19,7 @@
 #include "converge/step.h"
 #include "converge/scenario.h"
 
-#define COORD_MAX_HOSTS		(SCENARIO_MAX_FLOWS + 1)
+#define COORD_MAX_HOSTS		(2 * SCENARIO_MAX_FLOWS)	/* each flow: a source, a destination */
 
 struct converge_opts {
 	const char *scenario;
@@ -66,6 +66,7 @@ struct coord {
 	bool have_cfg;
 	enum scenario_baseline baseline;	/* the option's, else the scenario's */
 	char arb_name[SCENARIO_PATH_MAX * 2];	/* what c->cfg was read from, for reports */
+	char dests_name[1024];			/* "h3" or "h1, h2, h3": the destinations */
 	char semantics_name[64];		/* ib-packet's configured reading; "": ETS */
 	char token[CTL_MAX_TOKEN_BYTES];
 	struct coord_agent agents[COORD_MAX_HOSTS];

@@ -1,9 +1,10 @@
 /*
- * What the agents sent, into a step: the flows that ran and their
- * classes (SL, or ETS band), the sources' latency and errors, what the
- * destination received per flow and class, the shares, and the share the
- * arbitration's analysis predicts for that traffic. Apart from the
- * session because none of it talks to an agent.
+ * What the agents sent, into a step: the flows that ran, their
+ * destinations' ports and their classes (SL, or ETS band) at each, the
+ * sources' latency and errors, what each destination received per flow
+ * and class, the shares, and the share the arbitration's analysis
+ * predicts for that traffic, port by port. Apart from the session
+ * because none of it talks to an agent.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,18 +25,37 @@ static int coord_class_key(const struct coord *c, int sl, int tclass)
 	return sl;
 }
 
-static struct converge_class *coord_class(struct converge_step *st, int key)
+/* The step's port of destination @host, added if new; -1 when full. */
+static int coord_port(struct converge_step *st, const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < st->n_ports; i++)
+		if (!strcmp(st->ports[i].host, host))
+			return (int)i;
+	if (st->n_ports == CONVERGE_MAX_PORTS)
+		return -1;
+	st->ports[st->n_ports] = (struct converge_port){ .host = host };
+	return (int)st->n_ports++;
+}
+
+/* Class @key at port @port, added if new; NULL when full. */
+static struct converge_class *coord_class(struct converge_step *st, int port, int key)
 {
 	struct converge_class *k;
 	size_t i;
 
+	if (port < 0)
+		return NULL;
 	for (i = 0; i < st->n_classes; i++)
-		if (st->classes[i].key == key)
+		if (st->classes[i].key == key && st->classes[i].port == port)
 			return &st->classes[i];
 	if (st->n_classes == CONVERGE_MAX_CLASSES)
 		return NULL;
 	k = &st->classes[st->n_classes++];
 	memset(k, 0, sizeof(*k));
+	k->port = port;
+	k->dest = st->ports[port].host;
 	k->key = key;
 	return k;
 }
@@ -48,17 +68,21 @@ void coord_step_flows(struct coord *c, struct converge_step *st)
 	size_t i;
 
 	st->n_flows = c->sc.n_flows;
+	st->n_ports = 0;
 	for (i = 0; i < c->sc.n_flows; i++) {
 		f = &c->sc.flows[i];
 		cf = &st->flows[i];
-		*cf = (struct converge_flow){ .name = f->name, .host = f->host,
+		*cf = (struct converge_flow){ .name = f->name, .host = f->host, .dest = f->dest,
 			.type = scenario_flow_type_name(f->type), .sl = f->sl, .tclass = f->tclass,
 			.dscp = arb_tclass_to_dscp(f->tclass),
-			.class_key = coord_class_key(c, f->sl, f->tclass),
+			.class_key = coord_class_key(c, f->sl, f->tclass), .port = -1,
+			.rate_bps = f->rate_bps, .duty_cycle = f->on_ns ? (double)f->on_ns /
+				(double)(f->on_ns + f->off_ns) : 1,
 			.ran = coord_flow_active(c, i, st), .host_retrans = -1 };
 		if (!cf->ran)
 			continue;
-		k = coord_class(st, cf->class_key);
+		cf->port = coord_port(st, f->dest);
+		k = coord_class(st, cf->port, cf->class_key);
 		if (!k)
 			continue;
 		k->dscp = cf->dscp;
@@ -66,7 +90,8 @@ void coord_step_flows(struct coord *c, struct converge_step *st)
 			k->n_lat++;
 		} else {
 			k->n_bw++;
-			k->saturating = k->saturating || f->rate_bps == 0;
+			/* A bursty flow leaves its queue empty while off. */
+			k->saturating = k->saturating || (f->rate_bps == 0 && f->on_ns == 0);
 		}
 	}
 }
@@ -129,7 +154,7 @@ static void coord_source_results(struct coord *c, struct converge_step *st)
 	const json_t *r, *e;
 	size_t i, j;
 
-	for (i = 1; i < c->n_agents; i++) {
+	for (i = 0; i < c->n_agents; i++) {
 		if (!c->agents[i].result)
 			continue;
 		json_array_foreach(json_object_get(c->agents[i].result, "flows"), j, r) {
@@ -142,7 +167,7 @@ static void coord_source_results(struct coord *c, struct converge_step *st)
 			if (e)
 				snprintf(cf->error, sizeof(cf->error), "%s", json_string_value(e));
 			if (json_object_get(r, "rtt") && json_object_get(r, "ticks_per_ns"))
-				coord_add_rtt(cf, coord_class(st, cf->class_key), r,
+				coord_add_rtt(cf, coord_class(st, cf->port, cf->class_key), r,
 					     c->agents[i].rate);
 		}
 	}
@@ -155,7 +180,7 @@ static struct converge_flow *coord_flow_by_peer(struct converge_step *st, json_t
 	const json_t *cn;
 	size_t i, j;
 
-	for (i = 1; i < n_agents; i++)
+	for (i = 0; i < n_agents; i++)
 		json_array_foreach(conns[i], j, cn)
 			if (!strcmp(json_string_value(json_object_get(cn, "local")), peer))
 				return coord_step_flow(st,
@@ -163,138 +188,181 @@ static struct converge_flow *coord_flow_by_peer(struct converge_step *st, json_t
 	return NULL;
 }
 
-/* What the destination received, per flow and per class. */
-static void coord_sink_results(struct coord *c, struct converge_step *st, json_t *conns[])
+/* What destination agent @a received, per flow and per class, at its port. */
+static void coord_sink_result(struct coord *c, struct converge_step *st, json_t *conns[],
+			      const struct coord_agent *a)
 {
-	const json_t *res = c->agents[0].result, *s;
+	const json_t *res = a->result, *s;
 	struct converge_class *k;
 	struct converge_flow *cf;
+	struct converge_port *p;
 	uint64_t bytes;
 	size_t i;
+	int port;
 
-	if (!res)
+	for (port = 0; port < (int)st->n_ports && strcmp(st->ports[port].host, a->host); port++)
+		;
+	if (!res || port == (int)st->n_ports)
 		return;
-	st->window_s = (double)json_integer_value(json_object_get(res, "window_ns")) / 1e9 /
-		       c->agents[0].rate;
+	p = &st->ports[port];
+	p->window_s = (double)json_integer_value(json_object_get(res, "window_ns")) / 1e9 / a->rate;
 	json_array_foreach(json_object_get(res, "sink"), i, s) {
 		bytes = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
-		k = coord_class(st, coord_class_key(c, (int)json_integer_value(json_object_get(s, "sl")),
-					(int)json_integer_value(json_object_get(s, "tclass"))));
+		k = coord_class(st, port, coord_class_key(c,
+				(int)json_integer_value(json_object_get(s, "sl")),
+				(int)json_integer_value(json_object_get(s, "tclass"))));
 		if (k)
 			k->bytes += bytes;
 		cf = coord_flow_by_peer(st, conns, c->n_agents,
 				       json_string_value(json_object_get(s, "peer")));
-		if (cf)
+		if (cf && cf->port == port) {
 			cf->bytes += bytes;
+			cf->gbps = p->window_s > 0 ? (double)cf->bytes * 8 / p->window_s / 1e9 : 0;
+		}
 	}
-	for (i = 0; st->window_s > 0 && i < st->n_flows; i++)
-		st->flows[i].gbps = (double)st->flows[i].bytes * 8 / st->window_s / 1e9;
+}
+
+/* What every destination received; the step's window is its shortest. */
+static void coord_sink_results(struct coord *c, struct converge_step *st, json_t *conns[])
+{
+	size_t i;
+
+	for (i = 0; i < c->n_agents; i++)
+		coord_sink_result(c, st, conns, &c->agents[i]);
+	st->window_s = 0;
+	for (i = 0; i < st->n_ports; i++)
+		if (st->ports[i].window_s > 0 && (st->window_s <= 0 ||
+						  st->ports[i].window_s < st->window_s))
+			st->window_s = st->ports[i].window_s;
 }
 
 /* ------------------------------------------------------------------ */
 /* Analysis                                                            */
 /* ------------------------------------------------------------------ */
 
+/* Each port's total and each class's share of it. */
 static void coord_shares(struct converge_step *st)
 {
-	uint64_t total = 0;
+	struct converge_class *k;
+	struct converge_port *p;
+	uint64_t total[CONVERGE_MAX_PORTS] = { 0 };
 	size_t i;
 
 	for (i = 0; i < st->n_classes; i++)
-		total += st->classes[i].bytes;
-	st->total_gbps = st->window_s > 0 ? (double)total * 8 / st->window_s / 1e9 : 0;
+		total[st->classes[i].port] += st->classes[i].bytes;
+	st->total_gbps = 0;
+	for (i = 0; i < st->n_ports; i++) {
+		p = &st->ports[i];
+		p->total_gbps = p->window_s > 0 ? (double)total[i] * 8 / p->window_s / 1e9 : 0;
+		st->total_gbps += p->total_gbps;
+	}
 	for (i = 0; i < st->n_classes; i++) {
-		st->classes[i].gbps = st->window_s > 0 ?
-			(double)st->classes[i].bytes * 8 / st->window_s / 1e9 : 0;
-		st->classes[i].share_pct = total ? 100.0 * (double)st->classes[i].bytes /
-						   (double)total : 0;
+		k = &st->classes[i];
+		p = &st->ports[k->port];
+		k->gbps = p->window_s > 0 ? (double)k->bytes * 8 / p->window_s / 1e9 : 0;
+		k->share_pct = total[k->port] ? 100.0 * (double)k->bytes / (double)total[k->port] : 0;
 	}
-}
-
-/* Reading @name's differences from the measured shares @shares (per key). */
-static void coord_reading(struct converge_fit *fit, const char *name,
-			  const struct converge_step *st, const double *analyzed)
-{
-	struct converge_reading *r = &fit->readings[fit->n++];
-	double sum = 0, d;
-	size_t j;
-	int n = 0;
-
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->max_diff_pp = 0;
-	for (j = 0; j < st->n_classes; j++) {
-		if (!st->classes[j].has_analyzed)
-			continue;
-		d = fabs(st->classes[j].share_pct - analyzed[st->classes[j].key]);
-		r->max_diff_pp = fmax(r->max_diff_pp, d);
-		sum += d * d;
-		n++;
-	}
-	r->rms_diff_pp = n ? sqrt(sum / n) : 0;
 }
 
 /*
- * Which reading the measured shares fit: every semantics ib-packet
- * evaluated (the configured one first), or ETS's one. The best has the
- * smallest largest difference; the first of equals wins.
+ * Which reading the measured shares fit, over every compared class of
+ * every port: each reading's largest and RMS difference. The best has
+ * the smallest largest difference; the first of equals wins (the
+ * configured reading comes first).
  */
-static void coord_fit(const struct arb_result *res, struct converge_step *st)
+static void coord_fit(struct converge_step *st)
 {
 	struct converge_fit *fit = &st->fit;
-	double analyzed[ARB_MAX_BANDS > ARB_NUM_SLS ? ARB_MAX_BANDS : ARB_NUM_SLS] = { 0 };
-	char name[64];
+	const struct converge_class *k;
+	double sum, d;
 	size_t j;
-	int i;
+	int i, n;
 
-	memset(fit, 0, sizeof(*fit));
-	if (!st->compared)
-		return;
-	fit->has = true;
-	for (j = 0; j < st->n_classes; j++)
-		if (st->classes[j].has_analyzed)
-			analyzed[st->classes[j].key] = st->classes[j].analyzed_pct;
-	if (res->model != ARB_MODEL_IB_PACKET || !res->n_semantics) {
-		coord_reading(fit, arb_model_name(res->model), st, analyzed);
-		return;
-	}
-	for (i = 0; i < res->n_semantics && i < CONVERGE_MAX_READINGS; i++) {
-		arb_semantics_format(&res->per_semantics[i].semantics, name, sizeof(name));
-		coord_reading(fit, name, st, res->per_semantics[i].share_pct);
+	fit->has = st->compared && fit->n > 0;
+	for (i = 0; fit->has && i < fit->n; i++) {
+		fit->readings[i].max_diff_pp = 0;
+		for (sum = 0, n = 0, j = 0; j < st->n_classes; j++) {
+			k = &st->classes[j];
+			if (!k->has_analyzed || !st->ports[k->port].compared)
+				continue;
+			d = fabs(k->share_pct - k->reading_pct[i]);
+			fit->readings[i].max_diff_pp = fmax(fit->readings[i].max_diff_pp, d);
+			sum += d * d;
+			n++;
+		}
+		fit->readings[i].rms_diff_pp = n ? sqrt(sum / n) : 0;
 		if (fit->readings[i].max_diff_pp < fit->readings[fit->best].max_diff_pp)
 			fit->best = i;
 	}
 }
 
+/*
+ * The readings one port's analysis evaluated (every semantics of
+ * ib-packet, the configured one first; or the model's one), and what
+ * each gives the port's classes. Every port of a step has the same
+ * model, so the same readings.
+ */
+static void coord_readings(const struct arb_result *res, struct converge_step *st, int port)
+{
+	struct converge_fit *fit = &st->fit;
+	struct converge_class *k;
+	int i, n = 1;
+	size_t j;
+
+	if (res->model == ARB_MODEL_IB_PACKET && res->n_semantics)
+		n = res->n_semantics < CONVERGE_MAX_READINGS ? res->n_semantics :
+							       CONVERGE_MAX_READINGS;
+	fit->n = n;
+	for (i = 0; i < n; i++) {
+		if (n == 1 && !(res->model == ARB_MODEL_IB_PACKET && res->n_semantics))
+			snprintf(fit->readings[i].name, sizeof(fit->readings[i].name), "%s",
+				 arb_model_name(res->model));
+		else
+			arb_semantics_format(&res->per_semantics[i].semantics,
+					     fit->readings[i].name,
+					     sizeof(fit->readings[i].name));
+		for (j = 0; j < st->n_classes; j++) {
+			k = &st->classes[j];
+			if (k->port == port && k->has_analyzed)
+				k->reading_pct[i] = n == 1 && !res->n_semantics ? k->analyzed_pct :
+						    res->per_semantics[i].share_pct[k->key];
+		}
+	}
+}
+
 /* --fit best: compare each class with the best-fitting reading instead. */
-static void coord_follow_best(const struct arb_result *res, struct converge_step *st, double tol)
+static void coord_follow_best(struct converge_step *st, double tol)
 {
 	struct converge_class *k;
 	size_t j;
 
-	if (!st->fit.has || st->fit.best == st->fit.configured ||
-	    res->model != ARB_MODEL_IB_PACKET)
+	if (!st->fit.has || st->fit.best == st->fit.configured)
 		return;
 	st->within = true;
+	for (j = 0; j < st->n_ports; j++)
+		st->ports[j].within = true;
 	for (j = 0; j < st->n_classes; j++) {
 		k = &st->classes[j];
 		if (!k->has_analyzed)
 			continue;
-		k->analyzed_pct = res->per_semantics[st->fit.best].share_pct[k->key];
+		k->analyzed_pct = k->reading_pct[st->fit.best];
 		k->diff_pp = k->share_pct - k->analyzed_pct;
 		k->within = fabs(k->diff_pp) <= tol;
-		st->within = st->within && k->within;
+		if (st->ports[k->port].compared && !k->within)
+			st->ports[k->port].within = st->within = false;
 	}
 }
 
 /*
- * What the arbitration predicts for this step's traffic: classes with a
- * bw flow without a rate are saturating; every other class offers what
- * it was measured to carry (a lat flow has one message in flight). When
- * something saturates, the port ran full, and the link of the analysis
- * is what the destination received in all.
+ * What the arbitration predicts for the traffic at port @port: classes
+ * with a bw flow without a rate are saturating; every other class offers
+ * what it was measured to carry (a lat flow has one message in flight).
+ * When something saturates, the port ran full, and the link of the
+ * analysis is what the destination received in all.
  */
-static int coord_analyze(struct coord *c, struct converge_step *st, double tol)
+static int coord_analyze_port(struct coord *c, struct converge_step *st, int port, double tol)
 {
+	struct converge_port *p = &st->ports[port];
 	struct arb_params params;
 	struct arb_result res;
 	struct converge_class *k;
@@ -307,10 +375,12 @@ static int coord_analyze(struct coord *c, struct converge_step *st, double tol)
 	params.semantics = c->sc.semantics;
 	for (i = 0; i < ARB_NUM_SLS; i++)
 		params.load_gbps[i] = 0;
-	st->compared = false;
+	p->compared = false;
 	for (j = 0; j < st->n_classes; j++) {
 		k = &st->classes[j];
-		st->compared = st->compared || k->saturating;
+		if (k->port != port)
+			continue;
+		p->compared = p->compared || k->saturating;
 		if (ets) {
 			params.band_load_set[k->key] = true;
 			params.band_load_gbps[k->key] = k->saturating ? -1.0 : k->gbps;
@@ -318,41 +388,70 @@ static int coord_analyze(struct coord *c, struct converge_step *st, double tol)
 			params.load_gbps[k->key] = k->saturating ? -1.0 : k->gbps;
 		}
 	}
-	st->analysis_link_gbps = st->compared && st->total_gbps > 0 ? st->total_gbps :
-				 c->sc.link_gbps > 0 ? c->sc.link_gbps : st->total_gbps;
-	params.link_gbps = st->analysis_link_gbps > 0 ? st->analysis_link_gbps : 1;
+	p->analysis_link_gbps = p->compared && p->total_gbps > 0 ? p->total_gbps :
+				c->sc.link_gbps > 0 ? c->sc.link_gbps : p->total_gbps;
+	params.link_gbps = p->analysis_link_gbps > 0 ? p->analysis_link_gbps : 1;
 	if (arb_analyze(&c->cfg, &params, &res)) {
-		st->compared = false;
+		p->compared = false;
 		if (!c->error[0])
 			snprintf(c->error, sizeof(c->error), "the %s model does not fit %.300s",
 				 arb_model_name(params.model), c->arb_name);
 		return -EINVAL;
 	}
-	st->within = true;
+	p->within = true;
 	for (j = 0; j < st->n_classes; j++) {
 		k = &st->classes[j];
+		if (k->port != port)
+			continue;
 		k->has_analyzed = ets ? !arb_ets_dscp_share(&c->cfg, &res, k->dscp, &band,
 							    &k->analyzed_pct) :
 					(k->analyzed_pct = res.sls[k->key].share_pct, true);
 		k->diff_pp = k->share_pct - k->analyzed_pct;
 		k->within = fabs(k->diff_pp) <= tol;
-		if (st->compared && k->has_analyzed && !k->within)
-			st->within = false;
+		if (p->compared && k->has_analyzed && !k->within)
+			p->within = false;
 	}
-	coord_fit(&res, st);
+	coord_readings(&res, st, port);
+	return 0;
+}
+
+/*
+ * Every port on its own; the step's verdict is all of theirs. 0, or
+ * -EINVAL when the step's traffic could not be analyzed (c->error says why).
+ */
+static int coord_analyze(struct coord *c, struct converge_step *st, double tol)
+{
+	size_t i;
+	int ret;
+
+	memset(&st->fit, 0, sizeof(st->fit));
+	st->compared = false;
+	st->within = true;
+	for (i = 0; i < st->n_ports; i++) {
+		if (st->ports[i].window_s <= 0)
+			continue;
+		ret = coord_analyze_port(c, st, (int)i, tol);
+		if (ret)
+			return ret;
+		st->compared = st->compared || st->ports[i].compared;
+		st->within = st->within && (!st->ports[i].compared || st->ports[i].within);
+	}
+	st->analysis_link_gbps = st->n_ports ? st->ports[0].analysis_link_gbps : 0;
+	coord_fit(st);
 	if (c->o->fit_best)
-		coord_follow_best(&res, st, tol);
+		coord_follow_best(st, tol);
 	return 0;
 }
 
 /* Was the flow at @i the first of its host among @k's flows? */
-static bool coord_first_of_host(const struct converge_step *st, size_t i, int key)
+static bool coord_first_of_host(const struct converge_step *st, size_t i,
+				const struct converge_class *k)
 {
 	size_t j;
 
 	for (j = 0; j < i; j++)
-		if (st->flows[j].ran && st->flows[j].class_key == key &&
-		    !strcmp(st->flows[j].host, st->flows[i].host))
+		if (st->flows[j].ran && st->flows[j].class_key == k->key &&
+		    st->flows[j].port == k->port && !strcmp(st->flows[j].host, st->flows[i].host))
 			return false;
 	return true;
 }
@@ -369,15 +468,15 @@ static void coord_backlog(struct converge_step *st, double tol)
 
 	for (j = 0; j < st->n_classes; j++) {
 		k = &st->classes[j];
-		k->not_backlogged = st->compared && k->saturating && k->has_analyzed &&
-				    k->diff_pp < -tol;
+		k->not_backlogged = st->ports[k->port].compared && k->saturating &&
+				    k->has_analyzed && k->diff_pp < -tol;
 		k->has_retrans = true;
 		for (i = 0; i < st->n_flows; i++) {
 			f = &st->flows[i];
-			if (!f->ran || f->class_key != k->key)
+			if (!f->ran || f->class_key != k->key || f->port != k->port)
 				continue;
 			k->sent_gbps += f->sent_gbps;
-			if (!coord_first_of_host(st, i, k->key))
+			if (!coord_first_of_host(st, i, k))
 				continue;
 			k->has_retrans = k->has_retrans && f->host_retrans >= 0;
 			k->retrans += f->host_retrans > 0 ? (uint64_t)f->host_retrans : 0;
@@ -385,7 +484,6 @@ static void coord_backlog(struct converge_step *st, double tol)
 	}
 }
 
-/* 0, or -EINVAL when the step's traffic could not be analyzed (c->error says why). */
 /* @v's percentile @pct over @base's, when both are above 0. */
 static bool coord_ratio(const struct hist *v, const struct hist *base, double pct, double *out)
 {
@@ -414,6 +512,7 @@ static void coord_impact(const struct coord *c, struct converge_step *st)
 		for (i = 0; i < c->n_steps; i++)
 			for (b = &c->steps[i], m = 0; b->baseline && m < b->n_classes; m++)
 				if (b->classes[m].key == k->key && b->classes[m].lat_ns &&
+				    !strcmp(b->classes[m].dest, k->dest) &&
 				    hist_merge(base, b->classes[m].lat_ns))
 					log_warn("class %d: its baseline RTTs do not merge", k->key);
 		k->has_impact = hist_count(base) &&
@@ -438,7 +537,8 @@ static const struct converge_class *coord_flow_class(const struct converge_step 
 	size_t j;
 
 	for (j = 0; j < st->n_classes; j++)
-		if (st->classes[j].key == st->flows[i].class_key)
+		if (st->classes[j].key == st->flows[i].class_key &&
+		    st->classes[j].port == st->flows[i].port)
 			return &st->classes[j];
 	return NULL;
 }
@@ -487,7 +587,7 @@ static void coord_judge(const struct coord *c, struct converge_step *st)
 		coord_judge_one(cs, "min_share", CRITERION_MIN, "pct", f->min_share_pct, scope,
 				k && st->window_s > 0, k ? k->share_pct : 0);
 		coord_judge_one(cs, "max_share_diff", CRITERION_MAX, "pp", f->max_share_diff_pp,
-				scope, k && k->has_analyzed && st->compared,
+				scope, k && k->has_analyzed && st->ports[k->port].compared,
 				k ? fabs(k->diff_pp) : 0);
 		coord_judge_one(cs, "max_impact_p99", CRITERION_MAX, "ratio", f->max_impact_p99,
 				scope, k && k->has_impact, k ? k->impact_p99 : 0);

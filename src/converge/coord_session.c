@@ -33,13 +33,24 @@
 /* Agents                                                              */
 /* ------------------------------------------------------------------ */
 
+/* Is @host the destination of a flow? */
+static bool coord_is_dest(const struct coord *c, const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < c->sc.n_flows; i++)
+		if (!strcmp(c->sc.flows[i].dest, host))
+			return true;
+	return false;
+}
+
 /* "lat1, bw1" for messages: the flows an agent runs. */
 static void coord_host_flows(const struct coord *c, const char *host, char *buf, size_t len)
 {
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	if (!strcmp(host, c->sc.dest))
+	if (coord_is_dest(c, host))
 		n += snprintf(buf, len, "destination");
 	for (i = 0; i < c->sc.n_flows && n < len; i++)
 		if (!strcmp(c->sc.flows[i].host, host))
@@ -189,7 +200,9 @@ int coord_connect_agents(struct coord *c)
 	size_t i;
 	int ret;
 
-	coord_agent(c, c->sc.dest);
+	/* Destinations first: their sinks are set up first. */
+	for (i = 0; i < c->sc.n_flows; i++)
+		coord_agent(c, c->sc.flows[i].dest);
 	for (i = 0; i < c->sc.n_flows; i++)
 		coord_agent(c, c->sc.flows[i].host);
 	for (i = 0; c->o->launch && i < c->n_agents; i++)
@@ -273,29 +286,38 @@ static json_t *coord_flow_json(const struct scenario_flow *f)
 	json_object_set_new(o, "rate_bps", json_integer((json_int_t)f->rate_bps));
 	json_object_set_new(o, "threads", json_integer(f->threads));
 	json_object_set_new(o, "qps", json_integer(f->qps));
+	json_object_set_new(o, "dest", json_string(f->dest));
+	if (f->on_ns) {
+		json_object_set_new(o, "on_ns", json_integer((json_int_t)f->on_ns));
+		json_object_set_new(o, "off_ns", json_integer((json_int_t)f->off_ns));
+	}
 	return o;
 }
 
+/* @host's setup for step @st: *@sink, whether it is a destination of the
+ * step; *@n_flows, how many flows it sends. */
 static json_t *coord_setup_msg(const struct coord *c, const char *host,
-			      const struct converge_step *st, size_t *n_flows)
+			      const struct converge_step *st, bool *sink, size_t *n_flows)
 {
 	const struct scenario *sc = &c->sc;
-	bool sink = !strcmp(host, sc->dest);
 	json_t *m = ctl_msg("setup"), *flows = json_array();
 	size_t i;
 
-	for (i = 0; i < sc->n_flows; i++)
-		if (coord_flow_active(c, i, st) && (sink || !strcmp(sc->flows[i].host, host)))
+	*sink = false;
+	for (i = 0; i < sc->n_flows; i++) {
+		if (!coord_flow_active(c, i, st))
+			continue;
+		*sink = *sink || !strcmp(sc->flows[i].dest, host);
+		if (!strcmp(sc->flows[i].host, host))
 			json_array_append_new(flows, coord_flow_json(&sc->flows[i]));
+	}
 	*n_flows = json_array_size(flows);
-	json_object_set_new(m, "role", json_string(sink ? "sink" : "source"));
+	json_object_set_new(m, "sink", json_boolean(*sink));
 	if (sc->device[0])
 		json_object_set_new(m, "device", json_string(sc->device));
 	json_object_set_new(m, "ib_port", json_integer(sc->ib_port));
 	json_object_set_new(m, "gid_index", json_integer(sc->gid_index));
 	json_object_set_new(m, "data_port", json_integer(sc->data_port));
-	if (!sink)
-		json_object_set_new(m, "dest", json_string(sc->dest));
 	json_object_set_new(m, "clock", json_string(clock_source_name(sc->clock)));
 	json_object_set_new(m, "yield", json_boolean(sc->yield));
 	json_object_set_new(m, "qp_timeout", json_integer(sc->qp_timeout));
@@ -343,7 +365,6 @@ static json_t *coord_expect(struct coord *c, struct coord_agent *a, const char *
 	return NULL;
 }
 
-/* The sink first, then every source; each connects its QPs to the sink. */
 /* The environment an agent's first ready told. */
 static void coord_keep_env(struct coord_agent *a, const json_t *ready)
 {
@@ -353,32 +374,32 @@ static void coord_keep_env(struct coord_agent *a, const json_t *ready)
 		a->env = json_incref(e);
 }
 
+/*
+ * Every agent of the step gets its setup, the destinations' first (they
+ * come first in c->agents): each listens at once, and its sources then
+ * connect to the others' sinks, which refuse no one still starting.
+ * Then every ready, with the sockets of each agent's flows in @conns.
+ */
 int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[])
 {
 	struct coord_agent *a;
 	char err[512];
 	json_t *m, *r;
 	size_t i, n;
+	bool sink;
 
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		m = coord_setup_msg(c, a->host, st, &n);
-		a->in_step = i == 0 || n > 0;	/* agents[0] is the destination */
+		m = coord_setup_msg(c, a->host, st, &sink, &n);
+		a->in_step = sink || n > 0;
 		a->done = false;
 		if (a->in_step && ctl_send(a->fd, m, COORD_MSG_MS, err, sizeof(err)))
 			coord_fail(c, a, NULL, "is gone", err);
 		json_decref(m);
 		if (c->error[0])
 			return -EIO;
-		if (i > 0)
-			continue;
-		r = coord_expect(c, a, "ready", COORD_SETUP_MS);
-		if (!r)
-			return stop_requested() ? -EINTR : -EIO;
-		coord_keep_env(a, r);
-		json_decref(r);
 	}
-	for (i = 1; i < c->n_agents; i++) {
+	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (!a->in_step)
 			continue;

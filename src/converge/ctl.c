@@ -49,6 +49,9 @@ static const struct ctl_field flow_fields[] = {
 	{ "rate_bps", K_INT, false, 0, 1e13, NULL, NULL },
 	{ "threads", K_INT, true, 1, 64, NULL, NULL },
 	{ "qps", K_INT, true, 1, 64, NULL, NULL },
+	{ "dest", K_STR, true, 1, 255, NULL, NULL },	/* the host whose sink it goes to */
+	{ "on_ns", K_INT, false, 0, 3.6e12, NULL, NULL },	/* bursty bw: on, then off */
+	{ "off_ns", K_INT, false, 0, 3.6e12, NULL, NULL },
 	FIELD_END,
 };
 
@@ -112,12 +115,11 @@ static const struct ctl_field time_fields[] = {
 };
 
 static const struct ctl_field setup_fields[] = {
-	{ "role", K_STR, true, 0, 0, "sink|source", NULL },
+	{ "sink", K_BOOL, true, 0, 0, NULL, NULL },	/* a destination of the step */
 	{ "device", K_STR, false, 1, 63, NULL, NULL },
 	{ "ib_port", K_INT, true, 1, 255, NULL, NULL },
 	{ "gid_index", K_INT, true, -1, 255, NULL, NULL },
 	{ "data_port", K_INT, true, 1, 65535, NULL, NULL },
-	{ "dest", K_STR, false, 1, 255, NULL, NULL },
 	{ "clock", K_STR, true, 0, 0, "tsc|monotonic", NULL },
 	{ "yield", K_BOOL, true, 0, 0, NULL, NULL },
 	{ "qp_timeout", K_INT, true, 0, 31, NULL, NULL },

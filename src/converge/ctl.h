@@ -16,7 +16,9 @@
  *    so the token never crosses the wire and a recorded hello and auth
  *    do not pass a later challenge)
  *   time {}                      -> time {now_ns}         (clock offset)
- *   setup {role, flows, ...}     -> ready {conns} | error {error, flow}
+ *   setup {sink, flows, ...}     -> ready {conns} | error {error, flow}
+ *   (sink: the agent is a destination of the step; flows: those it
+ *    sends, each to its dest's sink. One agent may be both.)
  *   start {at_ns, warmup_ms, duration_ms}
  *                                -> result {flows, sink} | error {...}
  *   stop {}                      (any time: end the run, keep results)
@@ -35,7 +37,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define CTL_VERSION		2
+#define CTL_VERSION		3
 #define CTL_DEFAULT_PORT	18530
 #define CTL_MAGIC		0x52504354u	/* "RPCT" */
 #define CTL_MAX_MSG_BYTES	(1u << 20)

@@ -23,15 +23,43 @@
 /* Every error of a key: the reason into the parser's buffer, -EINVAL. */
 #define SCENARIO_FAIL(p, ...) errbuf_set((p)->err, sizeof((p)->err), -EINVAL, __VA_ARGS__)
 
+/* Sections as read: flows, or patterns that expand into flows at the end. */
 struct scenario_parser {
 	struct scenario *sc;
 	const char *dir;
+	struct scenario_pattern_sec *secs;	/* SCENARIO_MAX_FLOWS of them */
+	size_t n_secs;
 	char err[256];			/* the first error, without file:line */
+};
+
+static const char *const scenario_patterns[] = {
+	[SCENARIO_PATTERN_NONE] = "none", [SCENARIO_PATTERN_INCAST] = "incast",
+	[SCENARIO_PATTERN_ALL_TO_ALL] = "all-to-all",
+	[SCENARIO_PATTERN_RANDOM_PAIRS] = "random-pairs", [SCENARIO_PATTERN_RING] = "ring",
+	[SCENARIO_PATTERN_FLOOD_PAIRS] = "flood-pairs",
 };
 
 const char *scenario_flow_type_name(enum scenario_flow_type t)
 {
 	return t == SCENARIO_FLOW_LAT ? "lat" : "bw";
+}
+
+const char *scenario_pattern_name(enum scenario_pattern p)
+{
+	return scenario_patterns[p];
+}
+
+size_t scenario_dests(const struct scenario *sc, const char **out, size_t cap)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < sc->n_flows; i++) {
+		for (j = 0; j < n && strcmp(out[j], sc->flows[i].dest); j++)
+			;
+		if (j == n && n < cap)
+			out[n++] = sc->flows[i].dest;
+	}
+	return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -278,30 +306,62 @@ static bool scenario_name_ok(const char *s)
 	return true;
 }
 
-static struct scenario_flow *scenario_flow_get(struct scenario_parser *p, const char *section)
+static struct scenario_pattern_sec *scenario_sec_get(struct scenario_parser *p,
+						     const char *section)
 {
-	struct scenario *sc = p->sc;
-	struct scenario_flow *f;
+	struct scenario_pattern_sec *s;
 	size_t i;
 
-	for (i = 0; i < sc->n_flows; i++)
-		if (!strcmp(sc->flows[i].name, section))
-			return &sc->flows[i];
+	for (i = 0; i < p->n_secs; i++)
+		if (!strcmp(p->secs[i].tmpl.name, section))
+			return &p->secs[i];
 	if (!scenario_name_ok(section)) {
 		errbuf_set(p->err, sizeof(p->err), -EINVAL,
 			   "[%s]: a flow's name is letters, digits, '_', '.' and '-' (at most %d)",
 			   section, SCENARIO_NAME_MAX - 1);
 		return NULL;
 	}
-	if (sc->n_flows == SCENARIO_MAX_FLOWS) {
+	if (p->n_secs == SCENARIO_MAX_FLOWS) {
 		SCENARIO_FAIL(p, "at most %d flows", SCENARIO_MAX_FLOWS);
 		return NULL;
 	}
-	f = &sc->flows[sc->n_flows++];
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), "%s", section);
-	f->threads = f->qps = 1;
-	return f;
+	s = &p->secs[p->n_secs++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->tmpl.name, sizeof(s->tmpl.name), "%s", section);
+	snprintf(s->tmpl.section, sizeof(s->tmpl.section), "%s", section);
+	s->tmpl.threads = s->tmpl.qps = 1;
+	s->seed = 1;
+	return s;
+}
+
+/* pattern, hosts, seed: the keys of a pattern section. */
+static int scenario_pattern_key(struct scenario_parser *p, struct scenario_pattern_sec *s,
+				const char *k, const char *v)
+{
+	const char *name = s->tmpl.name;
+	size_t i;
+
+	if (!strcmp(k, "pattern")) {
+		for (i = 1; i < sizeof(scenario_patterns) / sizeof(scenario_patterns[0]); i++)
+			if (!strcmp(v, scenario_patterns[i]))
+				break;
+		if (i == sizeof(scenario_patterns) / sizeof(scenario_patterns[0]))
+			return SCENARIO_FAIL(p, "[%s] pattern '%s': expected incast, all-to-all, "
+					"random-pairs, ring or flood-pairs", name, v);
+		s->kind = (enum scenario_pattern)i;
+	} else if (!strcmp(k, "hosts")) {
+		if (!scenario_copy(s->hosts, sizeof(s->hosts), v))
+			return SCENARIO_FAIL(p, "[%s] hosts: expected host names, by commas or "
+					"spaces (at most %d characters)", name, SCENARIO_HOSTS_MAX - 1);
+		/* Slurm's compressed lists need Slurm's own expansion. */
+		if (strpbrk(v, "[]"))
+			return SCENARIO_FAIL(p, "[%s] hosts '%s': write the hosts out (`scontrol "
+					"show hostnames` expands a Slurm host list)", name, v);
+	} else {
+		if (units_parse_u64(v, 0, UINT64_MAX, &s->seed))
+			return SCENARIO_FAIL(p, "[%s] seed '%s': expected an integer", name, v);
+	}
+	return 0;
 }
 
 static int scenario_flow_num(struct scenario_parser *p, struct scenario_flow *f, const char *k, const char *v)
@@ -363,14 +423,25 @@ static int scenario_flow_criterion(struct scenario_parser *p, struct scenario_fl
 
 static int scenario_flow_key(struct scenario_parser *p, const char *section, const char *k, const char *v)
 {
-	struct scenario_flow *f = scenario_flow_get(p, section);
+	struct scenario_pattern_sec *s = scenario_sec_get(p, section);
+	struct scenario_flow *f = s ? &s->tmpl : NULL;
 	uint64_t n;
 
 	if (!f)
 		return -EINVAL;
-	if (!strcmp(k, "host")) {
+	if (!strcmp(k, "pattern") || !strcmp(k, "hosts") || !strcmp(k, "seed")) {
+		return scenario_pattern_key(p, s, k, v);
+	} else if (!strcmp(k, "host")) {
 		if (!scenario_copy(f->host, sizeof(f->host), v))
 			return SCENARIO_FAIL(p, "[%s] host: bad host name", f->name);
+	} else if (!strcmp(k, "dest")) {
+		if (!scenario_copy(f->dest, sizeof(f->dest), v))
+			return SCENARIO_FAIL(p, "[%s] dest: bad host name", f->name);
+	} else if (!strcmp(k, "on") || !strcmp(k, "off")) {
+		if (units_parse_ns(v, &n) || n > 3600ull * 1000000000ull)
+			return SCENARIO_FAIL(p, "[%s] %s '%s': expected a time (10ms, 1s) of at "
+					"most an hour", f->name, k, v);
+		*(k[1] == 'n' ? &f->on_ns : &f->off_ns) = n;
 	} else if (!strcmp(k, "type")) {
 		if (strcmp(v, "lat") && strcmp(v, "bw"))
 			return SCENARIO_FAIL(p, "[%s] type '%s': expected lat or bw",
@@ -452,30 +523,222 @@ static void scenario_defaults(struct scenario *sc, const char *name)
 }
 
 /* What a flow must have once its section is read; fills its defaults. */
-static int scenario_flow_finish(struct scenario *sc, struct scenario_flow *f, const char *text,
-		       char *err, size_t errlen)
+static int scenario_flow_finish(struct scenario *sc, struct scenario_flow *f, char *err,
+				size_t errlen)
 {
-	f->line = scenario_section_line(text, f->name);
+	const char *what = f->section;
+
 	if (!f->host[0])
 		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: 'host' is missing", sc->name,
-				  f->line, f->name);
+				  f->line, what);
 	if (!f->has_type)
 		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: 'type' is missing (lat or bw)",
-				  sc->name, f->line, f->name);
-	if (!strcmp(f->host, sc->dest))
+				  sc->name, f->line, what);
+	if (!f->dest[0] && !sc->dest[0])
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: no destination: give the flow "
+				  "a 'dest' or [global] a 'destination'", sc->name, f->line, what);
+	if (!f->dest[0])
+		snprintf(f->dest, sizeof(f->dest), "%s", sc->dest);
+	if (!strcmp(f->host, f->dest))
 		return errbuf_set(err, errlen, -EINVAL,
-				  "%s:%d: [%s]: the flow starts on the destination '%s'", sc->name,
-				  f->line, f->name, sc->dest);
+				  "%s:%d: [%s]: flow '%s' starts on its destination '%s'", sc->name,
+				  f->line, what, f->name, f->dest);
 	if (!f->size_bytes)
 		f->size_bytes = f->type == SCENARIO_FLOW_LAT ? 64 : 4096;
 	if (f->type == SCENARIO_FLOW_LAT && f->rate_bps > 0)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s:%d: [%s]: a lat flow has no rate (one message in flight)",
-				  sc->name, f->line, f->name);
+				  sc->name, f->line, what);
 	if (f->type == SCENARIO_FLOW_LAT && f->qps != 1)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s:%d: [%s]: a lat flow has one QP per thread (use threads)",
-				  sc->name, f->line, f->name);
+				  sc->name, f->line, what);
+	if (f->type == SCENARIO_FLOW_LAT && (f->on_ns || f->off_ns))
+		return errbuf_set(err, errlen, -EINVAL,
+				  "%s:%d: [%s]: on and off are for bw flows (a lat flow probes "
+				  "all along)", sc->name, f->line, what);
+	if (!f->on_ns != !f->off_ns)
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: a bursty flow needs both "
+				  "'on' and 'off' above 0", sc->name, f->line, what);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Patterns                                                            */
+/* ------------------------------------------------------------------ */
+
+/* splitmix64: a small seeded generator, so that a seed gives the same pairs anywhere. */
+static uint64_t scenario_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* One flow of pattern @s: @src to @dst, named SECTION.SRC-DST. */
+static int scenario_pattern_flow(struct scenario *sc, const struct scenario_pattern_sec *s,
+				 const char *src, const char *dst, char *err, size_t errlen)
+{
+	struct scenario_flow *f;
+	int n;
+
+	if (sc->n_flows == SCENARIO_MAX_FLOWS)
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: the %s pattern makes more "
+				  "than %d flows in all", sc->name, s->tmpl.line, s->tmpl.name,
+				  scenario_pattern_name(s->kind), SCENARIO_MAX_FLOWS);
+	f = &sc->flows[sc->n_flows];
+	*f = s->tmpl;
+	n = snprintf(f->name, sizeof(f->name), "%s.%s-%s", s->tmpl.name, src, dst);
+	if (n >= (int)sizeof(f->name) || !scenario_name_ok(f->name))
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: flow name '%s.%s-%s' is not "
+				  "letters, digits, '_', '.' and '-' of at most %d", sc->name,
+				  s->tmpl.line, s->tmpl.name, s->tmpl.name, src, dst,
+				  SCENARIO_NAME_MAX - 1);
+	snprintf(f->host, sizeof(f->host), "%s", src);
+	snprintf(f->dest, sizeof(f->dest), "%s", dst);
+	sc->n_flows++;
+	return scenario_flow_finish(sc, f, err, errlen);
+}
+
+/* @s's hosts into @h (pointers into @buf); returns how many, or -EINVAL. */
+static int scenario_pattern_hosts(const struct scenario *sc, const struct scenario_pattern_sec *s,
+				  char *buf, const char **h, char *err, size_t errlen)
+{
+	char *tok, *save;
+	int n = 0, i;
+
+	memcpy(buf, s->hosts, SCENARIO_HOSTS_MAX);
+	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		if (strlen(tok) >= SCENARIO_HOST_MAX || n == SCENARIO_MAX_FLOWS)
+			return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s] hosts: at most %d "
+					  "hosts of at most %d characters", sc->name, s->tmpl.line,
+					  s->tmpl.name, SCENARIO_MAX_FLOWS, SCENARIO_HOST_MAX - 1);
+		for (i = 0; i < n; i++)
+			if (!strcmp(h[i], tok))
+				return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s] hosts: '%s' "
+						  "twice", sc->name, s->tmpl.line, s->tmpl.name, tok);
+		h[n++] = tok;
+	}
+	return n;
+}
+
+/* Pattern section @s into flows, appended to @sc's. */
+static int scenario_expand(struct scenario *sc, const struct scenario_pattern_sec *s, char *err,
+			   size_t errlen)
+{
+	const char *h[SCENARIO_MAX_FLOWS], *dst = s->tmpl.dest[0] ? s->tmpl.dest : sc->dest;
+	char buf[SCENARIO_HOSTS_MAX];
+	int n, i, j, t, min = s->kind == SCENARIO_PATTERN_INCAST ? 1 : 2;
+	int perm[SCENARIO_MAX_FLOWS];
+	uint64_t state = s->seed;
+	bool fixed;
+	int ret = 0;
+
+	if (s->tmpl.host[0])
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: a pattern takes its sources "
+				  "from 'hosts', not 'host'", sc->name, s->tmpl.line, s->tmpl.name);
+	if (s->kind != SCENARIO_PATTERN_INCAST && s->tmpl.dest[0])
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: the %s pattern picks the "
+				  "destinations; 'dest' is for incast", sc->name, s->tmpl.line,
+				  s->tmpl.name, scenario_pattern_name(s->kind));
+	n = scenario_pattern_hosts(sc, s, buf, h, err, errlen);
+	if (n < 0)
+		return n;
+	/* The destination in an incast's list sends nothing: a whole allocation may be given. */
+	for (i = 0, j = 0; s->kind == SCENARIO_PATTERN_INCAST && i < n; i++)
+		if (strcmp(h[i], dst))
+			h[j++] = h[i];
+	n = s->kind == SCENARIO_PATTERN_INCAST ? j : n;
+	if (n < min || (s->kind == SCENARIO_PATTERN_FLOOD_PAIRS && n % 2))
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: the %s pattern needs %s "
+				  "hosts in 'hosts' (%d given)", sc->name, s->tmpl.line,
+				  s->tmpl.name, scenario_pattern_name(s->kind),
+				  s->kind == SCENARIO_PATTERN_FLOOD_PAIRS ? "an even number of" :
+				  min == 1 ? "1 or more sending" : "2 or more", n);
+	switch (s->kind) {
+	case SCENARIO_PATTERN_INCAST:
+		for (i = 0; !ret && i < n; i++)
+			ret = scenario_pattern_flow(sc, s, h[i], dst, err, errlen);
+		break;
+	case SCENARIO_PATTERN_ALL_TO_ALL:
+		for (i = 0; i < n; i++)
+			for (j = 0; !ret && j < n; j++)
+				if (i != j)
+					ret = scenario_pattern_flow(sc, s, h[i], h[j], err, errlen);
+		break;
+	case SCENARIO_PATTERN_RANDOM_PAIRS:
+		/* A uniform permutation without a fixed point: shuffle until none. */
+		do {
+			for (i = 0; i < n; i++)
+				perm[i] = i;
+			for (i = n - 1; i > 0; i--) {
+				j = (int)(scenario_rand(&state) % (uint64_t)(i + 1));
+				t = perm[i], perm[i] = perm[j], perm[j] = t;
+			}
+			for (fixed = false, i = 0; i < n; i++)
+				fixed = fixed || perm[i] == i;
+		} while (fixed);
+		for (i = 0; !ret && i < n; i++)
+			ret = scenario_pattern_flow(sc, s, h[i], h[perm[i]], err, errlen);
+		break;
+	case SCENARIO_PATTERN_RING:
+		for (i = 0; !ret && i < n; i++) {
+			ret = scenario_pattern_flow(sc, s, h[i], h[(i + 1) % n], err, errlen);
+			if (!ret && n > 2)
+				ret = scenario_pattern_flow(sc, s, h[i], h[(i + n - 1) % n], err,
+							    errlen);
+		}
+		break;
+	default:
+		for (i = 0; !ret && i < n; i += 2) {
+			ret = scenario_pattern_flow(sc, s, h[i], h[i + 1], err, errlen);
+			if (!ret)
+				ret = scenario_pattern_flow(sc, s, h[i + 1], h[i], err, errlen);
+		}
+		break;
+	}
+	return ret;
+}
+
+/* Every section read into flows, patterns expanded in their place. */
+static int scenario_finish(struct scenario *sc, struct scenario_pattern_sec *secs, size_t n,
+			   const char *text, char *err, size_t errlen)
+{
+	struct scenario_pattern_sec *s;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		s = &secs[i];
+		s->tmpl.line = scenario_section_line(text, s->tmpl.name);
+		if (s->kind == SCENARIO_PATTERN_NONE && s->hosts[0])
+			return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: 'hosts' without a "
+					  "'pattern'", sc->name, s->tmpl.line, s->tmpl.name);
+		if (s->kind != SCENARIO_PATTERN_NONE) {
+			ret = scenario_expand(sc, s, err, errlen);
+		} else if (sc->n_flows == SCENARIO_MAX_FLOWS) {
+			ret = errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: more than %d flows in "
+					 "all", sc->name, s->tmpl.line, s->tmpl.name,
+					 SCENARIO_MAX_FLOWS);
+		} else {
+			sc->flows[sc->n_flows] = s->tmpl;
+			ret = scenario_flow_finish(sc, &sc->flows[sc->n_flows++], err, errlen);
+		}
+		if (ret)
+			return ret;
+	}
+	if (sc->switch_counters[0] && scenario_dests(sc, (const char *[2]){ NULL }, 2) > 1)
+		return errbuf_set(err, errlen, -EINVAL, "%s: switch_counters reads one port, and "
+				  "the flows go to more than one destination", sc->name);
+	/* Flow names are keys: a pattern's must not take a section's. */
+	for (i = 1; i < sc->n_flows; i++)
+		for (n = 0; n < i; n++)
+			if (!strcmp(sc->flows[i].name, sc->flows[n].name))
+				return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: flow '%s' "
+						  "twice", sc->name, sc->flows[i].line,
+						  sc->flows[i].section, sc->flows[i].name);
 	return 0;
 }
 
@@ -483,25 +746,22 @@ int scenario_parse(const char *name, const char *text, const char *dir, struct s
 		   char *err, size_t errlen)
 {
 	struct scenario_parser p = { .sc = sc, .dir = dir };
-	size_t i;
 	int line, ret;
 
 	scenario_defaults(sc, name);
+	p.secs = calloc(SCENARIO_MAX_FLOWS, sizeof(*p.secs));
+	if (!p.secs)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
 	line = ini_parse_string(text, scenario_on_key, &p);
 	if (line)
-		return errbuf_set(err, errlen, -EINVAL, "%s:%d: %s", name, line,
-				  p.err[0] ? p.err : "not an INI line ([section] or key = value)");
-	if (!sc->dest[0])
-		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [global]: 'destination' is missing",
-				  name, scenario_section_line(text, "global"));
-	if (!sc->n_flows)
-		return errbuf_set(err, errlen, -EINVAL, "%s: no flow sections", name);
-	for (i = 0; i < sc->n_flows; i++) {
-		ret = scenario_flow_finish(sc, &sc->flows[i], text, err, errlen);
-		if (ret)
-			return ret;
-	}
-	return 0;
+		ret = errbuf_set(err, errlen, -EINVAL, "%s:%d: %s", name, line,
+				 p.err[0] ? p.err : "not an INI line ([section] or key = value)");
+	else if (!p.n_secs)
+		ret = errbuf_set(err, errlen, -EINVAL, "%s: no flow sections", name);
+	else
+		ret = scenario_finish(sc, p.secs, p.n_secs, text, err, errlen);
+	free(p.secs);
+	return ret;
 }
 
 int scenario_load(const char *path, struct scenario *sc, char *err, size_t errlen)

@@ -27,6 +27,23 @@
 #define SCENARIO_HOST_MAX		256
 #define SCENARIO_PATH_MAX		1024
 #define SCENARIO_MAX_FILE_BYTES	(1 << 20)
+#define SCENARIO_HOSTS_MAX		2048	/* a pattern's host list */
+
+/*
+ * A pattern section expands into flows over its host list (in order):
+ * every host but the destination to it (incast), every ordered pair
+ * (all-to-all), each host to one other, each receiving from one, drawn
+ * with a seed (random-pairs), each to its neighbours on a ring (ring),
+ * hosts paired in order, both ways (flood-pairs).
+ */
+enum scenario_pattern {
+	SCENARIO_PATTERN_NONE,
+	SCENARIO_PATTERN_INCAST,
+	SCENARIO_PATTERN_ALL_TO_ALL,
+	SCENARIO_PATTERN_RANDOM_PAIRS,
+	SCENARIO_PATTERN_RING,
+	SCENARIO_PATTERN_FLOOD_PAIRS,
+};
 
 enum scenario_flow_type {
 	SCENARIO_FLOW_LAT,
@@ -36,6 +53,7 @@ enum scenario_flow_type {
 struct scenario_flow {
 	char name[SCENARIO_NAME_MAX];	/* the section's name */
 	char host[SCENARIO_HOST_MAX];	/* where it starts (its agent) */
+	char dest[SCENARIO_HOST_MAX];	/* where it goes (its agent's sink) */
 	enum scenario_flow_type type;
 	uint8_t sl;
 	uint8_t tclass;
@@ -43,8 +61,12 @@ struct scenario_flow {
 	uint64_t rate_bps;		/* bw, the flow's whole rate; 0: as fast as it can */
 	unsigned threads;
 	unsigned qps;			/* per thread */
+	/* bw, bursty: sends for on_ns, then nothing for off_ns, from the
+	 * start instant on (a rate paces the on-time); 0: always on. */
+	uint64_t on_ns, off_ns;
 	int line;			/* of its [section] */
 	bool has_type;
+	char section[SCENARIO_NAME_MAX];	/* the section it came from */
 	/* Pass/fail criteria, judged in every step the flow runs in; 0: none. */
 	double max_p99_us;		/* its class's RTT p99 */
 	double max_p99_9_us;		/* its class's RTT p99.9 */
@@ -61,13 +83,21 @@ enum scenario_baseline {
 	SCENARIO_BASELINE_ALL,		/* each lat and each bw flow alone */
 };
 
+/* A pattern section as read, before it expands into flows. */
+struct scenario_pattern_sec {
+	enum scenario_pattern kind;
+	struct scenario_flow tmpl;	/* its flow keys; host and dest from the pattern */
+	char hosts[SCENARIO_HOSTS_MAX];	/* "h1, h2 h3": commas or white space */
+	uint64_t seed;			/* random-pairs */
+};
+
 /* "no", "lat" or "all" -> @b; 0 or -EINVAL. */
 int scenario_baseline_parse(const char *s, enum scenario_baseline *b);
 
 struct scenario {
 	enum scenario_baseline baseline;
 	char name[SCENARIO_PATH_MAX];	/* for messages */
-	char dest[SCENARIO_HOST_MAX];
+	char dest[SCENARIO_HOST_MAX];	/* [global]'s: of flows without their own; may be "" */
 	double duration_s;
 	double warmup_s;
 	double link_gbps;		/* 0: not given */
@@ -114,6 +144,11 @@ int scenario_parse(const char *name, const char *text, const char *dir, struct s
 int scenario_load(const char *path, struct scenario *sc, char *err, size_t errlen);
 
 const char *scenario_flow_type_name(enum scenario_flow_type t);
+const char *scenario_pattern_name(enum scenario_pattern p);
+
+/* The distinct destinations of @sc's flows, in order of first use, into
+ * @out (at most @cap); returns how many. */
+size_t scenario_dests(const struct scenario *sc, const char **out, size_t cap);
 
 /*
  * The arbitration key's value @v ("a.conf, b.txt", "port:LID:PORT

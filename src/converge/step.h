@@ -17,14 +17,31 @@
 #include "base/hist.h"
 #include "engine/criteria.h"
 
-#define CONVERGE_MAX_CLASSES	16
+#define CONVERGE_MAX_PORTS	16
+#define CONVERGE_MAX_CLASSES	64
 #define CONVERGE_MAX_FLOWS	64
+#define CONVERGE_MAX_READINGS	8
 
 /*
- * One class of traffic at the destination: an SL on InfiniBand, an ETS
+ * A destination's port: its classes are analyzed and compared on their
+ * own, against what that destination received.
+ */
+struct converge_port {
+	const char *host;		/* the destination */
+	double window_s;		/* its sink's window */
+	double total_gbps;		/* received in all */
+	double analysis_link_gbps;
+	bool compared;			/* false: nothing saturates it */
+	bool within;
+};
+
+/*
+ * One class of traffic at a destination: an SL on InfiniBand, an ETS
  * band (the flows' tclass -> DSCP -> band) on RoCE.
  */
 struct converge_class {
+	int port;			/* of the step's ports */
+	const char *dest;		/* that port's destination */
 	int key;			/* SL or band */
 	int dscp;			/* ETS: a DSCP of its flows */
 	unsigned n_lat, n_bw;
@@ -37,6 +54,7 @@ struct converge_class {
 	double analyzed_pct;
 	double diff_pp;			/* share_pct - analyzed_pct */
 	bool within;
+	double reading_pct[CONVERGE_MAX_READINGS];	/* analyzed by each reading (fit) */
 	/*
 	 * Taken as saturating, yet below its analyzed share by more than the
 	 * tolerance: it did not keep its queue at the port backlogged (an RC
@@ -61,8 +79,11 @@ struct converge_class {
 };
 
 struct converge_flow {
-	const char *name, *host, *type;
+	const char *name, *host, *dest, *type;
 	int sl, tclass, dscp, class_key;
+	int port;			/* its destination's, of the step's ports */
+	uint64_t rate_bps;		/* bw: as configured; 0: unpaced */
+	double duty_cycle;		/* bursty: on / (on + off); 1: always on */
 	uint64_t bytes;			/* at the destination, in the window */
 	double gbps;
 	uint64_t sent_bytes;		/* what its source completed, tail included */
@@ -80,10 +101,9 @@ struct converge_flow {
 /*
  * Which reading of the arbitration the measured shares fit (InfiniBand
  * ib-packet: every semantics the analysis evaluated; ETS: its one): per
- * reading, the largest and the RMS difference over the compared classes.
+ * reading, the largest and the RMS difference over the compared classes
+ * of every port.
  */
-#define CONVERGE_MAX_READINGS	8
-
 struct converge_reading {
 	char name[64];			/* "carry=yes,low=entry,limit0=alternate", "ets" */
 	double max_diff_pp;
@@ -106,11 +126,13 @@ struct converge_step {
 	unsigned active_bw;
 	bool baseline;			/* a baseline step: flow @alone ran by itself */
 	size_t alone;
-	double window_s;
-	double total_gbps;
-	double analysis_link_gbps;
-	bool compared;			/* false: nothing saturates the port */
-	bool within;
+	double window_s;		/* the shortest of its ports' */
+	double total_gbps;		/* over every port */
+	double analysis_link_gbps;	/* the first port's */
+	bool compared;			/* false: nothing saturates any port */
+	bool within;			/* every port's */
+	struct converge_port ports[CONVERGE_MAX_PORTS];
+	size_t n_ports;
 	bool cut_short;			/* a signal or a failure: window_s is what ran */
 	bool switch_read;		/* the switch's counters came, before and after */
 	char switch_error[256];		/* why they did not, when asked for */

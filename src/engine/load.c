@@ -22,6 +22,49 @@
 #define LOAD_ACK_BATCH 64	/* CQ events acknowledged at once */
 
 /* ------------------------------------------------------------------ */
+/* Bursts                                                              */
+/* ------------------------------------------------------------------ */
+
+bool load_burst_on(const struct load_burst *b, uint64_t now)
+{
+	if (!b->off_ticks || now < b->start_ticks)
+		return !b->off_ticks;
+	return (now - b->start_ticks) % (b->on_ticks + b->off_ticks) < b->on_ticks;
+}
+
+uint64_t load_burst_on_time(const struct load_burst *b, uint64_t now)
+{
+	uint64_t t, period = b->on_ticks + b->off_ticks, rem;
+
+	if (now < b->start_ticks)
+		return 0;
+	t = now - b->start_ticks;
+	if (!b->off_ticks)
+		return t;
+	rem = t % period;
+	return t / period * b->on_ticks + (rem < b->on_ticks ? rem : b->on_ticks);
+}
+
+uint64_t load_burst_at(const struct load_burst *b, uint64_t on_ticks)
+{
+	if (!b->off_ticks)
+		return b->start_ticks + on_ticks;
+	return b->start_ticks + on_ticks / b->on_ticks * (b->on_ticks + b->off_ticks) +
+	       on_ticks % b->on_ticks;
+}
+
+uint64_t load_burst_next_on(const struct load_burst *b, uint64_t now)
+{
+	uint64_t period = b->on_ticks + b->off_ticks;
+
+	if (load_burst_on(b, now))
+		return now;
+	if (now < b->start_ticks)
+		return b->start_ticks;
+	return b->start_ticks + ((now - b->start_ticks) / period + 1) * period;
+}
+
+/* ------------------------------------------------------------------ */
 /* Pacing                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -75,6 +118,9 @@ int load_cfg_check(const struct load_cfg *c, char *err, size_t errlen)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "--cq-mod %u: expected 1 to --tx-depth (%u)", c->cq_mod,
 				  c->tx_depth);
+	if (!c->on_ticks != !c->off_ticks)
+		return errbuf_set(err, errlen, -EINVAL, "a bursty run needs both an on and an "
+				  "off time above 0");
 	return 0;
 }
 
@@ -267,20 +313,23 @@ static bool qp_room(const struct load_qp *q, const struct load_cfg *cfg)
 	return q->outstanding + cfg->batch <= cfg->tx_depth;
 }
 
-/* Post on @q what the window and the pace allow, in lists of cfg->batch. */
+/* Post on @q what the window, the burst and the pace allow, in lists of cfg->batch. */
 static int qp_fill(struct load_qp *q, const struct load_cfg *cfg, const struct load_pace *pace,
-		   uint64_t now)
+		   const struct load_burst *burst, uint64_t now)
 {
 	uint64_t due;
 	uint32_t n;
 	int ret;
 
+	if (!load_burst_on(burst, now))
+		return 0;
 	for (;;) {
 		n = cfg->batch;
 		if (!qp_room(q, cfg))
 			return 0;
 		if (cfg->rate_bps) {
-			due = load_pace_count(pace, now) - q->posted;
+			due = load_pace_count(pace, burst->start_ticks +
+					      load_burst_on_time(burst, now)) - q->posted;
 			if (!due || (int64_t)due < 0)
 				return 0;
 			n = due < n ? (uint32_t)due : n;
@@ -297,6 +346,7 @@ static int qp_fill(struct load_qp *q, const struct load_cfg *cfg, const struct l
 
 struct load_state {
 	struct load_pace pace;
+	struct load_burst burst;
 	uint64_t start, end, now;
 	uint64_t next_iv;
 	unsigned iv_index;
@@ -350,17 +400,27 @@ static int run_check(struct load *l, const struct load_cfg *cfg, struct load_sta
 }
 
 uint64_t load_wake_at(const struct load *l, const struct load_cfg *cfg,
-		      const struct load_pace *pace, uint64_t limit)
+		      const struct load_pace *pace, const struct load_burst *burst,
+		      uint64_t now, uint64_t limit)
 {
 	uint64_t due;
 	unsigned i;
 
+	if (burst && !load_burst_on(burst, now)) {
+		now = load_burst_next_on(burst, now);
+		if (!cfg->rate_bps)
+			return now < limit ? now : limit;
+	}
 	if (!cfg->rate_bps)
 		return limit;
 	for (i = 0; i < l->n_qps; i++) {
 		if (!qp_room(&l->qps[i], cfg))
 			continue;
 		due = load_pace_due(pace, l->qps[i].posted);
+		/* The pace runs on the on-time: its due time, on the wall clock. */
+		if (burst)
+			due = load_burst_at(burst, due - pace->start_ticks);
+		due = due > now ? due : now;
 		limit = due < limit ? due : limit;
 	}
 	return limit;
@@ -461,7 +521,7 @@ static int run_pass(struct load *l, const struct load_cfg *cfg, struct load_stat
 			st->last_progress = st->now;
 		if (!post)
 			continue;
-		ret = qp_fill(q, cfg, &st->pace, st->now);
+		ret = qp_fill(q, cfg, &st->pace, &st->burst, st->now);
 		if (ret)
 			return errbuf_set(err, errlen, ret, "cannot post to '%s': %s", cfg->peer,
 					  strerror(-ret));
@@ -534,8 +594,8 @@ static int run_loop(struct load *l, const struct load_cfg *cfg, struct load_stat
 			st->next_iv = st->start + (st->iv_index + 1ull) * cfg->interval_ticks;
 		}
 		if (cfg->event) {
-			ret = run_wait(l, cfg, st, load_wake_at(l, cfg, &st->pace, run_limit(cfg, st)),
-				       err, errlen);
+			ret = run_wait(l, cfg, st, load_wake_at(l, cfg, &st->pace, &st->burst, st->now,
+							       run_limit(cfg, st)), err, errlen);
 			if (ret)
 				return ret;
 		} else if (cfg->yield) {
@@ -569,6 +629,8 @@ int load_run(struct load *l, const struct load_cfg *cfg, struct flow_result *res
 	st.start = st.now = st.last_progress = clock_read(cfg->clk);
 	st.end = st.start + cfg->duration_ticks;
 	st.next_iv = st.start + cfg->interval_ticks;
+	st.burst = (struct load_burst){ .start_ticks = st.start, .on_ticks = cfg->on_ticks,
+					.off_ticks = cfg->off_ticks };
 	if (!ret && cfg->rate_bps &&
 	    load_pace_init(&st.pace, st.start, cfg->size_bytes, cfg->rate_bps,
 			   cfg->clk->ticks_per_ns * 1e9))

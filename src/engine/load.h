@@ -51,6 +51,24 @@ uint64_t load_pace_due(const struct load_pace *p, uint64_t n);
 /* How many messages are due by @now (those with due time <= now). */
 uint64_t load_pace_count(const struct load_pace *p, uint64_t now);
 
+/*
+ * A bursty run: on for on_ticks, then off for off_ticks, from start_ticks
+ * on (off_ticks 0: always on). A pace runs on the on-time alone, so a
+ * paced bursty flow sends at its rate while on.
+ */
+struct load_burst {
+	uint64_t start_ticks, on_ticks, off_ticks;
+};
+
+/* Whether @b is on at @now. */
+bool load_burst_on(const struct load_burst *b, uint64_t now);
+/* The on-time elapsed from the start to @now. */
+uint64_t load_burst_on_time(const struct load_burst *b, uint64_t now);
+/* The instant at which the on-time reaches @on_ticks (the earliest such). */
+uint64_t load_burst_at(const struct load_burst *b, uint64_t on_ticks);
+/* When the on phase after @now's begins (@now itself when it is on). */
+uint64_t load_burst_next_on(const struct load_burst *b, uint64_t now);
+
 /* One flow: a QP connected to the server, and where it may write. */
 struct load_qp {
 	struct verbs_qp qp;
@@ -93,6 +111,7 @@ struct load_cfg {
 	uint32_t batch;			/* requests per post list */
 	uint32_t cq_mod;		/* a signaled request every cq_mod (<= tx_depth) */
 	uint64_t rate_bps;		/* per QP; 0: as fast as the window allows */
+	uint64_t on_ticks, off_ticks;	/* bursty (struct load_burst); 0: always on */
 	uint64_t duration_ticks;
 	uint64_t interval_ticks;	/* 0: no interval callback */
 	uint64_t drain_timeout_ticks;	/* wait for the last completions this long */
@@ -124,13 +143,15 @@ void load_release(struct load *l);
 int load_run(struct load *l, const struct load_cfg *cfg, struct flow_result *res);
 
 /*
- * Event mode: the worker can post nothing now; when must it look again?
- * The earliest due time of the next message of a paced QP whose window
- * has room, and at the latest @limit (the run's end, the next interval
- * boundary or check). Without a rate, @limit: only a completion helps.
+ * Event mode: the worker can post nothing now (@now); when must it look
+ * again? The earliest due time of the next message of a paced QP whose
+ * window has room, the next on phase of a bursty run (@burst, or NULL),
+ * and at the latest @limit (the run's end, the next interval boundary or
+ * check). Without a rate and on: @limit, only a completion helps.
  */
 uint64_t load_wake_at(const struct load *l, const struct load_cfg *cfg,
-		      const struct load_pace *pace, uint64_t limit);
+		      const struct load_pace *pace, const struct load_burst *burst,
+		      uint64_t now, uint64_t limit);
 
 /*
  * Ask the server at the other end of @q's socket where its buffer is, so

@@ -32,6 +32,7 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 	json_t *o = json_object();
 	bool cmp = st->compared && c->has_analyzed;
 
+	json_object_set_new(o, "destination", json_string(c->dest));
 	json_object_set_new(o, converge_class_kind(info), json_integer(c->key));
 	json_object_set_new(o, "dscp", info->ets ? json_integer(c->dscp) : json_null());
 	json_object_set_new(o, "lat_flows", json_integer(c->n_lat));
@@ -73,6 +74,7 @@ static json_t *converge_flow_json(const struct converge_report_info *info,
 
 	json_object_set_new(o, "name", json_string(f->name));
 	json_object_set_new(o, "host", json_string(f->host));
+	json_object_set_new(o, "destination", json_string(f->dest));
 	json_object_set_new(o, "type", json_string(f->type));
 	json_object_set_new(o, "sl", json_integer(f->sl));
 	json_object_set_new(o, "tclass", json_integer(f->tclass));
@@ -80,6 +82,13 @@ static json_t *converge_flow_json(const struct converge_report_info *info,
 	json_object_set_new(o, converge_class_kind(info), json_integer(f->class_key));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)f->bytes));
 	json_object_set_new(o, "gbps", json_real(f->gbps));
+	json_object_set_new(o, "rate_gbps", report_real_or_null(f->rate_bps > 0,
+								 (double)f->rate_bps / 1e9));
+	json_object_set_new(o, "duty_cycle", json_real(f->duty_cycle));
+	/* A paced bursty flow: what it carried over its rate, against duty_cycle. */
+	json_object_set_new(o, "measured_duty_cycle",
+			    report_real_or_null(f->rate_bps > 0 && f->duty_cycle < 1,
+						f->rate_bps ? f->gbps * 1e9 / (double)f->rate_bps : 0));
 	json_object_set_new(o, "sent_bytes", json_integer((json_int_t)f->sent_bytes));
 	json_object_set_new(o, "sent_gbps", report_real_or_null(f->sent_gbps > 0, f->sent_gbps));
 	json_object_set_new(o, "host_retransmissions", f->host_retrans >= 0 ?
@@ -118,12 +127,28 @@ static json_t *converge_fit_json(const struct converge_fit *fit)
 			 "exact", fit->n == 1, "readings", all);
 }
 
+static json_t *converge_port_json(const struct converge_port *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "destination", json_string(p->host));
+	json_object_set_new(o, "window_s", json_real(p->window_s));
+	json_object_set_new(o, "total_gbps", json_real(p->total_gbps));
+	json_object_set_new(o, "analysis_link_gbps", json_real(p->analysis_link_gbps));
+	json_object_set_new(o, "compared", json_boolean(p->compared));
+	json_object_set_new(o, "within", json_boolean(p->within));
+	return o;
+}
+
 static json_t *converge_step_json(const struct converge_report_info *info,
 				  const struct converge_step *st)
 {
 	json_t *o = json_object(), *classes = json_array(), *flows = json_array();
+	json_t *ports = json_array();
 	size_t i;
 
+	for (i = 0; i < st->n_ports; i++)
+		json_array_append_new(ports, converge_port_json(&st->ports[i]));
 	for (i = 0; i < st->n_classes; i++)
 		json_array_append_new(classes, converge_class_json(info, st, &st->classes[i]));
 	for (i = 0; i < st->n_flows; i++)
@@ -141,6 +166,7 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 	json_object_set_new(o, "switch_counters", json_boolean(st->switch_read));
 	json_object_set_new(o, "switch_error", st->switch_error[0] ?
 			    json_string(st->switch_error) : json_null());
+	json_object_set_new(o, "ports", ports);
 	json_object_set_new(o, "classes", classes);
 	json_object_set_new(o, "flows", flows);
 	json_object_set_new(o, "criteria", report_criteria_json(&st->criteria));
@@ -282,6 +308,8 @@ static void converge_backlog_notes(FILE *out, const struct converge_report_info 
 		c = &st->classes[k];
 		if (!c->not_backlogged)
 			continue;
+		if (st->n_ports > 1)
+			fprintf(out, "into %s, ", c->dest);
 		fprintf(out, "%s %d: taken as saturating, it was not kept backlogged: %.1f %% "
 			"against %.1f %% analyzed (%+.1f points); its flows sent %.3f Mb/s over "
 			"their run and it received %.3f Mb/s", info->ets ? "band" : "sl", c->key,
@@ -354,8 +382,9 @@ static void converge_impact_lines(FILE *out, const struct converge_report_info *
 
 	for (k = 0; k < st->n_classes; k++)
 		if (st->classes[k].has_impact)
-			fprintf(out, "impact, %s %d: RTT loaded over alone p50 %.2fx, p99 %.2fx, "
-				"p99.9 %.2fx\n", converge_class_kind(info), st->classes[k].key,
+			fprintf(out, "impact, %s%s%s %d: RTT loaded over alone p50 %.2fx, p99 %.2fx, "
+				"p99.9 %.2fx\n", st->n_ports > 1 ? st->classes[k].dest : "",
+				st->n_ports > 1 ? " " : "", converge_class_kind(info), st->classes[k].key,
 				st->classes[k].impact_p50, st->classes[k].impact_p99,
 				st->classes[k].impact_p99_9);
 	for (k = 0; k < st->n_flows; k++) {
@@ -375,6 +404,50 @@ static void converge_flow_errors(FILE *out, const struct converge_step *st)
 		if (st->flows[k].ran && st->flows[k].error[0])
 			fprintf(out, "flow %s on %s: %s\n", st->flows[k].name, st->flows[k].host,
 				st->flows[k].error);
+}
+
+/*
+ * One destination's classes: with several destinations, each under its
+ * own heading and with its own total, since each port is compared alone.
+ */
+static void converge_port_rows(FILE *out, const struct converge_report_info *info,
+			       const struct converge_step *st, size_t p)
+{
+	const struct converge_port *port = &st->ports[p];
+	size_t k;
+
+	if (st->n_ports > 1)
+		fprintf(out, "%sinto %s:\n", p ? "\n" : "", port->host);
+	fprintf(out, "%5s %3s %3s %9s %9s %9s %10s %8s %8s %7s  %s\n",
+		info->ets ? "band" : "sl", "lat", "bw", "p50_us", "p99_us", "p99.9_us",
+		"Mb/s", "share%", "analyzd%", "diff", "within");
+	for (k = 0; k < st->n_classes; k++)
+		if (st->classes[k].port == (int)p)
+			converge_class_row(out, st, &st->classes[k]);
+	if (st->n_ports < 2)
+		return;
+	fprintf(out, "into %s %.3f Mb/s in %.2f s", port->host, port->total_gbps * 1000,
+		port->window_s);
+	if (info->arbitration)
+		fprintf(out, "%s", !port->compared ? "; not compared: no class saturates it" :
+			port->within ? "; within" : "; OUT");
+	fprintf(out, "\n");
+}
+
+/* A bursty paced flow's duty cycle, measured (its rate over what it carried). */
+static void converge_duty_lines(FILE *out, const struct converge_step *st)
+{
+	const struct converge_flow *f;
+	size_t k;
+
+	for (k = 0; k < st->n_flows; k++) {
+		f = &st->flows[k];
+		if (f->ran && f->rate_bps > 0 && f->duty_cycle < 1)
+			fprintf(out, "flow %s: duty cycle %.3f measured (%.3f Mb/s at %.3f Mb/s "
+				"paced), %.3f configured\n", f->name,
+				f->gbps * 1e9 / (double)f->rate_bps, f->gbps * 1000,
+				(double)f->rate_bps / 1e6, f->duty_cycle);
+	}
 }
 
 void report_converge_table(FILE *out, const struct converge_report_info *info,
@@ -404,20 +477,19 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 			converge_flow_errors(out, st);
 			continue;
 		}
-		fprintf(out, "%5s %3s %3s %9s %9s %9s %10s %8s %8s %7s  %s\n",
-			info->ets ? "band" : "sl", "lat", "bw", "p50_us", "p99_us", "p99.9_us",
-			"Mb/s", "share%", "analyzd%", "diff", "within");
-		for (k = 0; k < st->n_classes; k++)
-			converge_class_row(out, st, &st->classes[k]);
+		for (k = 0; k < st->n_ports; k++)
+			converge_port_rows(out, info, st, k);
 		fprintf(out, "total %.3f Mb/s in %.2f s%s", st->total_gbps * 1000, st->window_s,
 			st->cut_short ? " (cut short)" : "");
 		if (!st->compared && info->arbitration)
-			fprintf(out, "; not compared: no class saturates the port");
+			fprintf(out, "; not compared: no class saturates %s",
+				st->n_ports > 1 ? "any port" : "the port");
 		fprintf(out, "\n");
 		converge_switch_line(out, info, st);
 		converge_backlog_notes(out, info, st);
 		converge_fit_line(out, st);
 		converge_impact_lines(out, info, st);
+		converge_duty_lines(out, st);
 		converge_flow_errors(out, st);
 		report_criteria_table(out, &st->criteria);
 	}
@@ -431,7 +503,7 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 
 	fprintf(out, "step,active_bw,%s,lat_flows,bw_flows,p50_ns,p99_ns,p99_9_ns,gbps,"
 		     "share_pct,analyzed_pct,diff_pp,within,window_s,cut_short,baseline_flow,"
-		     "impact_p50,impact_p99,impact_p99_9\n",
+		     "impact_p50,impact_p99,impact_p99_9,destination\n",
 		info->ets ? "band" : "sl");
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < steps[i].n_classes; k++) {
@@ -453,10 +525,11 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 			fprintf(out, "%.3f,%d,%s,", steps[i].window_s, steps[i].cut_short,
 				steps[i].baseline ? steps[i].flows[steps[i].alone].name : "");
 			if (c->has_impact)
-				fprintf(out, "%.4f,%.4f,%.4f\n", c->impact_p50, c->impact_p99,
+				fprintf(out, "%.4f,%.4f,%.4f,", c->impact_p50, c->impact_p99,
 					c->impact_p99_9);
 			else
-				fprintf(out, ",,\n");
+				fprintf(out, ",,,");
+			fprintf(out, "%s\n", c->dest ? c->dest : "");
 		}
 	}
 }

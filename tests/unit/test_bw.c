@@ -274,19 +274,70 @@ static void test_wake_at(void **state)
 	(void)state;
 	/* 1000-byte messages at 8 Mbit/s on a 1 GHz clock: one per ms. */
 	assert_int_equal(load_pace_init(&p, 1000, 1000, 8000000, 1e9), 0);
-	assert_int_equal(load_wake_at(&l, &cfg, &p, 1000000000), 1000 + 3000000);
+	assert_int_equal(load_wake_at(&l, &cfg, &p, NULL, 0, 1000000000), 1000 + 3000000);
 	/* The limit comes first. */
-	assert_int_equal(load_wake_at(&l, &cfg, &p, 2000000), 2000000);
+	assert_int_equal(load_wake_at(&l, &cfg, &p, NULL, 0, 2000000), 2000000);
 	/* QP 0's window has no room for a list: QP 1 sets the time. */
 	qps[0].outstanding = 7;
-	assert_int_equal(load_wake_at(&l, &cfg, &p, 1000000000), 1000 + 5000000);
+	assert_int_equal(load_wake_at(&l, &cfg, &p, NULL, 0, 1000000000), 1000 + 5000000);
 	/* No room anywhere: only a completion (or the limit) helps. */
 	qps[1].outstanding = 8;
-	assert_int_equal(load_wake_at(&l, &cfg, &p, 1000000000), 1000000000);
+	assert_int_equal(load_wake_at(&l, &cfg, &p, NULL, 0, 1000000000), 1000000000);
 	/* Unpaced: the limit. */
 	qps[0].outstanding = qps[1].outstanding = 0;
 	cfg.rate_bps = 0;
-	assert_int_equal(load_wake_at(&l, &cfg, &p, 77), 77);
+	assert_int_equal(load_wake_at(&l, &cfg, &p, NULL, 0, 77), 77);
+}
+
+/* Bursts: on 10, off 30 from 100; a pace runs on the on-time alone. */
+static void test_burst(void **state)
+{
+	struct load_burst b = { .start_ticks = 100, .on_ticks = 10, .off_ticks = 30 };
+	struct load_burst always = { .start_ticks = 100 };
+	struct load_qp qps[1] = { { .posted = 0 } };
+	struct load l = { .qps = qps, .n_qps = 1, .tx_depth = 8 };
+	struct load_cfg cfg = { .tx_depth = 8, .batch = 1, .cq_mod = 1, .rate_bps = 8000000 };
+	struct load_pace p;
+	uint64_t t, on = 0;
+
+	(void)state;
+	assert_true(load_burst_on(&b, 100) && load_burst_on(&b, 109));
+	assert_false(load_burst_on(&b, 110) || load_burst_on(&b, 139));
+	assert_true(load_burst_on(&b, 140));
+	assert_int_equal(load_burst_on_time(&b, 125), 10);
+	assert_int_equal(load_burst_on_time(&b, 145), 15);
+	assert_int_equal(load_burst_on_time(&b, 100 + 40 * 7 + 3), 73);
+	assert_int_equal(load_burst_next_on(&b, 111), 140);
+	assert_int_equal(load_burst_next_on(&b, 105), 105);
+	assert_int_equal(load_burst_at(&b, 15), 145);
+	assert_int_equal(load_burst_at(&b, 10), 140);
+	/* The duty cycle, counted tick by tick over whole periods: on / (on + off). */
+	for (t = 100; t < 100 + 40 * 25; t++)
+		on += load_burst_on(&b, t);
+	assert_int_equal(on, 250);
+	assert_int_equal(load_burst_on_time(&b, 100 + 40 * 25), on);
+	/* Always on: the wall clock. */
+	assert_true(load_burst_on(&always, 5000));
+	assert_int_equal(load_burst_on_time(&always, 5000), 4900);
+	/* A paced QP off: wakes when its next message is due in on-time. One
+	 * 1000-byte message per ms at 8 Mbit/s on a 1 GHz clock, on 10 ms of
+	 * every 40 ms. */
+	b = (struct load_burst){ .start_ticks = 0, .on_ticks = 10000000, .off_ticks = 30000000 };
+	assert_int_equal(load_pace_init(&p, 0, 1000, 8000000, 1e9), 0);
+	qps[0].posted = 10;	/* message 10 is due at on-time 10 ms: the next on phase */
+	assert_int_equal(load_wake_at(&l, &cfg, &p, &b, 12000000, 1000000000), 40000000);
+	qps[0].posted = 12;
+	assert_int_equal(load_wake_at(&l, &cfg, &p, &b, 41000000, 1000000000), 42000000);
+	/* Unpaced and off: the next on phase, or the limit if it comes first. */
+	cfg.rate_bps = 0;
+	assert_int_equal(load_wake_at(&l, &cfg, &p, &b, 12000000, 1000000000), 40000000);
+	assert_int_equal(load_wake_at(&l, &cfg, &p, &b, 12000000, 20000000), 20000000);
+	assert_int_equal(load_wake_at(&l, &cfg, &p, &b, 5000000, 20000000), 20000000);
+	/* One of on and off alone is refused. */
+	cfg.off_ticks = 5;
+	assert_int_equal(load_cfg_check(&cfg, NULL, 0), -EINVAL);
+	cfg.on_ticks = 5;
+	assert_int_equal(load_cfg_check(&cfg, NULL, 0), 0);
 }
 
 /* ---- options ---- */
@@ -494,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_pace_no_drift),
 		cmocka_unit_test(test_pace_bad),
 		cmocka_unit_test(test_wake_at),
+		cmocka_unit_test(test_burst),
 		cmocka_unit_test(test_opts_defaults),
 		cmocka_unit_test(test_opts_full),
 		cmocka_unit_test(test_opts_rates),

@@ -24,9 +24,9 @@ static int parse(const char *s)
 }
 
 #define FLOW "{\"name\":\"bw1\",\"type\":\"bw\",\"sl\":0,\"tclass\":32,\"size\":4096," \
-	     "\"threads\":1,\"qps\":2}"
-#define SETUP(flow) "{\"type\":\"setup\",\"role\":\"source\",\"ib_port\":1," \
-	"\"gid_index\":-1,\"data_port\":18540,\"dest\":\"h3\",\"clock\":\"monotonic\"," \
+	     "\"threads\":1,\"qps\":2,\"dest\":\"h3\",\"on_ns\":10000000,\"off_ns\":40000000}"
+#define SETUP(flow) "{\"type\":\"setup\",\"sink\":false,\"ib_port\":1," \
+	"\"gid_index\":-1,\"data_port\":18540,\"clock\":\"monotonic\"," \
 	"\"yield\":true,\"qp_timeout\":20,\"retry\":7,\"flows\":[" flow "]}"
 
 #define RESULT_LAT(rtt) "{\"type\":\"result\",\"window_ns\":1,\"sink\":[],\"flows\":" \
@@ -38,7 +38,7 @@ static int parse(const char *s)
 static void test_good(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("{\"type\":\"hello\",\"version\":2,\"nonce\":\"" N64 "\"}"), 0);
+	assert_int_equal(parse("{\"type\":\"hello\",\"version\":3,\"nonce\":\"" N64 "\"}"), 0);
 	assert_int_equal(parse("{\"type\":\"challenge\",\"nonce\":\"" N64 "\",\"mac\":\""
 			       N64 "\"}"), 0);
 	assert_int_equal(parse("{\"type\":\"auth\",\"mac\":\"" N64 "\"}"), 0);
@@ -75,11 +75,13 @@ static void test_bad(void **state)
 		  "out of range" },
 		{ SETUP("{\"name\":\"a\"}"), "setup.flows[0]: 'type' is missing" },
 		{ SETUP("{\"name\":\"a\",\"type\":\"sh\",\"sl\":0,\"tclass\":0,\"size\":1,"
-			"\"threads\":1,\"qps\":1}"), "must be one of lat|bw" },
+			"\"threads\":1,\"qps\":1,\"dest\":\"h3\"}"), "must be one of lat|bw" },
 		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":16,\"tclass\":0,\"size\":1,"
-			"\"threads\":1,\"qps\":1}"), "'sl' out of range" },
+			"\"threads\":1,\"qps\":1,\"dest\":\"h3\"}"), "'sl' out of range" },
+		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
+			"\"threads\":1,\"qps\":1}"), "setup.flows[0]: 'dest' is missing" },
 		{ SETUP(FLOW ",7"), "setup.flows[1]: not an object" },
-		{ "{\"type\":\"setup\",\"role\":\"root\"}", "'role' must be one of" },
+		{ "{\"type\":\"setup\",\"sink\":\"yes\"}", "'sink' must be true or false" },
 		{ "{\"type\":\"error\",\"error\":\"\"}", "bad length" },
 		{ RESULT_LAT("[]"), "result.flows[0]: 'rtt' must be a histogram" },
 		{ RESULT_LAT("{\"count\":3,\"min\":5,\"max\":6,\"sum\":\"b\",\"sumsq\":\"3d\","

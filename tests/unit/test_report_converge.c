@@ -27,20 +27,24 @@ static void fill(void)
 	step.total_gbps = 0.01;
 	step.compared = true;
 	step.within = true;
+	step.n_ports = 1;
+	step.ports[0] = (struct converge_port){ .host = "h3", .window_s = 10, .total_gbps = 0.01,
+		.compared = true, .within = true };
 	step.n_classes = 2;
 	k = &step.classes[0];
-	*k = (struct converge_class){ .key = 0, .dscp = 8, .n_bw = 1, .saturating = true,
+	*k = (struct converge_class){ .dest = "h3", .key = 0, .dscp = 8, .n_bw = 1, .saturating = true,
 		.bytes = 9375000, .gbps = 0.0075, .share_pct = 75.5, .has_analyzed = true,
 		.analyzed_pct = 75, .diff_pp = 0.5, .within = true };
 	k = &step.classes[1];
-	*k = (struct converge_class){ .key = 1, .dscp = 16, .n_lat = 1, .n_bw = 1,
+	*k = (struct converge_class){ .dest = "h3", .key = 1, .dscp = 16, .n_lat = 1, .n_bw = 1,
 		.saturating = true, .bytes = 3125000, .gbps = 0.0025, .share_pct = 24.5,
 		.has_analyzed = true, .analyzed_pct = 25, .diff_pp = -0.5, .within = true };
 	k->lat_ns = hist_new();
 	for (i = 1; i <= 100; i++)
 		hist_record(k->lat_ns, (uint64_t)i * 1000);
 	step.n_flows = 1;
-	step.flows[0] = (struct converge_flow){ .name = "bw1", .host = "h1", .type = "bw",
+	step.flows[0] = (struct converge_flow){ .name = "bw1", .host = "h1", .dest = "h3",
+		.type = "bw", .duty_cycle = 1,
 		.tclass = 32, .dscp = 8, .class_key = 0, .bytes = 9375000, .gbps = 0.0075,
 		.ran = true };
 }
@@ -112,8 +116,8 @@ static void test_table_csv(void **state)
 	out = capture(report_converge_csv);
 	assert_non_null(strstr(out, "step,active_bw,band,"));
 	assert_non_null(strstr(out, "\n0,2,1,1,1,"));
-	assert_non_null(strstr(out, ",within,window_s,cut_short,baseline_flow,impact_p50,impact_p99,impact_p99_9\n"));
-	assert_non_null(strstr(out, ",24.50,25.00,-3.00,0,10.000,1,,,,\n"));
+	assert_non_null(strstr(out, ",within,window_s,cut_short,baseline_flow,impact_p50,impact_p99,impact_p99_9,destination\n"));
+	assert_non_null(strstr(out, ",24.50,25.00,-3.00,0,10.000,1,,,,,h3\n"));
 	/* A step that ended before its window began has no table. */
 	step.window_s = 0;
 	step.flows[0].error[0] = 'x';
@@ -190,6 +194,61 @@ static void test_switch_counters(void **state)
 	hist_free(step.classes[1].lat_ns);
 }
 
+/*
+ * Two destinations: each port's classes under its own heading with its
+ * own total and verdict; the JSON's ports, and each class's and flow's
+ * destination; a bursty paced flow's duty cycle, measured against set.
+ */
+static void test_ports(void **state)
+{
+	json_t *doc, *st, *p1, *f0;
+	char *out;
+
+	(void)state;
+	fill();
+	step.n_ports = 2;
+	step.ports[0].total_gbps = 0.0075;
+	step.ports[1] = (struct converge_port){ .host = "h1", .window_s = 9.5,
+		.total_gbps = 0.0025, .compared = true, .within = false };
+	step.classes[1].port = 1;
+	step.classes[1].dest = "h1";
+	step.flows[0].rate_bps = 4000000;
+	step.flows[0].duty_cycle = 0.5;
+	step.flows[0].gbps = 0.00196;
+	out = capture(report_converge_table);
+	assert_non_null(strstr(out, "into h3:\n band lat "));
+	assert_non_null(strstr(out, "into h3 7.500 Mb/s in 10.00 s; within\n\ninto h1:\n"));
+	assert_non_null(strstr(out, "into h1 2.500 Mb/s in 9.50 s; OUT\n"));
+	assert_non_null(strstr(out, "flow bw1: duty cycle 0.490 measured (1.960 Mb/s at "
+				    "4.000 Mb/s paced), 0.500 configured\n"));
+	doc = report_converge_json(&info, &step, 1, NULL);
+	st = json_array_get(json_object_get(doc, "steps"), 0);
+	assert_int_equal(json_array_size(json_object_get(st, "ports")), 2);
+	p1 = json_array_get(json_object_get(st, "ports"), 1);
+	assert_string_equal(json_string_value(json_object_get(p1, "destination")), "h1");
+	assert_true(json_is_false(json_object_get(p1, "within")));
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(st, "classes"), 1), "destination")), "h1");
+	f0 = json_array_get(json_object_get(st, "flows"), 0);
+	assert_string_equal(json_string_value(json_object_get(f0, "destination")), "h3");
+	assert_near(json_real_value(json_object_get(f0, "rate_gbps")), 0.004, 1e-12);
+	assert_near(json_real_value(json_object_get(f0, "duty_cycle")), 0.5, 1e-12);
+	assert_near(json_real_value(json_object_get(f0, "measured_duty_cycle")), 0.49, 1e-9);
+	json_decref(doc);
+	/* One destination: no headings; an unpaced flow has no measured duty cycle. */
+	fill();
+	out = capture(report_converge_table);
+	assert_null(strstr(out, "into h3"));
+	assert_null(strstr(out, "duty cycle"));
+	doc = report_converge_json(&info, &step, 1, NULL);
+	f0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
+					    "flows"), 0);
+	assert_true(json_is_null(json_object_get(f0, "measured_duty_cycle")));
+	assert_true(json_is_null(json_object_get(f0, "rate_gbps")));
+	json_decref(doc);
+	hist_free(step.classes[1].lat_ns);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_table_csv),
 		cmocka_unit_test(test_not_backlogged),
 		cmocka_unit_test(test_switch_counters),
+		cmocka_unit_test(test_ports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -182,9 +182,9 @@ static void test_bad(void **state)
 		{ "scenario-bad-size.ini", ".ini:7: ", "size '12q'" },
 		{ "scenario-bad-key.ini", ".ini:3: ", "unknown key 'bogus'" },
 		{ "scenario-bad-notype.ini", ".ini:4: ", "'type' is missing" },
-		{ "scenario-bad-nodest.ini", ".ini:1: ", "'destination' is missing" },
+		{ "scenario-bad-nodest.ini", ".ini:4: ", "no destination: give the flow a 'dest'" },
 		{ "scenario-bad-sl.ini", ".ini:7: ", "sl '16'" },
-		{ "scenario-bad-self.ini", ".ini:4: ", "starts on the destination" },
+		{ "scenario-bad-self.ini", ".ini:4: ", "starts on its destination 'h3'" },
 		{ "scenario-bad-syntax.ini", ".ini:3: ", "not an INI line" },
 		{ "scenario-bad-latqps.ini", ".ini:4: ", "one QP per thread" },
 	};
@@ -252,10 +252,142 @@ static void test_values(void **state)
 	assert_non_null(strstr(err, "no flow sections"));
 }
 
+/* Flow @i of sc: its name, source and destination. */
+static void assert_flow(size_t i, const char *name, const char *host, const char *dest)
+{
+	assert_true(i < sc.n_flows);
+	assert_string_equal(sc.flows[i].name, name);
+	assert_string_equal(sc.flows[i].host, host);
+	assert_string_equal(sc.flows[i].dest, dest);
+}
+
+static int parse_pattern(const char *keys)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "[global]\nduration = 2\n[lat]\nhost = h9\ndest = h1\n"
+		 "type = lat\n[p]\ntype = bw\nsl = 3\n%s\n", keys);
+	err[0] = '\0';
+	return scenario_parse("s", text, NULL, &sc, err, sizeof(err));
+}
+
+/* Pattern sections expand in place into flows over their hosts, with their keys. */
+/* Pattern sections that are refused: keys, and what the error says. */
+static const char *const refused[][2] = {
+	{ "pattern = star\nhosts = a b", "pattern 'star': expected incast, all-to-all" },
+	{ "pattern = all-to-all\nhosts = node[1-4]", "scontrol show hostnames" },
+	{ "pattern = all-to-all\nhosts = a b a", "'a' twice" },
+	{ "pattern = all-to-all\nhosts = a", "needs 2 or more hosts" },
+	{ "pattern = all-to-all\nhost = a\nhosts = a b", "not 'host'" },
+	{ "pattern = ring\ndest = a\nhosts = a b", "'dest' is for incast" },
+	{ "pattern = incast\nhosts = a b", "s:7: [p]: no destination" },
+	{ "hosts = a b", "'hosts' without a 'pattern'" },
+	{ "pattern = all-to-all\nhosts = a b c d e f g h i", "more than 64 flows" },
+};
+
+static void test_patterns(void **state)
+{
+	static const char *const src[] = { "a", "b", "c", "d" };
+	size_t i, j, k, seen[4];
+
+	(void)state;
+	assert_int_equal(parse_pattern("pattern = all-to-all\nhosts = h1, h2 h3"), 0);
+	assert_int_equal(sc.n_flows, 7);
+	assert_flow(0, "lat", "h9", "h1");
+	assert_flow(1, "p.h1-h2", "h1", "h2");
+	assert_flow(2, "p.h1-h3", "h1", "h3");
+	assert_flow(6, "p.h3-h2", "h3", "h2");
+	for (i = 1; i < sc.n_flows; i++) {
+		assert_int_equal(sc.flows[i].sl, 3);
+		assert_int_equal(sc.flows[i].type, SCENARIO_FLOW_BW);
+		assert_int_equal(sc.flows[i].line, 7);
+		assert_string_equal(sc.flows[i].section, "p");
+	}
+	/* Incast: every host but the destination to it. */
+	assert_int_equal(parse_pattern("pattern = incast\ndest = h2\nhosts = h1,h2,h3"), 0);
+	assert_int_equal(sc.n_flows, 3);
+	assert_flow(1, "p.h1-h2", "h1", "h2");
+	assert_flow(2, "p.h3-h2", "h3", "h2");
+	/* A ring: each host to both neighbours; of two hosts, one each way. */
+	assert_int_equal(parse_pattern("pattern = ring\nhosts = a b c d"), 0);
+	assert_int_equal(sc.n_flows, 9);
+	assert_flow(1, "p.a-b", "a", "b");
+	assert_flow(2, "p.a-d", "a", "d");
+	assert_flow(8, "p.d-c", "d", "c");
+	assert_int_equal(parse_pattern("pattern = ring\nhosts = a b"), 0);
+	assert_int_equal(sc.n_flows, 3);
+	/* Flood pairs: in order, both ways; an odd count is refused. */
+	assert_int_equal(parse_pattern("pattern = flood-pairs\nhosts = a b c d"), 0);
+	assert_int_equal(sc.n_flows, 5);
+	assert_flow(3, "p.c-d", "c", "d");
+	assert_flow(4, "p.d-c", "d", "c");
+	assert_int_equal(parse_pattern("pattern = flood-pairs\nhosts = a b c"), -EINVAL);
+	assert_non_null(strstr(err, "s:7: [p]: the flood-pairs pattern needs an even number"));
+	/* Random pairs: a permutation without a fixed point, the same for a seed. */
+	for (k = 1; k < 40; k++) {
+		char keys[128];
+
+		snprintf(keys, sizeof(keys), "pattern = random-pairs\nhosts = a b c d\nseed = %zu",
+			 k);
+		assert_int_equal(parse_pattern(keys), 0);
+		assert_int_equal(sc.n_flows, 5);
+		memset(seen, 0, sizeof(seen));
+		for (i = 1; i < 5; i++) {
+			assert_string_equal(sc.flows[i].host, src[i - 1]);
+			assert_string_not_equal(sc.flows[i].host, sc.flows[i].dest);
+			j = (size_t)(sc.flows[i].dest[0] - 'a');
+			assert_true(j < 4);
+			seen[j]++;
+		}
+		for (j = 0; j < 4; j++)
+			assert_int_equal(seen[j], 1);
+	}
+	assert_int_equal(parse_pattern("pattern = random-pairs\nhosts = a b c d\nseed = 7"), 0);
+	{
+		char first[4][SCENARIO_HOST_MAX];
+
+		for (i = 0; i < 4; i++)
+			snprintf(first[i], sizeof(first[i]), "%s", sc.flows[i + 1].dest);
+		assert_int_equal(parse_pattern("pattern = random-pairs\nhosts = a b c d\nseed = 7"),
+				 0);
+		for (i = 0; i < 4; i++)
+			assert_string_equal(first[i], sc.flows[i + 1].dest);
+	}
+	/* What a pattern refuses, by name; 9 hosts all-to-all make 72 flows. */
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		assert_int_equal(parse_pattern(refused[i][0]), -EINVAL);
+		assert_non_null(strstr(err, refused[i][1]));
+	}
+}
+
+/* Bursty bw flows: on and off together; not for lat flows. */
+static void test_bursty(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_with("", "on = 10ms\noff = 40ms\nrate = 4m", &sc), 0);
+	assert_int_equal(sc.flows[0].on_ns, 10000000);
+	assert_int_equal(sc.flows[0].off_ns, 40000000);
+	assert_int_equal(parse_with("", "on = 10ms", &sc), -EINVAL);
+	assert_non_null(strstr(err, "needs both 'on' and 'off'"));
+	assert_int_equal(parse_with("", "off = soon", &sc), -EINVAL);
+	assert_non_null(strstr(err, "[f] off 'soon'"));
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\n[f]\nhost=a\ntype=lat\n"
+					"on = 1s\noff = 1s\n", NULL, &sc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "on and off are for bw flows"));
+	/* A flow's own destination, beside [global]'s. */
+	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\n[f]\nhost=a\ntype=bw\n"
+					"[g]\nhost=d\ndest=a\ntype=bw\n", NULL, &sc, err,
+					sizeof(err)), 0);
+	assert_flow(0, "f", "a", "d");
+	assert_flow(1, "g", "d", "a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_bursty),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_arbitration),
 		cmocka_unit_test(test_criteria_keys),

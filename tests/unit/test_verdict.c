@@ -46,6 +46,15 @@ static struct hist *verdict_lat_ns;
 static struct converge_step *verdict_before;
 static size_t n_verdict_before;
 
+/* The one destination, agent 0, whose port every class and flow is at. */
+#define VERDICT_DEST "h3"
+
+static void verdict_port(struct converge_step *st)
+{
+	st->n_ports = 1;
+	st->ports[0] = (struct converge_port){ .host = VERDICT_DEST };
+}
+
 /* A step over @n classes on the port above (with @cfg; without one
  * nothing is analyzed), judged with @tol_pp: coord_step_results()'s return. */
 static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp, bool cfg)
@@ -69,9 +78,11 @@ static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp,
 	conv.cfg.high.n_entries = 2;
 	conv.n_agents = 1;
 	conv.agents[0].rate = 1;
+	conv.agents[0].host = VERDICT_DEST;
+	verdict_port(&step);
 	for (i = 0; i < n; i++) {
 		step.classes[i] = (struct converge_class){ .key = cls[i].sl, .n_bw = 1,
-			.saturating = cls[i].saturating };
+			.saturating = cls[i].saturating, .dest = VERDICT_DEST };
 		json_array_append_new(sink, json_pack("{s:i, s:i, s:I, s:s}", "sl", cls[i].sl,
 				"tclass", 0, "bytes", (json_int_t)cls[i].bytes, "peer", "-"));
 	}
@@ -79,6 +90,10 @@ static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp,
 	step.classes[0].lat_ns = verdict_lat_ns;
 	conv.steps = verdict_before;
 	conv.n_steps = n_verdict_before;
+	for (i = 0; i < 2; i++) {
+		verdict_flows[i].dest = VERDICT_DEST;
+		snprintf(verdict_sc_flows[i].dest, sizeof(verdict_sc_flows[i].dest), VERDICT_DEST);
+	}
 	step.n_flows = conv.sc.n_flows = n_verdict_flows;
 	memcpy(step.flows, verdict_flows, sizeof(verdict_flows));
 	memcpy(conv.sc.flows, verdict_sc_flows, sizeof(verdict_sc_flows));
@@ -168,7 +183,9 @@ static void test_class_only_at_sink(void **state)
 	verdict_run(off_by_5, 2, 10, true);
 	assert_int_equal(step.n_classes, 2);
 	memset(&step, 0, sizeof(step));
-	step.classes[0] = (struct converge_class){ .key = 0, .n_bw = 1, .saturating = true };
+	verdict_port(&step);
+	step.classes[0] = (struct converge_class){ .key = 0, .n_bw = 1, .saturating = true,
+						   .dest = VERDICT_DEST };
 	step.n_classes = 1;
 	conv.agents[0].result = json_pack("{s:I, s:[{s:i, s:i, s:I, s:s}, {s:i, s:i, s:I, s:s}]}",
 		"window_ns", (json_int_t)1000000000,
@@ -279,7 +296,8 @@ static void test_impact(void **state)
 	before->alone = 0;
 	before->window_s = 1;
 	before->n_classes = 1;
-	before->classes[0] = (struct converge_class){ .key = 0, .n_lat = 1,
+	verdict_port(before);
+	before->classes[0] = (struct converge_class){ .key = 0, .n_lat = 1, .dest = VERDICT_DEST,
 						      .lat_ns = verdict_hist(100000, 1000) };
 	before->n_flows = 1;
 	before->flows[0] = (struct converge_flow){ .name = "a", .ran = true, .gbps = 0.5 };
