@@ -6,13 +6,21 @@
 # destination received. They must agree within TOL points: the same
 # bytes, counted at both ends of the last link.
 #
+# TOL is 4 points, as for the shares (60-converge-shares.sh): when the
+# busy lab drops a packet on its way into the switch, the go-back-N
+# packets behind it still cross the switch port and are counted there,
+# but the destination discards them (out of sequence) until the resend.
+# A run with losses saw band 1 at 51.0 % at the switch and 49.0 % at the
+# destination, band 2 at 25.9 % and 28.8 %; runs without losses agreed
+# within 2.
+#
 # The coordinator runs on h1, which cannot run tc on the switch: the
-# switch writes its counters to its results directory every 50 ms, and
+# switch writes its counters to its results directory every 200 ms, and
 # the command reads the latest (h1 sees this machine's files).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/converge-lib.sh"
 
-TOL=2
+TOL=4
 ETS=$TOP/examples/ets-strict-2to1.txt
 SW_RESULTS=$(cd "${RPERF_LAB_DIR:-$TOP/.lab}" && pwd)/vm/sw/results
 "$LAB" egress h3 "rate=10mbit,ets=$ETS"
@@ -22,7 +30,7 @@ stop_counters() {
 trap 'stop_counters; stop_agents; cleanup' EXIT
 in_vm_bg sw 'echo $$ >$RPERF_LAB_RESULTS/counters.pid; while :; do
 	tc -s -j qdisc show dev p3 invisible >$RPERF_LAB_RESULTS/p3.tmp.json &&
-	mv $RPERF_LAB_RESULTS/p3.tmp.json $RPERF_LAB_RESULTS/p3.json; sleep 0.05; done' "$WORK/counters.out"
+	mv $RPERF_LAB_RESULTS/p3.tmp.json $RPERF_LAB_RESULTS/p3.json; sleep 0.2; done' "$WORK/counters.out"
 in_vm h1 "for i in \$(seq 100); do [ -s $SW_RESULTS/p3.json ] && exit 0; sleep 0.1; done; exit 1" ||
 	fail "h1 does not see the switch's counters in $SW_RESULTS"
 
@@ -31,8 +39,14 @@ in_vm h1 "sed -e 's#^arbitration = .*#arbitration = $ETS#' \
 	-e '/^\[global\]/a switch_counters = cat $SW_RESULTS/p3.json' \
 	$TOP/examples/converge-ets-paced.ini >\$RPERF_LAB_RESULTS/counted.ini"
 start_agents
-converge counted --tolerance 4 '$RPERF_LAB_RESULTS/counted.ini' ||
-	fail "converge exited $? reading the switch's counters"
+# The verdict against the analysis is 64-converge-paced.sh's subject, on
+# the same scenario; here the switch VM also runs tc every 200 ms, which
+# shifts its DRR split by a few points at times (band 1 at 46.8 % against
+# 52.4 % analyzed once, without a retransmission). So exit 3 is accepted
+# here, any other failure is not.
+rc=0
+converge counted --tolerance 4 '$RPERF_LAB_RESULTS/counted.ini' || rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "converge exited $rc reading the switch's counters"
 [ "$(step_jq counted .switch_counters)" = true ] ||
 	fail "no switch counters: $(step_jq counted .switch_error)"
 for band in 0 1 2; do
