@@ -236,6 +236,7 @@ static void test_ports(void **state)
 	assert_near(json_real_value(json_object_get(f0, "measured_duty_cycle")), 0.49, 1e-9);
 	json_decref(doc);
 	/* One destination: no headings; an unpaced flow has no measured duty cycle. */
+	hist_free(step.classes[1].lat_ns);
 	fill();
 	out = capture(report_converge_table);
 	assert_null(strstr(out, "into h3"));
