@@ -96,7 +96,8 @@ struct agent_step {
 /* agent_source.c: lat and bw flows, each to its destination's sink */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen);
-/* Start every worker (they wait for st->at_ns); 0, or an error in a worker's result. */
+/* Start every worker (they wait for st->at_ns); a thread that cannot start
+ * stops the step, with the error in its worker's result. */
 void agent_source_start(struct agent_step *st);
 /* Join the workers that ended; true when none runs. */
 bool agent_source_reap(struct agent_step *st);

@@ -305,27 +305,26 @@ static void coord_fit(struct converge_step *st)
 static void coord_readings(const struct arb_result *res, struct converge_step *st, int port)
 {
 	struct converge_fit *fit = &st->fit;
+	bool per_sem = res->model == ARB_MODEL_IB_PACKET && res->n_semantics;
 	struct converge_class *k;
-	int i, n = 1;
+	int i;
 	size_t j;
 
-	if (res->model == ARB_MODEL_IB_PACKET && res->n_semantics)
-		n = res->n_semantics < CONVERGE_MAX_READINGS ? res->n_semantics :
-							       CONVERGE_MAX_READINGS;
-	fit->n = n;
-	for (i = 0; i < n; i++) {
-		if (n == 1 && !(res->model == ARB_MODEL_IB_PACKET && res->n_semantics))
-			snprintf(fit->readings[i].name, sizeof(fit->readings[i].name), "%s",
-				 arb_model_name(res->model));
-		else
+	fit->n = !per_sem ? 1 : res->n_semantics < CONVERGE_MAX_READINGS ? res->n_semantics :
+								       CONVERGE_MAX_READINGS;
+	for (i = 0; i < fit->n; i++) {
+		if (per_sem)
 			arb_semantics_format(&res->per_semantics[i].semantics,
 					     fit->readings[i].name,
 					     sizeof(fit->readings[i].name));
+		else
+			snprintf(fit->readings[i].name, sizeof(fit->readings[i].name), "%s",
+				 arb_model_name(res->model));
 		for (j = 0; j < st->n_classes; j++) {
 			k = &st->classes[j];
 			if (k->port == port && k->has_analyzed)
-				k->reading_pct[i] = n == 1 && !res->n_semantics ? k->analyzed_pct :
-						    res->per_semantics[i].share_pct[k->key];
+				k->reading_pct[i] = per_sem ? res->per_semantics[i].share_pct[k->key] :
+							      k->analyzed_pct;
 		}
 	}
 }

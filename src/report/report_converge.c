@@ -67,10 +67,20 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 	return o;
 }
 
+/* A paced bursty flow's duty cycle as the destination saw it: what it
+ * carried over its rate. False for any other flow. */
+static bool converge_flow_duty(const struct converge_flow *f, double *duty)
+{
+	*duty = f->rate_bps ? f->gbps * 1e9 / (double)f->rate_bps : 0;
+	return f->rate_bps > 0 && f->duty_cycle < 1;
+}
+
 static json_t *converge_flow_json(const struct converge_report_info *info,
 				  const struct converge_flow *f)
 {
 	json_t *o = json_object();
+	double duty;
+	bool bursty;
 
 	json_object_set_new(o, "name", json_string(f->name));
 	json_object_set_new(o, "host", json_string(f->host));
@@ -85,10 +95,8 @@ static json_t *converge_flow_json(const struct converge_report_info *info,
 	json_object_set_new(o, "rate_gbps", report_real_or_null(f->rate_bps > 0,
 								 (double)f->rate_bps / 1e9));
 	json_object_set_new(o, "duty_cycle", json_real(f->duty_cycle));
-	/* A paced bursty flow: what it carried over its rate, against duty_cycle. */
-	json_object_set_new(o, "measured_duty_cycle",
-			    report_real_or_null(f->rate_bps > 0 && f->duty_cycle < 1,
-						f->rate_bps ? f->gbps * 1e9 / (double)f->rate_bps : 0));
+	bursty = converge_flow_duty(f, &duty);
+	json_object_set_new(o, "measured_duty_cycle", report_real_or_null(bursty, duty));
 	json_object_set_new(o, "sent_bytes", json_integer((json_int_t)f->sent_bytes));
 	json_object_set_new(o, "sent_gbps", report_real_or_null(f->sent_gbps > 0, f->sent_gbps));
 	json_object_set_new(o, "host_retransmissions", f->host_retrans >= 0 ?
@@ -438,14 +446,14 @@ static void converge_port_rows(FILE *out, const struct converge_report_info *inf
 static void converge_duty_lines(FILE *out, const struct converge_step *st)
 {
 	const struct converge_flow *f;
+	double duty;
 	size_t k;
 
 	for (k = 0; k < st->n_flows; k++) {
 		f = &st->flows[k];
-		if (f->ran && f->rate_bps > 0 && f->duty_cycle < 1)
+		if (f->ran && converge_flow_duty(f, &duty))
 			fprintf(out, "flow %s: duty cycle %.3f measured (%.3f Mb/s at %.3f Mb/s "
-				"paced), %.3f configured\n", f->name,
-				f->gbps * 1e9 / (double)f->rate_bps, f->gbps * 1000,
+				"paced), %.3f configured\n", f->name, duty, f->gbps * 1000,
 				(double)f->rate_bps / 1e6, f->duty_cycle);
 	}
 }
