@@ -206,6 +206,7 @@ static int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, si
 {
 	struct converge_step *st = &c->steps[c->n_steps];
 	json_t *conns[COORD_MAX_HOSTS] = { NULL };
+	uint64_t t0;
 	size_t i;
 	int ret, rres;
 
@@ -214,7 +215,9 @@ static int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, si
 	st->baseline = baseline;
 	st->alone = alone;
 	coord_step_flows(c, st);
+	t0 = ctl_now_ns();
 	ret = coord_setup(c, st, conns);
+	st->setup_ms = (double)(ctl_now_ns() - t0) / 1e6;
 	if (!ret)
 		ret = coord_start(c);
 	if (!ret)
@@ -243,7 +246,7 @@ static void coord_report_info(const struct coord *c, struct converge_report_info
 
 	for (i = 0; i < c->n_agents; i++)
 		if (c->agents[i].env)
-			json_object_set(envs, c->agents[i].host, c->agents[i].env);
+			json_object_set(envs, c->agents[i].addr, c->agents[i].env);
 	*info = (struct converge_report_info){
 		.scenario = c->sc.name, .destination = c->dests_name,
 		.ets = c->have_cfg && c->cfg.kind == ARB_KIND_ETS,
@@ -257,6 +260,8 @@ static void coord_report_info(const struct coord *c, struct converge_report_info
 		.agent_envs = envs,
 		.fit = c->o->fit_best ? "best" : "configured",
 		.semantics = c->semantics_name[0] ? c->semantics_name : NULL,
+		.n_agents = c->connect_ms > 0 ? c->n_agents : 0,
+		.connect_ms = c->connect_ms,
 	};
 	info->model = !c->have_cfg ? NULL : arb_model_name(c->sc.model_set ? c->sc.model :
 				info->ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB));
@@ -373,7 +378,9 @@ static int coord_run(struct coord *c)
 	coord_hangup(c, ret != 0);
 	if (ret && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "%s", strerror(-ret));
-	coord_stream(c, report_converge_event_end(c->steps, c->n_steps,
+	json_decref(info.agent_envs);
+	coord_report_info(c, &info);	/* now with the agents */
+	coord_stream(c, report_converge_event_end(&info, c->steps, c->n_steps,
 						  c->error[0] ? c->error : NULL));
 	json_decref(info.agent_envs);
 	return ret;

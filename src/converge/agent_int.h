@@ -42,6 +42,7 @@ struct agent_flow {
 	uint64_t on_ns, off_ns;		/* bursty: on, then off; 0: always on */
 	unsigned threads, qps;
 	char dest[256];			/* the host whose sink it goes to */
+	uint16_t dest_port;		/* and that sink's data port */
 };
 
 /* One worker: a thread with its wire QP (lat) or its QPs (bw) to the destination. */
@@ -59,6 +60,7 @@ struct agent_worker {
 	volatile sig_atomic_t done;	/* set by the thread as it ends */
 	struct flow_result res;
 	bool res_ok;
+	uint64_t started_ns;		/* when it began, after waiting for st->at_ns; 0: never */
 	int status;
 	char err[256];
 };
@@ -67,7 +69,7 @@ struct agent_worker {
 struct agent_step {
 	struct agent *agent;		/* the agent that runs the step */
 	bool sink_role;			/* a destination of the step */
-	uint16_t data_port;		/* every sink's */
+	uint16_t data_port;		/* its sink's */
 	struct verbs_dev dev;
 	struct clock_cal clk;
 	bool yield;

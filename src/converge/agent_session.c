@@ -40,6 +40,7 @@ static void agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry
 	f->on_ns = (uint64_t)json_integer_value(json_object_get(j, "on_ns"));
 	f->off_ns = (uint64_t)json_integer_value(json_object_get(j, "off_ns"));
 	snprintf(f->dest, sizeof(f->dest), "%s", json_string_value(json_object_get(j, "dest")));
+	f->dest_port = (uint16_t)agent_ctl_int(j, "dest_port");
 	f->threads = (unsigned)agent_ctl_int(j, "threads");
 	f->qps = (unsigned)agent_ctl_int(j, "qps");
 }

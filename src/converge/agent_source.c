@@ -98,7 +98,6 @@ static int agent_worker_connect(struct agent_worker *w, const char *dest, uint16
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen)
 {
-	uint16_t port = st->data_port;
 	struct agent_worker *w;
 	json_t *c;
 	char name[128];
@@ -116,7 +115,8 @@ int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_fl
 			w = &st->w[st->n_w++];
 			*w = (struct agent_worker){ .st = st, .flow = &st->flows[i], .fd = -1 };
 			*bad_flow = w->flow->name;
-			ret = agent_worker_connect(w, w->flow->dest, port, err, errlen);
+			ret = agent_worker_connect(w, w->flow->dest, w->flow->dest_port, err,
+						   errlen);
 			if (ret)
 				return ret;
 			n_fds = agent_worker_fds(w, fds, 64);
@@ -259,6 +259,7 @@ static void *agent_worker_main(void *arg)
 	if (cpu >= 0)
 		pin_thread(cpu, err, sizeof(err));
 	agent_sleep_until(w->st->at_ns);
+	w->started_ns = ctl_now_ns();
 	w->status = w->flow->bw ? agent_worker_bw(w) : agent_worker_lat(w);
 	if (w->status && !w->err[0])
 		snprintf(w->err, sizeof(w->err), "%s", w->res.error);
@@ -275,13 +276,17 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 	struct flow_result sum;
 	json_t *o = json_object(), *rtt;
 	const char *error = NULL;
-	bool stopped = false;
+	bool stopped = false, started = true;
+	uint64_t late_ns = 0;
 	size_t i;
 
 	flow_result_init(&sum, f->size_bytes);
 	for (i = 0; i < st->n_w; i++) {
 		if (st->w[i].flow != f)
 			continue;
+		started = started && st->w[i].started_ns;
+		if (st->w[i].started_ns > st->at_ns + late_ns)
+			late_ns = st->w[i].started_ns - st->at_ns;
 		if (st->w[i].res_ok)
 			flow_result_merge(&sum, &st->w[i].res);
 		if (st->w[i].status && !error) {
@@ -298,6 +303,8 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 	if (f->bw)
 		json_object_set_new(o, "elapsed_ns", json_integer((json_int_t)
 				    clock_ticks_to_ns(&st->clk, (double)sum.elapsed_ticks)));
+	if (started)
+		json_object_set_new(o, "start_late_ns", json_integer((json_int_t)late_ns));
 	/* In ticks with their rate (see ctl.c): exact, whatever this host's clock. */
 	if (!f->bw && (rtt = hist_wire_pack(sum.rtt))) {
 		json_object_set_new(o, "rtt", rtt);

@@ -40,7 +40,10 @@ struct converge_opts {
 };
 
 struct coord_agent {
-	const char *host;
+	const char *addr;		/* as the flows name it: HOST or HOST:PORT */
+	char host[SCENARIO_HOST_MAX];	/* what its control and data ports are on */
+	uint16_t ctl_port, data_port;	/* its sink's, when it is a destination */
+	bool is_dest;			/* of some flow of the scenario */
 	int fd;
 	/*
 	 * The agent's clock against ours, from time exchanges (the one with
@@ -71,6 +74,8 @@ struct coord {
 	char token[CTL_MAX_TOKEN_BYTES];
 	struct coord_agent agents[COORD_MAX_HOSTS];
 	size_t n_agents;
+	json_t *agent_ids;		/* an agent's address -> its index + 1 */
+	double connect_ms;		/* to reach, authenticate and sync them all */
 	struct converge_step *steps;
 	size_t n_steps;
 	struct jsonl *stream;		/* --json-stream, or NULL */
@@ -92,6 +97,8 @@ int coord_switch_poll(struct coord *c, int max_ms);
 void coord_switch_results(struct coord *c, struct converge_step *st);
 
 /* coord_session.c: the agents' control connections */
+/* The agent at @addr (as a flow names it), or NULL. */
+struct coord_agent *coord_agent_of(const struct coord *c, const char *addr);
 int coord_connect_agents(struct coord *c);
 void coord_hangup(struct coord *c, bool stop);
 bool coord_flow_active(const struct coord *c, size_t i, const struct converge_step *st);

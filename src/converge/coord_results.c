@@ -96,14 +96,36 @@ void coord_step_flows(struct coord *c, struct converge_step *st)
 	}
 }
 
-static struct converge_flow *coord_step_flow(struct converge_step *st, const char *name)
+/* The flow named @name of the index @ids (name or peer -> flow index + 1), or NULL. */
+static struct converge_flow *coord_step_flow(struct converge_step *st, const json_t *ids,
+					     const char *name)
 {
-	size_t i;
+	json_int_t i = name ? json_integer_value(json_object_get(ids, name)) : 0;
 
-	for (i = 0; name && i < st->n_flows; i++)
-		if (!strcmp(st->flows[i].name, name))
-			return &st->flows[i];
-	return NULL;
+	return i > 0 ? &st->flows[i - 1] : NULL;
+}
+
+/*
+ * The step's flows by name, and by the local address of each of their
+ * data connections as the sources' ready messages gave them (what the
+ * sinks call their peers): one pass each, so that matching what every
+ * agent sent is linear in flows and connections.
+ */
+static void coord_flow_index(struct converge_step *st, json_t *conns[], size_t n_agents,
+			     json_t *by_name, json_t *by_peer)
+{
+	const json_t *cn, *id;
+	size_t i, j;
+
+	for (i = 0; i < st->n_flows; i++)
+		json_object_set_new(by_name, st->flows[i].name, json_integer((json_int_t)i + 1));
+	for (i = 0; i < n_agents; i++)
+		json_array_foreach(conns[i], j, cn) {
+			id = json_object_get(by_name, json_string_value(json_object_get(cn, "flow")));
+			if (id)
+				json_object_set(by_peer, json_string_value(json_object_get(cn, "local")),
+						(json_t *)id);
+		}
 }
 
 /*
@@ -147,8 +169,49 @@ static void coord_sent(struct converge_flow *cf, const json_t *agent_res, const 
 	cf->host_retrans = rt ? (int64_t)json_integer_value(rt) : -1;
 }
 
-/* What the sources said about their flows: latency, errors. */
-static void coord_source_results(struct coord *c, struct converge_step *st)
+/* When @cf began, if its agent @a said (start_late_ns, on @a's clock). */
+static void coord_started(struct converge_flow *cf, const json_t *r, const struct coord_agent *a)
+{
+	const json_t *late = json_object_get(r, "start_late_ns");
+
+	cf->has_start = late != NULL;
+	if (!late)
+		return;
+	cf->start_late_us = (double)json_integer_value(late) / a->rate / 1e3;
+	cf->sync_us = (double)a->rtt_ns / 2 / 1e3;
+}
+
+static int coord_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The step's start figures over its flows that said when they began. */
+static void coord_start_figures(struct converge_step *st)
+{
+	struct converge_start *s = &st->start;
+	double late[CONVERGE_MAX_FLOWS];
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < st->n_flows; i++) {
+		if (!st->flows[i].ran || !st->flows[i].has_start)
+			continue;
+		late[s->n++] = st->flows[i].start_late_us;
+		s->sync_max_us = fmax(s->sync_max_us, st->flows[i].sync_us);
+	}
+	if (!s->n)
+		return;
+	qsort(late, s->n, sizeof(late[0]), coord_cmp_double);
+	s->late_max_us = late[s->n - 1];
+	/* nearest rank */
+	s->late_p99_us = late[(size_t)ceil(0.99 * (double)s->n) - 1];
+}
+
+/* What the sources said about their flows: latency, errors, their start. */
+static void coord_source_results(struct coord *c, struct converge_step *st, const json_t *by_name)
 {
 	struct converge_flow *cf;
 	const json_t *r, *e;
@@ -158,7 +221,7 @@ static void coord_source_results(struct coord *c, struct converge_step *st)
 		if (!c->agents[i].result)
 			continue;
 		json_array_foreach(json_object_get(c->agents[i].result, "flows"), j, r) {
-			cf = coord_step_flow(st, json_string_value(json_object_get(r, "name")));
+			cf = coord_step_flow(st, by_name, json_string_value(json_object_get(r, "name")));
 			if (!cf)
 				continue;
 			cf->sent_bytes = (uint64_t)json_integer_value(json_object_get(r, "bytes"));
@@ -166,6 +229,7 @@ static void coord_source_results(struct coord *c, struct converge_step *st)
 			e = json_object_get(r, "error");
 			if (e)
 				snprintf(cf->error, sizeof(cf->error), "%s", json_string_value(e));
+			coord_started(cf, r, &c->agents[i]);
 			if (json_object_get(r, "rtt") && json_object_get(r, "ticks_per_ns"))
 				coord_add_rtt(cf, coord_class(st, cf->port, cf->class_key), r,
 					     c->agents[i].rate);
@@ -173,23 +237,8 @@ static void coord_source_results(struct coord *c, struct converge_step *st)
 	}
 }
 
-/* The flow whose data connection is @peer, from the sources' ready messages. */
-static struct converge_flow *coord_flow_by_peer(struct converge_step *st, json_t *conns[],
-					       size_t n_agents, const char *peer)
-{
-	const json_t *cn;
-	size_t i, j;
-
-	for (i = 0; i < n_agents; i++)
-		json_array_foreach(conns[i], j, cn)
-			if (!strcmp(json_string_value(json_object_get(cn, "local")), peer))
-				return coord_step_flow(st,
-					json_string_value(json_object_get(cn, "flow")));
-	return NULL;
-}
-
 /* What destination agent @a received, per flow and per class, at its port. */
-static void coord_sink_result(struct coord *c, struct converge_step *st, json_t *conns[],
+static void coord_sink_result(struct coord *c, struct converge_step *st, const json_t *by_peer,
 			      const struct coord_agent *a)
 {
 	const json_t *res = a->result, *s;
@@ -200,7 +249,7 @@ static void coord_sink_result(struct coord *c, struct converge_step *st, json_t 
 	size_t i;
 	int port;
 
-	for (port = 0; port < (int)st->n_ports && strcmp(st->ports[port].host, a->host); port++)
+	for (port = 0; port < (int)st->n_ports && strcmp(st->ports[port].host, a->addr); port++)
 		;
 	if (!res || port == (int)st->n_ports)
 		return;
@@ -213,8 +262,7 @@ static void coord_sink_result(struct coord *c, struct converge_step *st, json_t 
 				(int)json_integer_value(json_object_get(s, "tclass"))));
 		if (k)
 			k->bytes += bytes;
-		cf = coord_flow_by_peer(st, conns, c->n_agents,
-				       json_string_value(json_object_get(s, "peer")));
+		cf = coord_step_flow(st, by_peer, json_string_value(json_object_get(s, "peer")));
 		if (cf && cf->port == port) {
 			cf->bytes += bytes;
 			cf->gbps = p->window_s > 0 ? (double)cf->bytes * 8 / p->window_s / 1e9 : 0;
@@ -223,12 +271,12 @@ static void coord_sink_result(struct coord *c, struct converge_step *st, json_t 
 }
 
 /* What every destination received; the step's window is its shortest. */
-static void coord_sink_results(struct coord *c, struct converge_step *st, json_t *conns[])
+static void coord_sink_results(struct coord *c, struct converge_step *st, const json_t *by_peer)
 {
 	size_t i;
 
 	for (i = 0; i < c->n_agents; i++)
-		coord_sink_result(c, st, conns, &c->agents[i]);
+		coord_sink_result(c, st, by_peer, &c->agents[i]);
 	st->window_s = 0;
 	for (i = 0; i < st->n_ports; i++)
 		if (st->ports[i].window_s > 0 && (st->window_s <= 0 ||
@@ -595,8 +643,14 @@ static void coord_judge(const struct coord *c, struct converge_step *st)
 
 int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[])
 {
-	coord_source_results(c, st);
-	coord_sink_results(c, st, conns);
+	json_t *by_name = json_object(), *by_peer = json_object();
+
+	coord_flow_index(st, conns, c->n_agents, by_name, by_peer);
+	coord_source_results(c, st, by_name);
+	coord_sink_results(c, st, by_peer);
+	json_decref(by_name);
+	json_decref(by_peer);
+	coord_start_figures(st);
 	coord_shares(st);
 	st->within = true;
 	if (c->have_cfg && st->window_s > 0) {

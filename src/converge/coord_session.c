@@ -33,31 +33,21 @@
 /* Agents                                                              */
 /* ------------------------------------------------------------------ */
 
-/* Is @host the destination of a flow? */
-static bool coord_is_dest(const struct coord *c, const char *host)
-{
-	size_t i;
-
-	for (i = 0; i < c->sc.n_flows; i++)
-		if (!strcmp(c->sc.flows[i].dest, host))
-			return true;
-	return false;
-}
-
-/* "lat1, bw1" for messages: the flows an agent runs. */
-static void coord_host_flows(const struct coord *c, const char *host, char *buf, size_t len)
+/* "destination, lat1, bw1" for messages: what agent @a runs. */
+static void coord_agent_flows(const struct coord *c, const struct coord_agent *a, char *buf,
+			      size_t len)
 {
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	if (coord_is_dest(c, host))
+	if (a->is_dest)
 		n += snprintf(buf, len, "destination");
 	for (i = 0; i < c->sc.n_flows && n < len; i++)
-		if (!strcmp(c->sc.flows[i].host, host))
+		if (!strcmp(c->sc.flows[i].host, a->addr))
 			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", c->sc.flows[i].name);
 }
 
-/* The run's error, once: the agent's host and flows, @state ("is gone"), @what. */
+/* The run's error, once: the agent's address and flows, @state ("is gone"), @what. */
 static void coord_fail(struct coord *c, const struct coord_agent *a, const char *flow,
 		      const char *state, const char *what)
 {
@@ -65,24 +55,66 @@ static void coord_fail(struct coord *c, const struct coord_agent *a, const char 
 
 	if (c->error[0])
 		return;
-	coord_host_flows(c, a->host, flows, sizeof(flows));
+	coord_agent_flows(c, a, flows, sizeof(flows));
 	if (flow)
-		snprintf(c->error, sizeof(c->error), "agent '%s', flow '%s': %s", a->host, flow,
+		snprintf(c->error, sizeof(c->error), "agent '%s', flow '%s': %s", a->addr, flow,
 			 what);
 	else
-		snprintf(c->error, sizeof(c->error), "agent '%s' (%s)%s%s: %s", a->host, flows,
+		snprintf(c->error, sizeof(c->error), "agent '%s' (%s)%s%s: %s", a->addr, flows,
 			 *state ? " " : "", state, what);
 }
 
-static struct coord_agent *coord_agent(struct coord *c, const char *host)
+struct coord_agent *coord_agent_of(const struct coord *c, const char *addr)
 {
+	json_int_t id = json_integer_value(json_object_get(c->agent_ids, addr));
+
+	return id > 0 ? (struct coord_agent *)&c->agents[id - 1] : NULL;
+}
+
+/* The agent at @addr, added if new (the scenario checked the address). */
+static struct coord_agent *coord_agent_add(struct coord *c, const char *addr, bool dest)
+{
+	struct coord_agent *a = coord_agent_of(c, addr);
+
+	if (!a) {
+		a = &c->agents[c->n_agents];
+		*a = (struct coord_agent){ .addr = addr, .fd = -1 };
+		scenario_agent_addr(addr, a->host, sizeof(a->host), &a->ctl_port);
+		a->ctl_port = a->ctl_port ? a->ctl_port : c->sc.agent_port;
+		json_object_set_new(c->agent_ids, addr, json_integer((json_int_t)++c->n_agents));
+	}
+	a->is_dest = a->is_dest || dest;
+	return a;
+}
+
+/*
+ * Every agent of the flows, once each, the destinations first (their
+ * sinks are set up first). Destinations that share a host get data
+ * ports of their own: the scenario's data_port, then the next ones.
+ */
+static int coord_agents(struct coord *c)
+{
+	json_t *per_host;
+	json_int_t k;
 	size_t i;
 
-	for (i = 0; i < c->n_agents; i++)
-		if (!strcmp(c->agents[i].host, host))
-			return &c->agents[i];
-	c->agents[c->n_agents] = (struct coord_agent){ .host = host, .fd = -1 };
-	return &c->agents[c->n_agents++];
+	c->agent_ids = json_object();
+	per_host = json_object();
+	if (!c->agent_ids || !per_host) {
+		json_decref(per_host);
+		return -ENOMEM;
+	}
+	for (i = 0; i < c->sc.n_flows; i++)
+		coord_agent_add(c, c->sc.flows[i].dest, true);
+	for (i = 0; i < c->n_agents; i++) {
+		k = json_integer_value(json_object_get(per_host, c->agents[i].host));
+		c->agents[i].data_port = (uint16_t)(c->sc.data_port + k);
+		json_object_set_new(per_host, c->agents[i].host, json_integer(k + 1));
+	}
+	json_decref(per_host);
+	for (i = 0; i < c->sc.n_flows; i++)
+		coord_agent_add(c, c->sc.flows[i].host, false);
+	return 0;
 }
 
 /* ssh HOST rperf agent --once ...; the agent's output goes to our stderr. */
@@ -91,7 +123,7 @@ static void coord_launch(struct coord *c, struct coord_agent *a)
 	char port[16];
 	pid_t pid;
 
-	snprintf(port, sizeof(port), "%u", c->sc.agent_port);
+	snprintf(port, sizeof(port), "%u", a->ctl_port);
 	pid = fork();
 	if (pid == 0) {
 		/* The token file's path is the same on every host (a shared home). */
@@ -163,7 +195,7 @@ static int coord_sync(struct coord_agent *a, char *err, size_t errlen)
 		a->rate = (double)(a->agent_ns - a->first_agent_ns) / span;
 	if (fabs(a->rate - 1) > 0.02)
 		log_warn("agent %s: its clock runs at %.3fx ours; its times are scaled to match",
-			 a->host, a->rate);
+			 a->addr, a->rate);
 	return 0;
 }
 
@@ -195,30 +227,29 @@ static int coord_hello(struct coord *c, struct coord_agent *a, char *err, size_t
 
 int coord_connect_agents(struct coord *c)
 {
+	uint64_t t0 = ctl_now_ns();
 	struct coord_agent *a;
 	char err[512];
 	size_t i;
 	int ret;
 
-	/* Destinations first: their sinks are set up first. */
-	for (i = 0; i < c->sc.n_flows; i++)
-		coord_agent(c, c->sc.flows[i].dest);
-	for (i = 0; i < c->sc.n_flows; i++)
-		coord_agent(c, c->sc.flows[i].host);
+	if (coord_agents(c))
+		return snprintf(c->error, sizeof(c->error), "out of memory"), -ENOMEM;
 	for (i = 0; c->o->launch && i < c->n_agents; i++)
 		coord_launch(c, &c->agents[i]);
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		a->fd = conn_connect(a->host, c->sc.agent_port, (int)(c->o->timeout_s * 1000), err,
+		a->fd = conn_connect(a->host, a->ctl_port, (int)(c->o->timeout_s * 1000), err,
 				     sizeof(err));
 		ret = a->fd < 0 ? a->fd : coord_hello(c, a, err, sizeof(err));
 		if (ret) {
 			coord_fail(c, a, NULL, "cannot be reached", err);
 			return ret;
 		}
-		log_info("agent %s: clock offset %+.3f ms, control round trip %.3f ms", a->host,
+		log_info("agent %s: clock offset %+.3f ms, control round trip %.3f ms", a->addr,
 			 (double)(a->agent_ns - (int64_t)a->mid_ns) / 1e6, (double)a->rtt_ns / 1e6);
 	}
+	c->connect_ms = (double)(ctl_now_ns() - t0) / 1e6;
 	return 0;
 }
 
@@ -253,6 +284,8 @@ void coord_hangup(struct coord *c, bool stop)
 	for (i = 0; i < c->n_agents; i++)
 		if (c->agents[i].launcher)
 			waitpid(c->agents[i].launcher, NULL, 0);
+	json_decref(c->agent_ids);
+	c->agent_ids = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -274,7 +307,8 @@ bool coord_flow_active(const struct coord *c, size_t i, const struct converge_st
 	return k < active_bw;
 }
 
-static json_t *coord_flow_json(const struct scenario_flow *f)
+/* Flow @f to the sink of @dest. */
+static json_t *coord_flow_json(const struct scenario_flow *f, const struct coord_agent *dest)
 {
 	json_t *o = json_object();
 
@@ -286,7 +320,8 @@ static json_t *coord_flow_json(const struct scenario_flow *f)
 	json_object_set_new(o, "rate_bps", json_integer((json_int_t)f->rate_bps));
 	json_object_set_new(o, "threads", json_integer(f->threads));
 	json_object_set_new(o, "qps", json_integer(f->qps));
-	json_object_set_new(o, "dest", json_string(f->dest));
+	json_object_set_new(o, "dest", json_string(dest->host));
+	json_object_set_new(o, "dest_port", json_integer(dest->data_port));
 	if (f->on_ns) {
 		json_object_set_new(o, "on_ns", json_integer((json_int_t)f->on_ns));
 		json_object_set_new(o, "off_ns", json_integer((json_int_t)f->off_ns));
@@ -294,36 +329,54 @@ static json_t *coord_flow_json(const struct scenario_flow *f)
 	return o;
 }
 
-/* @host's setup for step @st: *@sink, whether it is a destination of the
- * step; *@n_flows, how many flows it sends. */
-static json_t *coord_setup_msg(const struct coord *c, const char *host,
-			      const struct converge_step *st, bool *sink, size_t *n_flows)
+/* A setup for @a: its sink's port and the scenario's settings; no flows yet. */
+static json_t *coord_setup_msg(const struct coord *c, const struct coord_agent *a)
 {
 	const struct scenario *sc = &c->sc;
-	json_t *m = ctl_msg("setup"), *flows = json_array();
-	size_t i;
+	json_t *m = ctl_msg("setup");
 
-	*sink = false;
-	for (i = 0; i < sc->n_flows; i++) {
-		if (!coord_flow_active(c, i, st))
-			continue;
-		*sink = *sink || !strcmp(sc->flows[i].dest, host);
-		if (!strcmp(sc->flows[i].host, host))
-			json_array_append_new(flows, coord_flow_json(&sc->flows[i]));
-	}
-	*n_flows = json_array_size(flows);
-	json_object_set_new(m, "sink", json_boolean(*sink));
+	json_object_set_new(m, "sink", json_false());
 	if (sc->device[0])
 		json_object_set_new(m, "device", json_string(sc->device));
 	json_object_set_new(m, "ib_port", json_integer(sc->ib_port));
 	json_object_set_new(m, "gid_index", json_integer(sc->gid_index));
-	json_object_set_new(m, "data_port", json_integer(sc->data_port));
+	json_object_set_new(m, "data_port", json_integer(a->data_port ? a->data_port :
+							  sc->data_port));
 	json_object_set_new(m, "clock", json_string(clock_source_name(sc->clock)));
 	json_object_set_new(m, "yield", json_boolean(sc->yield));
 	json_object_set_new(m, "qp_timeout", json_integer(sc->qp_timeout));
 	json_object_set_new(m, "retry", json_integer(sc->retry));
-	json_object_set_new(m, "flows", flows);
+	json_object_set_new(m, "flows", json_array());
 	return m;
+}
+
+/*
+ * Every agent's setup for step @st into @msgs, in one pass over the
+ * flows: each active flow joins its source's setup and makes its
+ * destination a sink. An agent is in the step if it has either role.
+ */
+static void coord_step_roles(struct coord *c, const struct converge_step *st, json_t *msgs[])
+{
+	const struct scenario_flow *f;
+	struct coord_agent *src, *dst;
+	size_t i;
+
+	for (i = 0; i < c->n_agents; i++) {
+		msgs[i] = coord_setup_msg(c, &c->agents[i]);
+		c->agents[i].in_step = false;
+		c->agents[i].done = false;
+	}
+	for (i = 0; i < c->sc.n_flows; i++) {
+		if (!coord_flow_active(c, i, st))
+			continue;
+		f = &c->sc.flows[i];
+		src = coord_agent_of(c, f->host);
+		dst = coord_agent_of(c, f->dest);
+		json_array_append_new(json_object_get(msgs[src - c->agents], "flows"),
+				      coord_flow_json(f, dst));
+		json_object_set_new(msgs[dst - c->agents], "sink", json_true());
+		src->in_step = dst->in_step = true;
+	}
 }
 
 /*
@@ -382,23 +435,21 @@ static void coord_keep_env(struct coord_agent *a, const json_t *ready)
  */
 int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[])
 {
+	json_t *msgs[COORD_MAX_HOSTS], *r;
 	struct coord_agent *a;
 	char err[512];
-	json_t *m, *r;
-	size_t i, n;
-	bool sink;
+	size_t i;
 
+	coord_step_roles(c, st, msgs);
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		m = coord_setup_msg(c, a->host, st, &sink, &n);
-		a->in_step = sink || n > 0;
-		a->done = false;
-		if (a->in_step && ctl_send(a->fd, m, COORD_MSG_MS, err, sizeof(err)))
+		if (a->in_step && !c->error[0] &&
+		    ctl_send(a->fd, msgs[i], COORD_MSG_MS, err, sizeof(err)))
 			coord_fail(c, a, NULL, "is gone", err);
-		json_decref(m);
-		if (c->error[0])
-			return -EIO;
+		json_decref(msgs[i]);
 	}
+	if (c->error[0])
+		return -EIO;
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (!a->in_step)
@@ -444,7 +495,7 @@ int coord_start(struct coord *c)
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (a->in_step && a->mid_ns - a->first_mid_ns < COORD_RATE_SPAN_NS / 2)
-			log_warn("agent %s: clock rate not measured", a->host);
+			log_warn("agent %s: clock rate not measured", a->addr);
 	}
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];

@@ -50,6 +50,7 @@ static const struct ctl_field flow_fields[] = {
 	{ "threads", K_INT, true, 1, 64, NULL, NULL },
 	{ "qps", K_INT, true, 1, 64, NULL, NULL },
 	{ "dest", K_STR, true, 1, 255, NULL, NULL },	/* the host whose sink it goes to */
+	{ "dest_port", K_INT, true, 1, 65535, NULL, NULL },	/* and that sink's port */
 	{ "on_ns", K_INT, false, 0, 3.6e12, NULL, NULL },	/* bursty bw: on, then off */
 	{ "off_ns", K_INT, false, 0, 3.6e12, NULL, NULL },
 	FIELD_END,
@@ -78,6 +79,8 @@ static const struct ctl_field result_flow_fields[] = {
 	{ "msgs", K_INT, true, 0, I64, NULL, NULL },
 	{ "bytes", K_INT, true, 0, I64, NULL, NULL },
 	{ "elapsed_ns", K_INT, false, 0, I64, NULL, NULL },	/* bw: its run */
+	/* How long after the commanded instant its last worker began, on its agent's clock. */
+	{ "start_late_ns", K_INT, false, 0, I64, NULL, NULL },
 	/*
 	 * A lat flow's RTTs: its histogram as measured, in its agent's ticks
 	 * (hist_wire_pack), and their rate. Ticks, not ns: the histogram then

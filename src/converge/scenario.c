@@ -62,6 +62,63 @@ size_t scenario_dests(const struct scenario *sc, const char **out, size_t cap)
 	return n;
 }
 
+/*
+ * An agent's address: HOST, HOST:PORT or [IPV6]:PORT; an IPv6 address
+ * without brackets is a host. @port is 0 when none is given.
+ */
+int scenario_agent_addr(const char *addr, char *host, size_t len, uint16_t *port)
+{
+	const char *colon = strrchr(addr, ':'), *h = addr;
+	size_t n = strlen(addr);
+	char *end;
+	long v;
+
+	*port = 0;
+	if (addr[0] == '[') {
+		end = strchr(addr, ']');
+		if (!end || end == addr + 1 || (end[1] && end[1] != ':'))
+			return -EINVAL;
+		h = addr + 1;
+		n = (size_t)(end - h);
+		colon = end[1] ? end + 1 : NULL;
+	} else if (colon && strchr(addr, ':') != colon) {
+		colon = NULL;	/* a bare IPv6 address */
+	} else if (colon) {
+		n = (size_t)(colon - addr);
+	}
+	if (!n || n >= len)
+		return -EINVAL;
+	if (colon) {
+		errno = 0;
+		v = strtol(colon + 1, &end, 10);
+		if (!isdigit((unsigned char)colon[1]) || *end || errno || v < 1 || v > 65535)
+			return -EINVAL;
+		*port = (uint16_t)v;
+	}
+	memcpy(host, h, n);
+	host[n] = '\0';
+	return 0;
+}
+
+/*
+ * @what ("host", "dest") of a flow checked as an agent's address, and
+ * written as its one name: HOST:PORT at the scenario's agent port is HOST.
+ */
+static int scenario_agent_canon(const struct scenario *sc, const struct scenario_flow *f,
+				char *addr, const char *what, char *err, size_t errlen)
+{
+	char host[SCENARIO_HOST_MAX];
+	uint16_t port;
+
+	if (scenario_agent_addr(addr, host, sizeof(host), &port))
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: %s '%s': expected HOST, "
+				  "HOST:PORT or [IPV6]:PORT (the agent's control port)", sc->name,
+				  f->line, f->section, what, addr);
+	if (port == sc->agent_port)
+		snprintf(addr, SCENARIO_HOST_MAX, "%s", host);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Values                                                              */
 /* ------------------------------------------------------------------ */
@@ -539,6 +596,9 @@ static int scenario_flow_finish(struct scenario *sc, struct scenario_flow *f, ch
 				  "a 'dest' or [global] a 'destination'", sc->name, f->line, what);
 	if (!f->dest[0])
 		snprintf(f->dest, sizeof(f->dest), "%s", sc->dest);
+	if (scenario_agent_canon(sc, f, f->host, "host", err, errlen) ||
+	    scenario_agent_canon(sc, f, f->dest, "dest", err, errlen))
+		return -EINVAL;
 	if (!strcmp(f->host, f->dest))
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s:%d: [%s]: flow '%s' starts on its destination '%s'", sc->name,
@@ -582,6 +642,7 @@ static int scenario_pattern_flow(struct scenario *sc, const struct scenario_patt
 				 const char *src, const char *dst, char *err, size_t errlen)
 {
 	struct scenario_flow *f;
+	char *p;
 	int n;
 
 	if (sc->n_flows == SCENARIO_MAX_FLOWS)
@@ -591,6 +652,9 @@ static int scenario_pattern_flow(struct scenario *sc, const struct scenario_patt
 	f = &sc->flows[sc->n_flows];
 	*f = s->tmpl;
 	n = snprintf(f->name, sizeof(f->name), "%s.%s-%s", s->tmpl.name, src, dst);
+	/* An agent's HOST:PORT names its flows as HOST_PORT. */
+	for (p = f->name; p < f->name + sizeof(f->name) && *p; p++)
+		*p = *p == ':' ? '_' : *p;
 	if (n >= (int)sizeof(f->name) || !scenario_name_ok(f->name))
 		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: flow name '%s.%s-%s' is not "
 				  "letters, digits, '_', '.' and '-' of at most %d", sc->name,

@@ -148,6 +148,13 @@ const char *scenario_pattern_name(enum scenario_pattern p);
 
 /* The distinct destinations of @sc's flows, in order of first use, into
  * @out (at most @cap); returns how many. */
+/*
+ * An agent's address, as flows name it: HOST, HOST:PORT or [IPV6]:PORT
+ * (PORT its control port; several agents may share a host). Into @host
+ * (@len bytes) and *@port (0: none given). 0 or -EINVAL.
+ */
+int scenario_agent_addr(const char *addr, char *host, size_t len, uint16_t *port);
+
 size_t scenario_dests(const struct scenario *sc, const char **out, size_t cap);
 
 /*

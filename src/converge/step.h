@@ -95,7 +95,22 @@ struct converge_flow {
 	/* --baseline all, loaded steps: what it carried when it ran alone. */
 	bool has_isolated;
 	double isolated_gbps;
+	/*
+	 * When it began: how long after the commanded instant its last worker
+	 * did, on its agent's clock scaled to ours; that instant is placed on
+	 * the agent's clock within sync_us (half its latest sync's round trip).
+	 */
+	bool has_start;
+	double start_late_us;
+	double sync_us;
 	char error[256];
+};
+
+/* How closely a step's flows began at the one instant commanded. */
+struct converge_start {
+	size_t n;			/* flows whose agents said when they began */
+	double late_max_us, late_p99_us;
+	double sync_max_us;		/* the largest uncertainty of those instants */
 };
 
 /*
@@ -142,6 +157,8 @@ struct converge_step {
 	size_t n_classes;
 	struct criteria criteria;	/* the scenario's pass/fail criteria, judged */
 	struct converge_fit fit;
+	double setup_ms;		/* its flows' setups sent until every agent was ready */
+	struct converge_start start;
 };
 
 #endif

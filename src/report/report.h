@@ -173,26 +173,29 @@ struct converge_report_info {
 	const char *fit;		/* "configured" or "best": what exit 3 follows */
 	const char *semantics;		/* ib-packet's configured reading, or NULL */
 	const struct run_env *env;	/* the coordinator's host */
-	json_t *agent_envs;		/* {host: run_env_json()} the agents sent; borrowed */
+	json_t *agent_envs;		/* {agent: run_env_json()} the agents sent; borrowed */
+	size_t n_agents;		/* reached, authenticated and synced */
+	double connect_ms;		/* that took */
 };
 
 /*
  * The converge document: {"command", "version", "config", "classify",
  * "steps": [{"active_bw", "window_s", "total_gbps", "compared",
- * "within", "cut_short", "classes": [...], "flows": [...]}], "within_tolerance",
- * "complete", "error"}; rperf-converge(1) documents every field.
+ * "within", "cut_short", "setup_ms", "start", "classes": [...], "flows":
+ * [...]}], "agents", "connect_ms", "within_tolerance", "complete",
+ * "error"}; rperf-converge(1) documents every field.
  */
 /*
  * --json-stream: one object per line. "start" is the document's head
  * (command, version, config, classify); "step" {index, step} each step
- * as the document has it, when it ends; "end" {steps, within_tolerance,
- * criteria_passed, complete, error}.
+ * as the document has it, when it ends; "end" {steps, agents, connect_ms,
+ * within_tolerance, criteria_passed, complete, error}.
  */
 json_t *report_converge_event_start(const struct converge_report_info *info);
 json_t *report_converge_event_step(const struct converge_report_info *info,
 				   const struct converge_step *st, size_t index);
-json_t *report_converge_event_end(const struct converge_step *steps, size_t n,
-				  const char *error);
+json_t *report_converge_event_end(const struct converge_report_info *info,
+				  const struct converge_step *steps, size_t n, const char *error);
 json_t *report_converge_json(const struct converge_report_info *info,
 			     const struct converge_step *steps, size_t n, const char *error);
 /* Per step, one row per class: tail latency, bandwidth, measured and analyzed share. */

@@ -108,8 +108,20 @@ static json_t *converge_flow_json(const struct converge_report_info *info,
 	json_object_set_new(o, "loaded_over_isolated",
 			    report_real_or_null(f->has_isolated && f->isolated_gbps > 0,
 						f->isolated_gbps > 0 ? f->gbps / f->isolated_gbps : 0));
+	json_object_set_new(o, "start_late_us", report_real_or_null(f->has_start,
+								    f->start_late_us));
+	json_object_set_new(o, "sync_uncertainty_us", report_real_or_null(f->has_start,
+									  f->sync_us));
 	json_object_set_new(o, "error", f->error[0] ? json_string(f->error) : json_null());
 	return o;
+}
+
+static json_t *converge_start_json(const struct converge_start *s)
+{
+	return json_pack("{s:I, s:o, s:o, s:o}", "flows", (json_int_t)s->n,
+			 "late_max_us", report_real_or_null(s->n, s->late_max_us),
+			 "late_p99_us", report_real_or_null(s->n, s->late_p99_us),
+			 "sync_uncertainty_us", report_real_or_null(s->n, s->sync_max_us));
 }
 
 static json_t *converge_reading_json(const struct converge_reading *r)
@@ -171,6 +183,8 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 	json_object_set_new(o, "compared", json_boolean(st->compared));
 	json_object_set_new(o, "within", json_boolean(st->within));
 	json_object_set_new(o, "cut_short", json_boolean(st->cut_short));
+	json_object_set_new(o, "setup_ms", json_real(st->setup_ms));
+	json_object_set_new(o, "start", converge_start_json(&st->start));
 	json_object_set_new(o, "switch_counters", json_boolean(st->switch_read));
 	json_object_set_new(o, "switch_error", st->switch_error[0] ?
 			    json_string(st->switch_error) : json_null());
@@ -221,13 +235,15 @@ static json_t *converge_head_json(const struct converge_report_info *info)
 	return root;
 }
 
-/* The verdicts over @n steps, and how the run ended, into @root. */
-static void converge_tail_json(json_t *root, const struct converge_step *steps, size_t n,
-			       const char *error)
+/* The agents, the verdicts over @n steps, and how the run ended, into @root. */
+static void converge_tail_json(json_t *root, const struct converge_report_info *info,
+			       const struct converge_step *steps, size_t n, const char *error)
 {
 	bool within = true, passed = true;
 	size_t i;
 
+	json_object_set_new(root, "agents", json_integer((json_int_t)info->n_agents));
+	json_object_set_new(root, "connect_ms", json_real(info->connect_ms));
 	for (i = 0; i < n; i++) {
 		within = within && steps[i].within;
 		passed = passed && !criteria_failed(&steps[i].criteria);
@@ -247,7 +263,7 @@ json_t *report_converge_json(const struct converge_report_info *info,
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, converge_step_json(info, &steps[i]));
 	json_object_set_new(root, "steps", arr);
-	converge_tail_json(root, steps, n, error);
+	converge_tail_json(root, info, steps, n, error);
 	return root;
 }
 
@@ -266,12 +282,12 @@ json_t *report_converge_event_step(const struct converge_report_info *info,
 			 "step", converge_step_json(info, st));
 }
 
-json_t *report_converge_event_end(const struct converge_step *steps, size_t n,
-				  const char *error)
+json_t *report_converge_event_end(const struct converge_report_info *info,
+				  const struct converge_step *steps, size_t n, const char *error)
 {
 	json_t *o = json_pack("{s:s, s:I}", "event", "end", "steps", (json_int_t)n);
 
-	converge_tail_json(o, steps, n, error);
+	converge_tail_json(o, info, steps, n, error);
 	return o;
 }
 
@@ -332,6 +348,19 @@ static void converge_backlog_notes(FILE *out, const struct converge_report_info 
 }
 
 /* The switch's shares beside the destination's, or why there are none. */
+/* How long the step took to set up, and how closely its flows began together. */
+static void converge_start_line(FILE *out, const struct converge_step *st)
+{
+	const struct converge_start *s = &st->start;
+
+	fprintf(out, "setup %.0f ms", st->setup_ms);
+	if (s->n)
+		fprintf(out, "; %zu flow%s began at most %.0f us (p99 %.0f us) after the "
+			"instant, each within %.0f us of it by the clocks' sync", s->n,
+			s->n == 1 ? "" : "s", s->late_max_us, s->late_p99_us, s->sync_max_us);
+	fprintf(out, "\n");
+}
+
 static void converge_switch_line(FILE *out, const struct converge_report_info *info,
 				 const struct converge_step *st)
 {
@@ -467,6 +496,9 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 	fprintf(out, "rperf converge %s -> %s, %.1f s (+%.1f s warm-up), tolerance %.1f pp\n",
 		info->scenario, info->destination, info->duration_s, info->warmup_s,
 		info->tolerance_pp);
+	if (info->n_agents)
+		fprintf(out, "%zu agents reached, authenticated and synced in %.0f ms\n",
+			info->n_agents, info->connect_ms);
 	if (info->arbitration)
 		fprintf(out, "compared with %s (model %s)%s\n", info->arbitration, info->model,
 			info->ets ? "; classes are ETS bands, by the DSCP of each flow's tclass" :
@@ -493,6 +525,7 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 			fprintf(out, "; not compared: no class saturates %s",
 				st->n_ports > 1 ? "any port" : "the port");
 		fprintf(out, "\n");
+		converge_start_line(out, st);
 		converge_switch_line(out, info, st);
 		converge_backlog_notes(out, info, st);
 		converge_fit_line(out, st);

@@ -24,14 +24,14 @@ static int parse(const char *s)
 }
 
 #define FLOW "{\"name\":\"bw1\",\"type\":\"bw\",\"sl\":0,\"tclass\":32,\"size\":4096," \
-	     "\"threads\":1,\"qps\":2,\"dest\":\"h3\",\"on_ns\":10000000,\"off_ns\":40000000}"
+	     "\"threads\":1,\"qps\":2,\"dest\":\"h3\",\"dest_port\":18541,\"on_ns\":10000000,\"off_ns\":40000000}"
 #define SETUP(flow) "{\"type\":\"setup\",\"sink\":false,\"ib_port\":1," \
 	"\"gid_index\":-1,\"data_port\":18540,\"clock\":\"monotonic\"," \
 	"\"yield\":true,\"qp_timeout\":20,\"retry\":7,\"flows\":[" flow "]}"
 
 #define RESULT_LAT(rtt) "{\"type\":\"result\",\"window_ns\":1,\"sink\":[],\"flows\":" \
 	"[{\"name\":\"lat1\",\"type\":\"lat\",\"samples\":2,\"msgs\":2,\"bytes\":128," \
-	"\"ticks_per_ns\":2.5,\"rtt\":" rtt "}]}"
+	"\"ticks_per_ns\":2.5,\"start_late_ns\":120000,\"rtt\":" rtt "}]}"
 
 #define N64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
@@ -80,6 +80,12 @@ static void test_bad(void **state)
 			"\"threads\":1,\"qps\":1,\"dest\":\"h3\"}"), "'sl' out of range" },
 		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
 			"\"threads\":1,\"qps\":1}"), "setup.flows[0]: 'dest' is missing" },
+		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
+			"\"threads\":1,\"qps\":1,\"dest\":\"h3\"}"),
+		  "setup.flows[0]: 'dest_port' is missing" },
+		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
+			"\"threads\":1,\"qps\":1,\"dest\":\"h3\",\"dest_port\":0}"),
+		  "'dest_port' out of range" },
 		{ SETUP(FLOW ",7"), "setup.flows[1]: not an object" },
 		{ "{\"type\":\"setup\",\"sink\":\"yes\"}", "'sink' must be true or false" },
 		{ "{\"type\":\"error\",\"error\":\"\"}", "bad length" },

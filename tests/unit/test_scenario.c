@@ -361,6 +361,46 @@ static void test_patterns(void **state)
 }
 
 /* Bursty bw flows: on and off together; not for lat flows. */
+/* Agents by address: HOST, HOST:PORT, [IPV6]:PORT; several to a host. */
+static void test_agent_addresses(void **state)
+{
+	static const struct { const char *addr, *host; int port; } good[] = {
+		{ "h1", "h1", 0 }, { "h1:18531", "h1", 18531 }, { "10.0.0.1:9", "10.0.0.1", 9 },
+		{ "fe80::1", "fe80::1", 0 }, { "[fe80::1]:18532", "fe80::1", 18532 },
+		{ "[::1]", "::1", 0 },
+	};
+	static const char *const bad[] = { "", ":1", "h1:", "h1:0", "h1:65536", "h1:x",
+					   "h1:-5", "[]:1", "[::1", "[::1]x" };
+	char host[SCENARIO_HOST_MAX];
+	uint16_t port;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(scenario_agent_addr(good[i].addr, host, sizeof(host), &port), 0);
+		assert_string_equal(host, good[i].host);
+		assert_int_equal(port, good[i].port);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (scenario_agent_addr(bad[i], host, sizeof(host), &port) != -EINVAL)
+			fail_msg("'%s' accepted", bad[i]);
+	/* Two agents on h1, one on h3 at the agent port: named h3. */
+	assert_int_equal(scenario_parse("s", "[global]\ndestination = h3:18530\n"
+					"[a]\nhost = h1:18531\ntype = bw\n"
+					"[b]\nhost = h1:18532\ntype = lat\n", NULL, &sc, err,
+					sizeof(err)), 0);
+	assert_flow(0, "a", "h1:18531", "h3");
+	assert_flow(1, "b", "h1:18532", "h3");
+	/* A pattern's flows are named after their agents, ':' as '_'. */
+	assert_int_equal(parse_pattern("pattern = incast\ndest = h2\nhosts = h1:7 h1:8 h2"), 0);
+	assert_flow(1, "p.h1_7-h2", "h1:7", "h2");
+	assert_flow(2, "p.h1_8-h2", "h1:8", "h2");
+	/* A bad address is named, with what is expected. */
+	assert_int_equal(scenario_parse("s", "[global]\ndestination = h3\n[a]\nhost = h1:0\n"
+					"type = bw\n", NULL, &sc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "s:3: [a]: host 'h1:0': expected HOST, HOST:PORT"));
+}
+
 static void test_bursty(void **state)
 {
 	(void)state;
@@ -388,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_bursty),
+		cmocka_unit_test(test_agent_addresses),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_arbitration),
 		cmocka_unit_test(test_criteria_keys),

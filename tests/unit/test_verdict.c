@@ -78,7 +78,7 @@ static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp,
 	conv.cfg.high.n_entries = 2;
 	conv.n_agents = 1;
 	conv.agents[0].rate = 1;
-	conv.agents[0].host = VERDICT_DEST;
+	conv.agents[0].addr = VERDICT_DEST;
 	verdict_port(&step);
 	for (i = 0; i < n; i++) {
 		step.classes[i] = (struct converge_class){ .key = cls[i].sl, .n_bw = 1,
