@@ -41,7 +41,7 @@ struct converge_opts {
 
 struct coord_agent {
 	const char *host;
-	int fd;
+	struct ctl_chan ch;		/* its control connection; ch.fd -1: none */
 	/*
 	 * The agent's clock against ours, from time exchanges (the one with
 	 * the shortest round trip of each sync): agent ns = agent_ns +
