@@ -132,12 +132,15 @@ static int server_cm_request(struct server *sv, struct rdma_cm_event *ev, char *
 			     size_t errlen)
 {
 	struct conn_hello h, reply = { .kind = CONN_HELLO_SERVER };
+	uint8_t frame[CONN_HELLO_BYTES] = { 0 };
 	struct sink_flow *f = NULL;
 	char peer[64];
 	int ret;
 
-	if (ev->param.conn.private_data_len < CONN_HELLO_BYTES ||
-	    conn_hello_unpack(ev->param.conn.private_data, &h) || h.kind != CONN_HELLO_CLIENT)
+	if (ev->param.conn.private_data_len >= CONN_HELLO_REQ_BYTES)
+		memcpy(frame, ev->param.conn.private_data, CONN_HELLO_REQ_BYTES);
+	if (ev->param.conn.private_data_len < CONN_HELLO_REQ_BYTES ||
+	    conn_hello_unpack(frame, &h) || h.kind != CONN_HELLO_CLIENT)
 		return errbuf_set(err, errlen, -EPROTO, "rdma_cm request without an rperf hello");
 	if (strcmp(ibv_get_device_name(ev->id->verbs->device), sv->dev.name) ||
 	    ev->id->port_num != sv->dev.port)
@@ -147,12 +150,16 @@ static int server_cm_request(struct server *sv, struct rdma_cm_event *ev, char *
 	ret = sink_flow_new(&sv->sink, &h.path, h.max_msg_bytes, peer, &f, err, errlen);
 	if (ret)
 		return ret;
-	ret = conn_cm_qp_ready(ev->id, &f->qp, &h.path, err, errlen);
+	/* Its side connection must come from the same address, with the secret. */
+	ret = sink_flow_bind(f, rdma_get_peer_addr(ev->id), err, errlen);
+	if (!ret)
+		ret = conn_cm_qp_ready(ev->id, &f->qp, &h.path, err, errlen);
 	if (!ret)
 		ret = sink_flow_start(&sv->sink, f, err, errlen);
 	if (!ret) {
 		reply.flow_id = f->id;
 		reply.path = h.path;
+		memcpy(reply.secret, f->secret, sizeof(reply.secret));
 		ret = conn_cm_accept(ev->id, &f->qp, &reply, err, errlen);
 	}
 	if (ret) {
@@ -160,7 +167,8 @@ static int server_cm_request(struct server *sv, struct rdma_cm_event *ev, char *
 		return ret;
 	}
 	f->cm_id = ev->id;
-	log_info("flow %u over rdma_cm: SL %u, tclass %u", f->id, h.path.sl, h.path.tclass);
+	log_info("flow %u over rdma_cm from %s: SL %u, tclass %u", f->id, f->client_ip, h.path.sl,
+		 h.path.tclass);
 	return 0;
 }
 

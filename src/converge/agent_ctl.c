@@ -26,7 +26,8 @@ int agent_ctl_int(const json_t *o, const char *k)
 
 void agent_ctl_refuse_waiting(struct agent *a)
 {
-	char peer[64], text[160], err[256];
+	char text[160], err[256];
+	struct ctl_chan ch;
 	json_t *m;
 	int fd;
 
@@ -35,13 +36,13 @@ void agent_ctl_refuse_waiting(struct agent *a)
 	fd = accept(a->lfd, NULL, NULL);
 	if (fd < 0)
 		return;
-	conn_peer_name(fd, peer, sizeof(peer));
+	ctl_chan_init(&ch, fd, false);
 	/* Its hello read first, so that closing does not reset it before our answer. */
-	if (!ctl_recv(fd, &m, AGENT_REFUSE_MS, err, sizeof(err)))
+	if (!ctl_recv(&ch, &m, AGENT_REFUSE_MS, err, sizeof(err)))
 		json_decref(m);
 	snprintf(text, sizeof(text), "busy with coordinator %s", a->peer);
-	ctl_send_error(fd, NULL, text, AGENT_REFUSE_MS);
-	log_warn("coordinator %s refused: %s", peer, text);
+	ctl_send_error(&ch, NULL, text, AGENT_REFUSE_MS);
+	log_warn("%s refused: %s", ch.peer, text);
 	close(fd);
 }
 
@@ -71,31 +72,31 @@ static int agent_ctl_wait(struct agent *a, int cfd, int tmo_ms, char *err, size_
 }
 
 /* Answer a time exchange with our clock. 0 or -errno with the reason. */
-static int agent_ctl_answer_time(int cfd, char *err, size_t errlen)
+static int agent_ctl_answer_time(struct ctl_chan *ch, char *err, size_t errlen)
 {
 	json_t *m = ctl_msg("time");
 	int ret;
 
 	json_object_set_new(m, "now_ns", json_integer((json_int_t)ctl_now_ns()));
-	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
+	ret = ctl_send(ch, m, AGENT_MSG_MS, err, errlen);
 	json_decref(m);
 	return ret;
 }
 
-int agent_ctl_next(struct agent *a, int cfd, json_t **m, int tmo_ms, char *err,
+int agent_ctl_next(struct agent *a, struct ctl_chan *ch, json_t **m, int tmo_ms, char *err,
 		   size_t errlen)
 {
 	int ret;
 
 	for (;;) {
-		ret = agent_ctl_wait(a, cfd, tmo_ms, err, errlen);
+		ret = agent_ctl_wait(a, ch->fd, tmo_ms, err, errlen);
 		if (!ret)
-			ret = ctl_recv(cfd, m, AGENT_MSG_MS, err, errlen);
+			ret = ctl_recv(ch, m, AGENT_MSG_MS, err, errlen);
 		if (ret || strcmp(ctl_type(*m), "time"))
 			return ret;
 		json_decref(*m);
 		*m = NULL;
-		ret = agent_ctl_answer_time(cfd, err, errlen);
+		ret = agent_ctl_answer_time(ch, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -110,12 +111,12 @@ void agent_ctl_window(struct agent_step *st, const json_t *m)
 			 __ATOMIC_RELEASE);
 }
 
-int agent_ctl_during_run(struct agent_step *st, int cfd, char *err, size_t errlen)
+int agent_ctl_during_run(struct agent_step *st, struct ctl_chan *ch, char *err, size_t errlen)
 {
 	json_t *m;
 	int ret;
 
-	ret = agent_ctl_next(st->agent, cfd, &m, AGENT_MSG_MS, err, errlen);
+	ret = agent_ctl_next(st->agent, ch, &m, AGENT_MSG_MS, err, errlen);
 	if (ret) {
 		st->stop = 1;
 		return ret;

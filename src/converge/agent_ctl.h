@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "converge/agent.h"
+#include "converge/ctl.h"
 
 struct agent_step;
 
@@ -26,12 +27,12 @@ int agent_ctl_int(const json_t *o, const char *k);
 void agent_ctl_refuse_waiting(struct agent *a);
 
 /*
- * The next message on @cfd that is not a time exchange (those are
+ * The next message on @ch that is not a time exchange (those are
  * answered here), within @tmo_ms of silence. 0 with *@m (the caller's
  * reference), -EINTR when a stop is requested, -ETIMEDOUT, or what
  * ctl_recv() returns; the reason in @err.
  */
-int agent_ctl_next(struct agent *a, int cfd, json_t **m, int tmo_ms, char *err,
+int agent_ctl_next(struct agent *a, struct ctl_chan *ch, json_t **m, int tmo_ms, char *err,
 		   size_t errlen);
 
 /* A start message's instant, warm-up and window into @st. */
@@ -42,6 +43,6 @@ void agent_ctl_window(struct agent_step *st, const json_t *m);
  * ends the step (-EINTR, its reason kept in @st); anything else is a
  * protocol error (-EPROTO). On any error @st is marked stopped.
  */
-int agent_ctl_during_run(struct agent_step *st, int cfd, char *err, size_t errlen);
+int agent_ctl_during_run(struct agent_step *st, struct ctl_chan *ch, char *err, size_t errlen);
 
 #endif

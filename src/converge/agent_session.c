@@ -94,8 +94,8 @@ static void agent_step_release(struct agent_step *st)
  * retransmissions over the run (@before: the counters at its start;
  * NULL or none: not known).
  */
-static int agent_send_result(struct agent_step *st, int cfd, const struct verbs_counters *before,
-			     char *err, size_t errlen)
+static int agent_send_result(struct agent_step *st, struct ctl_chan *ch,
+			     const struct verbs_counters *before, char *err, size_t errlen)
 {
 	struct verbs_counters *after = before ? malloc(sizeof(*after)) : NULL;
 	json_t *m = ctl_msg("result");
@@ -109,7 +109,7 @@ static int agent_send_result(struct agent_step *st, int cfd, const struct verbs_
 		json_object_set_new(m, "retrans", json_integer((json_int_t)
 				    verbs_counters_retrans(before, after)));
 	free(after);
-	ret = ctl_send(cfd, m, AGENT_MSG_MS, err, errlen);
+	ret = ctl_send(ch, m, AGENT_MSG_MS, err, errlen);
 	json_decref(m);
 	return ret;
 }
@@ -119,12 +119,12 @@ static int agent_send_result(struct agent_step *st, int cfd, const struct verbs_
  * backlogged to the window's very end): keep the sink serving until they
  * hang up, or the coordinator speaks again.
  */
-static void agent_linger(struct agent_step *st, int cfd)
+static void agent_linger(struct agent_step *st, const struct ctl_chan *ch)
 {
 	uint64_t end = ctl_now_ns() + AGENT_TAIL_NS + (uint64_t)AGENT_IDLE_MS / 20 * 1000000u;
 
 	while (st->sink_role && !stop_requested() && ctl_now_ns() < end && agent_sink_busy(st) &&
-	       !conn_fd_readable(cfd))
+	       !conn_fd_readable(ch->fd))
 		poll(NULL, 0, 50);
 }
 
@@ -133,13 +133,13 @@ static void agent_linger(struct agent_step *st, int cfd)
  * while the sink (if this agent is a destination) counts the window;
  * once both are through, or a stop came, send what they measured.
  */
-static int agent_run(struct agent_step *st, int cfd, char *err, size_t errlen)
+static int agent_run(struct agent_step *st, struct ctl_chan *ch, char *err, size_t errlen)
 {
 	struct verbs_counters *before = NULL;
 	json_t *m;
 	int ret;
 
-	ret = agent_ctl_next(st->agent, cfd, &m, AGENT_IDLE_MS, err, errlen);
+	ret = agent_ctl_next(st->agent, ch, &m, AGENT_IDLE_MS, err, errlen);
 	if (ret)
 		return ret;
 	if (strcmp(ctl_type(m), "start")) {
@@ -155,8 +155,8 @@ static int agent_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 	agent_source_start(st);
 	for (;;) {
 		/* Any message ends the run; a stop quietly, anything else with a line. */
-		if (!st->stop && conn_fd_readable(cfd)) {
-			ret = agent_ctl_during_run(st, cfd, err, errlen);
+		if (!st->stop && conn_fd_readable(ch->fd)) {
+			ret = agent_ctl_during_run(st, ch, err, errlen);
 			if (ret && ret != -EINTR)
 				log_warn("%s", err);
 		}
@@ -170,10 +170,10 @@ static int agent_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 			break;
 		poll(NULL, 0, 20);
 	}
-	ret = agent_send_result(st, cfd, before, err, errlen);
+	ret = agent_send_result(st, ch, before, err, errlen);
 	free(before);
 	if (!ret)
-		agent_linger(st, cfd);
+		agent_linger(st, ch);
 	return ret;
 }
 
@@ -183,10 +183,11 @@ static int agent_run(struct agent_step *st, int cfd, char *err, size_t errlen)
 
 /*
  * With a token, challenge the coordinator: our nonce and our proof over
- * both nonces; its answer must prove it holds the token too (ctl.h).
+ * both nonces; its answer must prove it holds the token too (ctl.h), and
+ * then every later frame on @ch is sealed under the session's key.
  */
-static int agent_challenge(int cfd, const char *token, const char *theirs, char *err,
-			   size_t errlen)
+static int agent_challenge(struct ctl_chan *ch, const char *token, const char *theirs,
+			   char *err, size_t errlen)
 {
 	char mine[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1];
 	const char *got;
@@ -199,10 +200,10 @@ static int agent_challenge(int cfd, const char *token, const char *theirs, char 
 	ctl_auth_mac(token, "agent", mine, theirs, mac);
 	json_object_set_new(m, "nonce", json_string(mine));
 	json_object_set_new(m, "mac", json_string(mac));
-	ret = ctl_send(cfd, m, AGENT_HELLO_MS, err, errlen);
+	ret = ctl_send(ch, m, AGENT_HELLO_MS, err, errlen);
 	json_decref(m);
 	if (!ret)
-		ret = ctl_recv(cfd, &m, AGENT_HELLO_MS, err, errlen);
+		ret = ctl_recv(ch, &m, AGENT_HELLO_MS, err, errlen);
 	if (ret)
 		return ret;
 	ctl_auth_mac(token, "coordinator", theirs, mine, mac);
@@ -213,17 +214,17 @@ static int agent_challenge(int cfd, const char *token, const char *theirs, char 
 		ret = errbuf_set(err, errlen, -EACCES, "wrong token: the coordinator's proof "
 				 "does not match");
 	json_decref(m);
-	return ret;
+	return ret ? ret : ctl_chan_key(ch, token, theirs, mine, err, errlen);
 }
 
-static int agent_hello(int cfd, const char *token, char *err, size_t errlen)
+static int agent_hello(struct ctl_chan *ch, const char *token, char *err, size_t errlen)
 {
 	char host[256] = "?", theirs[CTL_NONCE_HEX + 1] = "";
 	const char *nonce;
 	json_t *m;
 	int ret;
 
-	ret = ctl_recv(cfd, &m, AGENT_HELLO_MS, err, errlen);
+	ret = ctl_recv(ch, &m, AGENT_HELLO_MS, err, errlen);
 	if (ret)
 		return ret;
 	nonce = json_string_value(json_object_get(m, "nonce"));
@@ -234,9 +235,9 @@ static int agent_hello(int cfd, const char *token, char *err, size_t errlen)
 		snprintf(theirs, sizeof(theirs), "%s", nonce);
 	json_decref(m);
 	if (!ret && token)
-		ret = agent_challenge(cfd, token, theirs, err, errlen);
+		ret = agent_challenge(ch, token, theirs, err, errlen);
 	if (ret) {
-		ctl_send_error(cfd, NULL, err, AGENT_HELLO_MS);
+		ctl_send_error(ch, NULL, err, AGENT_HELLO_MS);
 		return ret;
 	}
 	gethostname(host, sizeof(host) - 1);
@@ -244,13 +245,14 @@ static int agent_hello(int cfd, const char *token, char *err, size_t errlen)
 	json_object_set_new(m, "version", json_integer(CTL_VERSION));
 	json_object_set_new(m, "host", json_string(host));
 	json_object_set_new(m, "now_ns", json_integer((json_int_t)ctl_now_ns()));
-	ret = ctl_send(cfd, m, AGENT_HELLO_MS, err, errlen);
+	ret = ctl_send(ch, m, AGENT_HELLO_MS, err, errlen);
 	json_decref(m);
 	return ret;
 }
 
 /* One setup message: build the step, answer ready or error, run it. */
-static int agent_step(struct agent *a, int cfd, const json_t *m, char *err, size_t errlen)
+static int agent_step(struct agent *a, struct ctl_chan *ch, const json_t *m, char *err,
+		      size_t errlen)
 {
 	struct agent_step st = { .agent = a, .lfd = -1 };
 	const char *bad_flow = NULL;
@@ -261,7 +263,7 @@ static int agent_step(struct agent *a, int cfd, const json_t *m, char *err, size
 	ret = agent_setup(&st, m, conns, &bad_flow, err, errlen);
 	if (ret) {
 		json_decref(conns);
-		ctl_send_error(cfd, bad_flow, err, AGENT_MSG_MS);
+		ctl_send_error(ch, bad_flow, err, AGENT_MSG_MS);
 		agent_step_release(&st);
 		return ret;
 	}
@@ -270,36 +272,38 @@ static int agent_step(struct agent *a, int cfd, const json_t *m, char *err, size
 	ready = ctl_msg("ready");
 	json_object_set_new(ready, "conns", conns);
 	json_object_set_new(ready, "environment", run_env_json(&env));
-	ret = ctl_send(cfd, ready, AGENT_MSG_MS, err, errlen);
+	ret = ctl_send(ch, ready, AGENT_MSG_MS, err, errlen);
 	json_decref(ready);
 	if (!ret)
-		ret = agent_run(&st, cfd, err, errlen);
+		ret = agent_run(&st, ch, err, errlen);
 	if (ret && ret != -ECONNRESET && ret != -EINTR)
-		ctl_send_error(cfd, NULL, err, AGENT_MSG_MS);
+		ctl_send_error(ch, NULL, err, AGENT_MSG_MS);
 	agent_step_release(&st);
 	return ret;
 }
 
 void agent_session_serve(struct agent *a, int cfd)
 {
-	char peer[64], err[512];
+	struct ctl_chan ch;
+	char err[512];
 	json_t *m;
 	int ret;
 
-	conn_peer_name(cfd, peer, sizeof(peer));
-	snprintf(a->peer, sizeof(a->peer), "%s", peer);
-	ret = agent_hello(cfd, a->token, err, sizeof(err));
+	ctl_chan_init(&ch, cfd, false);
+	conn_peer_name(cfd, a->peer, sizeof(a->peer));
+	ret = agent_hello(&ch, a->token, err, sizeof(err));
 	if (ret) {
-		log_warn("coordinator %s: %s", peer, err);
+		log_warn("%s: %s", ch.peer, err);
+		ctl_chan_forget(&ch);
 		return;
 	}
-	log_info("coordinator %s connected", peer);
+	log_info("%s connected", ch.peer);
 	while (!stop_requested()) {
-		ret = agent_ctl_next(a, cfd, &m, AGENT_IDLE_MS, err, sizeof(err));
+		ret = agent_ctl_next(a, &ch, &m, AGENT_IDLE_MS, err, sizeof(err));
 		if (ret)
 			break;
 		if (!strcmp(ctl_type(m), "setup"))
-			ret = agent_step(a, cfd, m, err, sizeof(err));
+			ret = agent_step(a, &ch, m, err, sizeof(err));
 		else if (strcmp(ctl_type(m), "stop"))
 			ret = errbuf_set(err, sizeof(err), -EPROTO, "unexpected '%s'", ctl_type(m));
 		json_decref(m);
@@ -307,9 +311,10 @@ void agent_session_serve(struct agent *a, int cfd)
 			break;
 	}
 	if (stop_requested())
-		ctl_send_error(cfd, NULL, "the agent is stopping", AGENT_REFUSE_MS);
+		ctl_send_error(&ch, NULL, "the agent is stopping", AGENT_REFUSE_MS);
 	if (ret && ret != -ECONNRESET)
-		log_warn("coordinator %s: %s", peer, err);
+		log_warn("%s: %s", ch.peer, err);
 	else
-		log_info("coordinator %s done", peer);
+		log_info("%s done", ch.peer);
+	ctl_chan_forget(&ch);
 }

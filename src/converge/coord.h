@@ -44,7 +44,7 @@ struct coord_agent {
 	char host[SCENARIO_HOST_MAX];	/* what its control and data ports are on */
 	uint16_t ctl_port, data_port;	/* its sink's, when it is a destination */
 	bool is_dest;			/* of some flow of the scenario */
-	int fd;
+	struct ctl_chan ch;		/* its control connection; ch.fd -1: none */
 	/*
 	 * The agent's clock against ours, from time exchanges (the one with
 	 * the shortest round trip of each sync): agent ns = agent_ns +

@@ -78,7 +78,7 @@ static struct coord_agent *coord_agent_add(struct coord *c, const char *addr, bo
 
 	if (!a) {
 		a = &c->agents[c->n_agents];
-		*a = (struct coord_agent){ .addr = addr, .fd = -1 };
+		*a = (struct coord_agent){ .addr = addr, .ch = { .fd = -1 } };
 		scenario_agent_addr(addr, a->host, sizeof(a->host), &a->ctl_port);
 		a->ctl_port = a->ctl_port ? a->ctl_port : c->sc.agent_port;
 		json_object_set_new(c->agent_ids, addr, json_integer((json_int_t)++c->n_agents));
@@ -139,9 +139,9 @@ static int coord_ask(struct coord_agent *a, json_t *m, json_t **r, char *err, si
 {
 	int ret;
 
-	ret = ctl_send(a->fd, m, COORD_MSG_MS, err, errlen);
+	ret = ctl_send(&a->ch, m, COORD_MSG_MS, err, errlen);
 	json_decref(m);
-	return ret ? ret : ctl_recv(a->fd, r, COORD_MSG_MS, err, errlen);
+	return ret ? ret : ctl_recv(&a->ch, r, COORD_MSG_MS, err, errlen);
 }
 
 /* One time exchange; keep the sample of the fastest round trip. */
@@ -210,7 +210,7 @@ static int coord_hello(struct coord *c, struct coord_agent *a, char *err, size_t
 	json_t *r;
 	int ret;
 
-	ret = ctl_hello_client(a->fd, c->token[0] ? c->token : NULL, &r, COORD_MSG_MS, err,
+	ret = ctl_hello_client(&a->ch, c->token[0] ? c->token : NULL, &r, COORD_MSG_MS, err,
 			       errlen);
 	if (ret)
 		return ret;
@@ -239,9 +239,11 @@ int coord_connect_agents(struct coord *c)
 		coord_launch(c, &c->agents[i]);
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		a->fd = conn_connect(a->host, a->ctl_port, (int)(c->o->timeout_s * 1000), err,
-				     sizeof(err));
-		ret = a->fd < 0 ? a->fd : coord_hello(c, a, err, sizeof(err));
+		ret = conn_connect(a->host, a->ctl_port, (int)(c->o->timeout_s * 1000), err,
+				   sizeof(err));
+		if (ret >= 0)
+			ctl_chan_init(&a->ch, ret, true);
+		ret = ret < 0 ? ret : coord_hello(c, a, err, sizeof(err));
 		if (ret) {
 			coord_fail(c, a, NULL, "cannot be reached", err);
 			return ret;
@@ -255,7 +257,7 @@ int coord_connect_agents(struct coord *c)
 
 /* Tell @a to stop what it runs, and why (@reason, may be empty): 0, or
  * -errno when it is gone. */
-static int coord_send_stop(const struct coord_agent *a, const char *reason)
+static int coord_send_stop(struct coord_agent *a, const char *reason)
 {
 	json_t *m = ctl_msg("stop");
 	char err[128];
@@ -263,7 +265,7 @@ static int coord_send_stop(const struct coord_agent *a, const char *reason)
 
 	if (reason[0])
 		json_object_set_new(m, "reason", json_stringn(reason, strnlen(reason, 255)));
-	ret = ctl_send(a->fd, m, 1000, err, sizeof(err));
+	ret = ctl_send(&a->ch, m, 1000, err, sizeof(err));
 	json_decref(m);
 	return ret;
 }
@@ -274,12 +276,13 @@ void coord_hangup(struct coord *c, bool stop)
 	size_t i;
 
 	for (i = 0; i < c->n_agents; i++) {
-		if (c->agents[i].fd < 0)
+		if (c->agents[i].ch.fd < 0)
 			continue;
 		if (stop)
 			coord_send_stop(&c->agents[i], c->error);
-		close(c->agents[i].fd);
-		c->agents[i].fd = -1;
+		close(c->agents[i].ch.fd);
+		ctl_chan_forget(&c->agents[i].ch);
+		c->agents[i].ch.fd = -1;
 	}
 	for (i = 0; i < c->n_agents; i++)
 		if (c->agents[i].launcher)
@@ -390,7 +393,7 @@ static json_t *coord_expect(struct coord *c, struct coord_agent *a, const char *
 	json_t *r;
 	int ret;
 
-	while (!conn_fd_readable(a->fd)) {
+	while (!conn_fd_readable(a->ch.fd)) {
 		if (stop_requested()) {
 			snprintf(c->error, sizeof(c->error), "interrupted");
 			return NULL;
@@ -400,9 +403,9 @@ static json_t *coord_expect(struct coord *c, struct coord_agent *a, const char *
 			coord_fail(c, a, NULL, "", err);
 			return NULL;
 		}
-		poll(&(struct pollfd){ .fd = a->fd, .events = POLLIN }, 1, 200);
+		poll(&(struct pollfd){ .fd = a->ch.fd, .events = POLLIN }, 1, 200);
 	}
-	ret = ctl_recv(a->fd, &r, COORD_MSG_MS, err, sizeof(err));
+	ret = ctl_recv(&a->ch, &r, COORD_MSG_MS, err, sizeof(err));
 	if (ret) {
 		coord_fail(c, a, NULL, "is gone", err);
 		return NULL;
@@ -444,7 +447,7 @@ int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[]
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (a->in_step && !c->error[0] &&
-		    ctl_send(a->fd, msgs[i], COORD_MSG_MS, err, sizeof(err)))
+		    ctl_send(&a->ch, msgs[i], COORD_MSG_MS, err, sizeof(err)))
 			coord_fail(c, a, NULL, "is gone", err);
 		json_decref(msgs[i]);
 	}
@@ -507,7 +510,7 @@ int coord_start(struct coord *c)
 				    json_integer((json_int_t)(c->sc.warmup_s * 1000 * a->rate)));
 		json_object_set_new(m, "duration_ms",
 				    json_integer((json_int_t)(c->sc.duration_s * 1000 * a->rate)));
-		if (ctl_send(a->fd, m, COORD_MSG_MS, err, sizeof(err)))
+		if (ctl_send(&a->ch, m, COORD_MSG_MS, err, sizeof(err)))
 			coord_fail(c, a, NULL, "is gone", err);
 		json_decref(m);
 		if (c->error[0])
@@ -556,7 +559,7 @@ int coord_collect(struct coord *c)
 			if (!c->agents[i].in_step || c->agents[i].done)
 				continue;
 			idx[n] = i;
-			pfd[n++] = (struct pollfd){ .fd = c->agents[i].fd, .events = POLLIN };
+			pfd[n++] = (struct pollfd){ .fd = c->agents[i].ch.fd, .events = POLLIN };
 			left++;
 		}
 		if (!left)

@@ -1,7 +1,9 @@
 /*
  * The control protocol: see ctl.h. Framing and socket I/O go through
  * conn's full-I/O helpers; what is here is the message schema and its
- * checks, which both sides run on everything they send and receive.
+ * checks, which both sides run on everything they send and receive, and
+ * the sealing of frames once a session has a key, in the one send and
+ * the one receive every message passes, so that no caller can skip it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
@@ -353,13 +357,113 @@ static int io_error(int ret, const char *what, char *err, size_t errlen)
 			  ret == -ETIMEDOUT ? "timed out" : strerror(-ret));
 }
 
-int ctl_send(int fd, const json_t *msg, int timeout_ms, char *err, size_t errlen)
+void ctl_chan_init(struct ctl_chan *c, int fd, bool coordinator)
 {
-	uint8_t head[8];
+	char name[48];
+
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->coordinator = coordinator;
+	conn_peer_name(fd, name, sizeof(name));
+	snprintf(c->peer, sizeof(c->peer), "%s %s", coordinator ? "agent" : "coordinator", name);
+}
+
+int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
+		 const char *agent_nonce, char *err, size_t errlen)
+{
+	EVP_PKEY_CTX *k = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
+	char salt[2 * CTL_NONCE_HEX + 1];
+	size_t len = sizeof(c->key);
+	int ok;
+
+	snprintf(salt, sizeof(salt), "%s%s", coord_nonce, agent_nonce);
+	ok = k && EVP_PKEY_derive_init(k) > 0 && EVP_PKEY_CTX_set_hkdf_md(k, EVP_sha256()) > 0 &&
+	     EVP_PKEY_CTX_set1_hkdf_salt(k, (const unsigned char *)salt, (int)strlen(salt)) > 0 &&
+	     EVP_PKEY_CTX_set1_hkdf_key(k, (const unsigned char *)token, (int)strlen(token)) > 0 &&
+	     EVP_PKEY_CTX_add1_hkdf_info(k, (const unsigned char *)CTL_HKDF_INFO,
+					 (int)strlen(CTL_HKDF_INFO)) > 0 &&
+	     EVP_PKEY_derive(k, c->key, &len) > 0 && len == sizeof(c->key);
+	EVP_PKEY_CTX_free(k);
+	if (!ok)
+		return errbuf_set(err, errlen, -EIO, "cannot derive the session key (HKDF)");
+	c->keyed = true;
+	c->seq_out = c->seq_in = 0;
+	return 0;
+}
+
+void ctl_chan_forget(struct ctl_chan *c)
+{
+	OPENSSL_cleanse(c->key, sizeof(c->key));
+	c->keyed = false;
+}
+
+/*
+ * A sealed frame is built and checked in one buffer laid out as
+ *   label | magic | length | sequence | body | MAC
+ * so that one HMAC covers label through body; the label never travels.
+ */
+#define CTL_LABEL_BYTES	18
+#define CTL_HEAD_BYTES	(4 + 4)
+#define CTL_SEAL_HEAD	(CTL_LABEL_BYTES + CTL_HEAD_BYTES + CTL_SEQ_BYTES)
+
+static void ctl_label(const struct ctl_chan *c, bool out, uint8_t *buf)
+{
+	/* Both labels are CTL_LABEL_BYTES long. */
+	memcpy(buf, c->coordinator == out ? "coordinator->agent" : "agent->coordinator",
+	       CTL_LABEL_BYTES);
+}
+
+/* The MAC of @buf (label through body: @len body bytes) into @mac. */
+static void ctl_seal(const struct ctl_chan *c, const uint8_t *buf, size_t len, uint8_t *mac)
+{
+	unsigned int n = CTL_SEAL_BYTES;
+
+	HMAC(EVP_sha256(), c->key, sizeof(c->key), buf, CTL_SEAL_HEAD + len, mac, &n);
+}
+
+static void put64be(uint8_t *p, uint64_t v)
+{
+	put32be(p, (uint32_t)(v >> 32));
+	put32be(p + 4, (uint32_t)v);
+}
+
+static uint64_t get64be(const uint8_t *p)
+{
+	return (uint64_t)get32be(p) << 32 | get32be(p + 4);
+}
+
+/* @body (@len bytes) as a frame: plain, or sealed with @c's next number. */
+static uint8_t *ctl_frame(struct ctl_chan *c, const char *body, size_t len, size_t *off,
+			  size_t *n)
+{
+	size_t pre = c->keyed ? CTL_SEAL_HEAD : CTL_HEAD_BYTES;
+	uint8_t *buf = malloc(pre + len + CTL_SEAL_BYTES);
+
+	if (!buf)
+		return NULL;
+	*off = c->keyed ? CTL_LABEL_BYTES : 0;
+	put32be(buf + *off, c->keyed ? CTL_MAGIC_SEALED : CTL_MAGIC);
+	put32be(buf + *off + 4, (uint32_t)len);
+	memcpy(buf + pre, body, len);
+	*n = pre - *off + len;
+	if (c->keyed) {
+		ctl_label(c, true, buf);
+		put64be(buf + CTL_LABEL_BYTES + CTL_HEAD_BYTES, c->seq_out++);
+		ctl_seal(c, buf, len, buf + pre + len);
+		*n += CTL_SEAL_BYTES;
+	}
+	return buf;
+}
+
+int ctl_send(struct ctl_chan *c, const json_t *msg, int timeout_ms, char *err, size_t errlen)
+{
+	size_t len, off, n;
+	uint8_t *frame;
 	char *body;
-	size_t len;
 	int ret;
 
+	if (c->dropped)
+		return errbuf_set(err, errlen, -EPIPE, "%s: the connection was dropped", c->peer);
 	if (ctl_validate(msg, err, errlen))
 		return -EPROTO;
 	body = json_dumps(msg, JSON_COMPACT);
@@ -370,48 +474,103 @@ int ctl_send(int fd, const json_t *msg, int timeout_ms, char *err, size_t errlen
 		free(body);
 		return errbuf_set(err, errlen, -EMSGSIZE, "'%s' message too large", ctl_type(msg));
 	}
-	put32be(head, CTL_MAGIC);
-	put32be(head + 4, (uint32_t)len);
-	ret = conn_write_full(fd, head, sizeof(head), timeout_ms);
-	if (!ret)
-		ret = conn_write_full(fd, body, len, timeout_ms);
+	frame = ctl_frame(c, body, len, &off, &n);
 	free(body);
+	if (!frame)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	ret = conn_write_full(c->fd, frame + off, n, timeout_ms);
+	free(frame);
 	return ret ? io_error(ret, "send", err, errlen) : 0;
 }
 
-int ctl_recv(int fd, json_t **msg, int timeout_ms, char *err, size_t errlen)
+/* A sealed frame failed: no more I/O on @c, the connection shut down. */
+static int ctl_drop(struct ctl_chan *c, char *err, size_t errlen, const char *why,
+		    uint64_t seq)
 {
-	uint64_t start_ns = ctl_now_ns();
-	uint8_t head[8];
-	uint32_t len;
-	char *body;
-	int ret, left_ms;
+	c->dropped = true;
+	shutdown(c->fd, SHUT_RDWR);
+	return errbuf_set(err, errlen, -EBADMSG, "connection to %s dropped: frame %llu %s", c->peer,
+			  (unsigned long long)seq, why);
+}
 
-	*msg = NULL;
-	ret = conn_read_full(fd, head, sizeof(head), timeout_ms);
-	if (ret)
-		return io_error(ret, "receive", err, errlen);
-	len = get32be(head + 4);
-	if (get32be(head) != CTL_MAGIC)
+/* Check a sealed frame in @buf (@len body bytes, read after the label). */
+static int ctl_unseal(struct ctl_chan *c, uint8_t *buf, uint32_t len, char *err, size_t errlen)
+{
+	uint8_t mac[CTL_SEAL_BYTES];
+	uint64_t seq = get64be(buf + CTL_LABEL_BYTES + CTL_HEAD_BYTES);
+	char why[64];
+
+	ctl_label(c, false, buf);
+	ctl_seal(c, buf, len, mac);
+	if (CRYPTO_memcmp(mac, buf + CTL_SEAL_HEAD + len, sizeof(mac)))
+		return ctl_drop(c, err, errlen, "fails its MAC (tampered with, or not of this "
+				"session and direction)", seq);
+	if (seq != c->seq_in) {
+		snprintf(why, sizeof(why), "out of sequence (expected %llu: replayed or reordered)",
+			 (unsigned long long)c->seq_in);
+		return ctl_drop(c, err, errlen, why, seq);
+	}
+	c->seq_in++;
+	return 0;
+}
+
+/* The header's magic and length against what @c expects. 0 or -EPROTO. */
+static int ctl_check_head(struct ctl_chan *c, const uint8_t *head, char *err, size_t errlen)
+{
+	uint32_t magic = get32be(head), len = get32be(head + 4);
+
+	if (magic == CTL_MAGIC && c->keyed)
+		return ctl_drop(c, err, errlen, "is not sealed in a sealed session", c->seq_in);
+	if (magic == CTL_MAGIC_SEALED && !c->keyed)
+		return errbuf_set(err, errlen, -EPROTO, "a sealed frame before any session key");
+	if (magic != CTL_MAGIC && magic != CTL_MAGIC_SEALED)
 		return errbuf_set(err, errlen, -EPROTO, "not an rperf control frame");
 	if (len > CTL_MAX_MSG_BYTES)
 		return errbuf_set(err, errlen, -EPROTO, "frame of %u bytes exceeds %u", len,
 				  CTL_MAX_MSG_BYTES);
-	body = malloc(len + 1);
-	if (!body)
+	return 0;
+}
+
+int ctl_recv(struct ctl_chan *c, json_t **msg, int timeout_ms, char *err, size_t errlen)
+{
+	uint64_t start_ns = ctl_now_ns();
+	/* Sealed: room for the label before the header, number and MAC after. */
+	size_t off = c->keyed ? CTL_LABEL_BYTES : 0;
+	size_t extra = c->keyed ? CTL_SEQ_BYTES + CTL_SEAL_BYTES : 0;
+	uint8_t head[CTL_HEAD_BYTES], *buf;
+	uint32_t len;
+	int ret, left_ms;
+
+	*msg = NULL;
+	if (c->dropped)
+		return errbuf_set(err, errlen, -EPIPE, "%s: the connection was dropped", c->peer);
+	ret = conn_read_full(c->fd, head, sizeof(head), timeout_ms);
+	if (ret)
+		return io_error(ret, "receive", err, errlen);
+	ret = ctl_check_head(c, head, err, errlen);
+	if (ret)
+		return ret;
+	len = get32be(head + 4);
+	buf = malloc(off + sizeof(head) + extra + len);
+	if (!buf)
 		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	memcpy(buf + off, head, sizeof(head));
 	/* One deadline for the whole frame: a peer trickling bytes gets no more. */
 	left_ms = timeout_ms - (int)((ctl_now_ns() - start_ns) / 1000000u);
-	ret = left_ms > 0 ? conn_read_full(fd, body, len, left_ms) : -ETIMEDOUT;
-	if (!ret)
-		ret = ctl_parse(body, len, msg, err, errlen);
-	else
+	ret = left_ms > 0 ? conn_read_full(c->fd, buf + off + sizeof(head), extra + len, left_ms)
+			  : -ETIMEDOUT;
+	if (ret)
 		io_error(ret, "receive", err, errlen);
-	free(body);
+	else if (c->keyed)
+		ret = ctl_unseal(c, buf, len, err, errlen);
+	if (!ret)
+		ret = ctl_parse((const char *)buf + off + sizeof(head) +
+				(c->keyed ? CTL_SEQ_BYTES : 0), len, msg, err, errlen);
+	free(buf);
 	return ret;
 }
 
-void ctl_send_error(int fd, const char *flow, const char *text, int timeout_ms)
+void ctl_send_error(struct ctl_chan *c, const char *flow, const char *text, int timeout_ms)
 {
 	json_t *m = ctl_msg("error");
 	char err[64], buf[1024];
@@ -420,7 +579,7 @@ void ctl_send_error(int fd, const char *flow, const char *text, int timeout_ms)
 	json_object_set_new(m, "error", json_string(buf));
 	if (flow)
 		json_object_set_new(m, "flow", json_string(flow));
-	ctl_send(fd, m, timeout_ms, err, sizeof(err));
+	ctl_send(c, m, timeout_ms, err, sizeof(err));
 	json_decref(m);
 }
 
@@ -535,11 +694,10 @@ void ctl_auth_mac(const char *token, const char *who, const char *mine, const ch
 	ctl_hex(md, len < CTL_MAC_HEX / 2 ? len : CTL_MAC_HEX / 2, out);
 }
 
-int ctl_hello_client(int fd, const char *token, json_t **reply, int timeout_ms, char *err,
-		     size_t errlen)
+int ctl_hello_client(struct ctl_chan *c, const char *token, json_t **reply, int timeout_ms,
+		     char *err, size_t errlen)
 {
-	char mine[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1];
-	const char *theirs;
+	char mine[CTL_NONCE_HEX + 1], theirs[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1];
 	json_t *m, *r;
 	int ret;
 
@@ -550,32 +708,35 @@ int ctl_hello_client(int fd, const char *token, json_t **reply, int timeout_ms, 
 	m = ctl_msg("hello");
 	json_object_set_new(m, "version", json_integer(CTL_VERSION));
 	json_object_set_new(m, "nonce", json_string(mine));
-	ret = ctl_send(fd, m, timeout_ms, err, errlen);
+	ret = ctl_send(c, m, timeout_ms, err, errlen);
 	json_decref(m);
 	if (!ret)
-		ret = ctl_recv(fd, &r, timeout_ms, err, errlen);
+		ret = ctl_recv(c, &r, timeout_ms, err, errlen);
 	if (ret)
 		return ret;
 	if (strcmp(ctl_type(r), "challenge")) {
 		*reply = r;
 		return 0;
 	}
-	theirs = json_string_value(json_object_get(r, "nonce"));
+	snprintf(theirs, sizeof(theirs), "%s", json_string_value(json_object_get(r, "nonce")));
 	if (!token)
 		ret = errbuf_set(err, errlen, -EACCES, "the agent asks for a token: give "
 				 "converge the agent's --token-file");
 	ctl_auth_mac(token ? token : "", "agent", theirs, mine, mac);
 	if (!ret && !ctl_token_equal(json_string_value(json_object_get(r, "mac")), mac))
 		ret = errbuf_set(err, errlen, -EACCES, "the agent does not hold our token");
+	json_decref(r);
 	if (!ret) {
 		m = ctl_msg("auth");
 		ctl_auth_mac(token, "coordinator", mine, theirs, mac);
 		json_object_set_new(m, "mac", json_string(mac));
-		ret = ctl_send(fd, m, timeout_ms, err, errlen);
+		ret = ctl_send(c, m, timeout_ms, err, errlen);
 		json_decref(m);
 	}
-	json_decref(r);
-	return ret ? ret : ctl_recv(fd, reply, timeout_ms, err, errlen);
+	/* The agent's answer to our proof is the session's first sealed frame. */
+	if (!ret)
+		ret = ctl_chan_key(c, token, mine, theirs, err, errlen);
+	return ret ? ret : ctl_recv(c, reply, timeout_ms, err, errlen);
 }
 
 uint64_t ctl_now_ns(void)

@@ -15,6 +15,8 @@
  *    each mac an HMAC-SHA256 keyed by the token over both fresh nonces,
  *    so the token never crosses the wire and a recorded hello and auth
  *    do not pass a later challenge)
+ *   (from then on, starting with the agent's hello, every frame either
+ *    way is sealed: see "Sealed frames" below)
  *   time {}                      -> time {now_ns}         (clock offset)
  *   setup {sink, flows, ...}     -> ready {conns} | error {error, flow}
  *   (sink: the agent is a destination of the step; flows: those it
@@ -28,6 +30,21 @@
  *
  * The connection is plain TCP with TOS 0: on an ETS port it travels in
  * the default band, which must not be one that a strict band starves.
+ *
+ * Sealed frames. Once both sides have proved they hold the token, each
+ * derives a session key with HKDF-SHA256 (key: the token; salt: the
+ * coordinator's nonce then the agent's; info: CTL_HKDF_INFO), and every
+ * later frame, both directions, is
+ *   magic "RPCM", 4-byte length, 8-byte sequence number, body,
+ *   32-byte HMAC-SHA256 under the session key over the direction's label
+ *   ("coordinator->agent" or "agent->coordinator"), the magic, the
+ *   length, the sequence number and the body.
+ * Each direction counts its frames from 0. The receiver checks the MAC
+ * (in constant time), then that the number is exactly the next one; a
+ * frame tampered with, replayed, reordered, from another session or of
+ * the wrong direction, and a plain frame where a sealed one is due, each
+ * drop the connection (ctl_recv shuts it down). Without a token (an agent
+ * bound to the loopback) nothing is secret and frames stay plain.
  */
 #ifndef RPERF_CTL_H
 #define RPERF_CTL_H
@@ -37,9 +54,14 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define CTL_VERSION		3
+#define CTL_VERSION		4
 #define CTL_DEFAULT_PORT	18530
 #define CTL_MAGIC		0x52504354u	/* "RPCT" */
+#define CTL_MAGIC_SEALED	0x5250434du	/* "RPCM" */
+#define CTL_SEQ_BYTES		8
+#define CTL_SEAL_BYTES		32	/* HMAC-SHA256 */
+#define CTL_KEY_BYTES		32
+#define CTL_HKDF_INFO		"rperf control session v4"
 #define CTL_MAX_MSG_BYTES	(1u << 20)
 #define CTL_MAX_TOKEN_BYTES	256
 #define CTL_NONCE_HEX		64	/* 32 random bytes */
@@ -62,18 +84,47 @@ const char *ctl_type(const json_t *msg);
 json_t *ctl_msg(const char *type);
 
 /*
- * Send @msg (validated first: a bug must not reach the wire) within
- * @timeout_ms. 0 or -errno with the reason in @err.
+ * One end of a control connection: its socket and, once keyed, the
+ * session key and each direction's next sequence number. Every message
+ * goes through one, so that no caller can send or take an unsealed frame
+ * in a sealed session.
  */
-int ctl_send(int fd, const json_t *msg, int timeout_ms, char *err, size_t errlen);
+struct ctl_chan {
+	int fd;
+	bool coordinator;		/* our end: picks the direction labels */
+	bool keyed;			/* frames are sealed from now on */
+	bool dropped;			/* a frame failed its checks: nothing more */
+	uint64_t seq_out, seq_in;	/* the next frame's number, each way */
+	unsigned char key[CTL_KEY_BYTES];
+	char peer[64];			/* "agent 198.18.0.2:18530", for errors */
+};
+
+/* @c for socket @fd (not owned), at the @coordinator end or the agent's. */
+void ctl_chan_init(struct ctl_chan *c, int fd, bool coordinator);
+/*
+ * Seal every later frame on @c under the key HKDF derives from @token
+ * and both nonces (@coord_nonce first). 0 or -EIO with the reason.
+ */
+int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
+		 const char *agent_nonce, char *err, size_t errlen);
+/* Wipe @c's key (the socket is the caller's to close). */
+void ctl_chan_forget(struct ctl_chan *c);
+
+/*
+ * Send @msg (validated first: a bug must not reach the wire) within
+ * @timeout_ms, sealed if @c is keyed. 0 or -errno with the reason in @err.
+ */
+int ctl_send(struct ctl_chan *c, const json_t *msg, int timeout_ms, char *err, size_t errlen);
 /*
  * Receive one message within @timeout_ms. 0 with *@msg, -ETIMEDOUT,
- * -ECONNRESET when the peer closed, -EPROTO for a bad frame or message.
+ * -ECONNRESET when the peer closed, -EPROTO for a bad frame or message,
+ * -EBADMSG for a sealed frame that fails its MAC or sequence number (the
+ * connection is then shut down and @c refuses all further I/O).
  */
-int ctl_recv(int fd, json_t **msg, int timeout_ms, char *err, size_t errlen);
+int ctl_recv(struct ctl_chan *c, json_t **msg, int timeout_ms, char *err, size_t errlen);
 
 /* Send {"type":"error","error":@text[,"flow":@flow]}; best effort. */
-void ctl_send_error(int fd, const char *flow, const char *text, int timeout_ms);
+void ctl_send_error(struct ctl_chan *c, const char *flow, const char *text, int timeout_ms);
 
 /* Listen on @addr (NULL: every address) and @port; fd or -errno. */
 int ctl_listen(const char *addr, uint16_t port, char *err, size_t errlen);
@@ -97,13 +148,13 @@ int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen);
 void ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
 		  char out[CTL_MAC_HEX + 1]);
 /*
- * The coordinator's side of the hello on @fd: send it with a fresh nonce
- * and, if the agent challenges, check its proof and send ours (@token,
- * NULL: none). 0 with the agent's last answer in *@reply (a hello, or an
- * error saying why it refused), or -errno with the reason in @err.
+ * The coordinator's side of the hello on @c: send it with a fresh nonce
+ * and, if the agent challenges, check its proof, send ours (@token,
+ * NULL: none) and key @c. 0 with the agent's last answer in *@reply (a
+ * hello, or an error saying why it refused), or -errno with the reason.
  */
-int ctl_hello_client(int fd, const char *token, json_t **reply, int timeout_ms, char *err,
-		     size_t errlen);
+int ctl_hello_client(struct ctl_chan *c, const char *token, json_t **reply, int timeout_ms,
+		     char *err, size_t errlen);
 
 /* CLOCK_MONOTONIC in ns: the clock start times are given on. */
 uint64_t ctl_now_ns(void);

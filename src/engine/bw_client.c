@@ -69,7 +69,7 @@ static int bw_client_attach(struct bw_client *c)
 	const struct flow_opts *o = c->cfg.flow;
 	int fd;
 
-	fd = conn_client_attach(o->host, o->tcp_port, c->cfg.cm->flow_id,
+	fd = conn_client_attach(o->host, o->tcp_port, c->cfg.cm->flow_id, c->cfg.cm->secret,
 				(int)(o->timeout_s * 1000), c->rx_error, sizeof(c->rx_error));
 	if (fd >= 0)
 		c->rx_error[0] = '\0';

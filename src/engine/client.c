@@ -66,6 +66,7 @@ static int connect_cm(const struct flow_opts *o, struct conn_cm *cm, struct verb
 		return errbuf_set(err, errlen, r.status, "server '%s' refused the flow: %s",
 				  o->host, strerror(-r.status));
 	cm->flow_id = r.flow_id;
+	memcpy(cm->secret, r.secret, sizeof(cm->secret));
 	return cm->ch->fd;
 }
 

@@ -13,6 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/pin.h"
@@ -239,21 +242,66 @@ static int flow_for_hello(struct sink *s, const struct conn_hello *h, const char
 	return 0;
 }
 
-/* The rdma_cm flow @h attaches a socket to, if it has none yet. */
-static int flow_for_attach(struct sink *s, const struct conn_hello *h, const char *peer,
-			   struct sink_flow **out, char *err, size_t errlen)
+int sink_flow_bind(struct sink_flow *f, const struct sockaddr *client, char *err,
+		   size_t errlen)
 {
+	conn_addr_ip(client, f->client_ip, sizeof(f->client_ip));
+	if (RAND_bytes(f->secret, sizeof(f->secret)) != 1)
+		return errbuf_set(err, errlen, -EIO, "flow %u: no random bytes for its secret",
+				  f->id);
+	return 0;
+}
+
+int sink_attach_check(const struct sink_flow *f, const char *src_ip,
+		      const uint8_t secret[CONN_SECRET_BYTES], char *err, size_t errlen)
+{
+	if (!f->client_ip[0] || strcmp(f->client_ip, src_ip))
+		return errbuf_set(err, errlen, -EACCES, "it comes from %s, the flow from %s",
+				  src_ip, f->client_ip[0] ? f->client_ip : "nowhere known");
+	if (CRYPTO_memcmp(f->secret, secret, CONN_SECRET_BYTES))
+		return errbuf_set(err, errlen, -EACCES, "wrong secret for the flow");
+	return 0;
+}
+
+/*
+ * The rdma_cm flow @h attaches a socket to, if the socket (from @src_ip)
+ * is its client's and the flow has none yet.
+ */
+static int flow_for_attach(struct sink *s, const struct conn_hello *h, const char *peer,
+			   const char *src_ip, struct sink_flow **out, char *err, size_t errlen)
+{
+	struct sink_flow *f;
+	char why[128];
 	size_t i;
 
 	for (i = 0; i < s->n_flows; i++) {
-		if (s->flows[i]->id != h->flow_id || !s->flows[i]->cm_id || s->flows[i]->fd >= 0 ||
-		    !s->flows[i]->active)
+		f = s->flows[i];
+		if (f->id != h->flow_id || !f->cm_id || !f->active)
 			continue;
-		*out = s->flows[i];
+		if (sink_attach_check(f, src_ip, h->secret, why, sizeof(why))) {
+			s->attach_refused++;
+			return errbuf_set(err, errlen, -EACCES, "client %s: side connection to "
+					  "rdma_cm flow %u refused: %s", peer, h->flow_id, why);
+		}
+		if (f->fd >= 0)
+			break;
+		*out = f;
 		return 0;
 	}
 	return errbuf_set(err, errlen, -ENOENT, "client %s: no rdma_cm flow %u to attach to",
 			  peer, h->flow_id);
+}
+
+/* The address alone of @fd's peer. */
+static void sock_peer_ip(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl))
+		snprintf(buf, len, "?");
+	else
+		conn_addr_ip((struct sockaddr *)&ss, buf, len);
 }
 
 int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
@@ -261,7 +309,7 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 {
 	struct conn_hello h, reply = { .kind = CONN_HELLO_SERVER };
 	struct sink_flow *f = NULL;
-	char peer[64];
+	char peer[64], src_ip[48];
 	int fd, ret;
 
 	*out = NULL;
@@ -276,8 +324,9 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 		return errbuf_set(err, errlen, ret ? ret : -EPROTO, "client %s: no valid hello (%s)",
 				  peer, ret ? strerror(-ret) : "not a client");
 	}
+	sock_peer_ip(fd, src_ip, sizeof(src_ip));
 	if (h.kind == CONN_HELLO_ATTACH)
-		reply.status = flow_for_attach(s, &h, peer, &f, err, errlen);
+		reply.status = flow_for_attach(s, &h, peer, src_ip, &f, err, errlen);
 	else
 		reply.status = flow_for_hello(s, &h, peer, &reply, &f, err, errlen);
 	ret = conn_send_hello(fd, &reply, timeout_ms);

@@ -28,6 +28,9 @@ struct sink_flow {
 	bool active;
 	int fd;				/* its TCP socket, -1 if none */
 	void *cm_id;			/* its rdma_cm id, if it came that way */
+	/* rdma_cm: where it came from and its secret (sink_flow_bind). */
+	char client_ip[48];
+	uint8_t secret[CONN_SECRET_BYTES];
 	struct verbs_qp qp;
 	void *buf;
 	size_t buf_bytes;
@@ -44,6 +47,7 @@ struct sink {
 	size_t n_flows, cap_flows;
 	uint32_t ring_depth;		/* RECVs kept posted per flow */
 	bool hugepages;
+	uint64_t attach_refused;	/* side connections refused (sink_attach_check) */
 };
 
 int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool hugepages,
@@ -59,6 +63,22 @@ int sink_event_fd(const struct sink *s);
  */
 int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_bytes,
 		  const char *peer, struct sink_flow **out, char *err, size_t errlen);
+/*
+ * An rdma_cm flow from @client: remember its address and draw its
+ * secret (OpenSSL's generator), which the caller sends in its rdma_cm
+ * answer. 0 or -EIO with the reason.
+ */
+int sink_flow_bind(struct sink_flow *f, const struct sockaddr *client, char *err,
+		   size_t errlen);
+/*
+ * May a side connection from address @src_ip, holding @secret, attach to
+ * rdma_cm flow @f? Only from the address the flow came from, with its
+ * secret (compared in constant time). 0, or -EACCES with the reason.
+ * Pure: the unit tests call it directly.
+ */
+int sink_attach_check(const struct sink_flow *f, const char *src_ip,
+		      const uint8_t secret[CONN_SECRET_BYTES], char *err, size_t errlen);
+
 /* Post the RECV ring and arm the CQ; the flow counts from now on. */
 int sink_flow_start(struct sink *s, struct sink_flow *f, char *err, size_t errlen);
 /* Forget the flow sink_flow_new() just made (setup failed). */
@@ -75,7 +95,8 @@ int sink_service(struct sink *s, char *err, size_t errlen);
  * counting flow in *@out and its socket in (*out)->fd, or -errno with the
  * reason, naming the client, in @err. Each wait lasts at most @timeout_ms.
  * An attach hello instead gives its socket to the rdma_cm flow it names
- * (which has none), so that its client can ask for its counters.
+ * (which has none), so that its client can ask for its counters, if
+ * sink_attach_check() passes; a refusal is counted in attach_refused.
  */
 int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
 		    char *err, size_t errlen);

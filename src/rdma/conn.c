@@ -47,7 +47,8 @@ static uint32_t get32(const uint8_t *p)
 }
 
 /* Layout, big-endian: magic, version, kind, status, qpn, psn, lid, mtu,
- * sl, tclass, timeout, retry, pad, max_msg_bytes, gid[16], flow_id. */
+ * sl, tclass, timeout, retry, pad, max_msg_bytes, gid[16], flow_id,
+ * secret[16]. */
 void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES])
 {
 	memset(out, 0, CONN_HELLO_BYTES);
@@ -66,6 +67,7 @@ void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES])
 	put32(out + 28, h->max_msg_bytes);
 	memcpy(out + 32, h->ep.gid.raw, 16);
 	put32(out + 48, h->flow_id);
+	memcpy(out + 52, h->secret, CONN_SECRET_BYTES);
 }
 
 int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h)
@@ -86,6 +88,7 @@ int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h)
 	h->max_msg_bytes = get32(in + 28);
 	memcpy(h->ep.gid.raw, in + 32, 16);
 	h->flow_id = get32(in + 48);
+	memcpy(h->secret, in + 52, CONN_SECRET_BYTES);
 	if (h->kind < CONN_HELLO_CLIENT || h->kind > CONN_HELLO_ATTACH)
 		return -EPROTO;
 	return 0;
@@ -303,10 +306,13 @@ int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 	return fd;
 }
 
-int conn_client_attach(const char *host, uint16_t port, uint32_t flow_id, int timeout_ms,
-		       char *err, size_t errlen)
+int conn_client_attach(const char *host, uint16_t port, uint32_t flow_id,
+		       const uint8_t secret[CONN_SECRET_BYTES], int timeout_ms, char *err,
+		       size_t errlen)
 {
 	struct conn_hello h = { .kind = CONN_HELLO_ATTACH, .flow_id = flow_id }, r;
+
+	memcpy(h.secret, secret, CONN_SECRET_BYTES);
 
 	return client_hello(host, port, &h, &r, timeout_ms, err, errlen);
 }
@@ -354,6 +360,23 @@ static void sock_name(int fd, bool peer, char *buf, size_t len)
 		getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), serv, sizeof(serv),
 			    NI_NUMERICHOST | NI_NUMERICSERV);
 	snprintf(buf, len, "%s:%s", strncmp(host, "::ffff:", 7) ? host : host + 7, serv);
+}
+
+void conn_addr_ip(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+	struct in_addr a4;
+
+	if (sa->sa_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
+		memcpy(&a4, s6->sin6_addr.s6_addr + 12, sizeof(a4));
+		inet_ntop(AF_INET, &a4, buf, (socklen_t)len);
+	} else if (sa->sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &s6->sin6_addr, buf, (socklen_t)len);
+	} else if (sa->sa_family == AF_INET) {
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, buf, (socklen_t)len);
+	} else {
+		snprintf(buf, len, "?");
+	}
 }
 
 void conn_peer_name(int fd, char *buf, size_t len)
@@ -572,14 +595,14 @@ int conn_cm_qp_ready(struct rdma_cm_id *id, struct verbs_qp *q, const struct ver
 	return ret;
 }
 
-/* Connection parameters carrying @h as private data in @frame. */
+/* Connection parameters carrying @h (its first @len bytes) as private data in @frame. */
 static void cm_param(struct rdma_conn_param *p, uint8_t frame[CONN_HELLO_BYTES],
-		     const struct conn_hello *h, const struct verbs_qp *q)
+		     const struct conn_hello *h, uint8_t len, const struct verbs_qp *q)
 {
 	conn_hello_pack(h, frame);
 	*p = (struct rdma_conn_param){
 		.private_data = frame,
-		.private_data_len = CONN_HELLO_BYTES,
+		.private_data_len = len,
 		.responder_resources = 1,
 		.initiator_depth = 1,
 		.retry_count = h->path.retry,
@@ -595,7 +618,7 @@ int conn_cm_connect(struct conn_cm *c, struct verbs_qp *q, const struct conn_hel
 	struct rdma_conn_param p;
 	int ret;
 
-	cm_param(&p, frame, hello, q);
+	cm_param(&p, frame, hello, CONN_HELLO_REQ_BYTES, q);
 	/* No id->qp: rdma_cm leaves the QP to us and reports CONNECT_RESPONSE. */
 	if (rdma_connect(c->id, &p))
 		return errbuf_set(err, errlen, -errno, "rdma_cm: connect: %s", strerror(errno));
@@ -620,7 +643,7 @@ int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_
 	uint8_t frame[CONN_HELLO_BYTES];
 	struct rdma_conn_param p;
 
-	cm_param(&p, frame, reply, q);
+	cm_param(&p, frame, reply, CONN_HELLO_BYTES, q);
 	if (rdma_accept(id, &p))
 		return errbuf_set(err, errlen, -errno, "rdma_cm: accept: %s", strerror(errno));
 	return 0;

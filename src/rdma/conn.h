@@ -19,8 +19,14 @@
 #include "rdma/verbs.h"
 
 #define CONN_DEFAULT_PORT 18520
-#define CONN_HELLO_BYTES 52
-#define CONN_VERSION 1
+#define CONN_HELLO_BYTES 68
+/*
+ * An rdma_cm request carries only the hello's first bytes (its private
+ * data holds 56 over IB and RoCE); the rest, the secret, is zero there.
+ */
+#define CONN_HELLO_REQ_BYTES 52
+#define CONN_SECRET_BYTES 16
+#define CONN_VERSION 2
 
 enum conn_hello_kind {
 	CONN_HELLO_CLIENT = 1,
@@ -38,6 +44,11 @@ struct conn_hello {
 	uint32_t max_msg_bytes;		/* client: largest SEND it will post */
 	uint32_t flow_id;		/* server: the id it counts this flow under;
 					 * attach: the flow the connection is for */
+	/*
+	 * Server, over rdma_cm: the flow's secret, random; attach: the same,
+	 * so that only that flow's client can take its side connection.
+	 */
+	uint8_t secret[CONN_SECRET_BYTES];
 };
 
 void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES]);
@@ -98,10 +109,12 @@ int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 /*
  * A side connection for the flow the server counts as @flow_id (one that
  * came over rdma_cm, which has no socket): connect to @host:@port and
- * attach; QUERY then works on it as on a TCP flow's socket. fd or -errno.
+ * attach with the flow's @secret (from the server's rdma_cm answer);
+ * QUERY then works on it as on a TCP flow's socket. fd or -errno.
  */
-int conn_client_attach(const char *host, uint16_t port, uint32_t flow_id, int timeout_ms,
-		       char *err, size_t errlen);
+int conn_client_attach(const char *host, uint16_t port, uint32_t flow_id,
+		       const uint8_t secret[CONN_SECRET_BYTES], int timeout_ms, char *err,
+		       size_t errlen);
 
 /* Non-blocking: true when the peer closed or reset the connection. */
 bool conn_peer_gone(int fd);
@@ -111,6 +124,9 @@ bool conn_fd_readable(int fd);
 
 /* The one way a client says its server is gone: -ECONNRESET, @err set. */
 int conn_err_peer_gone(char *err, size_t errlen, const char *peer);
+
+/* @sa's address alone ("198.18.0.2"; an IPv4-mapped IPv6 one as IPv4). */
+void conn_addr_ip(const struct sockaddr *sa, char *buf, size_t len);
 
 /* "198.18.0.2:40112" for an accepted socket's peer. */
 void conn_peer_name(int fd, char *buf, size_t len);
@@ -125,6 +141,7 @@ struct conn_cm {
 	struct rdma_cm_id *id;
 	char host[64];			/* the server, for messages */
 	uint32_t flow_id;		/* the server's id for the flow, once connected */
+	uint8_t secret[CONN_SECRET_BYTES];	/* its secret, for the side connection */
 };
 
 /*

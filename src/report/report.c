@@ -286,6 +286,9 @@ json_t *report_server_json(const struct sink *s, double elapsed_s)
 	json_object_set_new(root, "elapsed_s", json_real(elapsed_s));
 	json_object_set_new(root, "flows", flows);
 	json_object_set_new(root, "sls", sls);
+	/* Side connections to rdma_cm flows from the wrong address or secret. */
+	json_object_set_new(root, "side_connections_refused",
+			    json_integer((json_int_t)s->attach_refused));
 	return root;
 }
 
@@ -309,6 +312,9 @@ void report_server_table(FILE *out, const struct sink *s, double elapsed_s)
 		if (t[i].flows)
 			fprintf(out, "%3zu %6" PRIu64 " %12" PRIu64 " %14" PRIu64 "\n", i, t[i].flows,
 				t[i].msgs, t[i].bytes);
+	if (s->attach_refused)
+		fprintf(out, "\n%" PRIu64 " side connection%s refused (wrong address or secret)\n",
+			s->attach_refused, s->attach_refused == 1 ? "" : "s");
 }
 
 /* ================================================================== */

@@ -2,10 +2,12 @@
  * libFuzzer target: control-protocol messages as an agent receives them.
  * The input is parsed twice: once as one message body (ctl_parse), and
  * once as a byte stream of frames read from a socket (ctl_recv), which
- * also covers the magic, the length field and its cap. Whatever is
+ * also covers the magic, the length field and its cap, plain and sealed
+ * (MAC and sequence numbers). Whatever is
  * accepted must pass ctl_validate() again and have a type.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,9 @@
 
 #include "converge/ctl.h"
 #include "fuzz.h"
+
+#define FUZZ_CTL_TOKEN	"fuzz-token-0123456789"
+#define FUZZ_CTL_NONCE	"0000000000000000000000000000000000000000000000000000000000000000"
 
 static void check(json_t *msg)
 {
@@ -37,10 +42,15 @@ static void parse_body(const uint8_t *data, size_t size)
 		abort();
 }
 
-/* The input as a stream: every frame in it, until the stream ends. */
-static void parse_stream(const uint8_t *data, size_t size)
+/*
+ * The input as a stream: every frame in it, until the stream ends. With
+ * @sealed, as a session keyed by FUZZ_CTL_TOKEN and two all-zero nonces
+ * expects it after the hello (the seeds' sealed.stream is such a session).
+ */
+static void parse_stream(const uint8_t *data, size_t size, bool sealed)
 {
 	char err[256];
+	struct ctl_chan ch;
 	json_t *msg;
 	int sv[2], rc;
 
@@ -49,15 +59,19 @@ static void parse_stream(const uint8_t *data, size_t size)
 	if (write(sv[0], data, size) != (ssize_t)size)
 		abort();
 	close(sv[0]);
+	ctl_chan_init(&ch, sv[1], false);
+	if (sealed && ctl_chan_key(&ch, FUZZ_CTL_TOKEN, FUZZ_CTL_NONCE, FUZZ_CTL_NONCE, err,
+				   sizeof(err)))
+		abort();
 	do {
 		err[0] = '\0';
-		rc = ctl_recv(sv[1], &msg, 1000, err, sizeof(err));
+		rc = ctl_recv(&ch, &msg, 1000, err, sizeof(err));
 		if (!rc)
 			check(msg);
 		else if (!err[0] || msg)
 			abort();
 	} while (!rc);
-	if (rc != -EPROTO && rc != -ECONNRESET)
+	if (rc != -EPROTO && rc != -ECONNRESET && rc != -EBADMSG)
 		abort();	/* a closed stream ends in EOF or a bad frame */
 	close(sv[1]);
 }
@@ -65,6 +79,7 @@ static void parse_stream(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	parse_body(data, size);
-	parse_stream(data, size);
+	parse_stream(data, size, false);
+	parse_stream(data, size, true);
 	return 0;
 }

@@ -2,18 +2,32 @@
 # rperf bw over rdma_cm: the flow has no socket, so the client asks the
 # server for its counters on a TCP side connection; the received figures
 # are known (per interval and in total) and match what was sent, and the
-# side connection is no flow of its own at the server.
+# side connection is no flow of its own at the server. The side connection
+# is bound to its flow: meanwhile a forged attach to the flow from another
+# host (h3), and one from the client's own host with a wrong secret, are
+# refused, each with a line saying why, and counted in the server's JSON.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lat-lib.sh"
 . "$(dirname "$0")/bw-lib.sh"
 
 LAT_OPTS="--clock=$CLOCK" # --event, not --yield: it sleeps instead of polling
 server_bg h2 "$WORK/srv.out" --rdma-cm --json '$RPERF_LAB_RESULTS/server.json'
+SRV_PID=${BG_PIDS[-1]}
 wait_listen h2 18520
+# Forged side connections to flow 1: from h3, and from h1 without its secret.
+in_vm_bg h3 "python3 $TOP/tests/lab/forge-attach.py h2 18520 1" "$WORK/forge-h3.out"
+FORGE_PIDS=("${BG_PIDS[-1]}")
+in_vm_bg h1 "sleep 1; python3 $TOP/tests/lab/forge-attach.py h2 18520 1" "$WORK/forge-h1.out"
+FORGE_PIDS+=("${BG_PIDS[-1]}")
 bw_run h1 cm --rdma-cm --event -D 4 -s 4096 h2 ||
 	{ cat "$WORK/cm.out" "$WORK/srv.out" >&2; fail "rperf bw --rdma-cm failed"; }
+wait "${FORGE_PIDS[@]}" || true
+for h in h3 h1; do
+	[ "$(tr -d '[:space:]' <"$WORK/forge-$h.out")" = -13 ] ||
+		{ cat "$WORK/forge-$h.out" "$WORK/srv.out" >&2; fail "a forged side connection from $h was not refused"; }
+done
 server_signal h2 TERM
-wait "${BG_PIDS[-1]}" || { cat "$WORK/srv.out" >&2; fail "rperf server --rdma-cm did not exit cleanly"; }
+wait "$SRV_PID" || { cat "$WORK/srv.out" >&2; fail "rperf server --rdma-cm did not exit cleanly"; }
 read -r sent recv < <(jq -r '"\(.total.sent.msgs) \(.total.received.msgs // "null")"' "$WORK/cm.json")
 echo "rperf bw --rdma-cm h1 -> h2: sent $sent messages, the server received $recv"
 jq -e '.complete and .config.connection == "rdma_cm" and
@@ -26,3 +40,10 @@ within_pct "$recv" "$sent" 1 || fail "received $recv messages, sent $sent"
 in_vm h2 'cat $RPERF_LAB_RESULTS/server.json' >"$WORK/server.json"
 jq -e '.flows | length == 1' "$WORK/server.json" >/dev/null ||
 	{ cat "$WORK/server.json" >&2; fail "the side connection made a flow of its own"; }
+jq -e '.side_connections_refused == 2' "$WORK/server.json" >/dev/null ||
+	{ cat "$WORK/server.json" >&2; fail "the server did not count 2 refused side connections"; }
+grep -q 'side connection to rdma_cm flow 1 refused: it comes from' "$WORK/srv.out" ||
+	{ cat "$WORK/srv.out" >&2; fail "no line for the side connection from another host"; }
+grep -q 'side connection to rdma_cm flow 1 refused: wrong secret' "$WORK/srv.out" ||
+	{ cat "$WORK/srv.out" >&2; fail "no line for the side connection with a wrong secret"; }
+echo "forged side connections refused: $(jq .side_connections_refused "$WORK/server.json")"

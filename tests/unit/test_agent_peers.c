@@ -4,6 +4,8 @@
  * missing or wrong token, a message type or field the protocol lacks.
  * The token never crosses the wire: a coordinator's hello relayed through
  * the test holds no token, and its recorded frames, replayed, are refused.
+ * After the hello every frame is sealed: one replayed, reordered, tampered
+ * with or from another session ends that session.
  * Each peer gets a clear line in the agent's log and a closed connection,
  * within a bound; the agent stays up and serves a good coordinator after
  * them all. Another shows that a second coordinator is refused while one
@@ -284,8 +286,8 @@ static void test_bad_hellos(void **state)
 {
 	(void)state;
 	refused("{\"type\":\"hello\",\"version\":1,\"nonce\":\"" N64 "\"}",
-		"expected a hello of version 3 with a nonce");
-	refused("{\"type\":\"hello\",\"version\":2}", "expected a hello of version 3 with a nonce");
+		"expected a hello of version 4 with a nonce");
+	refused("{\"type\":\"hello\",\"version\":2}", "expected a hello of version 4 with a nonce");
 	refused("{\"type\":\"hello\",\"version\":2,\"token\":\"" TOKEN "\"}",
 		"unknown field 'token'");
 	refused("{\"type\":\"run\",\"cmd\":\"touch /tmp/rperf-pwned\"}",
@@ -296,15 +298,20 @@ static void test_bad_hellos(void **state)
 		"bad JSON");
 }
 
-/* Connect to @a as a coordinator (with @token if not NULL); the agent's answer. */
-static json_t *coordinator_hello(const struct agent *a, const char *token, int *fd)
+/*
+ * Connect to @a as a coordinator (with @token if not NULL) on @ch; the
+ * agent's answer.
+ */
+static json_t *coordinator_hello(const struct agent *a, const char *token, struct ctl_chan *ch)
 {
 	char err[256];
 	json_t *r;
+	int fd;
 
-	*fd = peer_connect("127.0.0.1", a->port);
-	assert_true(*fd >= 0);
-	if (ctl_hello_client(*fd, token, &r, 5000, err, sizeof(err))) {
+	fd = peer_connect("127.0.0.1", a->port);
+	assert_true(fd >= 0);
+	ctl_chan_init(ch, fd, true);
+	if (ctl_hello_client(ch, token, &r, 5000, err, sizeof(err))) {
 		r = ctl_msg("error");
 		json_object_set_new(r, "error", json_string(err));
 	}
@@ -314,21 +321,21 @@ static json_t *coordinator_hello(const struct agent *a, const char *token, int *
 /* A wrong token: the agent's challenge is answered with a proof it refuses. */
 static void test_wrong_token(void **state)
 {
-	int fd;
+	struct ctl_chan ch;
 	json_t *r;
 
 	(void)state;
-	r = coordinator_hello(&tok_agent, "0123456789abcdef0124", &fd);
+	r = coordinator_hello(&tok_agent, "0123456789abcdef0124", &ch);
 	assert_string_equal(ctl_type(r), "error");
 	assert_non_null(strstr(json_string_value(json_object_get(r, "error")),
 			       "the agent does not hold our token"));
 	json_decref(r);
-	close(fd);
-	r = coordinator_hello(&tok_agent, NULL, &fd);
+	close(ch.fd);
+	r = coordinator_hello(&tok_agent, NULL, &ch);
 	assert_non_null(strstr(json_string_value(json_object_get(r, "error")),
 			       "the agent asks for a token"));
 	json_decref(r);
-	close(fd);
+	close(ch.fd);
 }
 
 /*
@@ -341,6 +348,7 @@ static void test_no_token_on_wire_and_replay(void **state)
 {
 	unsigned char sent[8192], buf[4096];
 	size_t n_sent = 0, hello_len;
+	struct ctl_chan ch;
 	int sv[2], afd, status;
 	char err[256];
 	ssize_t n;
@@ -356,7 +364,8 @@ static void test_no_token_on_wire_and_replay(void **state)
 	if (!pid) {
 		close(sv[1]);
 		close(afd);
-		_exit(ctl_hello_client(sv[0], TOKEN, &r, 5000, err, sizeof(err)) ||
+		ctl_chan_init(&ch, sv[0], true);
+		_exit(ctl_hello_client(&ch, TOKEN, &r, 5000, err, sizeof(err)) ||
 		      strcmp(ctl_type(r), "hello") ? 1 : 0);
 	}
 	close(sv[0]);
@@ -399,18 +408,162 @@ static void test_no_token_on_wire_and_replay(void **state)
 	}
 	assert_true(afd >= 0);
 	send_all(afd, sent, hello_len);
-	assert_int_equal(ctl_recv(afd, &r, 5000, err, sizeof(err)), 0);
+	ctl_chan_init(&ch, afd, true);
+	assert_int_equal(ctl_recv(&ch, &r, 5000, err, sizeof(err)), 0);
 	if (!strcmp(ctl_type(r), "error"))	/* still busy with the relayed one: again */
 		fail_msg("agent busy: %s", json_string_value(json_object_get(r, "error")));
 	assert_string_equal(ctl_type(r), "challenge");
 	json_decref(r);
 	send_all(afd, sent + hello_len, n_sent - hello_len);
-	assert_int_equal(ctl_recv(afd, &r, 5000, err, sizeof(err)), 0);
+	assert_int_equal(ctl_recv(&ch, &r, 5000, err, sizeof(err)), 0);
 	assert_string_equal(ctl_type(r), "error");
 	assert_non_null(strstr(json_string_value(json_object_get(r, "error")), "wrong token"));
 	json_decref(r);
 	closed_within(afd, CLOSE_MS);
 	log_has(&tok_agent, "wrong token: the coordinator's proof does not match");
+}
+
+/* How many lines of @a's log hold @what. */
+static int log_count(const struct agent *a, const char *what)
+{
+	char line[512];
+	FILE *f = fopen(a->log, "r");
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, what) != NULL;
+	fclose(f);
+	return n;
+}
+
+/* Wait until @a's log holds @n lines with @what; fail after a few seconds. */
+static void log_has_n(const struct agent *a, const char *what, int n)
+{
+	int i;
+
+	for (i = 0; i < 50 && log_count(a, what) < n; i++)
+		usleep(100000);
+	if (log_count(a, what) < n)
+		fail_msg("agent log %s has %d lines with '%s', expected %d", a->log,
+			 log_count(a, what), what, n);
+}
+
+/* A session with @a, its hello taken: @ch is keyed. */
+static void sealed_session(const struct agent *a, struct ctl_chan *ch)
+{
+	json_t *r = NULL;
+	int i;
+
+	/* The agent may still be closing the last session: then it is busy. */
+	for (i = 0; i < 50; i++) {
+		r = coordinator_hello(a, TOKEN, ch);
+		if (!strcmp(ctl_type(r), "hello"))
+			break;
+		json_decref(r);
+		r = NULL;
+		close(ch->fd);
+		usleep(100000);
+	}
+	assert_non_null(r);
+	json_decref(r);
+	assert_true(ch->keyed);
+}
+
+/*
+ * The sealed frame @ch would send next as a time message, @count times
+ * (the last one's bytes in @buf), without sending it: a copy of @ch
+ * writes into a socket pair.
+ */
+static size_t forge(const struct ctl_chan *ch, int count, unsigned char *buf, size_t len)
+{
+	struct ctl_chan spy = *ch;
+	char err[256];
+	ssize_t n = 0;
+	int sv[2];
+	json_t *m;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	spy.fd = sv[0];
+	while (count--) {
+		m = ctl_msg("time");
+		assert_int_equal(ctl_send(&spy, m, 1000, err, sizeof(err)), 0);
+		json_decref(m);
+		n = read(sv[1], buf, len);
+		assert_true(n > 8 + CTL_SEQ_BYTES + CTL_SEAL_BYTES);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return (size_t)n;
+}
+
+/* One time exchange on @ch: the agent answers. */
+static void time_exchange(struct ctl_chan *ch)
+{
+	char err[256];
+	json_t *m = ctl_msg("time"), *r;
+
+	assert_int_equal(ctl_send(ch, m, 2000, err, sizeof(err)), 0);
+	json_decref(m);
+	assert_int_equal(ctl_recv(ch, &r, 5000, err, sizeof(err)), 0);
+	assert_string_equal(ctl_type(r), "time");
+	json_decref(r);
+}
+
+/*
+ * Once authenticated every frame is sealed: a real agent drops a session
+ * on a frame replayed, reordered, tampered with, or recorded in another
+ * session, each with a line naming the coordinator, and serves the next.
+ */
+static void test_sealed_frames(void **state)
+{
+	unsigned char f[1024], old[1024];
+	struct ctl_chan ch;
+	struct agent a;
+	char path[128];
+	size_t n, n_old;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/token", dir);
+	agent_start(&a, "127.0.0.1", path);
+
+	/* Replayed: frame 0 again once it was taken. */
+	sealed_session(&a, &ch);
+	n = forge(&ch, 1, f, sizeof(f));
+	time_exchange(&ch);
+	send_all(ch.fd, f, n);
+	closed_within(ch.fd, CLOSE_MS);
+	log_has(&a, "connection to coordinator 127.0.0.1:");
+	log_has(&a, "dropped: frame 0 out of sequence (expected 1: replayed or reordered)");
+
+	/* Reordered: frame 1 before frame 0. */
+	sealed_session(&a, &ch);
+	n = forge(&ch, 2, f, sizeof(f));
+	send_all(ch.fd, f, n);
+	closed_within(ch.fd, CLOSE_MS);
+	log_has(&a, "dropped: frame 1 out of sequence (expected 0: replayed or reordered)");
+
+	/* Tampered: one byte of the body changed; then a frame kept for later. */
+	sealed_session(&a, &ch);
+	n_old = forge(&ch, 1, old, sizeof(old));
+	n = forge(&ch, 1, f, sizeof(f));
+	f[8 + CTL_SEQ_BYTES + 3] ^= 0x01;
+	send_all(ch.fd, f, n);
+	closed_within(ch.fd, CLOSE_MS);
+	log_has_n(&a, "dropped: frame 0 fails its MAC", 1);
+
+	/* From another session: the last one's frame 0, where 0 is due. */
+	sealed_session(&a, &ch);
+	send_all(ch.fd, old, n_old);
+	closed_within(ch.fd, CLOSE_MS);
+	log_has_n(&a, "dropped: frame 0 fails its MAC", 2);
+
+	/* And a good session still runs. */
+	sealed_session(&a, &ch);
+	time_exchange(&ch);
+	time_exchange(&ch);
+	close(ch.fd);
+	agent_stop(&a);
 }
 
 /*
@@ -420,34 +573,35 @@ static void test_no_token_on_wire_and_replay(void **state)
  */
 static void test_busy_then_sigterm(void **state)
 {
+	struct ctl_chan c1, c2;
 	struct agent a;
 	char err[256];
 	int64_t t0;
-	int fd1, fd2, status;
+	int status;
 	json_t *r;
 
 	(void)state;
 	agent_start(&a, "127.0.0.1", NULL);
-	r = coordinator_hello(&a, NULL, &fd1);
+	r = coordinator_hello(&a, NULL, &c1);
 	assert_string_equal(ctl_type(r), "hello");
 	json_decref(r);
 	t0 = now_ms();
-	r = coordinator_hello(&a, NULL, &fd2);
+	r = coordinator_hello(&a, NULL, &c2);
 	assert_true(now_ms() - t0 < 2000);
 	assert_string_equal(ctl_type(r), "error");
 	assert_non_null(strstr(json_string_value(json_object_get(r, "error")),
 				"busy with coordinator 127.0.0.1:"));
 	json_decref(r);
-	closed_within(fd2, 2000);
+	closed_within(c2.fd, 2000);
 	log_has(&a, "refused: busy with coordinator");
 	t0 = now_ms();
 	kill(a.pid, SIGTERM);
-	assert_int_equal(ctl_recv(fd1, &r, 2000, err, sizeof(err)), 0);
+	assert_int_equal(ctl_recv(&c1, &r, 2000, err, sizeof(err)), 0);
 	assert_string_equal(ctl_type(r), "error");
 	assert_string_equal(json_string_value(json_object_get(r, "error")),
 			    "the agent is stopping");
 	json_decref(r);
-	closed_within(fd1, 2000);
+	closed_within(c1.fd, 2000);
 	assert_int_equal(waitpid(a.pid, &status, 0), a.pid);
 	assert_true(now_ms() - t0 < 2000);
 	assert_true(WIFEXITED(status));
@@ -457,24 +611,25 @@ static void test_busy_then_sigterm(void **state)
 /* After every bad peer, a good coordinator is served. */
 static void test_still_serves(void **state)
 {
+	struct ctl_chan ch;
 	char err[256];
 	json_t *m, *r;
-	int fd;
 
 	(void)state;
-	r = coordinator_hello(&tok_agent, TOKEN, &fd);
+	r = coordinator_hello(&tok_agent, TOKEN, &ch);
 	assert_string_equal(ctl_type(r), "hello");
 	json_decref(r);
 	m = ctl_msg("time");
-	assert_int_equal(ctl_send(fd, m, 2000, err, sizeof(err)), 0);
+	assert_int_equal(ctl_send(&ch, m, 2000, err, sizeof(err)), 0);
 	json_decref(m);
-	assert_int_equal(ctl_recv(fd, &r, 5000, err, sizeof(err)), 0);
+	assert_int_equal(ctl_recv(&ch, &r, 5000, err, sizeof(err)), 0);
 	assert_string_equal(ctl_type(r), "time");
 	json_decref(r);
-	/* Mid-session, a message the protocol lacks ends the session too. */
-	send_frame(fd, "{\"type\":\"exec\",\"argv\":[\"sh\"]}");
-	closed_within(fd, CLOSE_MS);
-	log_has(&tok_agent, "unknown message type 'exec'");
+	/* Mid-session, an unsealed frame (here a message the protocol lacks)
+	 * ends the session too. */
+	send_frame(ch.fd, "{\"type\":\"exec\",\"argv\":[\"sh\"]}");
+	closed_within(ch.fd, CLOSE_MS);
+	log_has(&tok_agent, "frame 1 is not sealed in a sealed session");
 	assert_int_equal(access("/tmp/rperf-pwned", F_OK), -1);
 	agent_stop(&tok_agent);
 	tok_agent.pid = 0;
@@ -501,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_bad_hellos),
 		cmocka_unit_test(test_wrong_token),
 		cmocka_unit_test(test_no_token_on_wire_and_replay),
+		cmocka_unit_test(test_sealed_frames),
 		cmocka_unit_test(test_busy_then_sigterm),
 		cmocka_unit_test(test_still_serves),
 		cmocka_unit_test(test_binds_given_address),

@@ -1,7 +1,8 @@
 /*
  * conn: telling that a peer is gone, which every client checks while it
  * measures, including when the peer's last message is still unread; the
- * hello that attaches a side connection to an rdma_cm flow.
+ * hello that attaches a side connection to an rdma_cm flow, and the check
+ * that binds it to the flow's client address and secret.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -9,11 +10,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "rdma/conn.h"
+#include "engine/sink.h"
 
 /* A TCP connection on the loopback: *cli and *srv. */
 static void tcp_pair(int *cli, int *srv)
@@ -63,9 +66,65 @@ static void test_hello_attach(void **state)
 	assert_int_equal(conn_hello_unpack(frame, &r), 0);
 	assert_int_equal(r.kind, CONN_HELLO_ATTACH);
 	assert_int_equal(r.flow_id, 7);
+	/* The secret travels whole. */
+	memset(h.secret, 0xa5, sizeof(h.secret));
+	h.secret[15] = 0x01;
+	conn_hello_pack(&h, frame);
+	assert_int_equal(conn_hello_unpack(frame, &r), 0);
+	assert_memory_equal(r.secret, h.secret, CONN_SECRET_BYTES);
 	h.kind = CONN_HELLO_ATTACH + 1;
 	conn_hello_pack(&h, frame);
 	assert_int_not_equal(conn_hello_unpack(frame, &r), 0);
+}
+
+/*
+ * A side connection attaches to an rdma_cm flow only from the address the
+ * flow came from and with its secret; one byte off, another address, or a
+ * flow with no address known is refused, saying why.
+ */
+static void test_attach_bound(void **state)
+{
+	struct sockaddr_in6 mapped = { .sin6_family = AF_INET6 };
+	struct sockaddr_in v4 = { .sin_family = AF_INET };
+	struct sink_flow f = { .id = 3 };
+	uint8_t secret[CONN_SECRET_BYTES];
+	char err[256], ip[48];
+
+	(void)state;
+	inet_pton(AF_INET, "198.18.0.1", &v4.sin_addr);
+	assert_int_equal(sink_flow_bind(&f, (struct sockaddr *)&v4, err, sizeof(err)), 0);
+	assert_string_equal(f.client_ip, "198.18.0.1");
+	memcpy(secret, f.secret, sizeof(secret));
+	assert_int_equal(sink_attach_check(&f, "198.18.0.1", secret, err, sizeof(err)), 0);
+	/* Another address, the right secret. */
+	assert_int_equal(sink_attach_check(&f, "198.18.0.9", secret, err, sizeof(err)), -EACCES);
+	assert_non_null(strstr(err, "it comes from 198.18.0.9, the flow from 198.18.0.1"));
+	/* The right address, one bit of the secret off (first and last byte). */
+	secret[0] ^= 1;
+	assert_int_equal(sink_attach_check(&f, "198.18.0.1", secret, err, sizeof(err)), -EACCES);
+	assert_non_null(strstr(err, "wrong secret"));
+	secret[0] ^= 1;
+	secret[CONN_SECRET_BYTES - 1] ^= 0x80;
+	assert_int_equal(sink_attach_check(&f, "198.18.0.1", secret, err, sizeof(err)), -EACCES);
+	secret[CONN_SECRET_BYTES - 1] ^= 0x80;
+	/* An all-zero secret (what a client that never saw one sends). */
+	memset(secret, 0, sizeof(secret));
+	assert_int_equal(sink_attach_check(&f, "198.18.0.1", secret, err, sizeof(err)), -EACCES);
+	/* Each flow draws its own secret. */
+	memcpy(secret, f.secret, sizeof(secret));
+	assert_int_equal(sink_flow_bind(&f, (struct sockaddr *)&v4, err, sizeof(err)), 0);
+	assert_memory_not_equal(secret, f.secret, CONN_SECRET_BYTES);
+	/* A flow whose client address is not known takes no side connection. */
+	f.client_ip[0] = '\0';
+	assert_int_equal(sink_attach_check(&f, "198.18.0.1", f.secret, err, sizeof(err)),
+			 -EACCES);
+	/* An IPv4 client seen through a dual-stack socket is the same address. */
+	inet_pton(AF_INET6, "::ffff:198.18.0.1", &mapped.sin6_addr);
+	conn_addr_ip((struct sockaddr *)&mapped, ip, sizeof(ip));
+	assert_string_equal(ip, "198.18.0.1");
+	inet_pton(AF_INET6, "fd00::1", &mapped.sin6_addr);
+	conn_addr_ip((struct sockaddr *)&mapped, ip, sizeof(ip));
+	assert_string_equal(ip, "fd00::1");
 }
 
 int main(void)
@@ -73,6 +132,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_hello_attach),
+		cmocka_unit_test(test_attach_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

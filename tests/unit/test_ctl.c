@@ -1,4 +1,7 @@
-/* Control messages: the schema's checks, framing over a socket pair, tokens. */
+/*
+ * Control messages: the schema's checks, framing over a socket pair (plain
+ * and sealed: tampered, replayed, reordered, foreign frames), tokens.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,28 +112,154 @@ static void test_frames(void **state)
 	static const unsigned char junk[8] = { 'H', 'T', 'T', 'P', 0, 0, 0, 1 };
 	static const unsigned char huge[8] = { 0x52, 0x50, 0x43, 0x54, 0x7f, 0, 0, 0 };
 	json_t *m = ctl_msg("time"), *r;
+	struct ctl_chan a, b;
 	int sv[2];
 
 	(void)state;
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	assert_int_equal(ctl_send(sv[0], m, 1000, err, sizeof(err)), 0);
-	assert_int_equal(ctl_recv(sv[1], &r, 1000, err, sizeof(err)), 0);
+	ctl_chan_init(&a, sv[0], true);
+	ctl_chan_init(&b, sv[1], false);
+	assert_int_equal(ctl_send(&a, m, 1000, err, sizeof(err)), 0);
+	assert_int_equal(ctl_recv(&b, &r, 1000, err, sizeof(err)), 0);
 	assert_string_equal(ctl_type(r), "time");
 	json_decref(r);
 	/* Nothing sent: the wait ends. */
-	assert_int_equal(ctl_recv(sv[1], &r, 50, err, sizeof(err)), -ETIMEDOUT);
+	assert_int_equal(ctl_recv(&b, &r, 50, err, sizeof(err)), -ETIMEDOUT);
 	assert_int_equal(write(sv[0], junk, sizeof(junk)), 8);
-	assert_int_equal(ctl_recv(sv[1], &r, 1000, err, sizeof(err)), -EPROTO);
+	assert_int_equal(ctl_recv(&b, &r, 1000, err, sizeof(err)), -EPROTO);
 	assert_int_equal(write(sv[0], huge, sizeof(huge)), 8);
-	assert_int_equal(ctl_recv(sv[1], &r, 1000, err, sizeof(err)), -EPROTO);
+	assert_int_equal(ctl_recv(&b, &r, 1000, err, sizeof(err)), -EPROTO);
 	assert_non_null(strstr(err, "exceeds"));
 	/* A message that breaks the schema never leaves. */
 	json_object_set_new(m, "bogus", json_true());
-	assert_int_equal(ctl_send(sv[0], m, 1000, err, sizeof(err)), -EPROTO);
+	assert_int_equal(ctl_send(&a, m, 1000, err, sizeof(err)), -EPROTO);
 	close(sv[0]);
-	assert_int_equal(ctl_recv(sv[1], &r, 1000, err, sizeof(err)), -ECONNRESET);
+	assert_int_equal(ctl_recv(&b, &r, 1000, err, sizeof(err)), -ECONNRESET);
 	close(sv[1]);
 	json_decref(m);
+}
+
+/* Two keyed ends over a socket pair: @a the coordinator's, @b the agent's. */
+static void keyed_pair(struct ctl_chan *a, struct ctl_chan *b, const char *agent_nonce)
+{
+	int sv[2];
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	ctl_chan_init(a, sv[0], true);
+	ctl_chan_init(b, sv[1], false);
+	assert_int_equal(ctl_chan_key(a, "0123456789abcdef", N64, agent_nonce, err,
+				      sizeof(err)), 0);
+	assert_int_equal(ctl_chan_key(b, "0123456789abcdef", N64, agent_nonce, err,
+				      sizeof(err)), 0);
+}
+
+/* Send a time message on @from and read the sealed frame's bytes raw. */
+static size_t sealed_bytes(struct ctl_chan *from, int raw_fd, unsigned char *buf, size_t len)
+{
+	json_t *m = ctl_msg("time");
+	ssize_t n;
+
+	assert_int_equal(ctl_send(from, m, 1000, err, sizeof(err)), 0);
+	json_decref(m);
+	n = read(raw_fd, buf, len);
+	assert_true(n > 8);
+	return (size_t)n;
+}
+
+/* @frame written raw to @fd must be refused by @c with @why. */
+static void unsealed_refused(struct ctl_chan *c, int fd, const unsigned char *frame, size_t n,
+			     const char *why)
+{
+	json_t *r;
+
+	assert_int_equal(write(fd, frame, n), (ssize_t)n);
+	assert_int_equal(ctl_recv(c, &r, 1000, err, sizeof(err)), -EBADMSG);
+	if (!strstr(err, why))
+		fail_msg("'%s', expected '%s'", err, why);
+	/* Dropped: nothing more goes either way. */
+	assert_int_equal(ctl_recv(c, &r, 1000, err, sizeof(err)), -EPIPE);
+	assert_int_equal(ctl_send(c, r = ctl_msg("time"), 1000, err, sizeof(err)), -EPIPE);
+	json_decref(r);
+}
+
+/*
+ * Sealed frames: they pass in order both ways; a byte changed, a frame
+ * replayed or reordered, one of the other direction or of another
+ * session, and a plain frame in a sealed session are each refused.
+ */
+static void test_sealed(void **state)
+{
+	unsigned char f0[256], f1[256], other[256], back[256];
+	struct ctl_chan a, b, a2, b2, spy;
+	size_t n0, n1, no, nb;
+	json_t *r;
+	int sv[2];
+
+	(void)state;
+	keyed_pair(&a, &b, N64);
+	n0 = sealed_bytes(&a, b.fd, f0, sizeof(f0));
+	n1 = sealed_bytes(&a, b.fd, f1, sizeof(f1));
+	assert_int_equal(write(a.fd, f0, n0), (ssize_t)n0);
+	assert_int_equal(write(a.fd, f1, n1), (ssize_t)n1);
+	assert_int_equal(ctl_recv(&b, &r, 1000, err, sizeof(err)), 0);
+	json_decref(r);
+	assert_int_equal(ctl_recv(&b, &r, 1000, err, sizeof(err)), 0);
+	json_decref(r);
+	/* The agent's answers have their own numbers, from 0. */
+	nb = sealed_bytes(&b, a.fd, back, sizeof(back));
+	assert_int_equal(write(b.fd, back, nb), (ssize_t)nb);
+	assert_int_equal(ctl_recv(&a, &r, 1000, err, sizeof(err)), 0);
+	json_decref(r);
+	/* Replayed: frame 1 again where 2 is due. */
+	unsealed_refused(&b, a.fd, f1, n1, "frame 1 out of sequence (expected 2");
+	close(a.fd);
+	close(b.fd);
+
+	/* Reordered: frame 1 before frame 0. */
+	keyed_pair(&a, &b, N64);
+	n0 = sealed_bytes(&a, b.fd, f0, sizeof(f0));
+	n1 = sealed_bytes(&a, b.fd, f1, sizeof(f1));
+	unsealed_refused(&b, a.fd, f1, n1, "frame 1 out of sequence (expected 0");
+	close(a.fd);
+	close(b.fd);
+
+	/* Tampered: one byte of the body changed. */
+	keyed_pair(&a, &b, N64);
+	n0 = sealed_bytes(&a, b.fd, f0, sizeof(f0));
+	f0[8 + CTL_SEQ_BYTES + 2] ^= 0x20;
+	unsealed_refused(&b, a.fd, f0, n0, "fails its MAC");
+	close(a.fd);
+	close(b.fd);
+
+	/* Reflected: the agent's own frame 0 sent back to it. */
+	keyed_pair(&a, &b, N64);
+	spy = b;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	spy.fd = sv[0];
+	nb = sealed_bytes(&spy, sv[1], back, sizeof(back));
+	unsealed_refused(&b, a.fd, back, nb, "fails its MAC");
+	close(sv[0]);
+	close(sv[1]);
+	close(a.fd);
+	close(b.fd);
+
+	/* Another session (another agent nonce): its frame 0 is not ours. */
+	keyed_pair(&a, &b, N64);
+	keyed_pair(&a2, &b2, "f123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	no = sealed_bytes(&a2, b2.fd, other, sizeof(other));
+	unsealed_refused(&b, a.fd, other, no, "fails its MAC");
+	close(a2.fd);
+	close(b2.fd);
+	close(a.fd);
+	close(b.fd);
+
+	/* A plain frame where a sealed one is due. */
+	keyed_pair(&a, &b, N64);
+	a.keyed = false;
+	n0 = sealed_bytes(&a, b.fd, f0, sizeof(f0));
+	unsealed_refused(&b, a.fd, f0, n0, "not sealed");
+	close(a.fd);
+	close(b.fd);
 }
 
 static void test_tokens(void **state)
@@ -166,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_sealed),
 		cmocka_unit_test(test_tokens),
 	};
 

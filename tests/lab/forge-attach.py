@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+"""A forged side connection: an attach hello (src/rdma/conn.h, version 2)
+for rdma_cm flow FLOW at HOST:PORT with a random secret, sent again every
+half second while the flow does not exist yet. Prints the status of the
+server's answer: -13 (EACCES) when it refused the attach."""
+import os
+import socket
+import struct
+import sys
+import time
+
+host, port, flow = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+status = None
+for _ in range(60):
+    with socket.create_connection((host, port), 10) as s:
+        s.sendall(struct.pack(">IHHi", 0x52505246, 2, 3, 0) + bytes(36) +
+                  struct.pack(">I", flow) + os.urandom(16))
+        status = struct.unpack(">i", s.makefile("rb").read(68)[8:12])[0]
+    if status != -2:  # ENOENT: no such flow yet
+        break
+    time.sleep(0.5)
+print(status)
