@@ -1,6 +1,6 @@
 /*
  * The coordinator's side of the agents' control protocol (ctl.h): reach
- * every agent (launched over ssh if asked), check its version and token,
+ * every agent (launched if asked: coord_launch.c), check its version and token,
  * measure its clock against ours, then for each step set up the flows,
  * give every agent the start on its own clock, and collect what each
  * measured, stopping the others when one fails or a signal comes. Apart
@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rdma/conn.h"
@@ -22,6 +21,7 @@
 #include "base/stop.h"
 
 #define COORD_MSG_MS		10000
+#define COORD_REACH_SLICE_MS	1000	/* between looks at an agent's launcher */
 #define COORD_SETUP_MS		60000	/* QPs connect under a slow software NIC */
 #define COORD_SLACK_MS		30000	/* past the window, for results to come */
 #define COORD_STOP_MS		15000	/* after a stop, for what the agents measured */
@@ -81,25 +81,8 @@ static struct coord_agent *coord_agent(struct coord *c, const char *host)
 	for (i = 0; i < c->n_agents; i++)
 		if (!strcmp(c->agents[i].host, host))
 			return &c->agents[i];
-	c->agents[c->n_agents] = (struct coord_agent){ .host = host, .fd = -1 };
+	c->agents[c->n_agents] = (struct coord_agent){ .host = host, .fd = -1, .launcher = -1 };
 	return &c->agents[c->n_agents++];
-}
-
-/* ssh HOST rperf agent --once ...; the agent's output goes to our stderr. */
-static void coord_launch(struct coord *c, struct coord_agent *a)
-{
-	char port[16];
-	pid_t pid;
-
-	snprintf(port, sizeof(port), "%u", c->sc.agent_port);
-	pid = fork();
-	if (pid == 0) {
-		/* The token file's path is the same on every host (a shared home). */
-		execlp("ssh", "ssh", "-o", "BatchMode=yes", a->host, c->o->agent_cmd, "agent",
-		       "--once", "--port", port, "--token-file", c->o->token_file, (char *)NULL);
-		_exit(127);
-	}
-	a->launcher = pid > 0 ? pid : 0;
 }
 
 /* Send @m (consumed) to @a and take its answer into *@r. 0 or -errno. */
@@ -193,6 +176,26 @@ static int coord_hello(struct coord *c, struct coord_agent *a, char *err, size_t
 	return ret ? ret : coord_sync(a, err, errlen);
 }
 
+/*
+ * Connect to @a within the --timeout, trying again while it refuses (it
+ * may still be starting); a launcher that ended meanwhile is the answer.
+ */
+static int coord_reach(struct coord *c, struct coord_agent *a, char *err, size_t errlen)
+{
+	uint64_t end = ctl_now_ns() + (uint64_t)(c->o->timeout_s * 1e9);
+	int fd;
+
+	for (;;) {
+		fd = conn_connect(a->host, c->sc.agent_port, COORD_REACH_SLICE_MS, err, errlen);
+		if (fd >= 0 || (fd != -ECONNREFUSED && fd != -ETIMEDOUT))
+			return fd;
+		if (coord_launcher_failed(c, a, err, errlen))
+			return -ECHILD;
+		if (ctl_now_ns() >= end)
+			return fd;
+	}
+}
+
 int coord_connect_agents(struct coord *c)
 {
 	struct coord_agent *a;
@@ -205,12 +208,11 @@ int coord_connect_agents(struct coord *c)
 		coord_agent(c, c->sc.flows[i].dest);
 	for (i = 0; i < c->sc.n_flows; i++)
 		coord_agent(c, c->sc.flows[i].host);
-	for (i = 0; c->o->launch && i < c->n_agents; i++)
-		coord_launch(c, &c->agents[i]);
+	if (c->o->launch && (ret = coord_launch(c)))
+		return ret;
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		a->fd = conn_connect(a->host, c->sc.agent_port, (int)(c->o->timeout_s * 1000), err,
-				     sizeof(err));
+		a->fd = coord_reach(c, a, err, sizeof(err));
 		ret = a->fd < 0 ? a->fd : coord_hello(c, a, err, sizeof(err));
 		if (ret) {
 			coord_fail(c, a, NULL, "cannot be reached", err);
@@ -250,9 +252,7 @@ void coord_hangup(struct coord *c, bool stop)
 		close(c->agents[i].fd);
 		c->agents[i].fd = -1;
 	}
-	for (i = 0; i < c->n_agents; i++)
-		if (c->agents[i].launcher)
-			waitpid(c->agents[i].launcher, NULL, 0);
+	coord_launch_end(c);
 }
 
 /* ------------------------------------------------------------------ */
