@@ -90,6 +90,13 @@ static int coord_spawn(struct coord *c, struct coord_launcher *l, const char *wh
 	c->n_launchers++;	/* from here on, coord_launch_end() cleans up */
 	if (token ? pipe2(in, O_CLOEXEC) : (in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
+	l->token_fd = in[1];
+	/* Before the fork, while we hold the reading end too: the line fits
+	 * the pipe's buffer, and a child gone at once cannot raise SIGPIPE. */
+	if (token && dprintf(in[1], "%s\n", token) < 0) {
+		close(in[0]);
+		return -errno;
+	}
 	pid = fork();
 	if (pid == 0)
 		coord_launch_exec(argv, in[0], l->log_fd);
@@ -99,10 +106,6 @@ static int coord_spawn(struct coord *c, struct coord_launcher *l, const char *wh
 		setpgid(pid, pid);	/* as the child does: no race with a kill */
 	close(in[0]);
 	l->pid = pid > 0 ? pid : 0;
-	l->token_fd = in[1];
-	/* The token's line fits the pipe's buffer: this write does not block. */
-	if (!ret && token && dprintf(in[1], "%s\n", token) < 0)
-		ret = -errno;
 	return ret;
 }
 

@@ -191,6 +191,8 @@ static int coord_reach(struct coord *c, struct coord_agent *a, char *err, size_t
 			return fd;
 		if (coord_launcher_failed(c, a, err, errlen))
 			return -ECHILD;
+		if (stop_requested())
+			return errbuf_set(err, errlen, -EINTR, "interrupted");
 		if (ctl_now_ns() >= end)
 			return fd;
 	}

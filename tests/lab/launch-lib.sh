@@ -73,19 +73,44 @@ tclass = 32
 EOT
 }
 
+# The same flows left to the Slurm allocation (hosts = @allocation): a
+# lat flow and a bw flow from every host but h3 into h3, as
+# $RPERF_LAB_RESULTS/alloc.ini on h1.
+alloc_scenario() {
+	cat >"${RPERF_LAB_DIR:-$TOP/.lab}/vm/h1/results/alloc.ini" <<EOT
+[global]
+destination = h3
+duration = 3s
+warmup = 1s
+clock = monotonic
+yield = yes
+
+[lat]
+pattern = incast
+hosts = @allocation
+type = lat
+
+[bw]
+pattern = incast
+hosts = @allocation
+type = bw
+tclass = 32
+EOT
+}
+
 # The lab's address of host HOST (hN is 198.18.0.N).
 getent_lab() { echo "198.18.0.${1#h}"; }
 
 # Fail unless, in $WORK/NAME.json, the run is complete without an error
-# and its last step measured both the lat flow (round trips) and the bw
-# flow (bytes received), each without an error.
+# and its last step measured every flow, each without an error: a lat
+# flow's round trips, a bw flow's bytes received; lat and bw flows both.
 flows_measured() {
 	local j=$WORK/$1.json
 	jq -e '.error == null and .complete' "$j" >/dev/null ||
 		fail "$1: the JSON has an error: $(jq -c '{error, complete}' "$j")"
-	jq -e '[.steps[-1].flows[] | select(.error == null and
-		((.type == "lat" and .rtt_ns.count > 0) or (.type == "bw" and .bytes > 0)))] |
-		map(.name) | sort == ["bw", "lat"]' "$j" >/dev/null ||
+	jq -e '.steps[-1].flows | all(.error == null and
+		((.type == "lat" and .rtt_ns.count > 0) or (.type == "bw" and .bytes > 0))) and
+		(map(.type) | unique == ["bw", "lat"])' "$j" >/dev/null ||
 		fail "$1: flows not measured: $(jq -c '.steps[-1].flows' "$j")"
 	echo "$1: $(jq -r '.steps[-1].flows[] | "\(.name) from \(.host): \(.rtt_ns.count // 0) round trips, \(.bytes) bytes"' "$j" | paste -sd ';')"
 }
@@ -108,7 +133,9 @@ SLURM_ENV="SLURM_CONF=$SLURM_DIR/slurm.conf"
 
 # The lab's slurm.conf: h1 the controller, every host of LAUNCH_HOSTS a
 # node of one partition; state, spool, logs and pids on tmpfs; no
-# cgroups, no accounting (the guests have neither).
+# accounting (the guests have none). slurmd wants a cgroup plugin: cgroup
+# v2, mounted in the guest, its hierarchy made by slurmd itself (no
+# systemd in the guests: IgnoreSystemd, cgroup.conf beside slurm.conf).
 slurm_conf() {
 	local nodes
 	nodes=$(tr ' ' ',' <<<"$LAUNCH_HOSTS")
@@ -140,7 +167,10 @@ slurm_up() {
 			in_vm h1 "umask 077; timeout 60 ssh -o BatchMode=yes $h 'umask 077; mkdir -p /run/munge && cat >/run/munge/lab.key' </run/munge/lab.key" ||
 			fail "h1: cannot hand the munge key to $h"
 		out=$(in_vm "$h" "rm -rf $SLURM_DIR /run/munge/munged.pid; set -e; umask 022; mkdir -p $SLURM_DIR/ctld $SLURM_DIR/d /run/munge
+			chmod 755 /run/munge
 			printf '%s\n' '$conf' >$SLURM_DIR/slurm.conf
+			printf '%s\n' CgroupPlugin=cgroup/v2 IgnoreSystemd=yes CgroupAutomount=yes >$SLURM_DIR/cgroup.conf
+			mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
 			munged --force --key-file=/run/munge/lab.key --seed-file=/run/munge/seed \
 				--log-file=/run/munge/munged.log --pid-file=/run/munge/munged.pid
 			for i in \$(seq 100); do [ -s /run/munge/munged.pid ] && break; sleep 0.1; done

@@ -148,6 +148,20 @@ for a in --nodelist=127.0.0.1,127.0.0.2 --nodes=2 --ntasks=2 --ntasks-per-node=1
 	"$T/token"; do
 	grep -qxF -- "$a" "$T/srun-args" || fail "--launch srun: no '$a' in $(tr '\n' ' ' <"$T/srun-args")"
 done
+# hosts = @allocation: the allocation's hosts, as scontrol expands them.
+cat >"$T/bin/scontrol" <<'EOT'
+#!/bin/sh
+[ "$*" = "show hostnames n[1-2]" ] || { echo "scontrol: unexpected '$*'" >&2; exit 1; }
+printf 'n1\nn2\n'
+EOT
+chmod +x "$T/bin/scontrol"
+printf '[global]\nagent_port = %s\n[a2a]\npattern = all-to-all\nhosts = @allocation\ntype = bw\n' \
+	"$P2" >"$T/alloc.ini"
+SLURM_JOB_NODELIST='n[1-2]' launch 1 converge --launch srun --timeout 30 --token-file "$T/token" \
+	"$T/alloc.ini"
+grep -qxF -- --nodelist=n2,n1 "$T/srun-args" || fail "@allocation: $(tr '\n' ' ' <"$T/srun-args")"
+launch 2 converge --launch srun --token-file "$T/token" "$T/alloc.ini"
+has "hosts @allocation: not inside a Slurm allocation"
 
 [ "$fails" = 0 ] || exit 1
 echo "converge-cli: all passed"
