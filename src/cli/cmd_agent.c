@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -40,7 +41,8 @@ static const struct opts_entry agent_opts_table[] = {
 		   struct agent_opts, bind),
 	OPT_UINT('p', "port", "N", "control port (default " AGENT_STR(CTL_DEFAULT_PORT) ")",
 		 struct agent_opts, port, 1, 65535),
-	OPT_STRING(0, "token-file", "FILE", "shared token; required unless bound to the loopback",
+	OPT_STRING(0, "token-file", "FILE", "shared token; required unless bound to the loopback\n"
+		   "('-': standard input's first line; the agent ends when it closes)",
 		   struct agent_opts, token_file),
 	OPT_FLAG(0, "once", "serve one coordinator, then exit", struct agent_opts, once),
 	OPT_END(),
@@ -81,6 +83,33 @@ static int agent_opts_parse(int argc, char **argv, struct agent_opts *o, char *e
 	return 0;
 }
 
+/*
+ * With the token on standard input (--token-file -, as rperf converge
+ * --launch gives it), the end of that input means the launcher (ssh) is
+ * gone: nobody will come, and the agent ends rather than linger.
+ */
+static bool agent_token_on_stdin(const struct agent_opts *o)
+{
+	return o->token_file && !strcmp(o->token_file, "-");
+}
+
+static bool agent_launcher_gone(const struct agent_opts *o)
+{
+	char buf[64];
+
+	if (!agent_token_on_stdin(o) || !conn_fd_readable(0))
+		return false;
+	return read(0, buf, sizeof(buf)) <= 0;
+}
+
+/* Wait for a coordinator (or the launcher's hang-up), half a second at most. */
+static void agent_wait(const struct agent_opts *o, int lfd)
+{
+	struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = 0, .events = POLLIN } };
+
+	poll(p, agent_token_on_stdin(o) ? 2 : 1, 500);
+}
+
 int cmd_agent(int argc, char **argv)
 {
 	char token[CTL_MAX_TOKEN_BYTES], err[256];
@@ -109,9 +138,9 @@ int cmd_agent(int argc, char **argv)
 	stop_install();
 	srand48(getpid() ^ (long)ctl_now_ns());
 	log_info("agent listening on %s port %u", o.bind ? o.bind : "*", o.port);
-	while (!stop_requested()) {
+	while (!stop_requested() && !agent_launcher_gone(&o)) {
 		if (!conn_fd_readable(lfd)) {
-			poll(&(struct pollfd){ .fd = lfd, .events = POLLIN }, 1, 500);
+			agent_wait(&o, lfd);
 			continue;
 		}
 		cfd = accept(lfd, NULL, NULL);

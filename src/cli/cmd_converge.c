@@ -27,12 +27,12 @@
 #include "qos/qosconf.h"
 #include "report/report.h"
 
-/* --launch: how the agents are started; ssh is the only way built in. */
+/* --launch: how the agents are started (coord_launch.c). */
 static int coord_opts_launch(void *dst, const char *name, const char *value, char *err,
 			    size_t errlen)
 {
-	if (strcmp(value, "ssh"))
-		return errbuf_set(err, errlen, -EINVAL, "%s '%s': only ssh is built in", name, value);
+	if (strcmp(value, "ssh") && strcmp(value, "srun"))
+		return opts_bad_value(err, errlen, name, value, "ssh or srun");
 	*(const char **)dst = value;
 	return 0;
 }
@@ -82,7 +82,8 @@ static const struct opts_entry coord_opts_table[] = {
 	OPT_STRING(0, "arbitration", "SPEC", "compare with this configuration, not the\nscenario's: "
 		   "files, or port:LID:PORT (read live)",
 		   struct converge_opts, arbitration),
-	OPT_CALLBACK(0, "launch", "ssh", "start the agents over ssh (rperf agent --once)",
+	OPT_CALLBACK(0, "launch", "HOW", "start the agents (rperf agent --once): ssh, one\n"
+		     "a host, or srun, one job step", 
 		     struct converge_opts, launch, coord_opts_launch),
 	OPT_STRING(0, "agent-command", "CMD", "with --launch: the rperf to run there (default rperf)",
 		   struct converge_opts, agent_cmd),

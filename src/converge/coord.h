@@ -31,7 +31,7 @@ struct converge_opts {
 	bool fit_best;			/* --fit best: the verdict follows the best reading */
 	enum scenario_baseline baseline;	/* --baseline: overrides the scenario's */
 	bool baseline_set;
-	const char *launch;		/* "ssh" or NULL */
+	const char *launch;		/* "ssh", "srun" or NULL */
 	const char *agent_cmd;		/* with --launch: the rperf to start */
 	const char *token_file;
 	const char *arbitration;	/* overrides the scenario's */
@@ -55,11 +55,21 @@ struct coord_agent {
 	int64_t first_agent_ns, agent_ns;
 	double rate;
 	uint64_t rtt_ns;		/* of the latest sync */
-	pid_t launcher;			/* ssh, or 0 */
+	int launcher;			/* its launcher in coord's, or -1 */
 	bool in_step;			/* has a setup in the current step */
 	bool done;			/* answered the current step */
 	json_t *result;
 	json_t *env;			/* its run_env_json(), from its first ready */
+};
+
+/* A process that started agents (coord_launch.c): ssh, one agent; srun, all. */
+struct coord_launcher {
+	char what[96];			/* "ssh h2", "srun": for errors */
+	pid_t pid;			/* 0 once reaped */
+	int token_fd;			/* ssh: the token's pipe, open while it runs */
+	int log_fd;			/* what it and its agent wrote (a memfd) */
+	int status;			/* once ended */
+	bool ended, reported;
 };
 
 struct coord {
@@ -76,6 +86,8 @@ struct coord {
 	size_t n_agents;
 	json_t *agent_ids;		/* an agent's address -> its index + 1 */
 	double connect_ms;		/* to reach, authenticate and sync them all */
+	struct coord_launcher launchers[COORD_MAX_HOSTS];
+	size_t n_launchers;
 	struct converge_step *steps;
 	size_t n_steps;
 	struct jsonl *stream;		/* --json-stream, or NULL */
@@ -95,6 +107,14 @@ struct coord {
 /* Read them if one is due; returns the ms to the next read (at most @max_ms). */
 int coord_switch_poll(struct coord *c, int max_ms);
 void coord_switch_results(struct coord *c, struct converge_step *st);
+
+/* coord_launch.c: --launch ssh|srun */
+/* Start the agents of c->agents; 0, or -errno with c->error set. */
+int coord_launch(struct coord *c);
+/* Has @a's launcher ended before its agent answered? The reason in @err. */
+bool coord_launcher_failed(struct coord *c, const struct coord_agent *a, char *err, size_t errlen);
+/* End the launchers (after the agents' hang-up); report those that failed. */
+void coord_launch_end(struct coord *c);
 
 /* coord_session.c: the agents' control connections */
 /* The agent at @addr (as a flow names it), or NULL. */

@@ -1,6 +1,6 @@
 /*
  * The coordinator's side of the agents' control protocol (ctl.h): reach
- * every agent (launched over ssh if asked), check its version and token,
+ * every agent (launched if asked: coord_launch.c), check its version and token,
  * measure its clock against ours, then for each step set up the flows,
  * give every agent the start on its own clock, and collect what each
  * measured, stopping the others when one fails or a signal comes. Apart
@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rdma/conn.h"
@@ -22,6 +21,7 @@
 #include "base/stop.h"
 
 #define COORD_MSG_MS		10000
+#define COORD_REACH_SLICE_MS	1000	/* between looks at an agent's launcher */
 #define COORD_SETUP_MS		60000	/* QPs connect under a slow software NIC */
 #define COORD_SLACK_MS		30000	/* past the window, for results to come */
 #define COORD_STOP_MS		15000	/* after a stop, for what the agents measured */
@@ -78,7 +78,7 @@ static struct coord_agent *coord_agent_add(struct coord *c, const char *addr, bo
 
 	if (!a) {
 		a = &c->agents[c->n_agents];
-		*a = (struct coord_agent){ .addr = addr, .ch = { .fd = -1 } };
+		*a = (struct coord_agent){ .addr = addr, .ch = { .fd = -1 }, .launcher = -1 };
 		scenario_agent_addr(addr, a->host, sizeof(a->host), &a->ctl_port);
 		a->ctl_port = a->ctl_port ? a->ctl_port : c->sc.agent_port;
 		json_object_set_new(c->agent_ids, addr, json_integer((json_int_t)++c->n_agents));
@@ -115,23 +115,6 @@ static int coord_agents(struct coord *c)
 	for (i = 0; i < c->sc.n_flows; i++)
 		coord_agent_add(c, c->sc.flows[i].host, false);
 	return 0;
-}
-
-/* ssh HOST rperf agent --once ...; the agent's output goes to our stderr. */
-static void coord_launch(struct coord *c, struct coord_agent *a)
-{
-	char port[16];
-	pid_t pid;
-
-	snprintf(port, sizeof(port), "%u", a->ctl_port);
-	pid = fork();
-	if (pid == 0) {
-		/* The token file's path is the same on every host (a shared home). */
-		execlp("ssh", "ssh", "-o", "BatchMode=yes", a->host, c->o->agent_cmd, "agent",
-		       "--once", "--port", port, "--token-file", c->o->token_file, (char *)NULL);
-		_exit(127);
-	}
-	a->launcher = pid > 0 ? pid : 0;
 }
 
 /* Send @m (consumed) to @a and take its answer into *@r. 0 or -errno. */
@@ -225,6 +208,28 @@ static int coord_hello(struct coord *c, struct coord_agent *a, char *err, size_t
 	return ret ? ret : coord_sync(a, err, errlen);
 }
 
+/*
+ * Connect to @a within the --timeout, trying again while it refuses (it
+ * may still be starting); a launcher that ended meanwhile is the answer.
+ */
+static int coord_reach(struct coord *c, struct coord_agent *a, char *err, size_t errlen)
+{
+	uint64_t end = ctl_now_ns() + (uint64_t)(c->o->timeout_s * 1e9);
+	int fd;
+
+	for (;;) {
+		fd = conn_connect(a->host, a->ctl_port, COORD_REACH_SLICE_MS, err, errlen);
+		if (fd >= 0 || (fd != -ECONNREFUSED && fd != -ETIMEDOUT))
+			return fd;
+		if (coord_launcher_failed(c, a, err, errlen))
+			return -ECHILD;
+		if (stop_requested())
+			return errbuf_set(err, errlen, -EINTR, "interrupted");
+		if (ctl_now_ns() >= end)
+			return fd;
+	}
+}
+
 int coord_connect_agents(struct coord *c)
 {
 	uint64_t t0 = ctl_now_ns();
@@ -235,12 +240,11 @@ int coord_connect_agents(struct coord *c)
 
 	if (coord_agents(c))
 		return snprintf(c->error, sizeof(c->error), "out of memory"), -ENOMEM;
-	for (i = 0; c->o->launch && i < c->n_agents; i++)
-		coord_launch(c, &c->agents[i]);
+	if (c->o->launch && (ret = coord_launch(c)))
+		return ret;
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		ret = conn_connect(a->host, a->ctl_port, (int)(c->o->timeout_s * 1000), err,
-				   sizeof(err));
+		ret = coord_reach(c, a, err, sizeof(err));
 		if (ret >= 0)
 			ctl_chan_init(&a->ch, ret, true);
 		ret = ret < 0 ? ret : coord_hello(c, a, err, sizeof(err));
@@ -284,9 +288,7 @@ void coord_hangup(struct coord *c, bool stop)
 		ctl_chan_forget(&c->agents[i].ch);
 		c->agents[i].ch.fd = -1;
 	}
-	for (i = 0; i < c->n_agents; i++)
-		if (c->agents[i].launcher)
-			waitpid(c->agents[i].launcher, NULL, 0);
+	coord_launch_end(c);
 	json_decref(c->agent_ids);
 	c->agent_ids = NULL;
 }

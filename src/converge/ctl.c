@@ -635,14 +635,16 @@ bool ctl_addr_is_loopback(const char *addr)
 
 int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	bool in = !strcmp(path, "-");
+	FILE *f = in ? stdin : fopen(path, "r");
 	size_t n;
 
 	if (!f)
 		return errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
 	if (!fgets(token, (int)len, f))
 		token[0] = '\0';
-	fclose(f);
+	if (!in)
+		fclose(f);
 	n = strcspn(token, "\r\n");
 	token[n] = '\0';
 	if (n < 16 || n >= CTL_MAX_TOKEN_BYTES - 1)

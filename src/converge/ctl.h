@@ -133,7 +133,8 @@ bool ctl_addr_is_loopback(const char *addr);
 
 /*
  * Read a shared token file: its first line, at least 16 and at most
- * CTL_MAX_TOKEN_BYTES - 1 characters. 0 or -errno with the reason.
+ * CTL_MAX_TOKEN_BYTES - 1 characters ("-": standard input's first line,
+ * left open). 0 or -errno with the reason.
  */
 int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen);
 /* Compare two tokens in time independent of where they differ. */

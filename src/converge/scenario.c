@@ -666,6 +666,43 @@ static int scenario_pattern_flow(struct scenario *sc, const struct scenario_patt
 	return scenario_flow_finish(sc, f, err, errlen);
 }
 
+/*
+ * hosts = @allocation: the current Slurm allocation's hosts, in its order,
+ * into @buf (SCENARIO_HOSTS_MAX), by spaces. Slurm's compressed host list
+ * is expanded by Slurm itself: scontrol show hostnames.
+ */
+static int scenario_allocation_hosts(const struct scenario *sc,
+				     const struct scenario_pattern_sec *s, char *buf, char *err,
+				     size_t errlen)
+{
+	char line[SCENARIO_HOST_MAX + 2];
+	size_t n = 0;
+	FILE *f;
+	int st;
+
+	if (!getenv("SLURM_JOB_NODELIST"))
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s] hosts @allocation: not inside "
+				  "a Slurm allocation (no SLURM_JOB_NODELIST)", sc->name,
+				  s->tmpl.line, s->tmpl.name);
+	f = popen("scontrol show hostnames \"$SLURM_JOB_NODELIST\"", "r");
+	if (!f)
+		return errbuf_set(err, errlen, -errno, "scontrol: %s", strerror(errno));
+	buf[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] && n < SCENARIO_HOSTS_MAX)
+			n += (size_t)snprintf(buf + n, SCENARIO_HOSTS_MAX - n, "%s%s", n ? " " : "",
+					      line);
+	}
+	st = pclose(f);
+	if (st || !n || n >= SCENARIO_HOSTS_MAX)
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s] hosts @allocation: `scontrol "
+				  "show hostnames \"$SLURM_JOB_NODELIST\"` %s", sc->name,
+				  s->tmpl.line, s->tmpl.name, st ? "failed" : n ? "gave too many "
+				  "hosts" : "gave no host");
+	return 0;
+}
+
 /* @s's hosts into @h (pointers into @buf); returns how many, or -EINVAL. */
 static int scenario_pattern_hosts(const struct scenario *sc, const struct scenario_pattern_sec *s,
 				  char *buf, const char **h, char *err, size_t errlen)
@@ -673,7 +710,13 @@ static int scenario_pattern_hosts(const struct scenario *sc, const struct scenar
 	char *tok, *save;
 	int n = 0, i;
 
-	memcpy(buf, s->hosts, SCENARIO_HOSTS_MAX);
+	if (!strcmp(s->hosts, SCENARIO_ALLOCATION)) {
+		i = scenario_allocation_hosts(sc, s, buf, err, errlen);
+		if (i)
+			return i;
+	} else {
+		memcpy(buf, s->hosts, SCENARIO_HOSTS_MAX);
+	}
 	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
 		if (strlen(tok) >= SCENARIO_HOST_MAX || n == SCENARIO_MAX_FLOWS)
 			return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s] hosts: at most %d "

@@ -28,6 +28,7 @@
 #define SCENARIO_PATH_MAX		1024
 #define SCENARIO_MAX_FILE_BYTES	(1 << 20)
 #define SCENARIO_HOSTS_MAX		2048	/* a pattern's host list */
+#define SCENARIO_ALLOCATION		"@allocation"	/* hosts: the Slurm allocation's */
 
 /*
  * A pattern section expands into flows over its host list (in order):
@@ -87,7 +88,8 @@ enum scenario_baseline {
 struct scenario_pattern_sec {
 	enum scenario_pattern kind;
 	struct scenario_flow tmpl;	/* its flow keys; host and dest from the pattern */
-	char hosts[SCENARIO_HOSTS_MAX];	/* "h1, h2 h3": commas or white space */
+	char hosts[SCENARIO_HOSTS_MAX];	/* "h1, h2 h3": commas or white space,
+					 * or SCENARIO_ALLOCATION */
 	uint64_t seed;			/* random-pairs */
 };
 

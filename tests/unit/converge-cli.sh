@@ -99,5 +99,69 @@ if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 	has "agent '127.0.0.1' \(destination\)"
 fi
 
+# --launch ssh, with a stand-in for ssh that runs the remote command
+# here (the agent bound to the host's address, so that two share the
+# port) and keeps its arguments: the agents prove the token they read
+# on their input, which is not in ssh's arguments; the agent command is
+# quoted for the remote shell; once converge is done, no agent is left.
+mkdir -p "$T/bin" "$T/my dir"
+ln -s "$(cd "$(dirname "$RPERF")" && pwd)/$(basename "$RPERF")" "$T/my dir/rperf"
+cat >"$T/bin/ssh" <<'EOT'
+#!/bin/sh
+for a; do host=$cmd; cmd=$a; done
+printf '%s\n' "$@" >"$FAKE_DIR/ssh-args.$host"
+exec sh -c "$cmd --bind $host"
+EOT
+cat >"$T/bin/srun" <<'EOT'
+#!/bin/sh
+printf '%s\n' "$@" >"$FAKE_DIR/srun-args"
+echo "srun: error: Unable to allocate resources: Invalid node name specified" >&2
+exit 1
+EOT
+chmod +x "$T/bin/ssh" "$T/bin/srun"
+P2=$(port 2)
+sed "s/^agent_port = .*/agent_port = $P2/" "$T/s.ini" >"$T/s2.ini"
+launch() {
+	FAKE_DIR=$T PATH="$T/bin:$PATH" expect "$@"
+}
+launch 1 converge --launch ssh --agent-command "$T/my dir/rperf" --timeout 20 \
+	--token-file "$T/token" "$T/s2.ini"
+grep -qF "$(cat "$T/token")" "$T"/ssh-args.* && fail "--launch ssh: the token is in ssh's arguments"
+has "agent '127.0.0.1' \(destination\)"
+grep -q "cannot be reached\|token" "$T/err" && fail "--launch ssh: the agents were not reached: $(cat "$T/err")"
+for h in 127.0.0.1 127.0.0.2; do
+	grep -qxF "'$T/my dir/rperf' agent --once --port $P2 --token-file -" "$T/ssh-args.$h" ||
+		fail "--launch ssh: the remote command: $(tail -n 1 "$T/ssh-args.$h")"
+done
+pgrep -f "$T/my dir/rperf" >/dev/null && fail "--launch ssh: agents left running"
+# An agent that cannot start: its host, its launcher and why, at once.
+start=$(date +%s)
+launch 1 converge --launch ssh --agent-command /nonexistent/rperf --timeout 30 \
+	--token-file "$T/token" "$T/s2.ini"
+has "agent '127.0.0.1' \(destination\) cannot be reached: ssh 127.0.0.1 exited with status 127: .*/nonexistent/rperf"
+[ $(($(date +%s) - start)) -lt 15 ] || fail "--launch ssh: a failed launch waited for the timeout"
+# --launch srun: one step over the hosts, one task each, the token's
+# absolute path; srun's own error reported.
+launch 1 converge --launch srun --timeout 30 --token-file "$T/token" "$T/s2.ini"
+has "agent '127.0.0.1' \(destination\) cannot be reached: srun exited with status 1: srun: error: Unable to allocate resources"
+for a in --nodelist=127.0.0.1,127.0.0.2 --nodes=2 --ntasks=2 --ntasks-per-node=1 rperf agent --once \
+	"$T/token"; do
+	grep -qxF -- "$a" "$T/srun-args" || fail "--launch srun: no '$a' in $(tr '\n' ' ' <"$T/srun-args")"
+done
+# hosts = @allocation: the allocation's hosts, as scontrol expands them.
+cat >"$T/bin/scontrol" <<'EOT'
+#!/bin/sh
+[ "$*" = "show hostnames n[1-2]" ] || { echo "scontrol: unexpected '$*'" >&2; exit 1; }
+printf 'n1\nn2\n'
+EOT
+chmod +x "$T/bin/scontrol"
+printf '[global]\nagent_port = %s\n[a2a]\npattern = all-to-all\nhosts = @allocation\ntype = bw\n' \
+	"$P2" >"$T/alloc.ini"
+SLURM_JOB_NODELIST='n[1-2]' launch 1 converge --launch srun --timeout 30 --token-file "$T/token" \
+	"$T/alloc.ini"
+grep -qxF -- --nodelist=n2,n1 "$T/srun-args" || fail "@allocation: $(tr '\n' ' ' <"$T/srun-args")"
+launch 2 converge --launch srun --token-file "$T/token" "$T/alloc.ini"
+has "hosts @allocation: not inside a Slurm allocation"
+
 [ "$fails" = 0 ] || exit 1
 echo "converge-cli: all passed"

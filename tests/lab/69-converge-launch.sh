@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# rperf converge --launch ssh starts the agents itself: sshd on every
+# host (OpenSSH from Debian, keys on tmpfs), a lat flow from h1 and a bw
+# flow from h2 into h3, the coordinator on h1. Checked: both flows
+# measured and no error in the JSON; the token never on a command line
+# (the agents read it from ssh's standard input); no agent left once
+# converge is done, also when it is killed (SIGKILL) mid-run; an agent
+# that cannot start is an error that names its host and says why.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/converge-lib.sh"
+. "$(dirname "$0")/launch-lib.sh"
+
+ssh_up
+
+launch_scenario
+SC='$RPERF_LAB_RESULTS/launch.ini'
+LAUNCH="--launch ssh --agent-command $RPERF --timeout 60"
+
+# 1. A whole run; meanwhile, h2's agent and every command line on h2.
+in_vm_bg h1 "cd /tmp && $TOKEN_CMD && exec $RPERF converge $LAUNCH --token-file /tmp/rperf-token \
+	--json \$RPERF_LAB_RESULTS/ssh.json $SC" "$WORK/ssh.out"
+conv=${BG_PIDS[-1]}
+ps_h2=$(in_vm h2 "for i in \$(seq 600); do ps -eo args | grep -q '[r]perf agent' && break; sleep 0.1; done
+	ps -eo args") || fail "h2: ps failed"
+grep -q "[r]perf agent --once --port [0-9]* --token-file -\$" <<<"$ps_h2" ||
+	fail "h2: no agent started over ssh: $ps_h2"
+token=$(in_vm h1 "cat /tmp/rperf-token")
+! grep -qF "$token" <<<"$ps_h2" || fail "the token is on a command line on h2"
+rc=0
+wait "$conv" || rc=$?
+cat "$WORK/ssh.out"
+in_vm h1 "cat \$RPERF_LAB_RESULTS/ssh.json" >"$WORK/ssh.json" || fail "no JSON"
+[ "$rc" = 0 ] || fail "converge --launch ssh exited $rc"
+jq -e '.error == null and .complete' "$WORK/ssh.json" >/dev/null ||
+	fail "the JSON has an error: $(jq -c '{error, complete}' "$WORK/ssh.json")"
+flows_measured ssh
+no_agents_left "a run" 0
+
+# 2. An agent that cannot start: its host, its launcher and the reason.
+rc=0
+in_vm h1 "cd /tmp && $RPERF converge $LAUNCH --agent-command /nonexistent/rperf \
+	--token-file /tmp/rperf-token $SC 2>&1" >"$WORK/bad.out" || rc=$?
+cat "$WORK/bad.out"
+[ "$rc" = 1 ] || fail "a missing agent command exited $rc, want 1"
+grep -q "agent 'h3' (destination) cannot be reached: ssh h3 exited with status 127: .*/nonexistent/rperf: No such file" \
+	"$WORK/bad.out" || fail "the error does not name the host and the cause"
+no_agents_left "a failed launch" 0
+
+# 3. The coordinator killed outright in the middle of a run: its ssh
+# clients go with it, and each agent with its ssh.
+in_vm_bg h1 "cd /tmp && echo \$\$ >\$RPERF_LAB_RESULTS/conv.pid && exec $RPERF -v converge $LAUNCH \
+	--token-file /tmp/rperf-token $SC >\$RPERF_LAB_RESULTS/kill.err 2>&1" "$WORK/kill.out"
+in_vm h1 "for i in \$(seq 900); do grep -q 'flows start in' \$RPERF_LAB_RESULTS/kill.err && break; sleep 0.1; done
+	kill -KILL \$(cat \$RPERF_LAB_RESULTS/conv.pid); rm -f \$RPERF_LAB_RESULTS/conv.pid" || fail "converge never started its flows"
+no_agents_left "converge was killed" 20
+echo "ssh: a run, a failed launch and a killed coordinator leave no agent"
