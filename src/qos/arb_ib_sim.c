@@ -28,10 +28,24 @@
 
 enum { SIM_HIGH, SIM_LOW };
 
-/* All int32_t, no padding: states are compared with memcmp. */
+enum sim_mode {
+	SIM_ONLY_LOW,		/* no active high table: the low table alone */
+	SIM_ONLY_HIGH,		/* the high table, never limited */
+	SIM_LIMITED_PACKET,	/* limited, a low turn is one packet */
+	SIM_LIMITED_ENTRY,	/* limited, a low turn is one entry visit */
+};
+
+/*
+ * All int32_t, no padding: states are compared with memcmp. A table's
+ * position counts its active entries only; a position past the last
+ * active entry that the spec's table would count as wrapped only at the
+ * next open (weight-0 entries follow) is kept as 0 with pend set, so
+ * that equal states are equal positions of the spec's table.
+ */
 struct sim_state {
 	int32_t phase;
-	int32_t pos[2];		/* current (open) or next entry, per table */
+	int32_t pos[2];		/* current (open) or next active entry */
+	int32_t pend[2];	/* a wrap is counted at the next open */
 	int32_t open[2];
 	int32_t credit[2];	/* bytes, of the open visit */
 	int32_t high_sent;	/* bytes since the last low turn */
@@ -42,15 +56,12 @@ struct sim {
 	const struct arb_sim_spec *spec;
 	const struct arb_table *table[2];
 	bool active[2];		/* the table has a weighted backlogged entry */
-	bool limited;		/* both tables active and limit < 255 */
-	bool low_packet;	/* the low turn is one packet */
+	enum sim_mode mode;
 	int32_t limit_bytes;
-	int clock_table;	/* whose wraps make checkpoints */
-	uint64_t wraps;
-	int n[2];				/* entries per table */
-	uint8_t next[2][ARB_MAX_ENTRIES];	/* next active entry, cyclically */
-	uint8_t vl[2][ARB_MAX_ENTRIES];
-	int32_t weight_bytes[2][ARB_MAX_ENTRIES];
+	int32_t packet_bytes[ARB_NUM_VLS];
+	int n[2];				/* active entries per table */
+	int32_t entry[2][ARB_MAX_ENTRIES];	/* active: weight bytes << 4 | VL */
+	bool last_at_end[2];	/* the last active entry ends the table */
 };
 
 static bool sim_entry_active(const struct sim *m, const struct arb_entry *e)
@@ -69,173 +80,304 @@ static bool sim_table_active(const struct sim *m, const struct arb_table *t)
 	return false;
 }
 
-static bool sim_can_send(const struct sim *m, int vl, int32_t credit)
+/*
+ * The stepping itself. A burst runs packets until the clock table wraps
+ * (a checkpoint follows) with the state unpacked into locals, so that the
+ * compiler keeps it in registers; it is written once and specialised on
+ * the semantics (constant arguments of an always-inlined function), so a
+ * step tests no reading it does not depend on. Visits keep the spec's
+ * order: open (credit = weight, plus the deficit when carried, which is
+ * then 0), send while the credit allows, close (the leftover is the
+ * deficit when carried); a wrap of the clock table is counted when the
+ * position passes its end, at a close or at the open that jumps back.
+ */
+#define SIM_INLINE static inline __attribute__((always_inline))
+
+/* One table while a burst runs. */
+struct sim_reg {
+	int32_t pos, pend, open, credit;
+	const int32_t *entry;
+	int32_t n;
+	bool last_at_end;
+	bool wrapped;		/* its position passed its end */
+};
+
+#define SIM_VL(entry)		((entry) & 15)
+#define SIM_WEIGHT(entry)	((entry) >> 4)
+
+SIM_INLINE bool sim_can(const int32_t *pb, int vl, int32_t credit,
+			const bool round)
 {
-	if (m->spec->deficit_round)
-		return credit >= (int32_t)m->spec->packet_bytes[vl];
-	return credit > 0;
+	return round ? credit >= pb[vl] : credit > 0;
 }
 
-/* Open the next active entry of table @k at or after its position. */
-static inline __attribute__((always_inline)) int sim_open(struct sim *m, struct sim_state *st, int k)
+/* Past the last active entry: wrapped now, or at the next open. */
+SIM_INLINE void sim_next(struct sim_reg *t)
 {
-	int pos = m->next[k][st->pos[k]], vl = m->vl[k][pos];
-
-	if (pos < st->pos[k] && k == m->clock_table)
-		m->wraps++;
-	st->pos[k] = pos;
-	st->open[k] = 1;
-	st->credit[k] = m->weight_bytes[k][pos];
-	if (m->spec->sem.carry) {
-		st->credit[k] += st->deficit[vl];
-		st->deficit[vl] = 0;
+	if (++t->pos == t->n) {
+		t->pos = 0;
+		if (t->last_at_end)
+			t->wrapped = true;
+		else
+			t->pend = 1;
 	}
+}
+
+SIM_INLINE void sim_close(struct sim_reg *t, int32_t *def, const bool carry)
+{
+	if (carry)
+		def[SIM_VL(t->entry[t->pos])] = t->credit;
+	t->open = 0;
+	t->credit = 0;
+	sim_next(t);
+}
+
+/*
+ * Open visits from the table's position until one can send (a visit
+ * that cannot is closed at once: with carry, its credit is the deficit).
+ * Returns its VL; when @once, returns -1 after one visit that cannot.
+ */
+SIM_INLINE int sim_open(struct sim_reg *t, int32_t *def, const int32_t *pb,
+			const bool carry, const bool round, const bool once)
+{
+	int32_t at = t->pos, credit, e;
+	int vl;
+
+	if (t->pend) {
+		t->pend = 0;
+		t->wrapped = true;
+	}
+	for (;;) {
+		e = t->entry[at];
+		vl = SIM_VL(e);
+		credit = SIM_WEIGHT(e) + (carry ? def[vl] : 0);
+		if (sim_can(pb, vl, credit, round))
+			break;
+		if (carry)
+			def[vl] = credit;
+		if (once) {
+			sim_next(t);
+			return -1;
+		}
+		if (++at == t->n) {
+			at = 0;
+			t->wrapped = true;
+		}
+	}
+	if (carry)
+		def[vl] = 0;
+	t->pos = at;
+	t->open = 1;
+	t->credit = credit;
 	return vl;
 }
 
-/* Close table @k's open visit, keeping its leftover when carried. */
-static inline __attribute__((always_inline)) void sim_close(struct sim *m, struct sim_state *st, int k)
-{
-	int pos = st->pos[k] + 1;
-
-	if (m->spec->sem.carry)
-		st->deficit[m->vl[k][st->pos[k]]] = st->credit[k];
-	st->open[k] = 0;
-	st->credit[k] = 0;
-	if (pos == m->n[k]) {
-		pos = 0;
-		if (k == m->clock_table)
-			m->wraps++;
-	}
-	st->pos[k] = pos;
-}
-
-/* Charge a packet of @vl to table @k's open visit; close it when spent. */
-static int32_t sim_send(struct sim *m, struct sim_state *st, int k, int vl)
-{
-	int32_t bytes = (int32_t)m->spec->packet_bytes[vl];
-
-	st->credit[k] -= bytes;
-	if (!sim_can_send(m, vl, st->credit[k]))
-		sim_close(m, st, k);
-	return bytes;
-}
-
-/* The VL of table @k's next packet, opening visits until one can send. */
-static inline __attribute__((always_inline)) int sim_take(struct sim *m, struct sim_state *st, int k)
+/* The VL of the table's next packet, opening visits until one can send. */
+SIM_INLINE int sim_take(struct sim_reg *t, int32_t *def, const int32_t *pb,
+			const bool carry, const bool round)
 {
 	int vl;
 
-	for (;;) {
-		vl = st->open[k] ? m->vl[k][st->pos[k]] :
-				   sim_open(m, st, k);
-		if (sim_can_send(m, vl, st->credit[k]))
+	if (t->open) {
+		vl = SIM_VL(t->entry[t->pos]);
+		if (sim_can(pb, vl, t->credit, round))
 			return vl;
-		sim_close(m, st, k);
+		sim_close(t, def, carry);
 	}
+	return sim_open(t, def, pb, carry, round, false);
 }
 
-/* A high packet; reaching the limit hands the next turn to the low table. */
-static int sim_high_packet(struct sim *m, struct sim_state *st,
-			   int32_t *bytes)
+/* Charge a packet of @vl to the open visit; close it when spent. */
+SIM_INLINE void sim_send(struct sim_reg *t, int32_t *def, const int32_t *pb,
+			 int vl, const bool carry, const bool round)
 {
-	int vl = sim_take(m, st, SIM_HIGH);
+	t->credit -= pb[vl];
+	if (!sim_can(pb, vl, t->credit, round))
+		sim_close(t, def, carry);
+}
 
-	*bytes = sim_send(m, st, SIM_HIGH, vl);
-	if (!m->limited)
-		return vl;
-	st->high_sent += *bytes;
-	if (st->high_sent >= m->limit_bytes) {
-		st->high_sent = 0;
-		st->phase = SIM_LOW;
-	}
+SIM_INLINE int sim_table_packet(struct sim_reg *t, int32_t *def,
+				const int32_t *pb, const bool carry,
+				const bool round)
+{
+	int vl = sim_take(t, def, pb, carry, round);
+
+	sim_send(t, def, pb, vl, carry, round);
 	return vl;
 }
 
 /*
  * A low turn's packet, or -1 when an entry turn passes without sending
- * (the visited VL owes more than its weight).
+ * (the visited VL owes more than its weight); *phase back to high when
+ * the turn is over.
  */
-static int sim_low_packet(struct sim *m, struct sim_state *st,
-			  int32_t *bytes)
+SIM_INLINE int sim_low_turn(struct sim_reg *lo, int32_t *def, const int32_t *pb,
+			    int32_t *phase, const bool carry, const bool round,
+			    const bool packet_turn)
 {
 	int vl;
 
-	if (m->low_packet) {
-		vl = sim_take(m, st, SIM_LOW);
-		*bytes = sim_send(m, st, SIM_LOW, vl);
-		st->phase = SIM_HIGH;
-		return vl;
+	if (packet_turn) {
+		*phase = SIM_HIGH;
+		return sim_table_packet(lo, def, pb, carry, round);
 	}
-	vl = st->open[SIM_LOW] ? m->vl[SIM_LOW][st->pos[SIM_LOW]] :
-				 sim_open(m, st, SIM_LOW);
-	if (!sim_can_send(m, vl, st->credit[SIM_LOW])) {
-		sim_close(m, st, SIM_LOW);
-		st->phase = SIM_HIGH;
+	if (lo->open) {
+		vl = SIM_VL(lo->entry[lo->pos]);
+		if (!sim_can(pb, vl, lo->credit, round)) {
+			sim_close(lo, def, carry);
+			vl = -1;
+		}
+	} else {
+		vl = sim_open(lo, def, pb, carry, round, true);
+	}
+	if (vl < 0) {
+		*phase = SIM_HIGH;
 		return -1;
 	}
-	*bytes = sim_send(m, st, SIM_LOW, vl);
-	if (!st->open[SIM_LOW])
-		st->phase = SIM_HIGH;
+	sim_send(lo, def, pb, vl, carry, round);
+	if (!lo->open)
+		*phase = SIM_HIGH;
 	return vl;
 }
 
-/* One packet: returns its VL and sets *bytes. */
-static int sim_step(struct sim *m, struct sim_state *st, int32_t *bytes)
+static void sim_reg_load(const struct sim *m, const struct sim_state *st,
+			 int k, struct sim_reg *t)
 {
-	int vl;
-
-	if (!m->active[SIM_HIGH]) {
-		vl = sim_take(m, st, SIM_LOW);
-		*bytes = sim_send(m, st, SIM_LOW, vl);
-		return vl;
-	}
-	if (st->phase == SIM_LOW) {
-		vl = sim_low_packet(m, st, bytes);
-		if (vl >= 0)
-			return vl;
-	}
-	return sim_high_packet(m, st, bytes);
+	t->pos = st->pos[k];
+	t->pend = st->pend[k];
+	t->open = st->open[k];
+	t->credit = st->credit[k];
+	t->entry = m->entry[k];
+	t->n = m->n[k];
+	t->last_at_end = m->last_at_end[k];
+	t->wrapped = false;
 }
 
-/* The entries of table @k, and for each position the next active one. */
+static void sim_reg_store(const struct sim_reg *t, int k, struct sim_state *st)
+{
+	st->pos[k] = t->pos;
+	st->pend[k] = t->pend;
+	st->open[k] = t->open;
+	st->credit[k] = t->credit;
+}
+
+/*
+ * Up to @n packets into @seq, stopping after the step in which the clock
+ * table wraps (*wrapped set). Returns the packets sent.
+ */
+SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
+			      uint8_t *seq, uint64_t n, bool *wrapped,
+			      const enum sim_mode mode, const bool carry,
+			      const bool round)
+{
+	const int32_t *pb = m->packet_bytes;
+	int32_t def[ARB_NUM_VLS], phase = st->phase, sent = st->high_sent;
+	const int32_t limit_bytes = m->limit_bytes;
+	struct sim_reg hi, lo, *clock = mode == SIM_ONLY_LOW ? &lo : &hi;
+	uint64_t i;
+	int vl;
+
+	sim_reg_load(m, st, SIM_HIGH, &hi);
+	sim_reg_load(m, st, SIM_LOW, &lo);
+	memcpy(def, st->deficit, sizeof(def));
+	for (i = 0; i < n && !clock->wrapped; i++) {
+		if (mode == SIM_ONLY_LOW) {
+			vl = sim_table_packet(&lo, def, pb, carry, round);
+		} else if (mode == SIM_ONLY_HIGH) {
+			vl = sim_table_packet(&hi, def, pb, carry, round);
+		} else {
+			vl = phase == SIM_LOW ?
+			     sim_low_turn(&lo, def, pb, &phase, carry, round,
+					  mode == SIM_LIMITED_PACKET) : -1;
+			if (vl < 0) {
+				vl = sim_table_packet(&hi, def, pb, carry, round);
+				sent += pb[vl];
+				if (sent >= limit_bytes) {
+					sent = 0;
+					phase = SIM_LOW;
+				}
+			}
+		}
+		seq[i] = (uint8_t)vl;
+	}
+	sim_reg_store(&hi, SIM_HIGH, st);
+	sim_reg_store(&lo, SIM_LOW, st);
+	memcpy(st->deficit, def, sizeof(def));
+	st->phase = phase;
+	st->high_sent = sent;
+	*wrapped = clock->wrapped;
+	return i;
+}
+
+#define SIM_BURST(mode, carry, round) \
+	case (mode) * 4 + (carry) * 2 + (round): \
+		return sim_burst(m, st, seq, n, wrapped, mode, carry, round)
+
+/* sim_burst, specialised on the mode and the semantics. */
+static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
+			      uint8_t *seq, uint64_t n, bool *wrapped)
+{
+	switch (m->mode * 4 + m->spec->sem.carry * 2 + m->spec->deficit_round) {
+	SIM_BURST(SIM_ONLY_LOW, 0, 0);
+	SIM_BURST(SIM_ONLY_LOW, 1, 0);
+	SIM_BURST(SIM_ONLY_LOW, 1, 1);
+	SIM_BURST(SIM_ONLY_HIGH, 0, 0);
+	SIM_BURST(SIM_ONLY_HIGH, 1, 0);
+	SIM_BURST(SIM_ONLY_HIGH, 1, 1);
+	SIM_BURST(SIM_LIMITED_PACKET, 0, 0);
+	SIM_BURST(SIM_LIMITED_PACKET, 1, 0);
+	SIM_BURST(SIM_LIMITED_PACKET, 1, 1);
+	SIM_BURST(SIM_LIMITED_ENTRY, 0, 0);
+	SIM_BURST(SIM_LIMITED_ENTRY, 1, 0);
+	SIM_BURST(SIM_LIMITED_ENTRY, 1, 1);
+	default:
+		return sim_burst(m, st, seq, n, wrapped, m->mode,
+				 m->spec->sem.carry, m->spec->deficit_round);
+	}
+}
+
+/* The active entries of table @k, in order. */
 static void sim_init_table(struct sim *m, int k)
 {
 	const struct arb_table *t = m->table[k];
-	int i, next = -1;
+	const struct arb_entry *e;
+	int i;
 
 	if (!m->active[k])
 		return;
-	m->n[k] = t->n_entries;
-	for (i = 2 * t->n_entries - 1; i >= 0; i--) {
-		const struct arb_entry *e = &t->entries[i % t->n_entries];
-
-		if (sim_entry_active(m, e))
-			next = i % t->n_entries;
-		if (i < t->n_entries) {
-			m->next[k][i] = next;
-			m->vl[k][i] = e->vl;
-			m->weight_bytes[k][i] = (int32_t)e->weight * ARB_UNIT_BYTES;
-		}
+	for (i = 0; i < t->n_entries; i++) {
+		e = &t->entries[i];
+		if (!sim_entry_active(m, e))
+			continue;
+		m->entry[k][m->n[k]++] = (int32_t)e->weight * ARB_UNIT_BYTES << 4 | e->vl;
+		m->last_at_end[k] = i == t->n_entries - 1;
 	}
 }
 
 static void sim_init(struct sim *m, const struct arb_sim_spec *spec)
 {
+	int q;
+
 	memset(m, 0, sizeof(*m));
 	m->spec = spec;
 	m->table[SIM_HIGH] = spec->high;
 	m->table[SIM_LOW] = spec->low;
 	m->active[SIM_HIGH] = sim_table_active(m, spec->high);
 	m->active[SIM_LOW] = sim_table_active(m, spec->low);
-	m->limited = m->active[SIM_HIGH] && m->active[SIM_LOW] &&
-		     spec->limit != ARB_LIMIT_NONE;
 	m->limit_bytes = spec->limit * ARB_LIMIT_UNIT_BYTES;
-	m->clock_table = m->active[SIM_HIGH] ? SIM_HIGH : SIM_LOW;
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		m->packet_bytes[q] = (int32_t)spec->packet_bytes[q];
 	sim_init_table(m, SIM_HIGH);
 	sim_init_table(m, SIM_LOW);
-	m->low_packet = spec->sem.low_turn == ARB_LOW_PACKET ||
-			(spec->limit == 0 && spec->sem.limit0 == ARB_LIMIT0_ALTERNATE);
+	if (!m->active[SIM_HIGH])
+		m->mode = SIM_ONLY_LOW;
+	else if (!m->active[SIM_LOW] || spec->limit == ARB_LIMIT_NONE)
+		m->mode = SIM_ONLY_HIGH;
+	else if (spec->sem.low_turn == ARB_LOW_PACKET ||
+		 (spec->limit == 0 && spec->sem.limit0 == ARB_LIMIT0_ALTERNATE))
+		m->mode = SIM_LIMITED_PACKET;
+	else
+		m->mode = SIM_LIMITED_ENTRY;
 }
 
 /* Largest credit swing of a queue: bounds how far a window strays. */
@@ -255,13 +397,13 @@ static double sim_window_bound(const struct sim *m, uint64_t total_bytes)
 
 /*
  * Checkpoints: the state at the first step after each wrap of the high
- * table (of the low table when it runs alone), with the bytes sent so far.
- * Two equal checkpoints bound one exact period.
+ * table (of the low table when it runs alone), and that step. Two equal
+ * checkpoints bound one exact period.
  */
 struct sim_mark {
 	struct sim_state st;
+	uint32_t hash;
 	uint64_t step;
-	uint64_t bytes[ARB_NUM_VLS];
 };
 
 struct sim_marks {
@@ -272,19 +414,19 @@ struct sim_marks {
 
 static uint32_t sim_hash(const struct sim_state *st)
 {
-	const uint32_t *w = (const uint32_t *)st;
-	uint32_t h = 2166136261u;
+	uint64_t w[sizeof(*st) / 8], h = 0x9e3779b97f4a7c15ull;
 	size_t i;
 
-	for (i = 0; i < sizeof(*st) / 4; i++)
-		h = (h ^ w[i]) * 16777619u;
-	return h ^ (h >> 15);
+	memcpy(w, st, sizeof(w));
+	for (i = 0; i < sizeof(*st) / 8; i++)
+		h = (h ^ w[i]) * 0xff51afd7ed558ccdull;
+	return (uint32_t)(h ^ (h >> 29) ^ (h >> 47));
 }
 
 /* Double the marks and rebuild the hash; -ENOMEM leaves them as they were. */
 static int sim_marks_grow(struct sim_marks *mk)
 {
-	uint32_t cap = mk->cap ? 2 * mk->cap : 1024, i, h;
+	uint32_t cap = mk->cap ? 2 * mk->cap : 4096, i, h;
 	struct sim_mark *mark = realloc(mk->mark, cap * sizeof(*mark));
 	int32_t *slot;
 
@@ -300,7 +442,7 @@ static int sim_marks_grow(struct sim_marks *mk)
 	mk->slots = 2 * cap;
 	memset(slot, 0xff, mk->slots * sizeof(*slot));
 	for (i = 0; i < mk->n; i++) {
-		h = sim_hash(&mark[i].st) & (mk->slots - 1);
+		h = mark[i].hash & (mk->slots - 1);
 		while (slot[h] >= 0)
 			h = (h + 1) & (mk->slots - 1);
 		slot[h] = (int32_t)i;
@@ -311,176 +453,195 @@ static int sim_marks_grow(struct sim_marks *mk)
 /* The earlier mark equal to @st, or record @st and return NULL. */
 static const struct sim_mark *sim_marks_seen(struct sim_marks *mk,
 					     const struct sim_state *st,
-					     uint64_t step, const uint64_t *bytes)
+					     uint64_t step)
 {
+	uint32_t hash = sim_hash(st), h;
 	struct sim_mark *k;
-	uint32_t h;
 
 	if (mk->n == mk->cap && sim_marks_grow(mk))
 		return NULL;
-	h = sim_hash(st) & (mk->slots - 1);
+	h = hash & (mk->slots - 1);
 	for (; mk->slot[h] >= 0; h = (h + 1) & (mk->slots - 1))
 		if (!memcmp(&mk->mark[mk->slot[h]].st, st, sizeof(*st)))
 			return &mk->mark[mk->slot[h]];
 	mk->slot[h] = (int32_t)mk->n;
 	k = &mk->mark[mk->n++];
 	k->st = *st;
+	k->hash = hash;
 	k->step = step;
-	memcpy(k->bytes, bytes, sizeof(k->bytes));
 	return NULL;
 }
 
-/* Count the gap before a packet of @vl at @step when @count. */
-static void sim_gap(struct arb_sim_out *out, uint64_t *last, bool *seen,
-		    int vl, uint64_t step, bool count)
-{
-	uint64_t gap;
-
-	if (count && seen[vl]) {
-		gap = step - last[vl] - 1;
-		out->gap_sum[vl] += gap;
-		if (gap > out->gap_max[vl])
-			out->gap_max[vl] = gap;
-	}
-	seen[vl] = true;
-	last[vl] = step;
-}
-
-/* A checkpoint at @step: true when it closes a period (out filled). */
-static bool sim_checkpoint(struct sim_marks *mk, const struct sim_state *st,
-			   uint64_t step, const uint64_t *bytes,
-			   struct arb_sim_out *out)
-{
-	const struct sim_mark *prev = sim_marks_seen(mk, st, step, bytes);
-	int q;
-
-	if (!prev)
-		return false;
-	out->exact = true;
-	out->packets_total = step - prev->step;
-	for (q = 0; q < ARB_NUM_VLS; q++)
-		out->bytes[q] = bytes[q] - prev->bytes[q];
-	return true;
-}
-
 /*
- * The VL of every packet sent, when gaps are wanted: a period's gaps are
- * then counted over it, with no second run and no counting per packet.
- * Room for max_steps packets is taken at once (pages are only touched as
- * they fill); without it, gaps are counted as the packets go.
+ * The VL of every packet sent: a period's bytes, packets and gaps are
+ * counted over it afterwards, with no counting per packet while the
+ * arbiter runs. It grows by doubling, up to max_steps.
  */
 struct sim_seq {
-	uint8_t *vl;			/* NULL: count gaps as the packets go */
-	uint64_t n;
+	uint8_t *vl;
+	uint64_t n, cap;
 };
 
-/* The gaps of the packets recorded, in order: as counting them as they went. */
-static void sim_seq_gaps_linear(const struct sim_seq *s, struct arb_sim_out *out)
+/* Room for at least one more packet; -ENOMEM when none can be had. */
+static int sim_seq_room(struct sim_seq *s, uint64_t max_steps)
 {
-	uint64_t last[ARB_NUM_VLS];
-	bool seen[ARB_NUM_VLS] = { false };
+	uint64_t cap = s->cap ? 2 * s->cap : 1u << 16;
+	uint8_t *vl;
+
+	if (cap > max_steps)
+		cap = max_steps;
+	vl = realloc(s->vl, cap);
+	if (!vl)
+		return -ENOMEM;
+	s->vl = vl;
+	s->cap = cap;
+	return 0;
+}
+
+/* Packets per queue among the packets [@from, @to). */
+static void sim_seq_count(const struct sim_seq *s, uint64_t from, uint64_t to,
+			  uint64_t count[ARB_NUM_VLS])
+{
 	uint64_t i;
 
-	for (i = 0; i < s->n; i++)
-		sim_gap(out, last, seen, s->vl[i], i, true);
+	memset(count, 0, sizeof(uint64_t) * ARB_NUM_VLS);
+	for (i = from; i < to; i++)
+		count[s->vl[i]]++;
+}
+
+/* The gaps of the packets recorded, in order, each after a queue's first. */
+static void sim_seq_gaps_linear(const struct sim_seq *s, struct arb_sim_out *out)
+{
+	uint64_t last[ARB_NUM_VLS], i, gap;
+	bool seen[ARB_NUM_VLS] = { false };
+	int vl;
+
+	for (i = 0; i < s->n; i++) {
+		vl = s->vl[i];
+		if (seen[vl]) {
+			gap = i - last[vl] - 1;
+			out->gap_sum[vl] += gap;
+			if (gap > out->gap_max[vl])
+				out->gap_max[vl] = gap;
+		}
+		seen[vl] = true;
+		last[vl] = i;
+	}
 }
 
 /*
- * The gaps of one period, the packets from @from for @len, as the second
- * period would count them: each gap reaching back into the first.
+ * Packets and gaps of one period, the packets from @from for @len,
+ * counted cyclically: a queue's first gap reaches back to its last
+ * packet, as a second period would count it.
  */
 static void sim_seq_gaps(const struct sim_seq *s, uint64_t from, uint64_t len,
 			 struct arb_sim_out *out)
 {
-	uint64_t last[ARB_NUM_VLS] = { 0 }, r, gap;
+	uint64_t first[ARB_NUM_VLS], last[ARB_NUM_VLS], r, gap;
 	int vl;
 
-	memset(out->packets, 0, sizeof(out->packets));
-	memset(out->gap_sum, 0, sizeof(out->gap_sum));
-	memset(out->gap_max, 0, sizeof(out->gap_max));
-	for (r = 0; r < len; r++)
-		last[s->vl[from + r]] = r;
 	for (r = 0; r < len; r++) {
 		vl = s->vl[from + r];
-		gap = len + r - last[vl] - 1;
+		if (out->packets[vl]++) {
+			gap = r - last[vl] - 1;
+			out->gap_sum[vl] += gap;
+			if (gap > out->gap_max[vl])
+				out->gap_max[vl] = gap;
+		} else {
+			first[vl] = r;
+		}
+		last[vl] = r;
+	}
+	for (vl = 0; vl < ARB_NUM_VLS; vl++) {
+		if (!out->packets[vl])
+			continue;
+		gap = len - last[vl] + first[vl] - 1;
 		out->gap_sum[vl] += gap;
 		if (gap > out->gap_max[vl])
 			out->gap_max[vl] = gap;
-		out->packets[vl]++;
-		last[vl] = len + r;
 	}
 }
 
 /*
- * Step until a checkpoint repeats: the bytes between the two are one
- * exact period; its gaps are counted over the packets recorded, as a
- * second period would see them (each gap reaching back into the period
- * before), or by running that second period when they could not be
- * kept. Without a repeat within max_steps, the window since the first
- * checkpoint is measured, gaps included.
+ * Run until a checkpoint repeats or max_steps packets are sent, every
+ * packet recorded in @seq. Returns the mark the last checkpoint repeats,
+ * or NULL (no period; -ENOMEM in *err when @seq could not grow).
  */
-static void sim_detect(struct sim *m, struct sim_state *st, uint64_t max_steps,
-		       struct sim_marks *mk, struct arb_sim_out *out)
+static const struct sim_mark *sim_detect(struct sim *m, struct sim_state *st,
+					 uint64_t max_steps, struct sim_marks *mk,
+					 struct sim_seq *seq, int *err)
 {
-	uint64_t bytes[ARB_NUM_VLS] = { 0 }, last[ARB_NUM_VLS], step, end = max_steps;
-	bool seen[ARB_NUM_VLS] = { false };
-	struct sim_seq seq = { .vl = m->spec->want_gaps ? malloc(max_steps) : NULL };
-	uint64_t wraps = 0;
-	int32_t b;
-	int vl, q;
+	const struct sim_mark *prev = NULL;
+	bool wrapped = false;
+	uint64_t n;
 
-	for (step = 0; step < end; step++) {
-		if (m->wraps != wraps && !out->exact) {
-			wraps = m->wraps;
-			if (sim_checkpoint(mk, st, step, bytes, out)) {
-				if (!m->spec->want_gaps)
-					break;
-				if (seq.vl) {
-					sim_seq_gaps(&seq, step - out->packets_total,
-						     out->packets_total, out);
-					break;
-				}
-				end = step + out->packets_total;
-				memset(out->packets, 0, sizeof(out->packets));
-				memset(out->gap_sum, 0, sizeof(out->gap_sum));
-				memset(out->gap_max, 0, sizeof(out->gap_max));
-			}
-		}
-		vl = sim_step(m, st, &b);
-		bytes[vl] += b;
-		out->packets[vl]++;
-		if (seq.vl)
-			seq.vl[seq.n++] = (uint8_t)vl;
-		else if (m->spec->want_gaps)
-			sim_gap(out, last, seen, vl, step, true);
+	while (seq->n < max_steps) {
+		if (wrapped && (prev = sim_marks_seen(mk, st, seq->n)))
+			return prev;
+		if (seq->n == seq->cap && (*err = sim_seq_room(seq, max_steps)))
+			return NULL;
+		n = seq->cap - seq->n;
+		seq->n += sim_run_burst(m, st, seq->vl + seq->n, n, &wrapped);
 	}
-	if (seq.vl && !out->exact)
-		sim_seq_gaps_linear(&seq, out);
-	free(seq.vl);
-	if (out->exact)
-		return;
-	out->packets_total = step - (mk->n ? mk->mark[0].step : 0);
+	return NULL;
+}
+
+/*
+ * Out of the packets recorded: over the period that ends them (from
+ * @prev), or, with none found, over the window since the first
+ * checkpoint. Packets per queue are of the period when gaps are wanted,
+ * else of every packet sent; gaps reach back one period, or, without
+ * one, are counted from each queue's first packet.
+ */
+static void sim_measure(const struct sim *m, const struct sim_seq *seq,
+			const struct sim_marks *mk, const struct sim_mark *prev,
+			struct arb_sim_out *out)
+{
+	uint64_t from = prev ? prev->step : mk->n ? mk->mark[0].step : 0;
+	uint64_t head[ARB_NUM_VLS];
+	int q;
+
+	out->exact = prev != NULL;
+	out->packets_total = seq->n - from;
+	if (prev && m->spec->want_gaps)
+		sim_seq_gaps(seq, from, seq->n - from, out);
+	else
+		sim_seq_count(seq, from, seq->n, out->packets);
 	for (q = 0; q < ARB_NUM_VLS; q++)
-		out->bytes[q] = bytes[q] - (mk->n ? mk->mark[0].bytes[q] : 0);
+		out->bytes[q] = out->packets[q] * (uint64_t)m->packet_bytes[q];
+	if (!prev && m->spec->want_gaps)
+		sim_seq_gaps_linear(seq, out);
+	if (prev && m->spec->want_gaps)
+		return;
+	sim_seq_count(seq, 0, from, head);
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		out->packets[q] += head[q];
 }
 
 int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out)
 {
 	uint64_t max_steps = spec->max_steps ? spec->max_steps : ARB_SIM_MAX_STEPS;
+	const struct sim_mark *prev;
 	struct sim_marks mk = { 0 };
+	struct sim_seq seq = { 0 };
 	struct sim_state st;
 	struct sim m;
 	uint64_t total = 0;
-	int q;
+	int q, err = 0;
 
 	memset(out, 0, sizeof(*out));
 	memset(&st, 0, sizeof(st));
 	sim_init(&m, spec);
 	if (!m.active[SIM_HIGH] && !m.active[SIM_LOW])
 		return -EINVAL;
-	sim_detect(&m, &st, max_steps, &mk, out);
+	prev = sim_detect(&m, &st, max_steps, &mk, &seq, &err);
+	if (!err)
+		sim_measure(&m, &seq, &mk, prev, out);
+	free(seq.vl);
 	free(mk.mark);
 	free(mk.slot);
+	if (err)
+		return err;
 	if (!out->exact) {
 		for (q = 0; q < ARB_NUM_VLS; q++)
 			total += out->bytes[q];

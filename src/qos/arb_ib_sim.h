@@ -47,8 +47,9 @@ struct arb_sim_out {
  * Run the arbiter of @spec until its state at a table wrap repeats and
  * measure the period between (gaps, when wanted, over the next period,
  * counted cyclically). Without a period within max_steps packets, the
- * window since the first wrap is measured and out->bound set. Returns 0, or -EINVAL when nothing can be sent (no
- * backlogged queue has a weighted entry).
+ * window since the first wrap is measured and out->bound set. Returns 0,
+ * -EINVAL when nothing can be sent (no backlogged queue has a weighted
+ * entry), or -ENOMEM when the packets sent could not be recorded.
  */
 int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out);
 
