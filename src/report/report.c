@@ -34,6 +34,22 @@ static json_t *json_ns(double v)
 	return json_real((double)(int64_t)(v * 10 + (v < 0 ? -0.5 : 0.5)) / 10);
 }
 
+json_t *report_schema_stamp(json_t *o)
+{
+	json_object_set_new(o, "schema_version", json_integer(REPORT_SCHEMA_VERSION));
+	return o;
+}
+
+json_t *report_doc_new(const char *command)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "command", json_string(command));
+	report_schema_stamp(o);
+	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
+	return o;
+}
+
 json_t *report_real_or_null(bool has, double v)
 {
 	return has ? json_real(v) : json_null();
@@ -138,11 +154,9 @@ static json_t *lat_result_json(const struct flow_result *r, const struct clock_c
 json_t *report_lat_json(const struct lat_report_info *info, const struct flow_result *res,
 			size_t n, const char *error)
 {
-	json_t *root = json_object(), *arr = json_array();
+	json_t *root = report_doc_new("lat"), *arr = json_array();
 	size_t i;
 
-	json_object_set_new(root, "command", json_string("lat"));
-	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
 	json_object_set_new(root, "config", lat_config_json(info));
 	json_object_set_new(root, "clock", clock_json(info->clk));
 	for (i = 0; i < n; i++)
@@ -251,7 +265,7 @@ static void server_sl_totals(const struct sink *s, struct sl_total t[16])
 
 json_t *report_server_json(const struct sink *s, double elapsed_s)
 {
-	json_t *root = json_object(), *flows = json_array(), *sls = json_array(), *o;
+	json_t *root = report_doc_new("server"), *flows = json_array(), *sls = json_array(), *o;
 	const struct sink_flow *f;
 	struct sl_total t[16];
 	size_t i;
@@ -280,8 +294,6 @@ json_t *report_server_json(const struct sink *s, double elapsed_s)
 		json_object_set_new(o, "bytes", json_integer((json_int_t)t[i].bytes));
 		json_array_append_new(sls, o);
 	}
-	json_object_set_new(root, "command", json_string("server"));
-	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
 	json_object_set_new(root, "device", json_string(s->dev->name));
 	json_object_set_new(root, "elapsed_s", json_real(elapsed_s));
 	json_object_set_new(root, "flows", flows);
@@ -398,11 +410,9 @@ static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal
 json_t *report_bw_json(const struct bw_report_info *info, const struct flow_result *total,
 		       const struct bw_interval *iv, size_t n_iv, const char *error)
 {
-	json_t *root = json_object(), *arr = json_array();
+	json_t *root = report_doc_new("bw"), *arr = json_array();
 	size_t i;
 
-	json_object_set_new(root, "command", json_string("bw"));
-	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
 	json_object_set_new(root, "config", bw_config_json(info));
 	json_object_set_new(root, "clock", clock_json(info->flow.clk));
 	for (i = 0; i < n_iv; i++)

@@ -54,6 +54,18 @@ json_t *report_criteria_json(const struct criteria *cs);
 void report_criterion_line(const struct criterion *c, char *buf, size_t len);
 void report_criteria_table(FILE *out, const struct criteria *cs);
 
+/*
+ * The layout of every JSON document and --json-stream event, as the
+ * schemas installed with rperf describe it (schema/*.schema.json); a
+ * change that breaks a reader of the documents raises it.
+ */
+#define REPORT_SCHEMA_VERSION 1
+
+/* {"command", "schema_version", "version"}: the head of every document. */
+json_t *report_doc_new(const char *command);
+/* Sets "schema_version" in @o, an event or document; returns @o. */
+json_t *report_schema_stamp(json_t *o);
+
 /* @v as a JSON number, or null when there is none (!@has). */
 json_t *report_real_or_null(bool has, double v);
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 #include "qos/arb.h"
-#include "config.h"
 #include "report/report.h"
 
 /* ================================================================== */
@@ -179,14 +178,12 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 			    const struct arb_params *params,
 			    const struct arb_result *res)
 {
-	json_t *root = json_object(), *warnings = json_array();
+	json_t *root = report_doc_new("analyze"), *warnings = json_array();
 	bool ib = res->kind == ARB_KIND_VLARB;
 	int i;
 
 	for (i = 0; i < res->n_warnings; i++)
 		json_array_append_new(warnings, json_string(res->warnings[i]));
-	json_object_set_new(root, "command", json_string("analyze"));
-	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
 	json_object_set_new(root, "model", json_string(arb_model_name(res->model)));
 	json_object_set_new(root, "runs", ib ? json_integer(res->runs) : json_null());
 	json_object_set_new(root, "limit", ib ? json_integer(res->limit) : json_null());

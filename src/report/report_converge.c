@@ -7,7 +7,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "config.h"
 #include "base/hist.h"
 #include "report/report.h"
 
@@ -221,10 +220,8 @@ static json_t *converge_config_json(const struct converge_report_info *info)
 /* {"command", "version", "config", "classify"}: what a run is, before any step. */
 static json_t *converge_head_json(const struct converge_report_info *info)
 {
-	json_t *root = json_object();
+	json_t *root = report_doc_new("converge");
 
-	json_object_set_new(root, "command", json_string("converge"));
-	json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
 	json_object_set_new(root, "config", converge_config_json(info));
 	json_object_set_new(root, "classify", json_string(info->ets ?
 			    "ets band of the flow's DSCP (tclass >> 2)" : "service level"));
@@ -278,14 +275,16 @@ json_t *report_converge_event_start(const struct converge_report_info *info)
 json_t *report_converge_event_step(const struct converge_report_info *info,
 				   const struct converge_step *st, size_t index)
 {
-	return json_pack("{s:s, s:I, s:o}", "event", "step", "index", (json_int_t)index,
-			 "step", converge_step_json(info, st));
+	return report_schema_stamp(json_pack("{s:s, s:I, s:o}", "event", "step", "index",
+					     (json_int_t)index, "step",
+					     converge_step_json(info, st)));
 }
 
 json_t *report_converge_event_end(const struct converge_report_info *info,
 				  const struct converge_step *steps, size_t n, const char *error)
 {
-	json_t *o = json_pack("{s:s, s:I}", "event", "end", "steps", (json_int_t)n);
+	json_t *o = report_schema_stamp(json_pack("{s:s, s:I}", "event", "end", "steps",
+						  (json_int_t)n));
 
 	converge_tail_json(o, info, steps, n, error);
 	return o;

@@ -12,7 +12,7 @@ ETS=$TOP/examples/ets-strict-2to1.txt
 "$LAB" egress h3 "rate=10mbit,ets=$ETS"
 trap 'stop_agents; cleanup' EXIT
 
-in_vm sw 'tc -j qdisc show dev p3; tc -j filter show dev p3 parent 10:' >"$WORK/p3.json"
+in_vm sw 'tc -j qdisc show dev p3; tc -j filter show dev p3 parent 10:' >"$WORK/p3.tc"
 # The analysis, less the names of its input and format: bands (strict,
 # quanta), each band's DSCPs and priorities, shares.
 analysis() {
@@ -20,7 +20,7 @@ analysis() {
 		jq -S 'del(.source, .format)'
 }
 analysis "$ETS" >"$WORK/ets.analysis"
-analysis "$WORK/p3.json" >"$WORK/tc.analysis"
+analysis "$WORK/p3.tc" >"$WORK/tc.analysis"
 [ "$(jq -r .bands[0].dscp[0] "$WORK/tc.analysis")" = 46 ] || fail "the live tc output gave no DSCP map"
 diff "$WORK/ets.analysis" "$WORK/tc.analysis" ||
 	fail "the switch port's live tc output and the ETS file it was set from differ"
@@ -28,7 +28,7 @@ echo "rperf analyze: the switch port's live tc -j output = $ETS"
 
 # converge reads the file from h1: hand it over through h1's results.
 in_vm h1 "cat >\$RPERF_LAB_RESULTS/p3.json <<'JSON'
-$(cat "$WORK/p3.json")
+$(cat "$WORK/p3.tc")
 JSON"
 start_agents
 converge live --tolerance 4 --arbitration '$RPERF_LAB_RESULTS/p3.json' examples/converge-ets-paced.ini ||

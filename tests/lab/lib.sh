@@ -29,6 +29,29 @@ stop_vm_procs() {
 	done
 }
 
+# Every output of rperf a test keeps in $WORK (NAME.json, a stream in
+# NAME.jsonl) must validate against the schemas, whatever the test checks
+# itself: those of the tree, or RPERF_LAB_SCHEMA_DIR's (the installed ones
+# for an installed rperf). An empty file is an output rperf did not write.
+# RPERF_LAB_JSON_DIR, when set, keeps a copy of each (TEST-NAME.json).
+validate_outputs() {
+	local f files=() out
+	for f in "$WORK"/*.json "$WORK"/*.jsonl; do
+		[ -s "$f" ] && files+=("$f")
+	done
+	[ ${#files[@]} -gt 0 ] || return 0
+	if [ -n "${RPERF_LAB_JSON_DIR:-}" ]; then
+		for f in "${files[@]}"; do
+			cp "$f" "$RPERF_LAB_JSON_DIR/$(basename "$0" .sh)-$(basename "$f")"
+		done
+	fi
+	if ! out=$("$TOP/scripts/validate-json" "${RPERF_LAB_SCHEMA_DIR:-$TOP/schema}" "${files[@]}" 2>&1); then
+		echo "$out" | sed "s|$WORK/||" >&2
+		return 1
+	fi
+	echo "schema: valid against ${RPERF_LAB_SCHEMA_DIR:-schema/}: $(echo "$out" | sed "s|$WORK/||; s|: valid||" | tr '\n' ' ')"
+}
+
 cleanup() {
 	local p
 	for p in "${BG_PIDS[@]}"; do
@@ -36,6 +59,11 @@ cleanup() {
 	done
 	stop_vm_procs
 	reset_egress || true
+	if ! validate_outputs; then
+		rm -rf "$WORK"
+		echo "FAIL: outputs that do not validate against the JSON schemas" >&2
+		exit 1
+	fi
 	rm -rf "$WORK"
 }
 trap cleanup EXIT

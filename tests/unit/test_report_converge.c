@@ -86,6 +86,27 @@ static void test_json(void **state)
 	hist_free(step.classes[1].lat_ns);
 }
 
+/* The document and every --json-stream event carry the layout's version. */
+static void test_schema_version(void **state)
+{
+	json_t *ev[4];
+	size_t i;
+
+	(void)state;
+	fill();
+	ev[0] = report_converge_json(&info, &step, 1, NULL);
+	ev[1] = report_converge_event_start(&info);
+	ev[2] = report_converge_event_step(&info, &step, 0);
+	ev[3] = report_converge_event_end(&step, 1, NULL);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(json_integer_value(json_object_get(ev[i], "schema_version")),
+				 REPORT_SCHEMA_VERSION);
+		json_decref(ev[i]);
+	}
+	assert_int_equal(REPORT_SCHEMA_VERSION, 1);
+	hist_free(step.classes[1].lat_ns);
+}
+
 static char *capture(void (*fn)(FILE *, const struct converge_report_info *,
 				const struct converge_step *, size_t))
 {
@@ -254,6 +275,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_schema_version),
 		cmocka_unit_test(test_table_csv),
 		cmocka_unit_test(test_not_backlogged),
 		cmocka_unit_test(test_switch_counters),

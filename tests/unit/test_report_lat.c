@@ -60,6 +60,7 @@ static void test_lat_json_shape(void **state)
 	fill(&r);
 	doc = report_lat_json(&info, &r, 1, NULL);
 	assert_string_equal(json_string_value(json_object_get(doc, "command")), "lat");
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 1);
 	assert_true(json_is_true(json_object_get(doc, "complete")));
 	assert_true(json_is_null(json_object_get(doc, "error")));
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "config"), "sl")), 3);

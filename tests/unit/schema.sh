@@ -1,0 +1,140 @@
+#!/bin/sh
+# The JSON schemas (schema/) against rperf's outputs: the outputs the lab
+# kept (tests/data/json: lat, bw, server, converge and its --json-stream,
+# from real runs on Soft-RoCE), fresh outputs of the built rperf (analyze
+# of every kind of input, converge that cannot reach its agents), and
+# outputs broken on purpose, which the validator must refuse, each with
+# the place and the cause. The fixtures are copies the lab kept
+# (RPERF_LAB_JSON_DIR=DIR scripts/lab run ...; see tests/lab/lib.sh), the
+# tree's path taken out of their command lines.
+# Run by `make check` with RPERF, TEST_DATA and TEST_TOP set.
+RPERF=${RPERF:-src/rperf}
+TOP=${TEST_TOP:-.}
+D=${TEST_DATA:-tests/data}
+VALIDATE="$TOP/scripts/validate-json"
+SCHEMA=$TOP/schema
+T=$(mktemp -d "${TMPDIR:-/tmp}/schema.XXXXXX")
+fails=0
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# valid FILE...: every FILE validates.
+valid() {
+	"$VALIDATE" "$SCHEMA" "$@" >"$T/out" 2>&1 || fail "does not validate: $(cat "$T/out")"
+}
+
+# refused NAME MESSAGE: $T/NAME is refused, the error saying MESSAGE (grep -E).
+refused() {
+	if "$VALIDATE" "$SCHEMA" "$T/$1" >"$T/out" 2>&1; then
+		fail "$1: accepted, want refused: $(cat "$T/out")"
+	elif ! grep -Eq -- "$2" "$T/out"; then
+		fail "$1: refused without '$2': $(cat "$T/out")"
+	fi
+}
+
+# Every kind of output has its fixtures, KIND.json or KIND-CASE.json, each
+# of that kind.
+for k in lat bw server converge; do
+	for f in "$D/json/$k.json" "$D/json/$k"-*.json; do
+		[ -e "$f" ] || continue
+		jq -e --arg k "$k" '.command == $k' "$f" >/dev/null || fail "$f: not a $k document"
+	done
+	[ -e "$D/json/$k.json" ] || fail "no $k fixture in $D/json"
+done
+[ -e "$D/json/converge.jsonl" ] || fail "no --json-stream fixture in $D/json"
+valid "$D"/json/*.json "$D"/json/*.jsonl
+
+# analyze: InfiniBand (each input format, each model, the readings compared
+# and not), ETS, tc and dcb.
+i=0
+for args in "$D/config-a.opensm.conf" "$D/config-a.table" \
+	"$D/config-a.smpquery.txt $D/config-a.portinfo.txt" \
+	"--model ib-fluid --limit 1 $D/config-a.table" \
+	"--model ib-packet --semantics limit0=bytes --range-pct 5 $D/config-a.opensm.conf" \
+	"--model dtable --load 0:10,1:sat $D/config-a.table" \
+	"$D/ets-roce.txt --load 5:10,3:sat,0:sat" "$D/ets-strict-drr.txt" \
+	"--format tc $D/tc-ets-strict-2to1.qdisc.json $D/tc-ets-strict-2to1.filter.json" \
+	"--format dcb $D/dcb-ets-strict-2to1.ets.json $D/dcb-ets-strict-2to1.app.json"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086 # ARGS are words
+	"$RPERF" analyze --json="$T/analyze-$i.json" $args 2>"$T/err" ||
+		fail "rperf analyze $args: $(cat "$T/err")"
+	valid "$T/analyze-$i.json"
+done
+
+# converge whose agents cannot be reached: a stream that says why, with
+# no step.
+cat >"$T/s.ini" <<EOT
+[global]
+destination = 127.0.0.1
+agent_port = $((20000 + ($$ + 7) % 20000))
+[lat1]
+host = 127.0.0.2
+type = lat
+EOT
+"$RPERF" converge --timeout 1 --json-stream "$T/unreached.jsonl" "$T/s.ini" >/dev/null 2>&1 &&
+	fail "converge with no agent exited 0"
+valid "$T/unreached.jsonl"
+tail -n 1 "$T/unreached.jsonl" | jq -e '.event == "end" and (.error | test("cannot be reached"))' \
+	>/dev/null || fail "the unreached converge's stream does not say why: $(cat "$T/unreached.jsonl")"
+
+# Broken on purpose: each must be refused, saying where and why.
+J=$D/json
+jq 'del(.results)' "$J/lat.json" >"$T/no-results.json"
+refused no-results.json "'results' is a required property"
+jq '.results[0].rtt_ns.p99 = "12 us"' "$J/lat.json" >"$T/string-p99.json"
+refused string-p99.json "/results/0/rtt_ns/p99: '12 us' is not of type 'number'"
+jq '.total.sent.gbps = -1' "$J/bw.json" >"$T/negative-gbps.json"
+refused negative-gbps.json "/total/sent/gbps: -1 is less than the minimum of 0"
+jq '.schema_version = 2' "$J/server.json" >"$T/version-2.json"
+refused version-2.json "/schema_version: 1 was expected"
+jq 'del(.schema_version)' "$J/server.json" >"$T/no-version.json"
+refused no-version.json "'schema_version' is a required property"
+jq '.steps[0].flows[0].surprise = 1' "$J/converge.json" >"$T/extra-key.json"
+refused extra-key.json "/steps/0/flows/0: Additional properties are not allowed \('surprise'"
+jq '.steps[0].classes[0].share_pct = 150' "$J/converge.json" >"$T/share-150.json"
+refused share-150.json "/steps/0/classes/0/share_pct: 150 is greater than the maximum"
+jq '.steps[0].start = {"flows": 2}' "$J/converge.json" >"$T/bad-start.json"
+refused bad-start.json "/steps/0/start: 'late_max_us' is a required property"
+jq '.config.completion = "spin"' "$J/bw.json" >"$T/bad-enum.json"
+refused bad-enum.json "/config/completion: 'spin' is not one of"
+jq '.criteria = [{"name": "max_p99", "scope": "size 64", "kind": "max", "limit_ms": 1,
+	"value_ms": 2, "passed": false}]' "$J/lat.json" >"$T/criterion-unit.json"
+refused criterion-unit.json "/criteria/0"
+jq '.command = "ping"' "$J/lat.json" >"$T/unknown-command.json"
+refused unknown-command.json "no schema ping.schema.json"
+{ head -n 1 "$J/converge.jsonl"; echo '{"event": "middle", "schema_version": 1}'; } >"$T/bad-event.jsonl"
+refused bad-event.jsonl "line 2: "
+head -c 100 "$J/lat.json" >"$T/truncated.json"
+refused truncated.json "not JSON|not an output of rperf"
+echo '{"flows": []}' >"$T/not-rperf.json"
+refused not-rperf.json "not an output of rperf"
+# One bad file among good ones fails the whole call.
+cp "$T/no-results.json" "$T/bad.json"
+"$VALIDATE" "$SCHEMA" "$J/lat.json" "$T/bad.json" >"$T/out" 2>&1 &&
+	fail "a bad file among good ones was let through"
+grep -q "1 of 2 file(s) do not validate" "$T/out" || fail "no summary of the bad files: $(cat "$T/out")"
+
+# The lab's check (tests/lab/lib.sh, when a test ends): a test that kept an
+# output that does not validate fails; one whose outputs do, or that kept
+# only an empty file (rperf wrote none), passes. A lab of no hosts
+# (RPERF_LAB=true) is enough for it.
+lab_test() { # OUTPUT-FILE...: a lab test keeping them; prints its status
+	RPERF_LAB=true bash -c '. "$0/tests/lab/lib.sh"; for f in "$@"; do cp "$f" "$WORK/"; done' \
+		"$TOP" "$@" >"$T/lab.out" 2>&1
+	echo $?
+}
+: >"$T/empty.json"
+[ "$(lab_test "$J/lat.json" "$J/converge.jsonl" "$T/empty.json")" = 0 ] ||
+	fail "a lab test with valid outputs failed: $(cat "$T/lab.out")"
+if [ "$(lab_test "$J/lat.json" "$T/no-results.json")" != 1 ] ||
+	! grep -q "no-results.json: /: 'results' is a required property" "$T/lab.out"; then
+	fail "a lab test that kept an invalid output passed: $(cat "$T/lab.out")"
+fi
+
+[ "$fails" = 0 ] || exit 1
+echo "schema: all passed"
