@@ -49,4 +49,4 @@ flows_measured alloc
 no_agents_left "a run in an allocation" 0
 jobs=$(in_vm h1 "export $SLURM_ENV; squeue -h") || fail "squeue failed"
 [ -z "$jobs" ] || fail "jobs left: $jobs"
-echo "srun: a run with $(in_vm h1 "scontrol -V") leaves no agent and no step"
+echo "srun: runs with $(in_vm h1 "export $SLURM_ENV; scontrol -V") leave no agent and no step"

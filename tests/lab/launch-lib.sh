@@ -135,7 +135,8 @@ SLURM_ENV="SLURM_CONF=$SLURM_DIR/slurm.conf"
 # node of one partition; state, spool, logs and pids on tmpfs; no
 # accounting (the guests have none). slurmd wants a cgroup plugin: cgroup
 # v2, mounted in the guest, its hierarchy made by slurmd itself (no
-# systemd in the guests: IgnoreSystemd, cgroup.conf beside slurm.conf).
+# systemd in the guests: IgnoreSystemd, cgroup.conf beside slurm.conf;
+# slurmd makes its scope under system.slice, not system.slice itself).
 slurm_conf() {
 	local nodes
 	nodes=$(tr ' ' ',' <<<"$LAUNCH_HOSTS")
@@ -171,6 +172,7 @@ slurm_up() {
 			printf '%s\n' '$conf' >$SLURM_DIR/slurm.conf
 			printf '%s\n' CgroupPlugin=cgroup/v2 IgnoreSystemd=yes CgroupAutomount=yes >$SLURM_DIR/cgroup.conf
 			mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+			mkdir -p /sys/fs/cgroup/system.slice
 			munged --force --key-file=/run/munge/lab.key --seed-file=/run/munge/seed \
 				--log-file=/run/munge/munged.log --pid-file=/run/munge/munged.pid
 			for i in \$(seq 100); do [ -s /run/munge/munged.pid ] && break; sleep 0.1; done
