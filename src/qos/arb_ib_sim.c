@@ -60,8 +60,9 @@ struct sim {
 	int32_t limit_bytes;
 	int32_t packet_bytes[ARB_NUM_VLS];
 	int n[2];				/* active entries per table */
-	int32_t weight[2][ARB_MAX_ENTRIES];	/* active entries: bytes */
-	uint8_t vl[2][ARB_MAX_ENTRIES];		/* and their VLs */
+	/* active entries, then an end mark that can always send */
+	int32_t weight[2][ARB_MAX_ENTRIES + 1];	/* bytes */
+	uint8_t vl[2][ARB_MAX_ENTRIES + 1];	/* VL15 (unused) at the mark */
 	bool last_at_end[2];	/* the last active entry ends the table */
 };
 
@@ -149,18 +150,20 @@ SIM_INLINE int sim_open(struct sim_reg *t, int32_t *def, const int32_t *pb,
 	for (;;) {
 		vl = t->vl[at];
 		credit = t->weight[at] + (carry ? def[vl] : 0);
-		if (sim_can(pb, vl, credit, round))
-			break;
+		if (sim_can(pb, vl, credit, round)) {
+			if (at < t->n)
+				break;
+			at = 0;		/* the end mark: wrap */
+			t->wrapped = true;
+			continue;
+		}
 		if (carry)
 			def[vl] = credit;
 		if (once) {
 			sim_next(t);
 			return -1;
 		}
-		if (++at == t->n) {
-			at = 0;
-			t->wrapped = true;
-		}
+		at++;
 	}
 	if (carry)
 		def[vl] = 0;
@@ -356,6 +359,8 @@ static void sim_init_table(struct sim *m, int k)
 		m->vl[k][m->n[k]++] = e->vl;
 		m->last_at_end[k] = i == t->n_entries - 1;
 	}
+	m->weight[k][m->n[k]] = INT32_MAX / 2;
+	m->vl[k][m->n[k]] = ARB_VL15;
 }
 
 static void sim_init(struct sim *m, const struct arb_sim_spec *spec)
