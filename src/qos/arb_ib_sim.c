@@ -60,7 +60,9 @@ struct sim {
 	int32_t limit_bytes;
 	int32_t packet_bytes[ARB_NUM_VLS];
 	int n[2];				/* active entries per table */
-	int32_t entry[2][ARB_MAX_ENTRIES];	/* active: weight bytes << 4 | VL */
+	/* active entries, then an end mark that can always send */
+	int32_t weight[2][ARB_MAX_ENTRIES + 1];	/* bytes */
+	uint8_t vl[2][ARB_MAX_ENTRIES + 1];	/* VL15 (unused) at the mark */
 	bool last_at_end[2];	/* the last active entry ends the table */
 };
 
@@ -96,14 +98,12 @@ static bool sim_table_active(const struct sim *m, const struct arb_table *t)
 /* One table while a burst runs. */
 struct sim_reg {
 	int32_t pos, pend, open, credit;
-	const int32_t *entry;
+	const int32_t *weight;
+	const uint8_t *vl;
 	int32_t n;
 	bool last_at_end;
 	bool wrapped;		/* its position passed its end */
 };
-
-#define SIM_VL(entry)		((entry) & 15)
-#define SIM_WEIGHT(entry)	((entry) >> 4)
 
 SIM_INLINE bool sim_can(const int32_t *pb, int vl, int32_t credit,
 			const bool round)
@@ -126,7 +126,7 @@ SIM_INLINE void sim_next(struct sim_reg *t)
 SIM_INLINE void sim_close(struct sim_reg *t, int32_t *def, const bool carry)
 {
 	if (carry)
-		def[SIM_VL(t->entry[t->pos])] = t->credit;
+		def[t->vl[t->pos]] = t->credit;
 	t->open = 0;
 	t->credit = 0;
 	sim_next(t);
@@ -140,7 +140,7 @@ SIM_INLINE void sim_close(struct sim_reg *t, int32_t *def, const bool carry)
 SIM_INLINE int sim_open(struct sim_reg *t, int32_t *def, const int32_t *pb,
 			const bool carry, const bool round, const bool once)
 {
-	int32_t at = t->pos, credit, e;
+	int32_t at = t->pos, credit;
 	int vl;
 
 	if (t->pend) {
@@ -148,21 +148,22 @@ SIM_INLINE int sim_open(struct sim_reg *t, int32_t *def, const int32_t *pb,
 		t->wrapped = true;
 	}
 	for (;;) {
-		e = t->entry[at];
-		vl = SIM_VL(e);
-		credit = SIM_WEIGHT(e) + (carry ? def[vl] : 0);
-		if (sim_can(pb, vl, credit, round))
-			break;
+		vl = t->vl[at];
+		credit = t->weight[at] + (carry ? def[vl] : 0);
+		if (sim_can(pb, vl, credit, round)) {
+			if (at < t->n)
+				break;
+			at = 0;		/* the end mark: wrap */
+			t->wrapped = true;
+			continue;
+		}
 		if (carry)
 			def[vl] = credit;
 		if (once) {
 			sim_next(t);
 			return -1;
 		}
-		if (++at == t->n) {
-			at = 0;
-			t->wrapped = true;
-		}
+		at++;
 	}
 	if (carry)
 		def[vl] = 0;
@@ -179,7 +180,7 @@ SIM_INLINE int sim_take(struct sim_reg *t, int32_t *def, const int32_t *pb,
 	int vl;
 
 	if (t->open) {
-		vl = SIM_VL(t->entry[t->pos]);
+		vl = t->vl[t->pos];
 		if (sim_can(pb, vl, t->credit, round))
 			return vl;
 		sim_close(t, def, carry);
@@ -222,7 +223,7 @@ SIM_INLINE int sim_low_turn(struct sim_reg *lo, int32_t *def, const int32_t *pb,
 		return sim_table_packet(lo, def, pb, carry, round);
 	}
 	if (lo->open) {
-		vl = SIM_VL(lo->entry[lo->pos]);
+		vl = lo->vl[lo->pos];
 		if (!sim_can(pb, vl, lo->credit, round)) {
 			sim_close(lo, def, carry);
 			vl = -1;
@@ -247,7 +248,8 @@ static void sim_reg_load(const struct sim *m, const struct sim_state *st,
 	t->pend = st->pend[k];
 	t->open = st->open[k];
 	t->credit = st->credit[k];
-	t->entry = m->entry[k];
+	t->weight = m->weight[k];
+	t->vl = m->vl[k];
 	t->n = m->n[k];
 	t->last_at_end = m->last_at_end[k];
 	t->wrapped = false;
@@ -261,6 +263,10 @@ static void sim_reg_store(const struct sim_reg *t, int k, struct sim_state *st)
 	st->credit[k] = t->credit;
 }
 
+/* The clock table wrapped (no pointer to it: its fields stay in registers). */
+#define SIM_CLOCK_WRAPPED(mode, hi, lo) \
+	((mode) == SIM_ONLY_LOW ? (lo).wrapped : (hi).wrapped)
+
 /*
  * Up to @n packets into @seq, stopping after the step in which the clock
  * table wraps (*wrapped set). Returns the packets sent.
@@ -273,14 +279,14 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 	const int32_t *pb = m->packet_bytes;
 	int32_t def[ARB_NUM_VLS], phase = st->phase, sent = st->high_sent;
 	const int32_t limit_bytes = m->limit_bytes;
-	struct sim_reg hi, lo, *clock = mode == SIM_ONLY_LOW ? &lo : &hi;
+	struct sim_reg hi, lo;
 	uint64_t i;
 	int vl;
 
 	sim_reg_load(m, st, SIM_HIGH, &hi);
 	sim_reg_load(m, st, SIM_LOW, &lo);
 	memcpy(def, st->deficit, sizeof(def));
-	for (i = 0; i < n && !clock->wrapped; i++) {
+	for (i = 0; i < n && !SIM_CLOCK_WRAPPED(mode, hi, lo); i++) {
 		if (mode == SIM_ONLY_LOW) {
 			vl = sim_table_packet(&lo, def, pb, carry, round);
 		} else if (mode == SIM_ONLY_HIGH) {
@@ -305,7 +311,7 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 	memcpy(st->deficit, def, sizeof(def));
 	st->phase = phase;
 	st->high_sent = sent;
-	*wrapped = clock->wrapped;
+	*wrapped = SIM_CLOCK_WRAPPED(mode, hi, lo);
 	return i;
 }
 
@@ -349,9 +355,12 @@ static void sim_init_table(struct sim *m, int k)
 		e = &t->entries[i];
 		if (!sim_entry_active(m, e))
 			continue;
-		m->entry[k][m->n[k]++] = (int32_t)e->weight * ARB_UNIT_BYTES << 4 | e->vl;
+		m->weight[k][m->n[k]] = (int32_t)e->weight * ARB_UNIT_BYTES;
+		m->vl[k][m->n[k]++] = e->vl;
 		m->last_at_end[k] = i == t->n_entries - 1;
 	}
+	m->weight[k][m->n[k]] = INT32_MAX / 2;
+	m->vl[k][m->n[k]] = ARB_VL15;
 }
 
 static void sim_init(struct sim *m, const struct arb_sim_spec *spec)
@@ -532,33 +541,38 @@ static void sim_seq_gaps_linear(const struct sim_seq *s, struct arb_sim_out *out
 /*
  * Packets and gaps of one period, the packets from @from for @len,
  * counted cyclically: a queue's first gap reaches back to its last
- * packet, as a second period would count it.
+ * packet, as a second period would count it. So each queue's gaps sum
+ * to the period less its own packets, and only the largest is searched:
+ * each queue's last packet, taken one period back, starts the search
+ * (@queues: those that may send, to stop looking back once all are seen).
  */
 static void sim_seq_gaps(const struct sim_seq *s, uint64_t from, uint64_t len,
-			 struct arb_sim_out *out)
+			 uint16_t queues, struct arb_sim_out *out)
 {
-	uint64_t first[ARB_NUM_VLS], last[ARB_NUM_VLS], r, gap;
-	int vl;
+	const uint8_t *vl = s->vl + from;
+	int64_t last[ARB_NUM_VLS], r, gap, gap_max[ARB_NUM_VLS] = { 0 };
+	int q, left = __builtin_popcount(queues);
 
-	for (r = 0; r < len; r++) {
-		vl = s->vl[from + r];
-		if (out->packets[vl]++) {
-			gap = r - last[vl] - 1;
-			out->gap_sum[vl] += gap;
-			if (gap > out->gap_max[vl])
-				out->gap_max[vl] = gap;
-		} else {
-			first[vl] = r;
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		last[q] = 1;
+	for (r = (int64_t)len - 1; left && r >= 0; r--) {
+		if (last[vl[r]] > 0) {
+			last[vl[r]] = r - (int64_t)len;
+			left--;
 		}
-		last[vl] = r;
 	}
-	for (vl = 0; vl < ARB_NUM_VLS; vl++) {
-		if (!out->packets[vl])
+	for (r = 0; r < (int64_t)len; r++) {
+		gap = r - last[vl[r]] - 1;
+		if (gap > gap_max[vl[r]])
+			gap_max[vl[r]] = gap;
+		last[vl[r]] = r;
+		out->packets[vl[r]]++;
+	}
+	for (q = 0; q < ARB_NUM_VLS; q++) {
+		if (!out->packets[q])
 			continue;
-		gap = len - last[vl] + first[vl] - 1;
-		out->gap_sum[vl] += gap;
-		if (gap > out->gap_max[vl])
-			out->gap_max[vl] = gap;
+		out->gap_sum[q] = len - out->packets[q];
+		out->gap_max[q] = (uint64_t)gap_max[q];
 	}
 }
 
@@ -586,6 +600,20 @@ static const struct sim_mark *sim_detect(struct sim *m, struct sim_state *st,
 	return NULL;
 }
 
+/* The queues of the active entries of the tables that get turns. */
+static uint16_t sim_queues(const struct sim *m)
+{
+	uint16_t queues = 0;
+	int k, i;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < m->n[k]; i++)
+			if (k == SIM_HIGH ? m->mode != SIM_ONLY_LOW :
+			    m->mode != SIM_ONLY_HIGH)
+				queues |= 1u << m->vl[k][i];
+	return queues;
+}
+
 /*
  * Out of the packets recorded: over the period that ends them (from
  * @prev), or, with none found, over the window since the first
@@ -604,7 +632,7 @@ static void sim_measure(const struct sim *m, const struct sim_seq *seq,
 	out->exact = prev != NULL;
 	out->packets_total = seq->n - from;
 	if (prev && m->spec->want_gaps)
-		sim_seq_gaps(seq, from, seq->n - from, out);
+		sim_seq_gaps(seq, from, seq->n - from, sim_queues(m), out);
 	else
 		sim_seq_count(seq, from, seq->n, out->packets);
 	for (q = 0; q < ARB_NUM_VLS; q++)
