@@ -56,7 +56,7 @@ void report_criteria_table(FILE *out, const struct criteria *cs);
 
 /*
  * The layout of every JSON document and --json-stream event, as the
- * schemas installed with rperf describe it (schema/*.schema.json); a
+ * schemas installed with rperf describe it (schema/COMMAND.schema.json); a
  * change that breaks a reader of the documents raises it.
  */
 #define REPORT_SCHEMA_VERSION 1

@@ -97,7 +97,7 @@ static void test_schema_version(void **state)
 	ev[0] = report_converge_json(&info, &step, 1, NULL);
 	ev[1] = report_converge_event_start(&info);
 	ev[2] = report_converge_event_step(&info, &step, 0);
-	ev[3] = report_converge_event_end(&step, 1, NULL);
+	ev[3] = report_converge_event_end(&info, &step, 1, NULL);
 	for (i = 0; i < 4; i++) {
 		assert_int_equal(json_integer_value(json_object_get(ev[i], "schema_version")),
 				 REPORT_SCHEMA_VERSION);
