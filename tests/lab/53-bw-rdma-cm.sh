@@ -14,14 +14,19 @@ LAT_OPTS="--clock=$CLOCK" # --event, not --yield: it sleeps instead of polling
 server_bg h2 "$WORK/srv.out" --rdma-cm --json '$RPERF_LAB_RESULTS/server.json'
 SRV_PID=${BG_PIDS[-1]}
 wait_listen h2 18520
-# Forged side connections to flow 1: from h3, and from h1 without its secret.
-in_vm_bg h3 "python3 $TOP/tests/lab/forge-attach.py h2 18520 1" "$WORK/forge-h3.out"
-FORGE_PIDS=("${BG_PIDS[-1]}")
-in_vm_bg h1 "sleep 1; python3 $TOP/tests/lab/forge-attach.py h2 18520 1" "$WORK/forge-h1.out"
-FORGE_PIDS+=("${BG_PIDS[-1]}")
-bw_run h1 cm --rdma-cm --event -D 4 -s 4096 h2 ||
+# Forged side connections to flow 1: from h3, and from h1 (in the same
+# command as the client, so that it runs while the flow does) without the
+# flow's secret.
+FORGE="python3 $TOP/tests/lab/forge-attach.py h2 18520 1"
+in_vm_bg h3 "$FORGE" "$WORK/forge-h3.out"
+FORGE_PID=${BG_PIDS[-1]}
+in_vm h1 "(sleep 1; $FORGE >\$RPERF_LAB_RESULTS/forge-h1.out 2>&1) &
+$RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/cm.json --rdma-cm --event -D 4 -s 4096 h2 2>&1
+rc=\$?; wait; exit \$rc" >"$WORK/cm.out" ||
 	{ cat "$WORK/cm.out" "$WORK/srv.out" >&2; fail "rperf bw --rdma-cm failed"; }
-wait "${FORGE_PIDS[@]}" || true
+in_vm h1 'cat $RPERF_LAB_RESULTS/cm.json' >"$WORK/cm.json"
+in_vm h1 'cat $RPERF_LAB_RESULTS/forge-h1.out' >"$WORK/forge-h1.out"
+wait "$FORGE_PID" || true
 for h in h3 h1; do
 	[ "$(tr -d '[:space:]' <"$WORK/forge-$h.out")" = -13 ] ||
 		{ cat "$WORK/forge-$h.out" "$WORK/srv.out" >&2; fail "a forged side connection from $h was not refused"; }
