@@ -118,7 +118,7 @@ void coord_launch_end(struct coord *c);
 
 /* coord_session.c: the agents' control connections */
 /* The agent at @addr (as a flow names it), or NULL. */
-struct coord_agent *coord_agent_of(const struct coord *c, const char *addr);
+struct coord_agent *coord_agent_of(struct coord *c, const char *addr);
 int coord_connect_agents(struct coord *c);
 void coord_hangup(struct coord *c, bool stop);
 bool coord_flow_active(const struct coord *c, size_t i, const struct converge_step *st);

@@ -64,11 +64,11 @@ static void coord_fail(struct coord *c, const struct coord_agent *a, const char 
 			 *state ? " " : "", state, what);
 }
 
-struct coord_agent *coord_agent_of(const struct coord *c, const char *addr)
+struct coord_agent *coord_agent_of(struct coord *c, const char *addr)
 {
 	json_int_t id = json_integer_value(json_object_get(c->agent_ids, addr));
 
-	return id > 0 ? (struct coord_agent *)&c->agents[id - 1] : NULL;
+	return id > 0 ? &c->agents[id - 1] : NULL;
 }
 
 /* The agent at @addr, added if new (the scenario checked the address). */
