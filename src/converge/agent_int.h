@@ -77,6 +77,11 @@ struct agent_step {
 	size_t n_flows;
 	struct agent_worker *w;
 	size_t n_w;
+	/* the workers, made and pinned at setup, wait on go_cv for the start */
+	pthread_mutex_t go_mu;
+	pthread_cond_t go_cv;
+	bool go_init;			/* go_mu and go_cv are initialised */
+	bool go, quit;			/* under go_mu: run from at_ns; end unstarted */
 	/* sink: owned by its thread while it runs */
 	struct sink sink;
 	bool sink_ok;
@@ -98,8 +103,7 @@ struct agent_step {
 /* agent_source.c: lat and bw flows, each to its destination's sink */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen);
-/* Start every worker (they wait for st->at_ns); a thread that cannot start
- * stops the step, with the error in its worker's result. */
+/* Release the workers, made and pinned at setup: each runs from st->at_ns. */
 void agent_source_start(struct agent_step *st);
 /* Join the workers that ended; true when none runs. */
 bool agent_source_reap(struct agent_step *st);

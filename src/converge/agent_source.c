@@ -94,7 +94,10 @@ static int agent_worker_connect(struct agent_worker *w, const char *dest, uint16
 	return w->fd < 0 ? w->fd : 0;
 }
 
-/* Every worker of every flow: create and connect; fill the ready message. */
+static void *agent_worker_main(void *arg);
+
+/* Every worker of every flow: connect, and start its thread, which pins
+ * itself and waits for the start; fill the ready message. */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen)
 {
@@ -130,6 +133,20 @@ int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_fl
 		}
 	}
 	*bad_flow = NULL;
+	if (pthread_mutex_init(&st->go_mu, NULL))
+		return errbuf_set(err, errlen, -ENOMEM, "cannot make a lock");
+	if (pthread_cond_init(&st->go_cv, NULL)) {
+		pthread_mutex_destroy(&st->go_mu);
+		return errbuf_set(err, errlen, -ENOMEM, "cannot make a condition");
+	}
+	st->go_init = true;
+	for (i = 0; i < st->n_w; i++) {
+		ret = pthread_create(&st->w[i].tid, NULL, agent_worker_main, &st->w[i]);
+		if (ret)
+			return errbuf_set(err, errlen, -ret, "cannot start a worker thread: %s",
+					  strerror(ret));
+		st->w[i].running = true;
+	}
 	return 0;
 }
 
@@ -139,6 +156,23 @@ void agent_source_release(struct agent_step *st)
 	int fds[64];
 	size_t i, k, n;
 
+	if (st->go_init) {
+		pthread_mutex_lock(&st->go_mu);
+		st->quit = true;
+		pthread_cond_broadcast(&st->go_cv);
+		pthread_mutex_unlock(&st->go_mu);
+	}
+	for (i = 0; i < st->n_w; i++) {
+		w = &st->w[i];
+		if (w->running)
+			pthread_join(w->tid, NULL);
+		w->running = false;
+	}
+	if (st->go_init) {
+		pthread_cond_destroy(&st->go_cv);
+		pthread_mutex_destroy(&st->go_mu);
+		st->go_init = false;
+	}
 	for (i = 0; i < st->n_w; i++) {
 		w = &st->w[i];
 		n = agent_worker_fds(w, fds, 64);
@@ -249,20 +283,34 @@ static int agent_worker_bw(struct agent_worker *w)
 	return ret;
 }
 
+/*
+ * A worker: made at setup, it pins itself there (reading the topology is
+ * slow on a small host, and must not eat into the lead before the
+ * instant), then waits for the start or the step's end.
+ */
 static void *agent_worker_main(void *arg)
 {
 	struct agent_worker *w = arg;
+	struct agent_step *st = w->st;
 	char err[256];
+	bool go;
 	int cpu;
 
-	cpu = pin_pick_cpu(w->st->dev.ctx, (int)(w - w->st->w), err, sizeof(err));
+	cpu = pin_pick_cpu(st->dev.ctx, (int)(w - st->w), err, sizeof(err));
 	if (cpu >= 0)
 		pin_thread(cpu, err, sizeof(err));
-	agent_sleep_until(w->st->at_ns);
-	w->started_ns = ctl_now_ns();
-	w->status = w->flow->bw ? agent_worker_bw(w) : agent_worker_lat(w);
-	if (w->status && !w->err[0])
-		snprintf(w->err, sizeof(w->err), "%s", w->res.error);
+	pthread_mutex_lock(&st->go_mu);
+	while (!st->go && !st->quit)
+		pthread_cond_wait(&st->go_cv, &st->go_mu);
+	go = st->go;
+	pthread_mutex_unlock(&st->go_mu);
+	if (go) {
+		agent_sleep_until(st->at_ns);
+		w->started_ns = ctl_now_ns();
+		w->status = w->flow->bw ? agent_worker_bw(w) : agent_worker_lat(w);
+		if (w->status && !w->err[0])
+			snprintf(w->err, sizeof(w->err), "%s", w->res.error);
+	}
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -325,19 +373,12 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 
 void agent_source_start(struct agent_step *st)
 {
-	size_t i;
-	int ret;
-
-	for (i = 0; i < st->n_w; i++) {
-		ret = pthread_create(&st->w[i].tid, NULL, agent_worker_main, &st->w[i]);
-		if (ret) {
-			st->stop = 1;
-			snprintf(st->w[i].err, sizeof(st->w[i].err), "cannot start a thread");
-			st->w[i].status = -ret;
-			return;
-		}
-		st->w[i].running = true;
-	}
+	if (!st->go_init)
+		return;
+	pthread_mutex_lock(&st->go_mu);
+	st->go = true;
+	pthread_cond_broadcast(&st->go_cv);
+	pthread_mutex_unlock(&st->go_mu);
 }
 
 bool agent_source_reap(struct agent_step *st)
