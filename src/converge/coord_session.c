@@ -474,7 +474,7 @@ int coord_start(struct coord *c)
 {
 	struct coord_agent *a;
 	char err[512];
-	uint64_t at;
+	uint64_t at, sync_start_ns;
 	json_t *m;
 	size_t i;
 
@@ -485,6 +485,7 @@ int coord_start(struct coord *c)
 				poll(NULL, 0, 50);
 	if (stop_requested())
 		return snprintf(c->error, sizeof(c->error), "interrupted"), -EINTR;
+	sync_start_ns = ctl_now_ns();
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		if (a->in_step && coord_sync(a, err, sizeof(err))) {
@@ -492,7 +493,13 @@ int coord_start(struct coord *c)
 			return -EIO;
 		}
 	}
-	at = ctl_now_ns() + COORD_LEAD_NS;
+	/*
+	 * The starts go out one agent at a time, as the syncs just did: the
+	 * instant leaves the lead after as long again as the sync pass took,
+	 * so the last agent to hear of it still has the lead to get ready.
+	 */
+	at = ctl_now_ns();
+	at += COORD_LEAD_NS + (at - sync_start_ns);
 	c->window_start_ns = at + (uint64_t)(c->sc.warmup_s * 1e9);
 	c->window_end_ns = c->window_start_ns + (uint64_t)(c->sc.duration_s * 1e9);
 	c->sw_read[0] = c->sw_read[1] = false;
