@@ -171,6 +171,14 @@ static void *agent_sink_main(void *arg)
 		if (!ready && (st->stop || (mark_ns && now >= mark_ns + st->duration_ns))) {
 			agent_sink_hand_over(st, st->base_bytes ? mark_ns : 0, n_base);
 			ready = true;
+			/*
+			 * Every source of the step connected before its start:
+			 * stop listening, so that a source of the next step that
+			 * comes before this agent has its setup is refused (and
+			 * tries again) instead of taken by this step's sink.
+			 */
+			close(st->lfd);
+			st->lfd = w.lfd = -1;
 		}
 		__atomic_store_n(&st->sink_open, agent_sink_open(st), __ATOMIC_RELAXED);
 		w.timeout_ms = at ? 20 : 100;

@@ -16,12 +16,14 @@ SRV_PID=${BG_PIDS[-1]}
 wait_listen h2 18520
 # Forged side connections to flow 1: from h3, and from h1 (in the same
 # command as the client, so that it runs while the flow does) without the
-# flow's secret.
+# flow's secret. Each forger starts before the flow exists and tries
+# until it does: python starting on a busy emulated host can take longer
+# than a few seconds' flow.
 FORGE="python3 $TOP/tests/lab/forge-attach.py h2 18520 1"
 in_vm_bg h3 "$FORGE" "$WORK/forge-h3.out"
 FORGE_PID=${BG_PIDS[-1]}
-in_vm h1 "(sleep 1; $FORGE >\$RPERF_LAB_RESULTS/forge-h1.out 2>&1) &
-$RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/cm.json --rdma-cm --event -D 4 -s 4096 h2 2>&1
+in_vm h1 "($FORGE >\$RPERF_LAB_RESULTS/forge-h1.out 2>&1) &
+$RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/cm.json --rdma-cm --event -D 6 -s 4096 h2 2>&1
 rc=\$?; wait; exit \$rc" >"$WORK/cm.out" ||
 	{ cat "$WORK/cm.out" "$WORK/srv.out" >&2; fail "rperf bw --rdma-cm failed"; }
 in_vm h1 'cat $RPERF_LAB_RESULTS/cm.json' >"$WORK/cm.json"

@@ -6,13 +6,16 @@
 # destination received. They must agree within TOL points: the same
 # bytes, counted at both ends of the last link.
 #
-# TOL is 4 points, as for the shares (60-converge-shares.sh): when the
-# busy lab drops a packet on its way into the switch, the go-back-N
-# packets behind it still cross the switch port and are counted there,
-# but the destination discards them (out of sequence) until the resend.
-# A run with losses saw band 1 at 51.0 % at the switch and 49.0 % at the
-# destination, band 2 at 25.9 % and 28.8 %; runs without losses agreed
-# within 2.
+# TOL is 4 points, as for the shares (60-converge-shares.sh). That holds
+# for the same bytes only: when the busy lab drops a packet on its way
+# into the switch, the go-back-N packets behind it still cross the switch
+# port and are counted there, but the destination discards them (out of
+# sequence) until the resend. Runs with losses saw band 1 at 51.0 % at
+# the switch and 49.0 % at the destination, band 2 at 25.9 % and 28.8 %,
+# and once band 0 at 26.7 % and 21.6 %; runs without losses agreed within
+# 2. So a run whose hosts retransmitted and whose shares disagree is run
+# again, at most three runs in all; a run without retransmissions must
+# agree, and three runs that each lost packets fail too.
 #
 # The coordinator runs on h1, which cannot run tc on the switch: the
 # switch writes its counters to its results directory every 200 ms, and
@@ -44,16 +47,28 @@ start_agents
 # shifts its DRR split by a few points at times (band 1 at 46.8 % against
 # 52.4 % analyzed once, without a retransmission). So exit 3 is accepted
 # here, any other failure is not.
-rc=0
-converge counted --tolerance 4 '$RPERF_LAB_RESULTS/counted.ini' || rc=$?
-[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "converge exited $rc reading the switch's counters"
-[ "$(step_jq counted .switch_counters)" = true ] ||
-	fail "no switch counters: $(step_jq counted .switch_error)"
-for band in 0 1 2; do
-	sw=$(step_jq counted ".classes[] | select(.band == $band) | .switch_share_pct")
-	rx=$(step_jq counted ".classes[] | select(.band == $band) | .share_pct")
-	echo "band $band: switch $sw %, destination $rx %"
-	within_abs "$sw" "$rx" "$TOL" || fail "band $band: switch $sw %, destination $rx %"
+agree() { # NAME: every band's switch and destination shares within TOL
+	local band sw rx ok=0
+	for band in 0 1 2; do
+		sw=$(step_jq "$1" ".classes[] | select(.band == $band) | .switch_share_pct")
+		rx=$(step_jq "$1" ".classes[] | select(.band == $band) | .share_pct")
+		echo "$1: band $band: switch $sw %, destination $rx %"
+		within_abs "$sw" "$rx" "$TOL" || ok=1
+	done
+	return $ok
+}
+for run in 1 2 3; do
+	rc=0
+	converge counted --tolerance 4 '$RPERF_LAB_RESULTS/counted.ini' || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "converge exited $rc reading the switch's counters"
+	[ "$(step_jq counted .switch_counters)" = true ] ||
+		fail "no switch counters: $(step_jq counted .switch_error)"
+	agree counted && break
+	retrans=$(step_jq counted '[.classes[].retransmissions // 0] | add')
+	[ "$retrans" -gt 0 ] ||
+		fail "the switch's and the destination's shares differ by more than $TOL points, without a retransmission"
+	[ "$run" -lt 3 ] || fail "three runs, each with retransmissions on the hosts' ports, none within $TOL points"
+	echo "run $run: the hosts' ports retransmitted, so the switch counted resent packets the destination discarded: again"
 done
 grep -q "switch port counters" "$WORK/counted.out" || fail "the table does not show the switch's shares"
 echo "converge: switch-side shares beside the destination's, within $TOL points"
