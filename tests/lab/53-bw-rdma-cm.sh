@@ -16,21 +16,23 @@ SRV_PID=${BG_PIDS[-1]}
 wait_listen h2 18520
 # Forged side connections to flow 1: from h3, and from h1 (in the same
 # command as the client, so that it runs while the flow does) without the
-# flow's secret. Each forger starts before the flow exists and tries
-# until it does: python starting on a busy emulated host can take longer
-# than a few seconds' flow.
+# flow's secret. Each forger starts before the flow exists and tries every
+# 0.2 s until it does; the client starts once h1's forger has had its
+# first answer (python starting on a busy emulated host can take longer
+# than the flow), and is paced, so that h1's one CPU is not all its.
 FORGE="python3 $TOP/tests/lab/forge-attach.py h2 18520 1"
 in_vm_bg h3 "$FORGE" "$WORK/forge-h3.out"
 FORGE_PID=${BG_PIDS[-1]}
-in_vm h1 "($FORGE >\$RPERF_LAB_RESULTS/forge-h1.out 2>&1) &
-$RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/cm.json --rdma-cm --event -D 6 -s 4096 h2 2>&1
+in_vm h1 "($FORGE >\$RPERF_LAB_RESULTS/forge-h1.out 2>\$RPERF_LAB_RESULTS/forge-h1.err) &
+for i in \$(seq 600); do grep -q trying \$RPERF_LAB_RESULTS/forge-h1.err && break; sleep 0.1; done
+$RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/cm.json --rdma-cm --event -D 6 -s 4096 --rate 10m h2 2>&1
 rc=\$?; wait; exit \$rc" >"$WORK/cm.out" ||
 	{ cat "$WORK/cm.out" "$WORK/srv.out" >&2; fail "rperf bw --rdma-cm failed"; }
 in_vm h1 'cat $RPERF_LAB_RESULTS/cm.json' >"$WORK/cm.json"
 in_vm h1 'cat $RPERF_LAB_RESULTS/forge-h1.out' >"$WORK/forge-h1.out"
 wait "$FORGE_PID" || true
 for h in h3 h1; do
-	[ "$(tr -d '[:space:]' <"$WORK/forge-$h.out")" = -13 ] ||
+	[ "$(tail -n 1 "$WORK/forge-$h.out")" = -13 ] ||
 		{ cat "$WORK/forge-$h.out" "$WORK/srv.out" >&2; fail "a forged side connection from $h was not refused"; }
 done
 server_signal h2 TERM

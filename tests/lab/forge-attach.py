@@ -2,7 +2,8 @@
 """A forged side connection: an attach hello (src/rdma/conn.h, version 2)
 for rdma_cm flow FLOW at HOST:PORT with a random secret, sent again every
 half second while the flow does not exist yet. Prints the status of the
-server's answer: -13 (EACCES) when it refused the attach."""
+server's answer: -13 (EACCES) when it refused the attach. Says "trying" on
+standard error once its first attach is answered."""
 import os
 import socket
 import struct
@@ -18,5 +19,7 @@ for _ in range(300):
         status = struct.unpack(">i", s.makefile("rb").read(68)[8:12])[0]
     if status != -2:  # ENOENT: no such flow yet
         break
+    if _ == 0:
+        print("trying", file=sys.stderr, flush=True)
     time.sleep(0.2)
 print(status)
