@@ -193,8 +193,9 @@ void load_release(struct load *l)
 /* Posting and completions                                             */
 /* ------------------------------------------------------------------ */
 
-/* Post a list of @n requests on @q; every cq_mod-th one is signaled and
- * its wr_id says how many requests its completion stands for. */
+/* Post a list of @n requests on @q; every cq_mod-th one is signaled (and,
+ * with no rkey, the last) and its wr_id says how many requests its
+ * completion stands for. */
 static int qp_post(struct load_qp *q, const struct load_cfg *cfg, uint32_t n)
 {
 	struct ibv_send_wr wr[LOAD_MAX_BATCH], *bad;
@@ -220,7 +221,12 @@ static int qp_post(struct load_qp *q, const struct load_cfg *cfg, uint32_t n)
 		} else {
 			wr[i].opcode = IBV_WR_SEND;
 		}
-		if (++q->unsignaled >= cfg->cq_mod) {
+		/*
+		 * Without a target for the zero-length WRITE that ends a run
+		 * (SENDs over rdma_cm: qp_flush), the last of each list is
+		 * signaled too, or a paced run's last few would never report.
+		 */
+		if (++q->unsignaled >= cfg->cq_mod || (!q->rkey && i + 1 == n)) {
 			wr[i].send_flags = IBV_SEND_SIGNALED;
 			wr[i].wr_id = q->unsignaled;
 			q->unsignaled = 0;
