@@ -12,14 +12,14 @@ import time
 
 host, port, flow = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 status = None
-for _ in range(300):
+for attempt in range(300):
     with socket.create_connection((host, port), 10) as s:
         s.sendall(struct.pack(">IHHi", 0x52505246, 2, 3, 0) + bytes(36) +
                   struct.pack(">I", flow) + os.urandom(16))
         status = struct.unpack(">i", s.makefile("rb").read(68)[8:12])[0]
     if status != -2:  # ENOENT: no such flow yet
         break
-    if _ == 0:
+    if attempt == 0:
         print("trying", file=sys.stderr, flush=True)
     time.sleep(0.2)
 print(status)
