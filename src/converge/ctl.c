@@ -717,6 +717,16 @@ int ctl_hello_client(struct ctl_chan *c, const char *token, json_t **reply, int 
 	if (ret)
 		return ret;
 	if (strcmp(ctl_type(r), "challenge")) {
+		/*
+		 * With a token, only a refusal may come unproven: anything else
+		 * would let a peer that never held the token into the session.
+		 */
+		if (token && strcmp(ctl_type(r), "error")) {
+			json_decref(r);
+			return errbuf_set(err, errlen, -EACCES, "did not prove the token: it "
+					  "answered without a challenge (not an rperf agent "
+					  "started with this --token-file)");
+		}
 		*reply = r;
 		return 0;
 	}

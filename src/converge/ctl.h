@@ -152,7 +152,9 @@ void ctl_auth_mac(const char *token, const char *who, const char *mine, const ch
  * The coordinator's side of the hello on @c: send it with a fresh nonce
  * and, if the agent challenges, check its proof, send ours (@token,
  * NULL: none) and key @c. 0 with the agent's last answer in *@reply (a
- * hello, or an error saying why it refused), or -errno with the reason.
+ * hello, or an error saying why it refused), or -errno with the reason;
+ * with a @token, -EACCES for an agent that answers anything but a
+ * refusal without first proving the token.
  */
 int ctl_hello_client(struct ctl_chan *c, const char *token, json_t **reply, int timeout_ms,
 		     char *err, size_t errlen);

@@ -92,6 +92,23 @@ printf 'another-token-of-some-length\n' >"$T/token2"
 expect 1 converge --timeout 5 --token-file "$T/token2" "$T/s.ini"
 has "the agent does not hold our token"
 
+# A peer on the agents' port that answers in plain frames, never proving
+# the token, is not an agent: converge names it and says so, exit 1 (it
+# once passed as "authenticated" and its made-up results entered the verdict).
+P3=$(port 3)
+sed "s/^agent_port = .*/agent_port = $P3/" "$T/s.ini" >"$T/plain.ini"
+for h in 127.0.0.1 127.0.0.2; do
+	python3 "${TEST_TOP:-.}/tests/unit/plain-agent.py" $h "$P3" >"$T/plain.$h" &
+	agents="$agents $!"
+done
+for i in $(seq 50); do
+	[ -s "$T/plain.127.0.0.1" ] && [ -s "$T/plain.127.0.0.2" ] && break
+	sleep 0.1
+done
+expect 1 converge --timeout 5 --token-file "$T/token" "$T/plain.ini"
+has "agent '127.0.0.1' \(destination\).*did not prove the token"
+grep -q "authenticated" "$T/err" && fail "a plain peer was called authenticated: $(cat "$T/err")"
+
 # With the token, the agents are reached; with no RDMA device here the
 # flows cannot start, and that is reported with host and flow, exit 1.
 if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
