@@ -160,7 +160,7 @@ static uint32_t op_ext_bytes(uint8_t op)
 /* Matching                                                            */
 /* ------------------------------------------------------------------ */
 
-static int result_push(struct cap_result *r, uint64_t t_send, uint64_t rtt, uint32_t bytes)
+static int result_push(struct cap_result *r, const struct cap_rtt *x)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 1024;
@@ -171,7 +171,7 @@ static int result_push(struct cap_result *r, uint64_t t_send, uint64_t rtt, uint
 		r->rtt = p;
 		r->cap = cap;
 	}
-	r->rtt[r->n++] = (struct cap_rtt){ t_send, rtt, bytes };
+	r->rtt[r->n++] = *x;
 	return 0;
 }
 
@@ -333,7 +333,10 @@ static int on_ack(struct matcher *m, const uint8_t *src, const uint8_t *dst, uin
 			m->r->retransmitted++;
 			continue;
 		}
-		ret = result_push(m->r, g->t_first_ns, t_ns - g->t_first_ns, g->bytes);
+		ret = result_push(m->r, &(struct cap_rtt){ .t_send_ns = g->t_first_ns,
+						      .rtt_ns = t_ns - g->t_first_ns,
+						      .bytes = g->bytes, .dqpn = s->dqpn,
+						      .psn_first = g->psn_first });
 		if (ret)
 			return ret;
 	}
@@ -551,6 +554,45 @@ void cap_result_free(struct cap_result *r)
 	free(r->rtt);
 	r->rtt = NULL;
 	r->n = r->cap = 0;
+}
+
+static int cmp_msg(const void *a, const void *b)
+{
+	const struct cap_rtt *x = a, *y = b;
+
+	if (x->dqpn != y->dqpn)
+		return (x->dqpn > y->dqpn) - (x->dqpn < y->dqpn);
+	return (x->psn_first > y->psn_first) - (x->psn_first < y->psn_first);
+}
+
+int cap_join(const struct cap_result *near, const struct cap_result *far, struct cap_result *out)
+{
+	struct cap_rtt *by_msg = NULL, *f, x;
+	size_t i;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (far->n) {
+		by_msg = malloc(far->n * sizeof(*by_msg));
+		if (!by_msg)
+			return -ENOMEM;
+		memcpy(by_msg, far->rtt, far->n * sizeof(*by_msg));
+		qsort(by_msg, far->n, sizeof(*by_msg), cmp_msg);
+	}
+	for (i = 0; i < near->n && !ret; i++) {
+		f = by_msg ? bsearch(&near->rtt[i], by_msg, far->n, sizeof(*by_msg), cmp_msg) : NULL;
+		if (!f || f->rtt_ns > near->rtt[i].rtt_ns) {
+			out->unacked++;	/* not seen there, or not the same message */
+			continue;
+		}
+		x = near->rtt[i];
+		x.rtt_ns -= f->rtt_ns;
+		ret = result_push(out, &x);
+	}
+	free(by_msg);
+	if (ret)
+		cap_result_free(out);
+	return ret;
 }
 
 int cap_addr_parse(const char *s, uint8_t addr[16])

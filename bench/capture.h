@@ -35,6 +35,8 @@ struct cap_rtt {
 	uint64_t t_send_ns;	/* capture time of the (first) request packet */
 	uint64_t rtt_ns;
 	uint32_t bytes;		/* payload bytes of the message (or packet) */
+	uint32_t dqpn;		/* the responder's QP (the requests' BTH) */
+	uint32_t psn_first;	/* the PSN of its (first) packet */
 };
 
 struct cap_result {
@@ -55,6 +57,20 @@ int cap_parse(const uint8_t *buf, size_t len, const struct cap_opts *o,
 int cap_parse_file(const char *path, const struct cap_opts *o, struct cap_result *r,
 		   char *err, size_t errlen);
 void cap_result_free(struct cap_result *r);
+
+/*
+ * The same messages captured at two points of one path, both on one
+ * clock (two ports of one switch): @near on the side of the requester,
+ * @far on the side of the responder. Each message of @near that @far has
+ * too (same responder QP and first PSN) goes to @out with rtt_ns =
+ * its RTT at @near minus its RTT at @far: what the path between the two
+ * points adds to the round trip, one way for the request's first packet
+ * and back for the ACK that covers the message (for a message of several
+ * packets, the rest of them wait in @far's RTT). @out->unacked counts the
+ * messages of @near that @far lacks. @out is cap_result_free'd by the
+ * caller. 0 or -ENOMEM.
+ */
+int cap_join(const struct cap_result *near, const struct cap_result *far, struct cap_result *out);
 
 /* Parse a dotted IPv4 or an IPv6 address into the 16-byte form. 0 or -EINVAL. */
 int cap_addr_parse(const char *s, uint8_t addr[16]);

@@ -3,8 +3,12 @@
  * traffic, the ground truth the accuracy benchmark holds latency tools
  * against. See capture.h for what is matched with what.
  *
- * usage: capture_rtt [-a ADDR] [-p] [-w N] [-l] FILE.pcap
+ * usage: capture_rtt [-a ADDR] [-p] [-w N] [-l] [-j FAR.pcap] FILE.pcap
  *   -a ADDR  only requests sent from ADDR (the capturing host's address)
+ *   -j FAR   FILE and FAR captured at two points of one path on one clock
+ *            (a switch's port toward the requester, and toward the
+ *            responder): each message's RTT in FILE minus its RTT in FAR,
+ *            what the path between the points adds (see cap_join)
  *   -p       one RTT per request packet instead of per message
  *   -w N     leave out the first N messages (a tool's warm-up)
  *   -l       list every RTT: send time, RTT (ns) and payload bytes
@@ -18,10 +22,35 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "base/errbuf.h"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: capture_rtt [-a ADDR] [-p] [-w N] [-l] FILE.pcap\n");
+	fprintf(f, "usage: capture_rtt [-a ADDR] [-p] [-w N] [-l] [-j FAR.pcap] FILE.pcap\n");
+}
+
+/* Replace @r by what lies between it and the capture at @path. */
+static int join_far(const char *path, const struct cap_opts *o, struct cap_result *r, char *err,
+		    size_t errlen)
+{
+	struct cap_result far, joined;
+	int ret;
+
+	ret = cap_parse_file(path, o, &far, err, errlen);
+	if (ret)
+		return ret;
+	ret = cap_join(r, &far, &joined);
+	cap_result_free(&far);
+	if (ret)
+		return errbuf_set(err, errlen, ret, "out of memory");
+	joined.packets = r->packets;
+	joined.roce = r->roce;
+	joined.requests = r->requests;
+	joined.acks = r->acks;
+	joined.retransmitted = r->retransmitted;
+	cap_result_free(r);
+	*r = joined;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -30,13 +59,14 @@ int main(int argc, char **argv)
 	struct cap_result r;
 	unsigned long long skip = 0;
 	bool list = false;
+	const char *far_path = NULL;
 	char err[256], *end;
 	double sum = 0;
 	uint64_t min = UINT64_MAX, max = 0;
 	size_t i, n;
 	int c;
 
-	while ((c = getopt(argc, argv, "a:pw:lh")) != -1) {
+	while ((c = getopt(argc, argv, "a:pw:lj:h")) != -1) {
 		switch (c) {
 		case 'a':
 			if (cap_addr_parse(optarg, o.src)) {
@@ -59,6 +89,9 @@ int main(int argc, char **argv)
 		case 'l':
 			list = true;
 			break;
+		case 'j':
+			far_path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -71,7 +104,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (cap_parse_file(argv[optind], &o, &r, err, sizeof(err))) {
+	if (cap_parse_file(argv[optind], &o, &r, err, sizeof(err)) ||
+	    (far_path && join_far(far_path, &o, &r, err, sizeof(err)))) {
 		fprintf(stderr, "capture_rtt: %s\n", err);
 		return 1;
 	}

@@ -161,6 +161,40 @@ static void test_bad_input(void **state)
 	assert_int_equal(addr[0], 0xfe);
 }
 
+/*
+ * Two points of one path: each message the far point saw too gives its
+ * RTT here minus there; one the far point lacks, or whose far RTT would
+ * exceed the near one (not the same message), is counted, not joined.
+ */
+static void test_join(void **state)
+{
+	struct cap_rtt near_rtt[] = {
+		{ .t_send_ns = 100, .rtt_ns = 500, .bytes = 64, .dqpn = 7, .psn_first = 10 },
+		{ .t_send_ns = 200, .rtt_ns = 450, .bytes = 64, .dqpn = 7, .psn_first = 11 },
+		{ .t_send_ns = 300, .rtt_ns = 400, .bytes = 64, .dqpn = 9, .psn_first = 11 },
+		{ .t_send_ns = 400, .rtt_ns = 300, .bytes = 64, .dqpn = 7, .psn_first = 12 },
+	};
+	struct cap_rtt far_rtt[] = {	/* another order, another QP's PSN 10 */
+		{ .t_send_ns = 330, .rtt_ns = 350, .dqpn = 9, .psn_first = 11 },
+		{ .t_send_ns = 130, .rtt_ns = 420, .dqpn = 7, .psn_first = 10 },
+		{ .t_send_ns = 999, .rtt_ns = 999, .dqpn = 9, .psn_first = 10 },
+		{ .t_send_ns = 430, .rtt_ns = 301, .dqpn = 7, .psn_first = 12 },
+	};
+	struct cap_result near = { .rtt = near_rtt, .n = 4 }, far = { .rtt = far_rtt, .n = 4 };
+	struct cap_result out;
+
+	(void)state;
+	assert_int_equal(cap_join(&near, &far, &out), 0);
+	assert_int_equal(out.n, 2);
+	assert_int_equal(out.rtt[0].t_send_ns, 100);
+	assert_int_equal(out.rtt[0].rtt_ns, 80);
+	assert_int_equal(out.rtt[0].bytes, 64);
+	assert_int_equal(out.rtt[1].t_send_ns, 300);
+	assert_int_equal(out.rtt[1].rtt_ns, 50);
+	assert_int_equal(out.unacked, 2);	/* PSN 11 of QP 7 unseen; PSN 12 longer there */
+	cap_result_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_per_packet),
 		cmocka_unit_test(test_big_endian_usec_sll),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_join),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
