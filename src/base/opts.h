@@ -85,7 +85,7 @@ struct opts_entry {
 
 /* What --help says around a command's table. */
 struct opts_usage {
-	const char *cmd;		/* "lat" */
+	const char *cmd;		/* "lat"; "" for rperf's own options */
 	const char *args;		/* "HOST", "FILE...", or "" */
 	const char *about;		/* one paragraph, '\n'-separated lines */
 	const struct opts_entry *table;
