@@ -20,7 +20,7 @@
 #include "base/errbuf.h"
 #include "base/units.h"
 #include "converge/coord.h"
-#include "qos/qosconf.h"
+#include "qos/qosconf_tc.h"
 
 #define COORD_SWITCH_MAX_BYTES	(1 << 20)
 

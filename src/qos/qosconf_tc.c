@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "base/errbuf.h"
-#include "qos/qosconf.h"
 #include "qos/qosconf_lex.h"
 #include "qos/qosconf_readers.h"
+#include "qos/qosconf_tc.h"
 
 #define TC_PRIOMAP_LEN	16
 #define TC_HOW_CLASSID	1

@@ -14,6 +14,7 @@
 
 #include "qos/arb.h"
 #include "qos/qosconf.h"
+#include "qos/qosconf_tc.h"
 #include "qos/qosconf_lex.h"
 #include "unit.h"
 
