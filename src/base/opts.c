@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * One parser and one --help generator for every command: see opts.h.
  * Written here rather than on getopt_long() so that the parse is pure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The one command-line parser of rperf, after git's parse-options: each
  * command describes its options once, in a table of entries (short and

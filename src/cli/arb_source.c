@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The arbitration loader shared by analyze and converge (see
  * arb_source.h): files through the qosconf readers, a live port through

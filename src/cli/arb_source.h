@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Where an arbitration configuration comes from, for analyze and
  * converge alike: files in any qosconf format, a live port whose tables

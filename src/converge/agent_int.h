@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the parts of `rperf agent` share and nothing outside converge
  * includes: a step's state (its flows, its workers, the sink) and each

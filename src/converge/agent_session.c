@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * One coordinator's session: its hello and token, the time exchanges,
  * and for every setup message a step built from it (the device, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the parts of `rperf converge` share and nothing outside them
  * includes: the run's state (the scenario, the agents and their clocks,

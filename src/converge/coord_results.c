@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the agents sent, into a step: the flows that ran, their
  * destinations' ports and their classes (SL, or ETS band) at each, the

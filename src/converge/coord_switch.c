@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The switch's side of a step, read as the window starts and as it ends
  * on the coordinator's clock, each class's share of what the port sent

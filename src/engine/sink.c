@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The receive side: see sink.h. Every RECV of a flow points at the same
  * buffer: the data is thrown away, only its arrival counts, so memory does

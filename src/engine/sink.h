@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The receive side: one RC QP per client flow, RECVs kept posted on it,
  * and counts of the messages and bytes that arrived. The sink never sends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Readers for the places a port's arbitration configuration comes from,
  * all producing one struct arb_config:

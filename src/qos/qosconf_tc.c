@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The tc reader: an ETS port as Linux shows it, `tc -j qdisc show dev
  * PORT` (the ets qdisc: bands, strict bands, quanta, priomap) and `tc -j

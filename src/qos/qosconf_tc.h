@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The tc reader's one entry point outside qosconf's dispatcher: the
  * per-band byte counters of an ETS port, which a converge step reads

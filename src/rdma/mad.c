@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * SMP reads of a port's arbitration tables (see mad.h): PortInfo, the
  * SL2VL table and the four VLArb blocks, decoded field by field with

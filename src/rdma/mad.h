@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The fabric's management plane, read over SMP MADs (libibmad/libibumad):
  * a port's PortInfo limits, its SL2VL row and both VLArb tables, as raw

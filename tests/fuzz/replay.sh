@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Replay every fuzz target's seed corpus and past crashes (tests/fuzz) once
 # through the target built without libFuzzer. Run by `make check` with
 # TEST_DATA set (the fixtures; the fuzz inputs sit beside them).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf converge against rperf analyze on an ETS port: bandwidth flows
 # from h1 and h2 into h3, two DRR bands at quanta 3:1 on the switch port
 # toward h3, and a latency flow riding in the second band. The shares the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Helpers for the rperf converge lab tests; source after lib.sh.
 # Agents run on every host with a shared token (they listen on every
 # address); the coordinator runs on h1 and its JSON is copied to $WORK.

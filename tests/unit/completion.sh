@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The bash completion (scripts/completion/rperf), sourced in bash as
 # bash-completion would: each command completes exactly the options of
 # its --help, and --format, --model and --clock complete to the words

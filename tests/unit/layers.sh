@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The source tree keeps its layering, in two ways:
 # - its includes (scripts/check-layers): no folder includes a layer its
 #   README's Uses: line leaves out, no include cycles;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Every command reads its options through one parser: an unknown option
 # gets the same message and exit status 2 whatever the command, and every
 # command's --help states its exit statuses. Run by `make check` with
