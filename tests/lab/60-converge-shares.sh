@@ -7,6 +7,11 @@
 # ets` on the same file, and converge says so with exit 0; given a 1:1
 # configuration it did not run, it must exit 3.
 #
+# The agents run under the agent unit's limits that hold without systemd
+# (converge-lib.sh's agent_sandbox: user nobody, no capabilities, no new
+# privileges, unlimited locked memory in a cgroup capped at the unit's
+# MemoryMax): the shares are measured through them.
+#
 # TOL is 4, not the default 2: the lab's emulated links drop packets when
 # the machine is busy, and each loss costs a go-back-N retransmission that
 # takes its band's turn without arriving (quiet runs land within 0.5).
@@ -16,7 +21,7 @@
 ETS=$TOP/examples/ets-3to1.txt
 "$LAB" egress h3 "rate=10mbit,ets=$ETS"
 trap 'stop_agents; cleanup' EXIT
-start_agents
+AGENT_SANDBOX=1 start_agents
 
 TOL=4
 converge shares --tolerance $TOL examples/converge-ets-shares.ini ||
@@ -30,6 +35,9 @@ for band in 0 1; do
 		fail "band $band: measured $got %, analyzed $want %"
 done
 [ "$(step_jq shares '.classes | length')" = 2 ] || fail "expected two classes"
+for h in $AGENT_HOSTS; do
+	check_agent_sandbox "$h"
+done
 [ "$(jq -r .within_tolerance "$WORK/shares.json")" = true ] || fail "JSON says out of tolerance"
 # ETS has one reading: the fit is exact, best and configured are the
 # same, and its difference is the largest class difference.
