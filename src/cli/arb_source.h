@@ -48,4 +48,11 @@ int arb_source_load(const struct arb_source *src, const struct qosconf_opts *opt
 		    struct arb_config *cfg, struct arb_source_info *info, char *err,
 		    size_t errlen);
 
+struct mad_port_tables;
+
+/* What a live port holds (read over MADs, with VLArb tables: not a base
+ * port 0, a cap above 0), as the smpquery reader would take its text,
+ * into @cfg. */
+void arb_source_live_config(const struct mad_port_tables *t, struct arb_config *cfg);
+
 #endif

@@ -101,6 +101,10 @@ struct agent_step {
 	char stop_reason[256];		/* why the step was stopped, if it was */
 };
 
+/* agent_session.c: the roles, data port and flows of setup message @m,
+ * which ctl_recv() has validated, into @st. Pure. */
+void agent_setup_decode(struct agent_step *st, const json_t *m);
+
 /* agent_source.c: lat and bw flows, each to its destination's sink */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen);

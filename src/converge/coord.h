@@ -130,5 +130,14 @@ int coord_collect(struct coord *c);
 /* coord_results.c: what the agents measured, into a step */
 void coord_step_flows(struct coord *c, struct converge_step *st);
 int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[]);
+/*
+ * A lat flow's result @r (validated by ctl_recv(): "rtt" a histogram in
+ * its agent's ticks, "ticks_per_ns" their rate) into @cf->rtt, and into
+ * class @k's histogram in ns (@k may be NULL), @rate being its agent's
+ * clock against ours. A histogram that does not unpack is left out; a
+ * flow keeps its first. Pure but for a warning when @k cannot hold it.
+ */
+void coord_flow_rtt(struct converge_flow *cf, struct converge_class *k, const json_t *r,
+		    double rate);
 
 #endif

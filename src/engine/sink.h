@@ -111,6 +111,15 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f);
 
 /*
+ * A flow's request as it arrives in pieces: @n more bytes were read into
+ * @ctl at *@ctl_len (never past CONN_MSG_BYTES). 0 while the request is
+ * incomplete; once whole, *@ctl_len goes back to 0 and the result is 1
+ * with the request in @q, or -EPROTO for a frame conn_msg_unpack()
+ * refuses. Pure: the socket's reads are the caller's.
+ */
+int sink_ctl_take(uint8_t ctl[CONN_MSG_BYTES], size_t *ctl_len, size_t n, struct conn_msg *q);
+
+/*
  * One wait of a receiver's loop, what every receiver (the server, an
  * agent's sink) polls: the completion channel, the flows' sockets, the
  * TCP listener and up to two fds of the caller's own (an rdma_cm channel,
