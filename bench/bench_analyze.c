@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * How long one `rperf analyze` takes on the largest tables a port can
  * hold: 64 high and 64 low entries, every SL saturating. The arbiter runs

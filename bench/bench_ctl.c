@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Cost of sealing control frames (ctl.h, "Sealed frames"): the time of
  * one message sent and received over a socket pair, plain and sealed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Cost of hist_record on the hot path, in ns per call. Not a test: the
  * number depends on the machine. Values come from a precomputed table of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * pcap reader and request/ACK matcher for RoCE v2 RC traffic: see
  * capture.h. Reads the classic pcap format (micro- or nanosecond

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Ground truth from a packet capture: the wire round trip of each RC
  * request in a pcap file of RoCE v2 traffic (UDP port 4791), from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * capture_rtt: the wire round trips in a pcap capture of RoCE v2 RC
  * traffic, the ground truth the accuracy benchmark holds latency tools

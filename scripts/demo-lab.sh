@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Run by scripts/demo inside `scripts/lab run --hosts 3` with ETS (3:1) on
 # the switch port toward h3: rperf agent on h1, h2 and h3, then rperf
 # converge on h1 with examples/converge-ets-shares.ini (bandwidth from h1

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """A reference simulator of table arbitration, written apart from src/.
 
 It exists so that `rperf analyze` is held against an implementation that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Clock setup: is the cycle counter usable, and how many ticks per ns.
  * The decisions (CPUID decoding, calibration fit) are pure functions over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Timestamps for the latency engine: a cheap cycle counter read on the hot
  * path, and the frequency that turns its ticks into nanoseconds once, in the

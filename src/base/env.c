@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The host's facts for a run's JSON (see env.h), from uname and sysfs.
  */

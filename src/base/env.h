@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Where a run happened, for its JSON: the kernel, rdma-core, the device
  * and its firmware and port rate, the NUMA nodes of the device and of the

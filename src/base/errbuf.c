@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* See errbuf.h: the message goes with the error code. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Errors that travel with their message. Engines and helpers that cannot
  * print (they may run in worker threads, or their caller knows better what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Log-linear histogram: bucket geometry, exact running statistics, queries.
  * See hist.h for the layout and the error bound.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Log-linear histogram of uint64_t values (ticks) with bounded relative error.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * JSON documents written to files atomically: see jsonfile.h. Kept in
  * base so that every layer (a command, an engine's pre-run check) can use

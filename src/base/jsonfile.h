@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * JSON documents written to files atomically: through a temporary file in
  * the same directory and rename(), so a reader never sees half a file,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * One place that prints diagnostics, so every message has the same shape:
  * "rperf: error: <subject>: <what went wrong>".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Diagnostics with one prefix style. Everything here goes to stderr; stdout
  * carries results only. Engines never call these for results, only for

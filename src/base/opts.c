@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * One parser and one --help generator for every command: see opts.h.
  * Written here rather than on getopt_long() so that the parse is pure
@@ -311,8 +312,8 @@ void opts_usage(FILE *out, const struct opts_usage *u)
 	size_t w = opts_label_width(u->table);
 	int col = (int)(w + 4 > OPTS_HELP_COL ? w + 4 : OPTS_HELP_COL);
 
-	fprintf(out, "usage: rperf %s [options]%s%s\n\n%s\n\nOptions:\n", u->cmd,
-		*u->args ? " " : "", u->args, u->about);
+	fprintf(out, "usage: rperf%s%s [options]%s%s\n\n%s\n\nOptions:\n", *u->cmd ? " " : "",
+		u->cmd, *u->args ? " " : "", u->args, u->about);
 	opts_usage_table(out, u->table, col);
 	opts_usage_entry(out, "-h, --help", "show this help", col);
 	if (u->more)
@@ -325,7 +326,7 @@ void opts_usage(FILE *out, const struct opts_usage *u)
 void opts_report(const struct opts_usage *u, const char *err)
 {
 	log_error("%s", err);
-	fprintf(stderr, "see 'rperf %s --help'\n", u->cmd);
+	fprintf(stderr, "see 'rperf%s%s --help'\n", *u->cmd ? " " : "", u->cmd);
 }
 
 int opts_list(const char *name, const char *value, size_t max,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The one command-line parser of rperf, after git's parse-options: each
  * command describes its options once, in a table of entries (short and
@@ -85,7 +86,7 @@ struct opts_entry {
 
 /* What --help says around a command's table. */
 struct opts_usage {
-	const char *cmd;		/* "lat" */
+	const char *cmd;		/* "lat"; "" for rperf's own options */
 	const char *args;		/* "HOST", "FILE...", or "" */
 	const char *about;		/* one paragraph, '\n'-separated lines */
 	const struct opts_entry *table;

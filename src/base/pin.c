@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Pinning and buffers: see pin.h. hwloc tells which cores sit next to the
  * NIC (through sysfs local_cpus); a virtual device such as rxe has none and

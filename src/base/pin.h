@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Where a measuring thread runs and where its buffers live: cores local to
  * the NIC (hwloc), thread pinning, and huge-page buffers with a fallback.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The one stop signal. SIGINT and SIGTERM set a flag that every wait in
  * every command polls, so a run that is told to stop ends its waits, keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Sizes, times and rates from text: see units.h. One table of suffixes
  * per kind, one number reader for all of them, so that "500ms" or "5"

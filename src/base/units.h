@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The units every value of rperf is written in, read in one place so a
  * value means the same on the command line and in a scenario file:

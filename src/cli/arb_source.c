@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The arbitration loader shared by analyze and converge (see
  * arb_source.h): files through the qosconf readers, a live port through
@@ -138,8 +139,7 @@ static int source_read_port(const struct arb_source *src, const struct qosconf_o
 	return 0;
 }
 
-/* What the port holds, as the smpquery reader takes its text. */
-static void source_live_config(const struct mad_port_tables *t, struct arb_config *cfg)
+void arb_source_live_config(const struct mad_port_tables *t, struct arb_config *cfg)
 {
 	int i;
 
@@ -225,7 +225,7 @@ int arb_source_load(const struct arb_source *src, const struct qosconf_opts *opt
 	if (!rc && src->port)
 		rc = source_read_port(src, opts, t, info, err, errlen);
 	if (!rc && src->port && !src->n_files) {
-		source_live_config(t, cfg);
+		arb_source_live_config(t, cfg);
 		info->format = QOSCONF_FORMAT_SMPQUERY;
 		info->live = true;
 	} else if (!rc) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Where an arbitration configuration comes from, for analyze and
  * converge alike: files in any qosconf format, a live port whose tables
@@ -46,5 +47,12 @@ int arb_source_port_check(const char *what, const char *value, char *err, size_t
 int arb_source_load(const struct arb_source *src, const struct qosconf_opts *opts,
 		    struct arb_config *cfg, struct arb_source_info *info, char *err,
 		    size_t errlen);
+
+struct mad_port_tables;
+
+/* What a live port holds (read over MADs, with VLArb tables: not a base
+ * port 0, a cap above 0), as the smpquery reader would take its text,
+ * into @cfg. */
+void arb_source_live_config(const struct mad_port_tables *t, struct arb_config *cfg);
 
 #endif

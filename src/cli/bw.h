@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * `rperf bw` options as plain data: parsed and validated once, by a pure
  * function the unit tests call directly, before any device is touched.

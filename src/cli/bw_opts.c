@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * `rperf bw` command line -> struct bw_opts. Kept apart from cmd_bw.c so
  * the unit tests exercise every rule without a device. The options are

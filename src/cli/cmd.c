@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the commands share beyond their table: the exit status that a
  * run's pass/fail criteria give, each failed one named on its own line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The subcommands. Each lives in its own cmd_<name>.c, takes the arguments
  * after its name (argv[0] is the command name) and returns the process exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf agent: runs on every host of a converge scenario and does what
  * the coordinator's messages ask, with the same engines the commands use:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf bw: bandwidth generators on any SL. Each worker thread is pinned
  * near the NIC and drives its QPs (one server flow each) through the load

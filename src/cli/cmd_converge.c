@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf converge: run a scenario's latency and bandwidth flows together,
  * from many hosts to one destination, through the agents on those hosts;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf lat: the RTT a message sees through the fabric, without the end
  * hosts' software and PCIe (RPerf's method, see probe.h). Each worker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf server: the passive side. Any number of clients at once, one RC
  * QP per client flow, RECVs kept posted, nothing ever sent back in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * `rperf lat` command line -> struct lat_opts. Kept apart from cmd_lat.c
  * so the unit tests exercise every rule without a device. The options are

@@ -1,10 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf: measure what an RDMA fabric really does.
  *
- * main() parses the global options, then dispatches to one subcommand
- * through the single command table below, git-style. Only main exits.
+ * main() parses the global options (through base/opts, as every command
+ * does), then dispatches to one subcommand through the single command
+ * table below, git-style. Only main exits.
  */
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "cli/cmd.h"
 #include "base/env.h"
 #include "base/log.h"
+#include "base/opts.h"
 
 static int cmd_help(int argc, char **argv);
 static void cmd_help_usage(FILE *out);
@@ -40,25 +43,71 @@ const struct rperf_cmd *rperf_cmd_find(const char *name)
 	return NULL;
 }
 
-static void usage_line(FILE *out)
+/* The global options, before the command's name. */
+struct main_opts {
+	bool version;
+	bool quiet;
+	unsigned verbose;	/* how many -v */
+};
+
+/* -v: one more level of diagnostics each time it is given. */
+static int main_opt_verbose(void *dst, const char *name, const char *value, char *err,
+			    size_t errlen)
 {
-	fprintf(out, "usage: rperf [--version] [--help] [-v | -q] COMMAND [ARGS]\n");
+	(void)name, (void)value, (void)err, (void)errlen;
+	++*(unsigned *)dst;
+	return 0;
 }
+
+static const struct opts_entry main_opts_table[] = {
+	OPT_FLAG('V', "version", "show the version", struct main_opts, version),
+	OPT_CALLBACK('v', "verbose", NULL, "more diagnostics on stderr (repeat for debug)",
+		     struct main_opts, verbose, main_opt_verbose),
+	OPT_FLAG('q', "quiet", "errors only", struct main_opts, quiet),
+	OPT_END(),
+};
+
+/* The command list that follows the options in --help; built once. */
+static const char *main_commands_text(void)
+{
+	static char buf[1024];
+	const struct rperf_cmd *c;
+	size_t len;
+
+	if (*buf)
+		return buf;
+	len = (size_t)snprintf(buf, sizeof(buf), "Commands:\n");
+	for (c = rperf_cmds; c->name && len < sizeof(buf); c++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "  %-10s %s\n", c->name,
+					c->summary);
+	if (len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len,
+			 "\nSee 'rperf help COMMAND' or man rperf-COMMAND.");
+	return buf;
+}
+
+/* What 'rperf --help' says; .more is filled in by main_usage(). */
+static struct opts_usage main_opts_usage = {
+	.cmd = "",
+	.args = "COMMAND [ARGS]",
+	.about = "Measure what an RDMA fabric really does: latency through it, bandwidth on\n"
+		 "any service level, and whether its QoS arbitration gives each class its share.",
+	.table = main_opts_table,
+	.tolerance = true,
+	.exit3 = "a criterion failed",
+};
 
 static void main_usage(FILE *out)
 {
-	const struct rperf_cmd *c;
+	main_opts_usage.more = main_commands_text();
+	opts_usage(out, &main_opts_usage);
+}
 
-	usage_line(out);
-	fprintf(out, "\nGlobal options:\n"
-		     "  -h, --help       show this help\n"
-		     "  -V, --version    show the version\n"
-		     "  -v, --verbose    more diagnostics on stderr (repeat for debug)\n"
-		     "  -q, --quiet      errors only\n"
-		     "\nCommands:\n");
-	for (c = rperf_cmds; c->name; c++)
-		fprintf(out, "  %-10s %s\n", c->name, c->summary);
-	fprintf(out, "\nSee 'rperf help COMMAND' or man rperf-COMMAND.\n");
+/* Bad usage of rperf itself, said as every command says it. */
+static int main_usage_error(const char *err)
+{
+	opts_report(&main_opts_usage, err);
+	return RPERF_EXIT_USAGE;
 }
 
 static void cmd_help_usage(FILE *out)
@@ -69,9 +118,14 @@ static void cmd_help_usage(FILE *out)
 static int cmd_help(int argc, char **argv)
 {
 	const struct rperf_cmd *c;
+	char err[160];
 
 	if (argc < 2) {
 		main_usage(stdout);
+		return RPERF_EXIT_OK;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		cmd_help_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
 	if (argc > 2) {
@@ -80,60 +134,72 @@ static int cmd_help(int argc, char **argv)
 	}
 	c = rperf_cmd_find(argv[1]);
 	if (!c) {
-		log_error("unknown command '%s'", argv[1]);
-		usage_line(stderr);
-		return RPERF_EXIT_USAGE;
+		snprintf(err, sizeof(err), "unknown command '%s'", argv[1]);
+		return main_usage_error(err);
 	}
 	c->usage(stdout);
 	return RPERF_EXIT_OK;
 }
 
+/* Where the command's name is in @argv: the first operand, or what
+ * follows "--". The global options take no values, so nothing before it
+ * can be one. argc when there is none. */
+static int main_command_index(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1;
+		if (argv[i][0] != '-' || !argv[i][1])
+			return i;
+	}
+	return argc;
+}
+
+/* Parse the global options in argv[1 .. @end) and apply them. -1 to go
+ * on, else the exit status (help, version, or bad usage reported). */
+static int main_global_opts(int end, char **argv)
+{
+	struct main_opts o = { 0 };
+	char err[160];
+	int n, ret;
+
+	ret = opts_parse(main_opts_table, &o, end, argv, NULL, 0, &n, err, sizeof(err));
+	if (ret == OPTS_HELP) {
+		main_usage(stdout);
+		return RPERF_EXIT_OK;
+	}
+	if (ret)
+		return main_usage_error(err);
+	if (o.version) {
+		printf("rperf %s\n", PACKAGE_VERSION);
+		return RPERF_EXIT_OK;
+	}
+	if (o.quiet)
+		log_set_level(LOG_LEVEL_ERROR);
+	else if (o.verbose)
+		log_set_level(log_get_level() + o.verbose);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct rperf_cmd *c;
-	int opt;
+	char err[160];
+	int i, ret;
 
 	env_set_cmdline(argc, argv);
-	/* '+' stops at the first non-option: the rest belongs to the command. */
-	while ((opt = getopt_long(argc, argv, "+hVvq", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			main_usage(stdout);
-			return RPERF_EXIT_OK;
-		case 'V':
-			printf("rperf %s\n", PACKAGE_VERSION);
-			return RPERF_EXIT_OK;
-		case 'v':
-			log_set_level(log_get_level() + 1);
-			break;
-		case 'q':
-			log_set_level(LOG_LEVEL_ERROR);
-			break;
-		default:
-			usage_line(stderr);
-			return RPERF_EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
-		usage_line(stderr);
-		return RPERF_EXIT_USAGE;
-	}
-	c = rperf_cmd_find(argv[optind]);
+	i = main_command_index(argc, argv);
+	ret = main_global_opts(i, argv);
+	if (ret >= 0)
+		return ret;
+	if (i >= argc)
+		return main_usage_error("no command given");
+	c = rperf_cmd_find(argv[i]);
 	if (!c) {
-		log_error("unknown command '%s'", argv[optind]);
-		usage_line(stderr);
-		return RPERF_EXIT_USAGE;
+		snprintf(err, sizeof(err), "unknown command '%s'", argv[i]);
+		return main_usage_error(err);
 	}
-	argc -= optind;
-	argv += optind;
-	/* Each command parses its own options from a fresh getopt state. */
-	optind = 0;
-	return c->fn(argc, argv);
+	return c->fn(argc - i, argv + i);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf agent's entry into the converge layer: the agent's context, which
  * the command fills from its options and its listening socket, and one

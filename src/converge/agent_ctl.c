@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The agent's control helpers (see agent_ctl.h): apart from the session
  * so that the session, the sources and the sink all call down into one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The agent's side of the control connection while a session runs: the
  * next message from the coordinator (time exchanges answered on the way,

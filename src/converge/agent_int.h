@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the parts of `rperf agent` share and nothing outside converge
  * includes: a step's state (its flows, its workers, the sink) and each
@@ -99,6 +100,10 @@ struct agent_step {
 	volatile sig_atomic_t stop;
 	char stop_reason[256];		/* why the step was stopped, if it was */
 };
+
+/* agent_session.c: the roles, data port and flows of setup message @m,
+ * which ctl_recv() has validated, into @st. Pure. */
+void agent_setup_decode(struct agent_step *st, const json_t *m);
 
 /* agent_source.c: lat and bw flows, each to its destination's sink */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,

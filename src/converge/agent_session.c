@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * One coordinator's session: its hello and token, the time exchanges,
  * and for every setup message a step built from it (the device, the
@@ -45,14 +46,10 @@ static void agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry
 	f->qps = (unsigned)agent_ctl_int(j, "qps");
 }
 
-static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
-		       const char **bad_flow, char *err, size_t errlen)
+void agent_setup_decode(struct agent_step *st, const json_t *m)
 {
 	const json_t *flows = json_object_get(m, "flows");
-	const char *dev = json_string_value(json_object_get(m, "device"));
-	enum clock_source src;
 	size_t i;
-	int ret;
 
 	st->sink_role = json_is_true(json_object_get(m, "sink"));
 	st->data_port = (uint16_t)agent_ctl_int(m, "data_port");
@@ -61,6 +58,16 @@ static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
 	for (i = 0; i < st->n_flows; i++)
 		agent_flow_from_json(json_array_get(flows, i), (uint8_t)agent_ctl_int(m, "qp_timeout"),
 				     (uint8_t)agent_ctl_int(m, "retry"), &st->flows[i]);
+}
+
+static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
+		       const char **bad_flow, char *err, size_t errlen)
+{
+	const char *dev = json_string_value(json_object_get(m, "device"));
+	enum clock_source src;
+	int ret;
+
+	agent_setup_decode(st, m);
 	clock_source_parse(json_string_value(json_object_get(m, "clock")), &src);
 	ret = clock_init(src, &st->clk, err, errlen);
 	if (!ret)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The destination's side of a step: a sink that accepts the sources'
  * flows on the data port and counts what each receives, marked at the

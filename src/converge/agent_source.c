@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The sources' side of a step: each flow's workers, a thread apiece with
  * its lat probe or its bw QPs connected to its destination's sink, run

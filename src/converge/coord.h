@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the parts of `rperf converge` share and nothing outside them
  * includes: the run's state (the scenario, the agents and their clocks,
@@ -129,5 +130,14 @@ int coord_collect(struct coord *c);
 /* coord_results.c: what the agents measured, into a step */
 void coord_step_flows(struct coord *c, struct converge_step *st);
 int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[]);
+/*
+ * A lat flow's result @r (validated by ctl_recv(): "rtt" a histogram in
+ * its agent's ticks, "ticks_per_ns" their rate) into @cf->rtt, and into
+ * class @k's histogram in ns (@k may be NULL), @rate being its agent's
+ * clock against ours. A histogram that does not unpack is left out; a
+ * flow keeps its first. Pure but for a warning when @k cannot hold it.
+ */
+void coord_flow_rtt(struct converge_flow *cf, struct converge_class *k, const json_t *r,
+		    double rate);
 
 #endif

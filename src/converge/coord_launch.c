@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf converge --launch: start the scenario's agents, watch the
  * launchers while the coordinator reaches the agents, and end them on

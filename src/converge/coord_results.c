@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the agents sent, into a step: the flows that ran, their
  * destinations' ports and their classes (SL, or ETS band) at each, the
@@ -135,8 +136,8 @@ static void coord_flow_index(struct converge_step *st, json_t *conns[], size_t n
  * gathers flows of hosts whose ticks differ, so each joins it scaled; the
  * merge is exact when the ticks already are our ns.
  */
-static void coord_add_rtt(struct converge_flow *cf, struct converge_class *k,
-			 const json_t *r, double rate)
+void coord_flow_rtt(struct converge_flow *cf, struct converge_class *k, const json_t *r,
+		    double rate)
 {
 	char err[256];
 
@@ -231,8 +232,8 @@ static void coord_source_results(struct coord *c, struct converge_step *st, cons
 				snprintf(cf->error, sizeof(cf->error), "%s", json_string_value(e));
 			coord_started(cf, r, &c->agents[i]);
 			if (json_object_get(r, "rtt") && json_object_get(r, "ticks_per_ns"))
-				coord_add_rtt(cf, coord_class(st, cf->port, cf->class_key), r,
-					     c->agents[i].rate);
+				coord_flow_rtt(cf, coord_class(st, cf->port, cf->class_key), r,
+					      c->agents[i].rate);
 		}
 	}
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The coordinator's side of the agents' control protocol (ctl.h): reach
  * every agent (launched if asked: coord_launch.c), check its version and token,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The switch's side of a step, read as the window starts and as it ends
  * on the coordinator's clock, each class's share of what the port sent
@@ -20,7 +21,7 @@
 #include "base/errbuf.h"
 #include "base/units.h"
 #include "converge/coord.h"
-#include "qos/qosconf.h"
+#include "qos/qosconf_tc.h"
 
 #define COORD_SWITCH_MAX_BYTES	(1 << 20)
 

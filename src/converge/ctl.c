@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The control protocol: see ctl.h. Framing and socket I/O go through
  * conn's full-I/O helpers; what is here is the message schema and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The control protocol between `rperf converge` (the coordinator) and
  * `rperf agent`. One TCP connection per agent; every message is a frame:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Scenario files: see scenario.h. inih calls one handler per key; the
  * handler fills the scenario and keeps the first error, and inih tells

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Scenario files for `rperf converge`, INI in the style of fio: a
  * [global] section (destination, timing, link rate, the arbitration

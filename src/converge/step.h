@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What one step of `rperf converge` measured: its flows, its classes of
  * traffic at the destination (with their latency and shares) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The bw client around the load engine: the server-query protocol and
  * the interval sampling, kept out of the command so that it only sets up,

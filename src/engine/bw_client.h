@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The bw client around the load engine: what a worker needs to know of
  * the server (where to write, what it received) and the snapshots that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What every client command (lat, bw) does around its engine: open the
  * device (directly, or where rdma_cm routes the server), turn the shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Pass/fail criteria (see criteria.h). A figure that was not measured
  * fails its criterion: a CI check must not pass because nothing ran.

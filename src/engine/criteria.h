@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Pass/fail criteria: a measured figure held against a limit the user
  * set (a p99 at most so many microseconds, a rate at least so many Gb/s).

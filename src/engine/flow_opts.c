@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The options lat, bw and the server share, declared once: see
  * flow_opts.h.

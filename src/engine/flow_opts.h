@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The options every traffic command shares (lat, bw, and what runs their
  * engines): device and port, the path knobs (SL, traffic class, RC timeout

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The bandwidth engine: open-loop RC traffic from one worker thread over
  * one or more QPs, each QP a flow to an `rperf server`. It keeps up to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The latency engine (RPerf's method). Per sample it reads the clock
  * (T_P), posts an RC SEND to the server ("wire") and at once an RC SEND on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The result of one flow: see result.h. */
 #include <errno.h>
 #include <string.h>

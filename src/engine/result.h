@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What one flow measured, as the engines leave it and the report reads
  * it: histograms in ticks (converted to ns only by the report), counters,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The receive side: see sink.h. Every RECV of a flow points at the same
  * buffer: the data is thrown away, only its arrival counts, so memory does
@@ -370,20 +371,27 @@ static bool flow_answer(struct sink *s, struct sink_flow *f, const struct conn_m
 	return !conn_send_msg(f->fd, &a, 1000);
 }
 
+int sink_ctl_take(uint8_t ctl[CONN_MSG_BYTES], size_t *ctl_len, size_t n, struct conn_msg *q)
+{
+	*ctl_len += n;
+	if (*ctl_len < CONN_MSG_BYTES)
+		return 0;
+	*ctl_len = 0;
+	return conn_msg_unpack(ctl, q) ? -EPROTO : 1;
+}
+
 bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f)
 {
 	struct conn_msg q;
 	ssize_t n;
+	int ret;
 
 	n = recv(f->fd, f->ctl + f->ctl_len, sizeof(f->ctl) - f->ctl_len, MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return false;
 	if (n > 0) {
-		f->ctl_len += (size_t)n;
-		if (f->ctl_len < sizeof(f->ctl))
-			return false;
-		f->ctl_len = 0;
-		if (!conn_msg_unpack(f->ctl, &q) && flow_answer(s, f, &q))
+		ret = sink_ctl_take(f->ctl, &f->ctl_len, (size_t)n, &q);
+		if (!ret || (ret > 0 && flow_answer(s, f, &q)))
 			return false;
 	}
 	sink_flow_close(s, f);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The receive side: one RC QP per client flow, RECVs kept posted on it,
  * and counts of the messages and bytes that arrived. The sink never sends
@@ -108,6 +109,15 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
  * RDMA WRITE. Each answer waits at most a second for the socket.
  */
 bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f);
+
+/*
+ * A flow's request as it arrives in pieces: @n more bytes were read into
+ * @ctl at *@ctl_len (never past CONN_MSG_BYTES). 0 while the request is
+ * incomplete; once whole, *@ctl_len goes back to 0 and the result is 1
+ * with the request in @q, or -EPROTO for a frame conn_msg_unpack()
+ * refuses. Pure: the socket's reads are the caller's.
+ */
+int sink_ctl_take(uint8_t ctl[CONN_MSG_BYTES], size_t *ctl_len, size_t n, struct conn_msg *q);
 
 /*
  * One wait of a receiver's loop, what every receiver (the server, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The dispatcher of the arbitration models (see arb.h for the contract):
  * one table lists the models, and arb_analyze() runs the one the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Arbitration models: what share of a port's bandwidth each service level
  * gets, and how long it waits between turns, predicted from the port's

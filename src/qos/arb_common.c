@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the arbitration models share (see arb_common.h): apart from the
  * dispatcher in arb.c so that the models call down into it and never

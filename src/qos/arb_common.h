@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the arbitration models share: the water-filling of offered loads
  * and the result helpers. Below the models (arb_models.h), which are

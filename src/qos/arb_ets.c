@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The ETS model (802.1Qaz, Linux tc-ets): strict bands first, then deficit
  * round robin over quanta; which band a priority or DSCP lands in; and the

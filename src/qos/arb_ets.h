@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The Ethernet ETS model (arb_ets.c): its row's analysis, the band shares,
  * and the DSCP/priority to band mapping converge needs.

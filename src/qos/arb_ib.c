@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The InfiniBand models and DTable: the analysis built on the packet
  * arbiter of arb_ib_sim.c (shares per SL and VL, distances in packets,

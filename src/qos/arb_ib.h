@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The InfiniBand VL arbitration models and DTable (arb_ib.c): their rows'
  * analysis and the readings of the specification they compare.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The packet-level table arbiter (see arb_ib_sim.h). It exists apart from
  * the analyses so that every InfiniBand reading and DTable run the same

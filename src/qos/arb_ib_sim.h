@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The packet-level table arbiter that the InfiniBand models and DTable
  * run (arb_ib_sim.c): one arbiter whose readings of the specification

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The arbitration models, for the dispatcher in arb.c and nothing else:
  * the row each one has in the dispatcher's table, and the analyses the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The types every part of the qos layer shares: a port's arbitration
  * configuration (struct arb_config), the analysis parameters and the

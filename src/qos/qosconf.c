@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The dispatcher of the arbitration configuration readers (see
  * qosconf.h): one table lists the readers, and the dispatcher detects the

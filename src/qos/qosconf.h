@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Readers for the places a port's arbitration configuration comes from,
  * all producing one struct arb_config:
@@ -38,15 +39,6 @@ enum qosconf_format qosconf_detect(const char *text);
 int qosconf_parse(const struct qosconf_source *src, int n_src,
 		  const struct qosconf_opts *opts, struct arb_config *cfg,
 		  enum qosconf_format *format_out, char *err, size_t errlen);
-
-/*
- * Per-band byte counters of an ETS port from @text, the output of `tc -s
- * -j qdisc show dev PORT invisible`: the bytes each band's own qdisc
- * (parent MAJOR:N of the ets qdisc, band N-1) sent. bytes[] gets
- * *n_bands entries. 0, or -EINVAL with the reason in @err.
- */
-int qosconf_tc_band_bytes(const char *text, uint64_t bytes[ARB_MAX_BANDS], int *n_bands,
-			  char *err, size_t errlen);
 
 /* Read a file whole; *text is malloc'ed. Returns 0 or -errno (@err set). */
 int qosconf_read_file(const char *path, char **text, char *err, size_t errlen);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The dcb reader: a RoCE NIC's or switch's DCB configuration as iproute2's
  * dcb shows it, `dcb -j ets show dev DEV` (per traffic class: tc_tsa,

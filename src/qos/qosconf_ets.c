@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The ETS description reader: band, dscp, prio and default lines, the same
  * file the lab's switch feeds to tc-ets. Apart from the InfiniBand formats

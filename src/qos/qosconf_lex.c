@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The qosconf readers' shared lexing (see qosconf_lex.h): apart from the
  * dispatcher so that the readers call down into it and never back up

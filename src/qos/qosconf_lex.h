@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What every qosconf reader uses to take a line apart: blanks, comments,
  * numbers and lists, and the helpers that turn a bad value into a

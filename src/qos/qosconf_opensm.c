@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The opensm.conf reader. It reads the file the way OpenSM 3.3.23 does
  * (opensm/osm_subnet.c reads and checks the options, opensm/osm_qos.c

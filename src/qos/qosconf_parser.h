@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The state the qosconf readers work on while a configuration is read:
  * where the reader is (file, line), where errors go, what it fills, and

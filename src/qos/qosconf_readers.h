@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The qosconf readers, for the dispatcher in qosconf.c and nothing else:
  * the row each one has in the dispatcher's table, and the entry points

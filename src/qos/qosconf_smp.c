@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The reader of text captured from infiniband-diags (smpquery vlarb,
  * sl2vl, portinfo): VL/WEIGHT rows, SL2VL port lines and portinfo fields,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The plain table reader: "high,VL,WEIGHT" and "low,VL,WEIGHT" lines, the
  * simplest way to write down a port's VLArb tables by hand. Its own file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The tc reader: an ETS port as Linux shows it, `tc -j qdisc show dev
  * PORT` (the ets qdisc: bands, strict bands, quanta, priomap) and `tc -j
@@ -22,9 +23,9 @@
 #include <string.h>
 
 #include "base/errbuf.h"
-#include "qos/qosconf.h"
 #include "qos/qosconf_lex.h"
 #include "qos/qosconf_readers.h"
+#include "qos/qosconf_tc.h"
 
 #define TC_PRIOMAP_LEN	16
 #define TC_HOW_CLASSID	1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The types the qosconf dispatcher and its readers share: input formats,
  * OpenSM's node types, reader options and one input. Types only; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Out-of-band connection setup over TCP and rdma_cm: see conn.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Out-of-band connection setup. By default a TCP socket carries one fixed,
  * versioned frame each way (the QP endpoint and the path knobs) and then

@@ -1,7 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * SMP reads of a port's arbitration tables (see mad.h): PortInfo, the
  * SL2VL table and the four VLArb blocks, decoded field by field with
- * libibmad. No text from any tool is parsed here.
+ * libibmad. No text from any tool is parsed here. The decoding takes its
+ * replies from a function, so that it runs the same on a live fabric and
+ * on a fuzzer's bytes.
  */
 #include <errno.h>
 #include <string.h>
@@ -13,39 +16,41 @@
 #include "rdma/mad.h"
 
 #define MAD_TIMEOUT_MS		1000
-#define MAD_VLARB_BLOCK		32
 
 struct mad_ctx {
 	struct ibmad_port *port;
 	ib_portid_t id;
 };
 
-static int mad_query(struct mad_ctx *c, uint8_t *buf, unsigned attr,
-		     unsigned mod, const char *what, char *err, size_t errlen)
+/* The live mad_smp_fn: an SMP Get through libibmad. */
+static int mad_query(void *ctx, uint8_t buf[MAD_SMP_DATA_BYTES], unsigned attr, unsigned mod,
+		     const char *what, char *err, size_t errlen)
 {
-	memset(buf, 0, IB_SMP_DATA_SIZE);
+	struct mad_ctx *c = ctx;
+
+	memset(buf, 0, MAD_SMP_DATA_BYTES);
 	if (!smp_query_via(buf, &c->id, attr, mod, MAD_TIMEOUT_MS, c->port))
 		return errbuf_set(err, errlen, -EIO, "%s query to %s failed", what,
 				  portid2str(&c->id));
 	return 0;
 }
 
-static int mad_portinfo(struct mad_ctx *c, int port_num,
+static int mad_portinfo(mad_smp_fn query, void *ctx, int port_num,
 			struct mad_port_tables *t, char *err, size_t errlen)
 {
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	int rc = mad_query(c, buf, IB_ATTR_NODE_INFO, 0, "NodeInfo", err, errlen);
+	uint8_t buf[MAD_SMP_DATA_BYTES];
+	int rc = query(ctx, buf, IB_ATTR_NODE_INFO, 0, "NodeInfo", err, errlen);
 
 	if (rc)
 		return rc;
 	t->is_switch = mad_get_field(buf, 0, IB_NODE_TYPE_F) == IB_NODE_SWITCH;
 	if (t->is_switch && !port_num) {
-		rc = mad_query(c, buf, IB_ATTR_SWITCH_INFO, 0, "SwitchInfo", err, errlen);
+		rc = query(ctx, buf, IB_ATTR_SWITCH_INFO, 0, "SwitchInfo", err, errlen);
 		if (rc)
 			return rc;
 		t->base_port0 = !mad_get_field(buf, 0, IB_SW_ENHANCED_PORT0_F);
 	}
-	rc = mad_query(c, buf, IB_ATTR_PORT_INFO, port_num, "PortInfo", err, errlen);
+	rc = query(ctx, buf, IB_ATTR_PORT_INFO, (unsigned)port_num, "PortInfo", err, errlen);
 	if (rc)
 		return rc;
 	t->port_num = port_num;
@@ -59,14 +64,14 @@ static int mad_portinfo(struct mad_ctx *c, int port_num,
 }
 
 /* VLArb blocks 1-2 are the low table, 3-4 the high table. */
-static int mad_vlarb(struct mad_ctx *c, int port_num, int block,
+static int mad_vlarb(mad_smp_fn query, void *ctx, int port_num, int block,
 		     struct mad_vlarb_entry *e, char *err, size_t errlen)
 {
-	uint8_t buf[IB_SMP_DATA_SIZE];
+	uint8_t buf[MAD_SMP_DATA_BYTES];
 	int i, rc;
 
-	rc = mad_query(c, buf, IB_ATTR_VL_ARBITRATION, (block << 16) | port_num,
-		       "VLArbitration", err, errlen);
+	rc = query(ctx, buf, IB_ATTR_VL_ARBITRATION, (unsigned)(block << 16 | port_num),
+		   "VLArbitration", err, errlen);
 	for (i = 0; !rc && i < MAD_VLARB_BLOCK; i++) {
 		e[i].vl = buf[2 * i] & 0xf;
 		e[i].weight = buf[2 * i + 1];
@@ -74,25 +79,37 @@ static int mad_vlarb(struct mad_ctx *c, int port_num, int block,
 	return rc;
 }
 
-static int mad_tables(struct mad_ctx *c, const struct mad_port_addr *a,
+static int mad_tables(mad_smp_fn query, void *ctx, const struct mad_port_addr *a,
 		      struct mad_port_tables *t, char *err, size_t errlen)
 {
-	uint8_t buf[IB_SMP_DATA_SIZE];
+	uint8_t buf[MAD_SMP_DATA_BYTES];
 	unsigned mod = t->is_switch ? (unsigned)(a->in_port << 8 | a->port_num) : 0;
 	int rc = 0, sl;
 
 	if (t->low_cap)
-		rc = mad_vlarb(c, a->port_num, 1, t->low, err, errlen);
+		rc = mad_vlarb(query, ctx, a->port_num, 1, t->low, err, errlen);
 	if (!rc && t->low_cap > MAD_VLARB_BLOCK)
-		rc = mad_vlarb(c, a->port_num, 2, t->low + MAD_VLARB_BLOCK, err, errlen);
+		rc = mad_vlarb(query, ctx, a->port_num, 2, t->low + MAD_VLARB_BLOCK, err, errlen);
 	if (!rc && t->high_cap)
-		rc = mad_vlarb(c, a->port_num, 3, t->high, err, errlen);
+		rc = mad_vlarb(query, ctx, a->port_num, 3, t->high, err, errlen);
 	if (!rc && t->high_cap > MAD_VLARB_BLOCK)
-		rc = mad_vlarb(c, a->port_num, 4, t->high + MAD_VLARB_BLOCK, err, errlen);
+		rc = mad_vlarb(query, ctx, a->port_num, 4, t->high + MAD_VLARB_BLOCK, err, errlen);
 	if (!rc)
-		rc = mad_query(c, buf, IB_ATTR_SLVL_TABLE, mod, "SL2VL", err, errlen);
+		rc = query(ctx, buf, IB_ATTR_SLVL_TABLE, mod, "SL2VL", err, errlen);
 	for (sl = 0; !rc && sl < MAD_NUM_SLS; sl++)
 		t->sl2vl[sl] = sl % 2 ? buf[sl / 2] & 0xf : buf[sl / 2] >> 4;
+	return rc;
+}
+
+int mad_port_tables_decode(mad_smp_fn query, void *ctx, const struct mad_port_addr *addr,
+			   struct mad_port_tables *out, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = mad_portinfo(query, ctx, addr->port_num, out, err, errlen);
+	if (!rc && !out->base_port0)
+		rc = mad_tables(query, ctx, addr, out, err, errlen);
 	return rc;
 }
 
@@ -117,9 +134,7 @@ int mad_read_port_tables(const char *ca_name, int ca_port,
 		rc = errbuf_set(err, errlen, -EINVAL, "bad directed route '%s'",
 				addr->dr_path ? addr->dr_path : "");
 	else
-		rc = mad_portinfo(&c, addr->port_num, out, err, errlen);
-	if (!rc && !out->base_port0)
-		rc = mad_tables(&c, addr, out, err, errlen);
+		rc = mad_port_tables_decode(mad_query, &c, addr, out, err, errlen);
 	mad_rpc_close_port(c.port);
 	return rc;
 }

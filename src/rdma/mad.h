@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The fabric's management plane, read over SMP MADs (libibmad/libibumad):
  * a port's PortInfo limits, its SL2VL row and both VLArb tables, as raw
@@ -12,7 +13,9 @@
 #include <stdint.h>
 
 #define MAD_VLARB_ENTRIES	64
+#define MAD_VLARB_BLOCK		32	/* entries in one VLArb attribute */
 #define MAD_NUM_SLS		16
+#define MAD_SMP_DATA_BYTES	64	/* an SMP's data (IB_SMP_DATA_SIZE) */
 
 /* Where the port is: a LID and port number, or a directed route. */
 struct mad_port_addr {
@@ -49,6 +52,24 @@ struct mad_port_tables {
 int mad_read_port_tables(const char *ca_name, int ca_port,
 			 const struct mad_port_addr *addr,
 			 struct mad_port_tables *out, char *err, size_t errlen);
+
+/*
+ * One SMP Get: attribute @attr with modifier @mod of the port the context
+ * @ctx names, its reply's data into @buf (@what names the attribute in
+ * messages). 0, or -errno with the reason in @err.
+ */
+typedef int (*mad_smp_fn)(void *ctx, uint8_t buf[MAD_SMP_DATA_BYTES], unsigned attr,
+			  unsigned mod, const char *what, char *err, size_t errlen);
+
+/*
+ * The tables of @addr's port from the replies @query gives, asked for in
+ * the order and with the modifiers a live read uses (NodeInfo, SwitchInfo
+ * on a switch's port 0, PortInfo, the VLArb blocks its caps call for,
+ * SL2VL), into @out. Every reply is taken as hostile: each field is
+ * masked to its width. 0, or @query's error.
+ */
+int mad_port_tables_decode(mad_smp_fn query, void *ctx, const struct mad_port_addr *addr,
+			   struct mad_port_tables *out, char *err, size_t errlen);
 
 /*
  * PerfMgt (GMP) counters of one port, per SL or per VL, LID-routed:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Verbs plumbing: device and port discovery, GID choice, RC QP lifecycle
  * and connection, port counters. See verbs.h for the contracts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Verbs plumbing shared by every engine: open a device and port, pick the
  * GID, create RC QPs with their CQs and memory registration, and connect

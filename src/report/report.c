@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Formatting of results (see report.h): the histogram objects every
  * report shares, and the lat, server and bw reports. The analyze and converge reports have files of their own.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The one place that formats results: human tables on a FILE, JSON as
  * jansson objects (so tests can inspect their shape), JSON files written

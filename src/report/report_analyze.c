@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The analyze report: what an arbitration model predicts for each SL and
  * each VL (or ETS band), as JSON and as tables. Apart from the reports of

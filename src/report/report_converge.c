@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The converge report: per step, each class's tail latency, bandwidth and
  * measured share against the analyzed one, with the flows behind them, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Writes the seed corpus of fuzz_conn (tests/fuzz/corpus/conn) with the
  * real packers, so the seeds follow the wire format wherever it goes:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* What every fuzz target shares. */
 #ifndef RPERF_FUZZ_H
 #define RPERF_FUZZ_H

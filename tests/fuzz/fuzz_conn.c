@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * libFuzzer target: the connection frames a server reads from any TCP
  * peer before it trusts it (rdma/conn.c). The input is a session as it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * libFuzzer target: control-protocol messages as an agent receives them.
  * The input is parsed twice: once as one message body (ctl_parse), and

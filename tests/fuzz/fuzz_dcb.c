@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* libFuzzer target: the reader of dcb -j ets and app show output. */
 #include "fuzz_qosconf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* libFuzzer target: the reader of opensm.conf's qos_* keys. */
 #include "fuzz_qosconf.h"
 

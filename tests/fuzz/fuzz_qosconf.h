@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Shared body of the qosconf fuzz targets: the input becomes the text of
  * one source in the format the target names, and a configuration that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * libFuzzer target: the scenario file reader (INI through inih, then the
  * validation of every key and of the flow plan). Relative arbitration

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* libFuzzer target: the reader of text captured from smpquery vlarb, sl2vl and portinfo. */
 #include "fuzz_qosconf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* libFuzzer target: the reader of the plain high/low VLArb table. */
 #include "fuzz_qosconf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * A main() for the fuzz targets without libFuzzer: run each file named on
  * the command line (or every file in a named directory) through

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # converge's switch_counters = pma-vl:LID:PORT / pma:LID:PORT read the
 # PerfMgt agent of a port (rdma/mad.c's mad_pma_read, through
 # tests/ib/pma_probe) on the simulated fabric of tests/ib/net: ibsim's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf analyze against OpenSM 3.3.23: for every opensm.conf in
 # tests/ib/conf (and the one `opensm -c` writes), a real OpenSM programs
 # the simulated fabric of tests/ib/net (scripts/iblab), smpquery reads

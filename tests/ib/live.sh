@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf analyze --port against a live fabric: a real OpenSM programs the
 # simulated fabric of tests/ib/net (scripts/iblab run --conf), and for
 # every port kind the analysis of the port read live over SMP MADs must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * pma_probe sl|vl LID PORT [reset]: the 16 PerfMgt counters that
  * converge's switch_counters = pma:/pma-vl: reads (rdma/mad.c), printed

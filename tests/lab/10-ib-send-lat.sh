@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # perftest's ib_send_lat runs between two hosts across the switch, on rxe.
 # In this lab its doubled t_typical was 1.9 to 3 times wire round trips of
 # 2 to 13 ms (idle, 64 B; docs/accuracy.md): a half round trip of 2 to

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # A netem delay D on the switch's egress ports toward both hosts raises the
 # verbs round trip by 2D. perftest's ib_read_lat times an RDMA READ, a whole
 # round trip with no software on the remote side, like rperf's method.

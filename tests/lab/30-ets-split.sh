@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The switch's ETS egress: two RC RDMA WRITE flows from h1 and h2 to h3,
 # on two DSCP classes whose DRR quanta are 3:1, split the shaped port 3:1
 # as the switch's own per-band byte counters see it. WRITE, not SEND: a

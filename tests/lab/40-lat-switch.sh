@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf lat from h1 to an rperf server on h2 across the switch, 64 B and
 # 4 KiB: every sample measured, sane figures, and the server counted them.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # A netem delay D on the switch's egress toward both hosts raises rperf's
 # median RTT by 2D, within 10 %. D is large against the few ms of noise a
 # loaded TCG lab adds to a median.

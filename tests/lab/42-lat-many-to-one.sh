@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Three clients against one server at once (run with --hosts 4): each gets
 # its own flow, all complete, and the server counts each flow apart.
 . "$(dirname "$0")/lib.sh"

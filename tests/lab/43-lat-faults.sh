@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Bad input and faults: each ends with one clear message, a non-zero exit
 # status and a bounded wait. Killing the server mid-run still leaves the
 # JSON of what was measured before.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf lat and rperf server over rdma_cm: --sl and --tclass still reach the
 # flow (the server sees them in the hello and builds its QP with them).
 . "$(dirname "$0")/lib.sh"

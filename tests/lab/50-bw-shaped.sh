@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf bw through a switch egress shaped to 10 Mbit/s: the server's
 # received counters show the shaped rate, within 5 %, once the queue is
 # full (the first seconds fill HTB's bucket and queue, and are skipped).

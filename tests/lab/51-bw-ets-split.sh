@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Two rperf bw flows from h1 and h2 to h3, on DSCP classes 8 and 16
 # (--tclass 32 and 64), through the switch's ETS 3:1 DRR egress toward h3:
 # the server's received counters split the shaped port 3:1.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf bw --rate 5m on an unshaped path: the server receives 5 Mbit/s
 # within 5 %, and the pacing does not drift over the run. Then the same
 # pace with --event: sleeping on the completion channel between deadlines

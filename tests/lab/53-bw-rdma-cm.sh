@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf bw over rdma_cm: the flow has no socket, so the client asks the
 # server for its counters on a TCP side connection; the received figures
 # are known (per interval and in total) and match what was sent, and the

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf converge against rperf analyze on an ETS port: bandwidth flows
 # from h1 and h2 into h3, two DRR bands at quanta 3:1 on the switch port
 # toward h3, and a latency flow riding in the second band. The shares the
 # destination receives must be within TOL points of `rperf analyze --model
 # ets` on the same file, and converge says so with exit 0; given a 1:1
 # configuration it did not run, it must exit 3.
+#
+# The agents run under the agent unit's limits that hold without systemd
+# (converge-lib.sh's agent_sandbox: user nobody, no capabilities, no new
+# privileges, unlimited locked memory in a cgroup capped at the unit's
+# MemoryMax): the shares are measured through them.
 #
 # TOL is 4, not the default 2: the lab's emulated links drop packets when
 # the machine is busy, and each loss costs a go-back-N retransmission that
@@ -15,7 +21,7 @@
 ETS=$TOP/examples/ets-3to1.txt
 "$LAB" egress h3 "rate=10mbit,ets=$ETS"
 trap 'stop_agents; cleanup' EXIT
-start_agents
+AGENT_SANDBOX=1 start_agents
 
 TOL=4
 converge shares --tolerance $TOL examples/converge-ets-shares.ini ||
@@ -29,6 +35,9 @@ for band in 0 1; do
 		fail "band $band: measured $got %, analyzed $want %"
 done
 [ "$(step_jq shares '.classes | length')" = 2 ] || fail "expected two classes"
+for h in $AGENT_HOSTS; do
+	check_agent_sandbox "$h"
+done
 [ "$(jq -r .within_tolerance "$WORK/shares.json")" = true ] || fail "JSON says out of tolerance"
 # ETS has one reading: the fit is exact, best and configured are the
 # same, and its difference is the largest class difference.

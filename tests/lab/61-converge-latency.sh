@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Latency protection (the RPerf paper's finding, on RoCE ETS): a latency
 # flow on h1 in its own strict band keeps a much lower tail than the same
 # flow sharing a DRR band with a bandwidth flow, while two bandwidth flows

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # converge's faults, on real agents: an agent that cannot be reached, an
 # agent that dies mid-run, and a flow the destination refuses. Each must
 # end the run with exit 1 and one error naming the host and the flow(s);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # converge --sweep: the bandwidth flows join one at a time (0, 1, 2) and
 # every step is reported and compared; scripts/rperf-plot turns the JSON
 # into the CDF, shares and sweep figures.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # More than one bandwidth flow per agent, paced ones among them, on a
 # three-band ETS port (one strict band, two DRR bands at quanta 2:1)
 # toward h3. First h1 runs a paced flow (2 Mbit/s, strict band) beside a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # ETS read from the tool that set it: the switch port toward h3 runs the
 # three-band configuration of examples/ets-strict-2to1.txt, applied by tc.
 # Its live `tc -j qdisc show` and `tc -j filter show` must give rperf

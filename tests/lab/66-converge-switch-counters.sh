@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Counting at the switch: the scenario names a command that prints the
 # destination port's per-band counters (tc -s -j qdisc show dev p3
 # invisible); converge runs it as the window starts and ends and puts

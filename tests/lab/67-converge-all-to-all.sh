@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # An all-to-all pattern over three hosts: every host sends a saturating
 # flow in each of two ETS bands to each of the others, so each of h1, h2
 # and h3 is a destination of four flows and a source of four. Every

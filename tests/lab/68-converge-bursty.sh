@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # A bursty bandwidth flow: h1 paced at 4 Mbit/s, on for 100 ms and off
 # for 100 ms, into h3 in band 0 while h2 saturates band 1 (ETS 3:1, 10
 # Mbit/s). What the destination received of it over its rate is its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf converge --launch starts the agents itself, over ssh and as a Slurm
 # job step; one lab for both, sshd set up once (Slurm's munge key travels
 # over it). A lat flow from h1 and a bw flow from h2 into h3, the

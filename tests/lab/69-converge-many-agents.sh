@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Eight agents on three hosts under one coordinator: three on h1 and
 # three on h2 (control ports 18531-18533), each with one flow, and two on
 # h3 as destinations, h3:18531 of the latency flows and h3:18532 of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # bench/accuracy still works: with tiny counts it runs every tool at the
 # smallest and the largest of its sizes on an idle and a loaded switch,
 # captures h1's and h2's NICs, and prints a table with every row, a

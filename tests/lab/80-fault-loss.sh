@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # 1 % loss on the switch port toward the server: RC retransmits what the
 # switch drops, so rperf lat still measures every sample it was asked for
 # and rperf bw still reports what arrived, both with complete JSON and a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Where the results go can fail too. Each case ends with one clear error,
 # a bounded wait, and never a half-written JSON file: results are written
 # to a temporary file and renamed over the target.

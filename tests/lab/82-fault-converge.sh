@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # converge's own faults, beside those of 62-converge-faults:
 #  - SIGINT in the middle of a sweep: converge stops within seconds with
 #    one error, tells the agents to stop (their flows end, and they serve

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf bw when its server is killed mid-run: one clear error within
 # seconds, exit 1, and the JSON of the intervals measured before, marked
 # incomplete (43-lat-faults does the same for rperf lat).

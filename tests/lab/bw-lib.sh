@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Helpers for the rperf bw lab tests; source after lib.sh and lat-lib.sh.
 
 # rperf_run for `rperf bw`: bw_run VM NAME ARGS.

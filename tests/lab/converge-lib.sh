@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Helpers for the rperf converge lab tests; source after lib.sh.
 # Agents run on every host with a shared token (they listen on every
 # address); the coordinator runs on h1 and its JSON is copied to $WORK.
@@ -5,16 +6,58 @@
 AGENT_HOSTS=${AGENT_HOSTS:-h1 h2 h3}
 TOKEN_CMD="echo lab-converge-token-$$ >/tmp/rperf-token"
 
+# With AGENT_SANDBOX=1, each agent runs under the limits of the agent's
+# systemd unit that hold without systemd (the guests have none): as user
+# nobody with no capability (CapabilityBoundingSet= empty, as User=rperf),
+# no new privileges, LimitMEMLOCK=infinity, and in a cgroup of its own
+# whose memory.max is the unit's MemoryMax. The unit's syscall filter,
+# address families and device policy are systemd's own (seccomp and a
+# device BPF program) and are not applied here.
+AGENT_UNIT=$TOP/debian/rperf.rperf-agent.service
+AGENT_CG=/sys/fs/cgroup/rperf-agent
+agent_sandbox() {
+	local max
+	max=$(sed -n 's/^MemoryMax=//p' "$AGENT_UNIT")
+	echo "chown 65534:65534 /tmp/rperf-token && chmod 0600 /tmp/rperf-token &&
+		{ mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup; } &&
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $AGENT_CG &&
+		echo $max >$AGENT_CG/memory.max && echo \$\$ >$AGENT_CG/cgroup.procs &&
+		echo \$\$ >\$RPERF_LAB_RESULTS/agent.pid &&
+		exec prlimit --memlock=unlimited:unlimited setpriv --reuid=65534 --regid=65534 \
+			--clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs"
+}
+
 # Start `rperf agent` on every host of AGENT_HOSTS; stop_agents ends them.
 start_agents() {
-	local h
+	local h run="echo \$\$ >\$RPERF_LAB_RESULTS/agent.pid; exec"
+	[ "${AGENT_SANDBOX:-0}" = 1 ] && run=$(agent_sandbox)
 	for h in $AGENT_HOSTS; do
-		in_vm_bg "$h" "$TOKEN_CMD; echo \$\$ >\$RPERF_LAB_RESULTS/agent.pid; exec $RPERF agent --token-file /tmp/rperf-token" \
+		in_vm_bg "$h" "$TOKEN_CMD; $run $RPERF agent --token-file /tmp/rperf-token" \
 			"$WORK/agent-$h.out"
 	done
 	for h in $AGENT_HOSTS; do
 		wait_listen "$h" 18530
 	done
+}
+
+# Fail unless the agent on HOST runs under agent_sandbox's limits; says
+# what it found.
+check_agent_sandbox() {
+	local h=$1 st max
+	st=$(in_vm "$h" "p=\$(cat \$RPERF_LAB_RESULTS/agent.pid); grep -E '^(Uid|CapEff|CapBnd|NoNewPrivs):' /proc/\$p/status;
+		grep '^Max locked memory' /proc/\$p/limits; echo cgroup \$(cat /proc/\$p/cgroup);
+		echo max \$(cat $AGENT_CG/memory.max) peak \$(cat $AGENT_CG/memory.peak 2>/dev/null || echo -)") ||
+		{ fail "$h: cannot read the agent's limits"; return; }
+	echo "$h agent: $(echo "$st" | tr -s '\t ' ' ' | tr '\n' ';')"
+	max=$(numfmt --from=iec "$(sed -n 's/^MemoryMax=//p' "$AGENT_UNIT")")
+	echo "$st" | grep -q '^Uid:[[:space:]]*65534[[:space:]]65534' || fail "$h: the agent is not user nobody"
+	echo "$st" | grep -q '^CapEff:[[:space:]]*0000000000000000$' || fail "$h: the agent has capabilities"
+	echo "$st" | grep -q '^CapBnd:[[:space:]]*0000000000000000$' || fail "$h: the agent's bounding set is not empty"
+	echo "$st" | grep -q '^NoNewPrivs:[[:space:]]*1$' || fail "$h: the agent may gain privileges"
+	echo "$st" | grep -q '^Max locked memory[[:space:]]*unlimited[[:space:]]*unlimited' ||
+		fail "$h: the agent's locked memory is limited"
+	echo "$st" | grep -q '^cgroup 0::/rperf-agent$' || fail "$h: the agent is not in its cgroup"
+	echo "$st" | grep -q "^max $max " || fail "$h: memory.max is not the unit's MemoryMax ($max)"
 }
 
 # Signal the agent on HOST (default: all of them) with SIG (default TERM).

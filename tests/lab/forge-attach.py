@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """A forged side connection: an attach hello (src/rdma/conn.h, version 2)
 for rdma_cm flow FLOW at HOST:PORT with a random secret, sent again every
 half second while the flow does not exist yet. Prints the status of the

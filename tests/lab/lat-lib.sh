@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Helpers for the rperf lat / rperf server lab tests; source after lib.sh.
 # Results files go to the guest's writable results directory and are read
 # back with a second call, so stderr never mixes into the JSON.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Helpers for the lab tests of rperf converge --launch; source after
 # lib.sh. OpenSSH and Slurm come from the host's root file system (Debian
 # packages, scripts/install-deps); every key, configuration and state

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Helpers for lab tests. A lab test is a script run on this machine by
 # `scripts/lab run`; it drives the VMs through $RPERF_LAB (scripts/lab).
 # Tests fail loudly: a lab test never skips.

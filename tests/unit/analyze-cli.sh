@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf analyze from the command line: exit statuses and the JSON shape.
 # Run by `make check` with RPERF (the built binary) and TEST_DATA set.
 RPERF=${RPERF:-src/rperf}

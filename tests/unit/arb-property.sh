@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Every arbitration model against the reference simulator written apart
 # from src/ (tests/arb_reference.py): 300 random configurations in every
 # regime, each share within what the reference's finite window allows.

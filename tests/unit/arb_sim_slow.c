@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The packet arbiter as it was first written, one packet per step and
  * every visit opened and closed (the arb_ib_sim.c of before the fast

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The reference arbiter of arb_sim_slow.c (tests only). */
 #ifndef RPERF_ARB_SIM_SLOW_H
 #define RPERF_ARB_SIM_SLOW_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # scripts/check-layers itself: on tiny trees, it passes a correct one and
 # fails, naming the culprit, on a forbidden include and on a cycle.
 # Run by `make check` with SRC_DIR set (the checker sits beside it).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf lat and rperf bw without RDMA hardware: what they must refuse
 # before any device is opened (an option combination they cannot run, a
 # --json file that could not be written), with the exit status and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf converge and rperf agent without RDMA hardware: exit statuses,
 # file:line errors, and the faults a coordinator must name (an agent that
 # cannot be reached, one that refuses, one whose flows cannot start).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """A peer that claims to be an rperf agent but never proves the token: it
 listens on HOST:PORT and answers the coordinator's hello with a plain
 (unsealed) hello of the control protocol's version (src/converge/ctl.h),

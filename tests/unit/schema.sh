@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The JSON schemas (schema/) against rperf's outputs: the outputs the lab
 # kept (tests/data/json: lat, bw, server, converge and its --json-stream,
 # from real runs on Soft-RoCE), fresh outputs of the built rperf (analyze

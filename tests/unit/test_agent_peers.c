@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * A running `rperf agent` against bad peers, on the loopback (no RDMA
  * needed): garbage, an oversize frame, a slowloris, a wrong version, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * arb_sim: the packet arbiter (arb_ib_sim.c) against the reference
  * stepper it replaced (arb_sim_slow.c, one packet per step, every visit

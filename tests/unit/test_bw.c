@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* bw: the pacing schedule, option validation, the bw client's server
  * queries and interval sums, and the JSON shape. */
 #include <errno.h>

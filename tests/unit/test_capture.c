@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * capture (bench/capture_rtt's reader): wire RTTs from the synthetic pcap
  * tests/data/roce-rc.pcap (written by gen-roce-rc-pcap.py there, which

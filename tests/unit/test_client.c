@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The client's arithmetic: when RC gives up, how long a worker waits. */
 #include <setjmp.h>
 #include <stdarg.h>

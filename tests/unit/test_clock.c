@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * clock: unit conversion, CPUID leaf 0x15 / 0x16 decoding and the
  * calibration fit on synthetic register values and points, source names,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * conn: telling that a peer is gone, which every client checks while it
  * measures, including when the peer's last message is still unread; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Pass/fail criteria (engine/criteria.c) and their report: a maximum
  * passes at its limit and fails above it, a minimum the other way round,

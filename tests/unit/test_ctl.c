@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Control messages: the schema's checks, framing over a socket pair (plain
  * and sealed: tampered, replayed, reordered, foreign frames), tokens.

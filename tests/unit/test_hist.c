@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * hist: bucket geometry, the relative error bound of percentiles against the
  * exact nearest-rank answer on sorted samples, exact statistics, merge,

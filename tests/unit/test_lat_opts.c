@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* lat options: defaults, every validation rule, and the -a sweep. */
 #include <errno.h>
 #include <setjmp.h>

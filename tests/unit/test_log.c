@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* log: the return contract that lets callers write `return log_error(...)`. */
 #include <errno.h>
 #include <setjmp.h>

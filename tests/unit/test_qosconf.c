@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * qosconf: every reader on the fixtures in tests/data, the three
  * spellings of Configuration A giving the same analysis, and bad inputs
@@ -14,6 +15,7 @@
 
 #include "qos/arb.h"
 #include "qos/qosconf.h"
+#include "qos/qosconf_tc.h"
 #include "qos/qosconf_lex.h"
 #include "unit.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The converge report: JSON shape, the table's verdicts, CSV rows. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* lat and server reports: the JSON shape the man pages document. */
 #include <dirent.h>
 #include <errno.h>

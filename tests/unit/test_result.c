@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * flow_result_merge: what adding one flow's result into a sum does to
  * counters (added), elapsed time (the longest), the received counts

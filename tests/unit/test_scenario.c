@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Scenario files: every key of a good file, and bad files with file:line. */
 #include <errno.h>
 #include <setjmp.h>

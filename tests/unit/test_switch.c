@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The switch's side of a converge step (coord_switch.c): each class's
  * share of what the switch counted over the window, beside the share the

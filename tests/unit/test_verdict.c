@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The verdict behind `rperf converge`'s exit status 3: after a step,
  * coord_step_results() compares each class's measured share of what the

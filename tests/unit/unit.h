@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Helpers cmocka lacks in the versions we build against (1.1 has no
  * assert_double_equal). Include after <cmocka.h>.

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The bash completion (scripts/completion/rperf), sourced in bash as
+# bash-completion would: each command completes exactly the options of
+# its --help, and --format, --model and --clock complete to the words
+# rperf accepts, never to file names. Run by `make check` with RPERF and
+# TEST_TOP set.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+RPERF=${RPERF:-src/rperf}
+TOP=${TEST_TOP:-.}
+T=$(mktemp -d "${TMPDIR:-/tmp}/completion.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# The completion calls `rperf`: the built one.
+mkdir -p "$T/bin" "$T/cwd"
+ln -s "$(cd "$(dirname "$RPERF")" && pwd)/$(basename "$RPERF")" "$T/bin/rperf"
+PATH=$T/bin:$PATH
+# shellcheck disable=SC1091
+. "$TOP/scripts/completion/rperf" || { echo "FAIL: the script does not source"; exit 1; }
+complete -p rperf | grep -q -- '-F _rperf' || fail "no completion registered for rperf"
+# Files that a file-name completion would offer.
+cd "$T/cwd" && touch tsc-file auto-file ib-file dtable-file || exit 1
+
+# complete WORD...: the completion of the last word, sorted, one a line.
+complete_words() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$(($# - 1))
+	COMPREPLY=()
+	_rperf
+	printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | sort
+}
+
+# What --help lists as options: the label at the start of each option line.
+help_options() {
+	rperf ${1:+"$1"} --help | sed -n -E \
+		-e 's/^  (-[A-Za-z0-9]), (--[a-z][a-z0-9.-]*).*/\1\n\2/p' \
+		-e 's/^      (--[a-z][a-z0-9.-]*).*/\1/p' \
+		-e 's/^  (-[A-Za-z0-9])( .*)?$/\1/p' | sort -u
+}
+
+for cmd in "" lat bw server analyze converge agent; do
+	help_options "$cmd" >"$T/want"
+	[ -s "$T/want" ] || fail "rperf $cmd --help: no options found"
+	if [ -n "$cmd" ]; then
+		complete_words rperf "$cmd" - >"$T/got"
+	else
+		complete_words rperf - >"$T/got"
+	fi
+	diff "$T/want" "$T/got" >"$T/diff" ||
+		fail "rperf $cmd: completion differs from --help (< help, > completion): $(tr '\n' ' ' <"$T/diff")"
+done
+# What the help's prose mentions is not an option.
+complete_words rperf lat --max- | grep -qx -- '--max-' && fail "lat completes a bare '--max-'"
+complete_words rperf converge --o | grep -qx -- '--once' && fail "converge completes --once, which it rejects"
+rperf converge --once x >/dev/null 2>&1
+[ $? = 2 ] || fail "rperf converge --once is accepted: the check above would be moot"
+
+# values CMD OPT WANT...: OPT's completion is exactly WANT, each accepted.
+values() {
+	cmd=$1 opt=$2
+	shift 2
+	got=$(complete_words rperf "$cmd" "$opt" "" | tr '\n' ' ')
+	[ "$got" = "$(printf '%s\n' "$@" | sort | tr '\n' ' ')" ] ||
+		fail "rperf $cmd $opt completes to '$got', want '$*'"
+	for v in $got; do
+		rperf "$cmd" "$opt" "$v" /nonexistent-host >/dev/null 2>"$T/err"
+		grep -q -- "'$v': expected" "$T/err" && fail "rperf $cmd $opt $v is refused"
+	done
+}
+values analyze --format auto opensm smpquery table ets tc dcb
+values analyze -f auto opensm smpquery table ets tc dcb
+values analyze --model ib-packet ib-fluid dtable ets
+values lat --clock tsc monotonic
+values bw --clock tsc monotonic
+# A prefix narrows them; files are never offered.
+[ "$(complete_words rperf lat --clock t)" = tsc ] || fail "rperf lat --clock t: $(complete_words rperf lat --clock t)"
+[ "$(complete_words rperf analyze --model d)" = dtable ] || fail "rperf analyze --model d: not dtable alone"
+# Commands, and help's argument.
+[ "$(complete_words rperf co)" = converge ] || fail "rperf co: not converge"
+[ "$(complete_words rperf help l)" = lat ] || fail "rperf help l: not lat"
+
+[ "$fails" = 0 ] && echo "completion: options as in --help, values as rperf accepts them"
+exit "$fails"
