@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # What the switch adds, measured two ways (a lab up with --direct):
 # rperf lat over the back-to-back path (h1-direct -> h2-direct, rxe1, no
 # switch) as the reference, and through the switch (h1 -> sw -> h2, rxe0);
