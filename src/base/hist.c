@@ -314,19 +314,17 @@ int hist_rank_ci(uint64_t n, double q, double conf, uint64_t *lo, uint64_t *hi)
 		return -EINVAL;
 	k0 = k0d < 0 ? 0 : (uint64_t)k0d;
 	k1 = k1d > (double)n ? n : (uint64_t)k1d;
-	*lo = k0 < 1 ? 1 : k0;
-	*hi = n;
-	for (k = k0; k <= k1; k++) {
+	*lo = k0;	/* F(k0 - 1) is below 1e-30; 0 when k0 is 0: open */
+	*hi = n + 1;
+	for (k = k0; k <= k1 && k < n; k++) {
 		cum += exp(binom_log_pmf(n, k, q));	/* cum = F(k) */
-		if (cum <= tail && k + 1 <= n)
+		if (cum <= tail)
 			*lo = k + 1;
 		if (cum >= 1 - tail) {
-			*hi = k + 1 > n ? n : k + 1;
+			*hi = k + 1;
 			break;
 		}
 	}
-	if (*hi < *lo)
-		*hi = *lo;
 	return 0;
 }
 
@@ -348,12 +346,16 @@ void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
 	if (!h->count || hist_rank_ci(h->count, p, HIST_CI_CONFIDENCE, &q->lo_rank, &q->hi_rank))
 		return;
 	q->rank = percentile_rank(pct, h->count);
-	q->lo_unresolved = q->lo_rank <= unresolved;
-	q->lo = hist_bucket_low(rank_bucket(h, q->lo_rank));
-	q->lo = q->lo < h->min ? h->min : q->lo;
-	q->hi = hist_bucket_low(rank_bucket(h, q->hi_rank)) +
-		hist_bucket_width(rank_bucket(h, q->hi_rank)) - 1;
-	q->hi = q->hi > h->max ? h->max : q->hi;
+	q->lo_unresolved = q->lo_rank && q->lo_rank <= unresolved;
+	if (q->lo_rank) {
+		q->lo = hist_bucket_low(rank_bucket(h, q->lo_rank));
+		q->lo = q->lo < h->min ? h->min : q->lo;
+	}
+	if (q->hi_rank <= h->count) {
+		q->hi = hist_bucket_low(rank_bucket(h, q->hi_rank)) +
+			hist_bucket_width(rank_bucket(h, q->hi_rank)) - 1;
+		q->hi = q->hi > h->max ? h->max : q->hi;
+	}
 	q->needed = quantile_needed(p);
 	if (q->rank <= unresolved) {
 		q->state = HIST_Q_UNRESOLVED;

@@ -112,8 +112,10 @@ uint64_t hist_zeros(const struct hist *h);
  * binomial distribution function (no assumption on the samples'
  * distribution beyond continuity). @lo is the largest rank with
  * F(lo - 1) <= (1 - conf) / 2, @hi the smallest with F(hi - 1) >=
- * (1 + conf) / 2 (n when none); 1 <= lo <= hi <= n. -EINVAL when @n is 0
- * or @q or @conf is outside (0, 1).
+ * (1 + conf) / 2. A side the count cannot bound is open: @lo 0 when
+ * even the smallest sample is not below the quantile with that
+ * confidence (F(0) above the tail), @hi n + 1 when the largest is not
+ * above it. -EINVAL when @n is 0 or @q or @conf is outside (0, 1).
  */
 int hist_rank_ci(uint64_t n, double q, double conf, uint64_t *lo, uint64_t *hi);
 
@@ -138,10 +140,13 @@ struct hist_quantile {
 	enum hist_q_state state;
 	uint64_t rank;			/* nearest rank, 1 .. count */
 	uint64_t value;			/* the value at @rank (RESOLVED only) */
-	uint64_t lo_rank, hi_rank;	/* the HIST_CI_CONFIDENCE interval over ranks */
+	/* The HIST_CI_CONFIDENCE interval over ranks (hist_rank_ci: 0 and
+	 * count + 1 are open sides, which the count cannot bound). */
+	uint64_t lo_rank, hi_rank;
 	bool lo_unresolved;		/* @lo_rank falls among unresolved samples */
 	/* The interval's values: the lowest value of @lo_rank's bucket and
-	 * the highest of @hi_rank's, so it holds the histogram's resolution. */
+	 * the highest of @hi_rank's, so it holds the histogram's resolution
+	 * (0 on an open side). */
 	uint64_t lo, hi;
 	uint64_t needed;		/* TOO_FEW: the count the percentile needs */
 };

@@ -121,10 +121,10 @@ static json_t *hist_pct_json(const struct report_figure *fig, uint64_t unresolve
 	json_object_set_new(o, "state", json_string(report_state_word(q->state)));
 	json_object_set_new(o, "value_ns", ok ? json_ns(fig->ns) : json_null());
 	json_object_set_new(o, "rank", json_integer((json_int_t)q->rank));
-	json_object_set_new(o, "ci_low_ns", ranked && !q->lo_unresolved ? json_ns(fig->lo_ns) :
-					    json_null());
-	json_object_set_new(o, "ci_high_ns", ranked && q->hi_rank > unresolved ?
-					     json_ns(fig->hi_ns) : json_null());
+	json_object_set_new(o, "ci_low_ns", ranked && q->lo_rank && !q->lo_unresolved ?
+			    json_ns(fig->lo_ns) : json_null());
+	json_object_set_new(o, "ci_high_ns", ranked && q->hi_rank <= n &&
+			    q->hi_rank > unresolved ? json_ns(fig->hi_ns) : json_null());
 	json_object_set_new(o, "ci_ranks", json_pack("[II]", (json_int_t)q->lo_rank,
 						     (json_int_t)q->hi_rank));
 	json_object_set_new(o, "samples_needed", json_integer((json_int_t)q->needed));
@@ -277,18 +277,26 @@ static void lat_cell(FILE *out, const struct report_field *f, const struct repor
 		fprintf(out, " %10s", fig->state == HIST_Q_TOO_FEW ? "too few" : "unresolved");
 }
 
-/* A cell of the --ci block: "[lo, hi]" in us, a side unresolved as "?". */
-static void lat_ci_cell(FILE *out, const struct report_figure *fig, uint64_t unresolved)
+/*
+ * A cell of the --ci block: "[lo, hi]" in us; a side among the unresolved
+ * samples "?", one the count cannot bound "-".
+ */
+static void lat_ci_cell(FILE *out, const struct report_figure *fig, uint64_t unresolved,
+			uint64_t n)
 {
-	char lo[16] = "?", hi[16] = "?", cell[40];
+	char lo[16] = "-", hi[16] = "-", cell[40];
 
 	if (fig->q.state == HIST_Q_EMPTY || fig->q.state == HIST_Q_TOO_FEW) {
 		fprintf(out, " %21s", fig->q.state == HIST_Q_EMPTY ? "-" : "too few");
 		return;
 	}
-	if (!fig->q.lo_unresolved)
+	if (fig->q.lo_unresolved)
+		snprintf(lo, sizeof(lo), "?");
+	else if (fig->q.lo_rank)
 		snprintf(lo, sizeof(lo), "%.3f", fig->lo_ns / 1e3);
-	if (fig->q.hi_rank > unresolved)
+	if (fig->q.hi_rank <= unresolved)
+		snprintf(hi, sizeof(hi), "?");
+	else if (fig->q.hi_rank <= n)
 		snprintf(hi, sizeof(hi), "%.3f", fig->hi_ns / 1e3);
 	snprintf(cell, sizeof(cell), "[%s, %s]", lo, hi);
 	fprintf(out, " %21s", cell);
@@ -316,7 +324,7 @@ static void lat_table_block(FILE *out, const char *title, const struct flow_resu
 				continue;
 			report_hist_figure(lat_hist(&res[i], m), unres, &f[j], clk, &fig);
 			if (ci)
-				lat_ci_cell(out, &fig, unres);
+				lat_ci_cell(out, &fig, unres, hist_count(lat_hist(&res[i], m)));
 			else
 				lat_cell(out, &f[j], &fig);
 		}
@@ -369,7 +377,8 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 		fputc('\n', out);
 		lat_table_block(out, "RTT", res, n, LAT_RTT, info->clk, true);
 		fprintf(out, "(ranks of the order statistics, binomial on the count; their values "
-			"through the histogram, resolution %.3f %%)\n", HIST_REL_ERROR * 100);
+			"through the histogram, resolution %.3f %%; ?: a bound among the unresolved "
+			"samples, -: none at this count)\n", HIST_REL_ERROR * 100);
 	}
 	fputc('\n', out);
 	lat_table_block(out, "wire = T_W - T_P", res, n, LAT_WIRE, info->clk, false);

@@ -742,10 +742,14 @@ static void test_rank_ci(void **state)
 	assert_int_equal(hist_rank_ci(3000, 0.99, 0.95, &lo, &hi), 0);
 	assert_int_equal(lo, 2959);
 	assert_int_equal(hi, 2981);
-	/* Three samples: the whole range. */
+	/* Three samples bound the median on neither side (each side 12.5 %). */
 	assert_int_equal(hist_rank_ci(3, 0.5, 0.95, &lo, &hi), 0);
-	assert_int_equal(lo, 1);
-	assert_int_equal(hi, 3);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 4);
+	/* 85 samples bound p99 from below (rank 82: P(B <= 81) = 1.1 %), not above. */
+	assert_int_equal(hist_rank_ci(85, 0.99, 0.95, &lo, &hi), 0);
+	assert_int_equal(lo, 82);
+	assert_int_equal(hi, 86);
 	/* A large count: a narrow interval around n q. */
 	assert_int_equal(hist_rank_ci(100000000, 0.999, 0.95, &lo, &hi), 0);
 	assert_true(lo < 99900000 && hi > 99900000 && hi - lo < 1300);
