@@ -732,24 +732,28 @@ static void test_ci_coverage(void **state)
 /* The rank interval: the exact ranks of small cases, and its bounds. */
 static void test_rank_ci(void **state)
 {
+	static const struct {
+		uint64_t n;
+		double q;
+		uint64_t lo, hi;
+	} cases[] = {
+		/* The median of 1000: P(B <= 468) <= 2.5 %, P(B <= 531) >= 97.5 %. */
+		{ 1000, 0.5, 469, 532 },
+		{ 3000, 0.99, 2959, 2981 },
+		/* Three samples bound the median on neither side (each side 12.5 %). */
+		{ 3, 0.5, 0, 4 },
+		/* 85 samples bound p99 from below (P(B <= 81) = 1.1 %), not above. */
+		{ 85, 0.99, 82, 86 },
+	};
 	uint64_t lo, hi;
+	size_t i;
 
 	(void)state;
-	/* n = 1000, median: ranks 469 .. 532 (P(B <= 468) <= 2.5 %, P(B <= 531) >= 97.5 %). */
-	assert_int_equal(hist_rank_ci(1000, 0.5, 0.95, &lo, &hi), 0);
-	assert_int_equal(lo, 469);
-	assert_int_equal(hi, 532);
-	assert_int_equal(hist_rank_ci(3000, 0.99, 0.95, &lo, &hi), 0);
-	assert_int_equal(lo, 2959);
-	assert_int_equal(hi, 2981);
-	/* Three samples bound the median on neither side (each side 12.5 %). */
-	assert_int_equal(hist_rank_ci(3, 0.5, 0.95, &lo, &hi), 0);
-	assert_int_equal(lo, 0);
-	assert_int_equal(hi, 4);
-	/* 85 samples bound p99 from below (rank 82: P(B <= 81) = 1.1 %), not above. */
-	assert_int_equal(hist_rank_ci(85, 0.99, 0.95, &lo, &hi), 0);
-	assert_int_equal(lo, 82);
-	assert_int_equal(hi, 86);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(hist_rank_ci(cases[i].n, cases[i].q, 0.95, &lo, &hi), 0);
+		assert_int_equal(lo, cases[i].lo);
+		assert_int_equal(hi, cases[i].hi);
+	}
 	/* A large count: a narrow interval around n q. */
 	assert_int_equal(hist_rank_ci(100000000, 0.999, 0.95, &lo, &hi), 0);
 	assert_true(lo < 99900000 && hi > 99900000 && hi - lo < 1300);
