@@ -259,23 +259,113 @@ static uint64_t percentile_rank(double pct, uint64_t n)
 
 uint64_t hist_percentile(const struct hist *h, double pct)
 {
-	size_t i, last;
-	uint64_t rank, seen = 0;
+	return h->count ? hist_at_rank(h, percentile_rank(pct, h->count)) : 0;
+}
 
-	if (!h->count)
-		return 0;
-	rank = percentile_rank(pct, h->count);
-	if (rank == 1)
-		return h->min;
-	if (rank == h->count)
-		return h->max;
-	last = bucket_index(h->max);
+/* The bucket holding nearest rank @rank (1 .. count). */
+static size_t rank_bucket(const struct hist *h, uint64_t rank)
+{
+	size_t i, last = bucket_index(h->max);
+	uint64_t seen = 0;
+
 	for (i = bucket_index(h->min); i < last; i++) {
 		seen += h->buckets[i];
 		if (seen >= rank)
 			break;
 	}
-	return bucket_value(h, i);
+	return i;
+}
+
+uint64_t hist_at_rank(const struct hist *h, uint64_t rank)
+{
+	if (!h->count)
+		return 0;
+	rank = rank < 1 ? 1 : rank > h->count ? h->count : rank;
+	if (rank == 1)
+		return h->min;
+	if (rank == h->count)
+		return h->max;
+	return bucket_value(h, rank_bucket(h, rank));
+}
+
+uint64_t hist_zeros(const struct hist *h)
+{
+	return h->buckets[0];
+}
+
+/* log P(X = k) for X ~ Binomial(n, q). */
+static double binom_log_pmf(uint64_t n, uint64_t k, double q)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
+	       (double)k * log(q) + (double)(n - k) * log1p(-q);
+}
+
+/*
+ * The distribution function is summed over mean +- 12 standard
+ * deviations (plus a margin for small n): the mass outside is below
+ * 1e-30, far under any confidence asked for.
+ */
+int hist_rank_ci(uint64_t n, double q, double conf, uint64_t *lo, uint64_t *hi)
+{
+	double mu = (double)n * q, sd = sqrt((double)n * q * (1 - q)), tail = (1 - conf) / 2;
+	double k0d = floor(mu - 12 * sd - 2), k1d = ceil(mu + 12 * sd + 2), cum = 0;
+	uint64_t k, k0, k1;
+
+	if (!n || !(q > 0 && q < 1) || !(conf > 0 && conf < 1))
+		return -EINVAL;
+	k0 = k0d < 0 ? 0 : (uint64_t)k0d;
+	k1 = k1d > (double)n ? n : (uint64_t)k1d;
+	*lo = k0;	/* F(k0 - 1) is below 1e-30; 0 when k0 is 0: open */
+	*hi = n + 1;
+	for (k = k0; k <= k1 && k < n; k++) {
+		cum += exp(binom_log_pmf(n, k, q));	/* cum = F(k) */
+		if (cum <= tail)
+			*lo = k + 1;
+		if (cum >= 1 - tail) {
+			*hi = k + 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ceil(HIST_MIN_ABOVE / (1 - q)), a relative 1e-9 taken off against 1 - 0.9999 != 0.0001. */
+static uint64_t quantile_needed(double q)
+{
+	double x = HIST_MIN_ABOVE / (1 - q);
+
+	return (uint64_t)ceil(x - x * 1e-9);
+}
+
+void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
+		   struct hist_quantile *q)
+{
+	double p = pct / 100;
+
+	memset(q, 0, sizeof(*q));
+	q->state = HIST_Q_EMPTY;
+	if (!h->count || hist_rank_ci(h->count, p, HIST_CI_CONFIDENCE, &q->lo_rank, &q->hi_rank))
+		return;
+	q->rank = percentile_rank(pct, h->count);
+	q->lo_unresolved = q->lo_rank && q->lo_rank <= unresolved;
+	if (q->lo_rank) {
+		q->lo = hist_bucket_low(rank_bucket(h, q->lo_rank));
+		q->lo = q->lo < h->min ? h->min : q->lo;
+	}
+	if (q->hi_rank <= h->count) {
+		q->hi = hist_bucket_low(rank_bucket(h, q->hi_rank)) +
+			hist_bucket_width(rank_bucket(h, q->hi_rank)) - 1;
+		q->hi = q->hi > h->max ? h->max : q->hi;
+	}
+	q->needed = quantile_needed(p);
+	if (q->rank <= unresolved) {
+		q->state = HIST_Q_UNRESOLVED;
+	} else if (h->count < q->needed) {
+		q->state = HIST_Q_TOO_FEW;
+	} else {
+		q->state = HIST_Q_RESOLVED;
+		q->value = hist_at_rank(h, q->rank);
+	}
 }
 
 void hist_foreach(const struct hist *h,

@@ -21,6 +21,7 @@
 #ifndef RPERF_HIST_H
 #define RPERF_HIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
@@ -93,6 +94,74 @@ double hist_stdev(const struct hist *h);
  * Ranks 1 and count give the exact min and max. 0 when empty.
  */
 uint64_t hist_percentile(const struct hist *h, double pct);
+
+/*
+ * The value at nearest rank @rank (1 .. count, clamped): the representative
+ * value of its bucket, clamped to [min, max]; ranks 1 and count give the
+ * exact min and max. hist_percentile() is this at its rank. 0 when empty.
+ */
+uint64_t hist_at_rank(const struct hist *h, uint64_t rank);
+
+/* Samples recorded as exactly 0 (bucket 0 holds 0 alone). */
+uint64_t hist_zeros(const struct hist *h);
+
+/*
+ * A distribution-free confidence interval for the @q-quantile (0 < q < 1)
+ * of @n samples, over ranks of the order statistics: the number of
+ * samples below the true quantile is Binomial(n, q), so [X(lo), X(hi)]
+ * covers it with probability F(hi - 1) - F(lo - 1) >= @conf, F the
+ * binomial distribution function (no assumption on the samples'
+ * distribution beyond continuity). @lo is the largest rank with
+ * F(lo - 1) <= (1 - conf) / 2, @hi the smallest with F(hi - 1) >=
+ * (1 + conf) / 2. A side the count cannot bound is open: @lo 0 when
+ * even the smallest sample is not below the quantile with that
+ * confidence (F(0) above the tail), @hi n + 1 when the largest is not
+ * above it. -EINVAL when @n is 0 or @q or @conf is outside (0, 1).
+ */
+int hist_rank_ci(uint64_t n, double q, double conf, uint64_t *lo, uint64_t *hi);
+
+/* The confidence of every interval hist_quantile() gives. */
+#define HIST_CI_CONFIDENCE	0.95
+/*
+ * Samples that must lie above a percentile for it to be reported: with
+ * fewer (n < HIST_MIN_ABOVE / (1 - q)), its interval reaches the maximum
+ * and the figure is one or two samples' chance.
+ */
+#define HIST_MIN_ABOVE		10
+
+/* What a percentile of a histogram can say. */
+enum hist_q_state {
+	HIST_Q_RESOLVED,		/* a value, with its interval */
+	HIST_Q_UNRESOLVED,		/* its rank falls among unresolved samples */
+	HIST_Q_TOO_FEW,			/* the count cannot support it: @needed */
+	HIST_Q_EMPTY,			/* no sample */
+};
+
+struct hist_quantile {
+	enum hist_q_state state;
+	uint64_t rank;			/* nearest rank, 1 .. count */
+	uint64_t value;			/* the value at @rank (RESOLVED only) */
+	/* The HIST_CI_CONFIDENCE interval over ranks (hist_rank_ci: 0 and
+	 * count + 1 are open sides, which the count cannot bound). */
+	uint64_t lo_rank, hi_rank;
+	bool lo_unresolved;		/* @lo_rank falls among unresolved samples */
+	/* The interval's values: the lowest value of @lo_rank's bucket and
+	 * the highest of @hi_rank's, so it holds the histogram's resolution
+	 * (0 on an open side). */
+	uint64_t lo, hi;
+	uint64_t needed;		/* TOO_FEW: the count the percentile needs */
+};
+
+/*
+ * Percentile @pct (0 < pct < 100) of @h, whose @unresolved smallest
+ * samples are placeholders a method could not resolve (recorded as 0):
+ * EMPTY without samples; UNRESOLVED when its rank is at most @unresolved;
+ * TOO_FEW when count < HIST_MIN_ABOVE / (1 - pct / 100), with the count
+ * needed; RESOLVED otherwise. The ranks and their interval are set in
+ * every state but EMPTY.
+ */
+void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
+		   struct hist_quantile *q);
 
 /*
  * Calls fn(value, count, arg) for each non-empty bucket in increasing value

@@ -203,7 +203,7 @@ static void bw_info(const struct bw_run *run, const struct bw_worker *w,
 static void bw_judge(const struct bw_run *run, const struct flow_result *total,
 		     struct criteria *cs)
 {
-	double s = clock_ticks_to_ns(&run->clk, total->elapsed_ticks) / 1e9;
+	double s = report_elapsed_s(&run->clk, total->elapsed_ticks);
 	uint64_t bytes = total->rx_valid ? total->rx_bytes : total->bytes;
 	struct criterion *c;
 

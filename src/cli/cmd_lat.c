@@ -270,9 +270,7 @@ static void lat_judge(const struct lat_run *run, const struct flow_result *res, 
 			c = criteria_add(cs, want[i].name, CRITERION_MAX, "us",
 					 want[i].limit_s * 1e6, scope);
 			if (c)
-				criterion_judge(c, res[k].samples > 0,
-						clock_ticks_to_ns(&run->clk, hist_percentile(
-							res[k].rtt, want[i].pct)) / 1e3);
+				report_judge_rtt(c, res[k].rtt, want[i].pct, &run->clk);
 		}
 	}
 }
@@ -299,6 +297,7 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 		.iterations = o->iterations,
 		.duration_s = o->duration_s,
 		.warmup = o->warmup,
+		.ci = o->ci,
 	};
 	char err[256];
 	size_t n, k;

@@ -532,13 +532,29 @@ static void coord_backlog(struct converge_step *st, double tol)
 	}
 }
 
-/* @v's percentile @pct over @base's, when both are above 0. */
-static bool coord_ratio(const struct hist *v, const struct hist *base, double pct, double *out)
+/*
+ * @v's percentile @pct over @base's (both RTTs in ns, unresolved at 0):
+ * NULL with the ratio in @out, or why there is none when either
+ * percentile is not resolved (@out then 0).
+ */
+static const char *coord_ratio(const struct hist *v, const struct hist *base, double pct,
+			       double *out)
 {
-	uint64_t b = hist_percentile(base, pct);
+	static const char *const why[2][2] = {
+		{ "unresolved alone", "too few samples alone" },
+		{ "unresolved loaded", "too few samples loaded" },
+	};
+	struct hist_quantile qb, qv;
 
-	*out = b ? (double)hist_percentile(v, pct) / (double)b : 0;
-	return b > 0;
+	*out = 0;
+	hist_quantile(base, pct, hist_zeros(base), &qb);
+	hist_quantile(v, pct, hist_zeros(v), &qv);
+	if (qb.state != HIST_Q_RESOLVED)
+		return why[0][qb.state != HIST_Q_UNRESOLVED];
+	if (qv.state != HIST_Q_RESOLVED)
+		return why[1][qv.state != HIST_Q_UNRESOLVED];
+	*out = (double)qv.value / (double)qb.value;
+	return NULL;
 }
 
 /*
@@ -563,10 +579,10 @@ static void coord_impact(const struct coord *c, struct converge_step *st)
 				    !strcmp(b->classes[m].dest, k->dest) &&
 				    hist_merge(base, b->classes[m].lat_ns))
 					log_warn("class %d: its baseline RTTs do not merge", k->key);
-		k->has_impact = hist_count(base) &&
-				coord_ratio(k->lat_ns, base, 50, &k->impact_p50) &&
-				coord_ratio(k->lat_ns, base, 99, &k->impact_p99) &&
-				coord_ratio(k->lat_ns, base, 99.9, &k->impact_p99_9);
+		k->has_impact = hist_count(base) > 0;
+		k->impact_why[0] = coord_ratio(k->lat_ns, base, 50, &k->impact_p50);
+		k->impact_why[1] = coord_ratio(k->lat_ns, base, 99, &k->impact_p99);
+		k->impact_why[2] = coord_ratio(k->lat_ns, base, 99.9, &k->impact_p99_9);
 		hist_free(base);
 	}
 	for (i = 0; i < st->n_flows; i++)
@@ -591,17 +607,36 @@ static const struct converge_class *coord_flow_class(const struct converge_step 
 	return NULL;
 }
 
-static void coord_judge_one(struct criteria *cs, const char *name, enum criterion_kind kind,
-			    const char *unit, double limit, const char *scope, bool measured,
-			    double value)
+/* Add and judge one criterion when its @limit is set; the criterion, or NULL. */
+static struct criterion *coord_judge_one(struct criteria *cs, const char *name,
+					 enum criterion_kind kind, const char *unit, double limit,
+					 const char *scope, bool measured, double value)
 {
 	struct criterion *cr;
 
 	if (limit <= 0)
-		return;
+		return NULL;
 	cr = criteria_add(cs, name, kind, unit, limit, scope);
 	if (cr)
 		criterion_judge(cr, measured, value);
+	return cr;
+}
+
+/* A latency criterion on class @k's RTT percentile @pct (us): unresolved or
+ * under-sampled, it cannot be judged and fails. */
+static void coord_judge_rtt(struct criteria *cs, const char *name, double limit_us,
+			    const char *scope, const struct converge_class *k, double pct)
+{
+	struct criterion *cr;
+	struct hist_quantile q;
+	char figure[16];
+
+	cr = coord_judge_one(cs, name, CRITERION_MAX, "us", limit_us, scope, false, 0);
+	if (!cr || !k || !k->lat_ns || !hist_count(k->lat_ns))
+		return;
+	hist_quantile(k->lat_ns, pct, hist_zeros(k->lat_ns), &q);
+	snprintf(figure, sizeof(figure), "p%g", pct);
+	criterion_judge_quantile(cr, figure, &q, (double)q.value / 1e3);
 }
 
 /*
@@ -614,7 +649,7 @@ static void coord_judge(const struct coord *c, struct converge_step *st)
 	const struct converge_class *k;
 	struct criteria *cs = &st->criteria;
 	char scope[64];
-	bool lat;
+	struct criterion *cr;
 	size_t i;
 
 	cs->n = 0;
@@ -623,13 +658,10 @@ static void coord_judge(const struct coord *c, struct converge_step *st)
 		if (!st->flows[i].ran)
 			continue;
 		k = coord_flow_class(st, i);
-		lat = k && k->lat_ns && hist_count(k->lat_ns) > 0;
 		snprintf(scope, sizeof(scope), "flow %.30s, %s %d", f->name,
 			 c->cfg.kind == ARB_KIND_ETS ? "band" : "SL", st->flows[i].class_key);
-		coord_judge_one(cs, "max_p99", CRITERION_MAX, "us", f->max_p99_us, scope, lat,
-				lat ? (double)hist_percentile(k->lat_ns, 99) / 1e3 : 0);
-		coord_judge_one(cs, "max_p99_9", CRITERION_MAX, "us", f->max_p99_9_us, scope, lat,
-				lat ? (double)hist_percentile(k->lat_ns, 99.9) / 1e3 : 0);
+		coord_judge_rtt(cs, "max_p99", f->max_p99_us, scope, k, 99);
+		coord_judge_rtt(cs, "max_p99_9", f->max_p99_9_us, scope, k, 99.9);
 		coord_judge_one(cs, "min_gbps", CRITERION_MIN, "gbps", f->min_gbps, scope,
 				st->window_s > 0, st->flows[i].gbps);
 		coord_judge_one(cs, "min_share", CRITERION_MIN, "pct", f->min_share_pct, scope,
@@ -637,8 +669,12 @@ static void coord_judge(const struct coord *c, struct converge_step *st)
 		coord_judge_one(cs, "max_share_diff", CRITERION_MAX, "pp", f->max_share_diff_pp,
 				scope, k && k->has_analyzed && st->ports[k->port].compared,
 				k ? fabs(k->diff_pp) : 0);
-		coord_judge_one(cs, "max_impact_p99", CRITERION_MAX, "ratio", f->max_impact_p99,
-				scope, k && k->has_impact, k ? k->impact_p99 : 0);
+		cr = coord_judge_one(cs, "max_impact_p99", CRITERION_MAX, "ratio",
+				     f->max_impact_p99, scope, k && k->has_impact &&
+				     !k->impact_why[1], k ? k->impact_p99 : 0);
+		if (cr && k && k->has_impact && k->impact_why[1])
+			snprintf(cr->unjudged, sizeof(cr->unjudged), "the p99 impact has no "
+				 "figure: p99 %s", k->impact_why[1]);
 	}
 }
 

@@ -77,6 +77,9 @@ struct converge_class {
 	 */
 	bool has_impact;
 	double impact_p50, impact_p99, impact_p99_9;
+	/* Per factor (p50, p99, p99.9): why it has none, or NULL ("p50
+	 * unresolved alone": a percentile it divides is not resolved). */
+	const char *impact_why[3];
 };
 
 struct converge_flow {

@@ -29,9 +29,22 @@ struct criterion *criteria_add(struct criteria *cs, const char *name,
 void criterion_judge(struct criterion *c, bool measured, double value)
 {
 	c->measured = measured;
+	c->unjudged[0] = '\0';
 	c->value = measured ? value : 0;
 	c->passed = measured && (c->kind == CRITERION_MAX ? value <= c->limit :
 				 value >= c->limit);
+}
+
+void criterion_judge_quantile(struct criterion *c, const char *name,
+			      const struct hist_quantile *q, double value)
+{
+	criterion_judge(c, q->state == HIST_Q_RESOLVED, value);
+	if (q->state == HIST_Q_UNRESOLVED)
+		snprintf(c->unjudged, sizeof(c->unjudged), "%s is unresolved (its rank falls "
+			 "among the samples whose RTT is not above 0)", name);
+	else if (q->state == HIST_Q_TOO_FEW)
+		snprintf(c->unjudged, sizeof(c->unjudged), "%s needs %llu samples", name,
+			 (unsigned long long)q->needed);
 }
 
 int criteria_failed(const struct criteria *cs)

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/hist.h"
+
 #define CRITERIA_MAX		64
 
 enum criterion_kind {
@@ -27,6 +29,9 @@ struct criterion {
 	bool measured;			/* false: no figure (no sample, no result) */
 	double value;			/* in @unit */
 	bool passed;			/* a criterion without a figure fails */
+	/* Why the figure cannot be judged ("p50 is unresolved: ..."); empty
+	 * when it was judged. Such a criterion fails, never passes. */
+	char unjudged[160];
 };
 
 struct criteria {
@@ -41,6 +46,14 @@ struct criterion *criteria_add(struct criteria *cs, const char *name,
 
 /* Judge @c on @value (@measured false: there is none, and it fails). */
 void criterion_judge(struct criterion *c, bool measured, double value);
+
+/*
+ * Judge @c on a percentile of which hist_quantile() said @q, @value
+ * being q->value in @c's unit: judged when resolved; otherwise it
+ * cannot be judged, says why (@name: "p50"), and fails.
+ */
+void criterion_judge_quantile(struct criterion *c, const char *name,
+			      const struct hist_quantile *q, double value);
 
 /* How many criteria failed. */
 int criteria_failed(const struct criteria *cs);

@@ -15,15 +15,6 @@
 /* lat and server                                                      */
 /* ================================================================== */
 
-static const struct {
-	const char *key;
-	double pct;
-} lat_pcts[] = {
-	{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99_9", 99.9 }, { "p99_99", 99.99 },
-};
-
-#define N_PCTS (sizeof(lat_pcts) / sizeof(lat_pcts[0]))
-
 static double ns(const struct clock_cal *clk, uint64_t ticks)
 {
 	return clock_ticks_to_ns(clk, ticks);
@@ -57,20 +48,119 @@ json_t *report_real_or_null(bool has, double v)
 }
 
 
-json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk)
+/* ------------------------------------------------------------------ */
+/* A histogram's summary: one description for the table and the JSON   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Every figure of a histogram's summary, in the table's column order:
+ * its JSON key (schema/common.schema.json, hist_ns), its column head, and
+ * what it is. The table, the JSON and the CSV take their figures from
+ * hist_figure() over this list, so a figure is described once.
+ */
+static const struct report_field hist_fields[] = {
+	{ "count", "samples", RF_COUNT, 0 },
+	{ "p50", "p50", RF_PCT, 50 },
+	{ "p90", "p90", RF_PCT, 90 },
+	{ "p99", "p99", RF_PCT, 99 },
+	{ "p99_9", "p99_9", RF_PCT, 99.9 },
+	{ "p99_99", "p99_99", RF_PCT, 99.99 },
+	{ "min", "min", RF_MIN, 0 },
+	{ "max", "max", RF_MAX, 0 },
+	{ "mean", "mean", RF_MEAN, 0 },
+	{ "stdev", "stdev", RF_STDEV, 0 },
+};
+
+#define N_HIST_FIELDS (sizeof(hist_fields) / sizeof(hist_fields[0]))
+
+const struct report_field *report_hist_fields(size_t *n)
 {
-	double tpn = clk->ticks_per_ns;
+	*n = N_HIST_FIELDS;
+	return hist_fields;
+}
+
+void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct report_field *f,
+			const struct clock_cal *clk, struct report_figure *fig)
+{
+	uint64_t n = hist_count(h);
+
+	memset(fig, 0, sizeof(*fig));
+	fig->state = HIST_Q_RESOLVED;
+	if (f->kind == RF_PCT) {
+		hist_quantile(h, f->pct, unresolved, &fig->q);
+		fig->state = fig->q.state;
+		fig->ns = ns(clk, fig->q.value);
+		fig->lo_ns = ns(clk, fig->q.lo);
+		fig->hi_ns = ns(clk, fig->q.hi);
+		if (fig->state == HIST_Q_EMPTY)
+			fig->state = HIST_Q_RESOLVED;	/* an empty summary is all zero */
+		return;
+	}
+	/* The unresolved samples are placeholders at 0: every figure over all
+	 * samples but the largest is not a figure of the RTT. */
+	if (n && unresolved && (f->kind != RF_MAX || unresolved == n) && f->kind != RF_COUNT)
+		fig->state = HIST_Q_UNRESOLVED;
+	fig->ns = f->kind == RF_COUNT ? (double)n : f->kind == RF_MIN ? ns(clk, hist_min(h)) :
+		  f->kind == RF_MAX ? ns(clk, hist_max(h)) :
+		  f->kind == RF_MEAN ? hist_mean(h) / clk->ticks_per_ns :
+		  hist_stdev(h) / clk->ticks_per_ns;
+}
+
+const char *report_state_word(enum hist_q_state state)
+{
+	return state == HIST_Q_UNRESOLVED ? "unresolved" : state == HIST_Q_TOO_FEW ?
+	       "too_few_samples" : state == HIST_Q_EMPTY ? "no_samples" : "resolved";
+}
+
+/* {"state", "value_ns", "rank", "ci_low_ns", "ci_high_ns", "ci_ranks", "samples_needed", "reason"} */
+static json_t *hist_pct_json(const struct report_figure *fig, uint64_t unresolved, uint64_t n)
+{
+	const struct hist_quantile *q = &fig->q;
+	bool ok = fig->state == HIST_Q_RESOLVED, ranked = q->state != HIST_Q_EMPTY;
 	json_t *o = json_object();
+
+	json_object_set_new(o, "state", json_string(report_state_word(q->state)));
+	json_object_set_new(o, "value_ns", ok ? json_ns(fig->ns) : json_null());
+	json_object_set_new(o, "rank", json_integer((json_int_t)q->rank));
+	json_object_set_new(o, "ci_low_ns", ranked && q->lo_rank && !q->lo_unresolved ?
+			    json_ns(fig->lo_ns) : json_null());
+	json_object_set_new(o, "ci_high_ns", ranked && q->hi_rank <= n &&
+			    q->hi_rank > unresolved ? json_ns(fig->hi_ns) : json_null());
+	json_object_set_new(o, "ci_ranks", json_pack("[II]", (json_int_t)q->lo_rank,
+						     (json_int_t)q->hi_rank));
+	json_object_set_new(o, "samples_needed", json_integer((json_int_t)q->needed));
+	json_object_set_new(o, "reason", q->state == HIST_Q_UNRESOLVED ?
+			    json_sprintf("rank %" PRIu64 " of %" PRIu64 " falls among the %" PRIu64
+					 " samples " REPORT_UNRESOLVED_WHY, q->rank, n, unresolved) :
+			    q->state == HIST_Q_TOO_FEW ?
+			    json_sprintf("%" PRIu64 " samples, %" PRIu64 " needed: fewer than %d "
+					 "would lie above it", n, q->needed, HIST_MIN_ABOVE) :
+			    json_null());
+	return o;
+}
+
+json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool rtt)
+{
+	uint64_t unresolved = rtt ? hist_zeros(h) : 0;
+	json_t *o = json_object(), *pcts = json_object();
+	struct report_figure fig;
 	size_t i;
 
-	json_object_set_new(o, "count", json_integer((json_int_t)hist_count(h)));
-	json_object_set_new(o, "min", json_ns(ns(clk, hist_min(h))));
-	json_object_set_new(o, "max", json_ns(ns(clk, hist_max(h))));
-	json_object_set_new(o, "mean", json_ns(hist_mean(h) / tpn));
-	json_object_set_new(o, "stdev", json_ns(hist_stdev(h) / tpn));
-	for (i = 0; i < N_PCTS; i++)
-		json_object_set_new(o, lat_pcts[i].key,
-				    json_ns(ns(clk, hist_percentile(h, lat_pcts[i].pct))));
+	for (i = 0; i < N_HIST_FIELDS; i++) {
+		report_hist_figure(h, unresolved, &hist_fields[i], clk, &fig);
+		if (hist_fields[i].kind == RF_COUNT)
+			json_object_set_new(o, hist_fields[i].key, json_integer((json_int_t)fig.ns));
+		else
+			json_object_set_new(o, hist_fields[i].key, fig.state == HIST_Q_RESOLVED ?
+					    json_ns(fig.ns) : json_null());
+		if (hist_fields[i].kind == RF_PCT)
+			json_object_set_new(pcts, hist_fields[i].key,
+					    hist_pct_json(&fig, unresolved, hist_count(h)));
+	}
+	json_object_set_new(o, "unresolved", json_integer((json_int_t)unresolved));
+	json_object_set_new(o, "percentiles", pcts);
+	json_object_set_new(o, "confidence", json_real(HIST_CI_CONFIDENCE));
+	json_object_set_new(o, "resolution", json_real(HIST_REL_ERROR));
 	return o;
 }
 
@@ -143,11 +233,11 @@ static json_t *lat_result_json(const struct flow_result *r, const struct clock_c
 	json_object_set_new(o, "size_bytes", json_integer((json_int_t)r->size_bytes));
 	json_object_set_new(o, "samples", json_integer((json_int_t)r->samples));
 	json_object_set_new(o, "complete", json_boolean(!r->status));
-	json_object_set_new(o, "rtt_ns", report_hist_json(r->rtt, clk));
-	json_object_set_new(o, "wire_ns", report_hist_json(r->wire, clk));
-	json_object_set_new(o, "loopback_ns", report_hist_json(r->loop, clk));
+	json_object_set_new(o, "rtt_ns", report_hist_json(r->rtt, clk, true));
+	json_object_set_new(o, "wire_ns", report_hist_json(r->wire, clk, false));
+	json_object_set_new(o, "loopback_ns", report_hist_json(r->loop, clk, false));
 	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
-	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk));
+	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk, false));
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
 	return o;
 }
@@ -170,11 +260,6 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 	return root;
 }
 
-static double us(const struct clock_cal *clk, uint64_t ticks)
-{
-	return clock_ticks_to_ns(clk, ticks) / 1e3;
-}
-
 enum lat_metric { LAT_RTT, LAT_WIRE, LAT_LOOP };
 
 static const struct hist *lat_hist(const struct flow_result *r, enum lat_metric m)
@@ -182,24 +267,98 @@ static const struct hist *lat_hist(const struct flow_result *r, enum lat_metric 
 	return m == LAT_RTT ? r->rtt : m == LAT_WIRE ? r->wire : r->loop;
 }
 
-static void lat_table_block(FILE *out, const char *title, const struct flow_result *res,
-			    size_t n, enum lat_metric m, const struct clock_cal *clk)
+/* A table cell: the figure in us, or what it is instead of a number. */
+static void lat_cell(FILE *out, const struct report_field *f, const struct report_figure *fig)
 {
-	const struct hist *h;
-	size_t i, j;
+	if (f->kind == RF_COUNT)
+		fprintf(out, " %10.0f", fig->ns);
+	else if (fig->state == HIST_Q_RESOLVED)
+		fprintf(out, " %10.3f", fig->ns / 1e3);
+	else
+		fprintf(out, " %10s", fig->state == HIST_Q_TOO_FEW ? "too few" : "unresolved");
+}
 
-	fprintf(out, "%s, us\n%9s %9s", title, "bytes", "samples");
-	for (j = 0; j < N_PCTS; j++)
-		fprintf(out, " %9s", lat_pcts[j].key);
-	fprintf(out, " %9s %9s %9s %9s\n", "min", "max", "mean", "stdev");
+/*
+ * A cell of the --ci block: "[lo, hi]" in us; a side among the unresolved
+ * samples "?", one the count cannot bound "-".
+ */
+static void lat_ci_cell(FILE *out, const struct report_figure *fig, uint64_t unresolved,
+			uint64_t n)
+{
+	char lo[16] = "-", hi[16] = "-", cell[40];
+
+	if (fig->q.state == HIST_Q_EMPTY || fig->q.state == HIST_Q_TOO_FEW) {
+		fprintf(out, " %21s", fig->q.state == HIST_Q_EMPTY ? "-" : "too few");
+		return;
+	}
+	if (fig->q.lo_unresolved)
+		snprintf(lo, sizeof(lo), "?");
+	else if (fig->q.lo_rank)
+		snprintf(lo, sizeof(lo), "%.3f", fig->lo_ns / 1e3);
+	if (fig->q.hi_rank <= unresolved)
+		snprintf(hi, sizeof(hi), "?");
+	else if (fig->q.hi_rank <= n)
+		snprintf(hi, sizeof(hi), "%.3f", fig->hi_ns / 1e3);
+	snprintf(cell, sizeof(cell), "[%s, %s]", lo, hi);
+	fprintf(out, " %21s", cell);
+}
+
+/* One row per size: the figures of hist_fields, or (@ci) each percentile's interval. */
+static void lat_table_block(FILE *out, const char *title, const struct flow_result *res,
+			    size_t n, enum lat_metric m, const struct clock_cal *clk, bool ci)
+{
+	size_t i, j, nf;
+	const struct report_field *f = report_hist_fields(&nf);
+	struct report_figure fig;
+	uint64_t unres;
+
+	fprintf(out, "%s, us%s\n%9s", title, ci ? ", 95 % confidence intervals" : "", "bytes");
+	for (j = 0; j < nf; j++)
+		if (!ci || f[j].kind == RF_PCT)
+			fprintf(out, ci ? " %21s" : " %10s", f[j].head);
+	fputc('\n', out);
 	for (i = 0; i < n; i++) {
-		h = lat_hist(&res[i], m);
-		fprintf(out, "%9zu %9" PRIu64, res[i].size_bytes, hist_count(h));
-		for (j = 0; j < N_PCTS; j++)
-			fprintf(out, " %9.3f", us(clk, hist_percentile(h, lat_pcts[j].pct)));
-		fprintf(out, " %9.3f %9.3f %9.3f %9.3f\n", us(clk, hist_min(h)), us(clk, hist_max(h)),
-			hist_mean(h) / clk->ticks_per_ns / 1e3,
-			hist_stdev(h) / clk->ticks_per_ns / 1e3);
+		unres = m == LAT_RTT ? hist_zeros(res[i].rtt) : 0;
+		fprintf(out, "%9zu", res[i].size_bytes);
+		for (j = 0; j < nf; j++) {
+			if (ci && f[j].kind != RF_PCT)
+				continue;
+			report_hist_figure(lat_hist(&res[i], m), unres, &f[j], clk, &fig);
+			if (ci)
+				lat_ci_cell(out, &fig, unres, hist_count(lat_hist(&res[i], m)));
+			else
+				lat_cell(out, &f[j], &fig);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* Under the RTT block: what the words in it stand for, per size. */
+static void lat_table_notes(FILE *out, const struct flow_result *res, size_t n)
+{
+	const struct report_field *f;
+	struct hist_quantile q;
+	uint64_t unres, cnt;
+	size_t i, j, nf;
+
+	f = report_hist_fields(&nf);
+	for (i = 0; i < n; i++) {
+		unres = hist_zeros(res[i].rtt);
+		cnt = hist_count(res[i].rtt);
+		if (unres)
+			fprintf(out, "size %zu: %" PRIu64 " of %" PRIu64 " samples (%.1f %%) unresolved, "
+				"%s; percentiles up to p%.4g are unresolved\n", res[i].size_bytes,
+				unres, cnt, 100.0 * (double)unres / (double)cnt,
+				REPORT_UNRESOLVED_WHY, 100.0 * (double)unres / (double)cnt);
+		for (j = 0; j < nf; j++) {
+			if (f[j].kind != RF_PCT)
+				continue;
+			hist_quantile(res[i].rtt, f[j].pct, unres, &q);
+			if (q.state == HIST_Q_TOO_FEW)
+				fprintf(out, "size %zu: %s needs %" PRIu64 " samples (%" PRIu64
+					" measured): too few samples\n", res[i].size_bytes, f[j].key,
+					q.needed, cnt);
+		}
 	}
 }
 
@@ -213,19 +372,40 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 		info->roce ? "RoCE" : "InfiniBand", info->mtu, info->path.sl, info->path.tclass,
 		info->threads, info->threads == 1 ? "" : "s", clock_source_name(info->clk->source),
 		info->clk->method ? info->clk->method : "");
-	lat_table_block(out, "RTT = T_W - T_L", res, n, LAT_RTT,
-			info->clk);
+	lat_table_block(out, "RTT = T_W - T_L", res, n, LAT_RTT, info->clk, false);
+	lat_table_notes(out, res, n);
+	if (info->ci) {
+		fputc('\n', out);
+		lat_table_block(out, "RTT", res, n, LAT_RTT, info->clk, true);
+		fprintf(out, "(ranks of the order statistics, binomial on the count; their values "
+			"through the histogram, resolution %.3f %%; ?: a bound among the unresolved "
+			"samples, -: none at this count)\n", HIST_REL_ERROR * 100);
+	}
 	fputc('\n', out);
-	lat_table_block(out, "wire = T_W - T_P", res, n, LAT_WIRE,
-			info->clk);
+	lat_table_block(out, "wire = T_W - T_P", res, n, LAT_WIRE, info->clk, false);
 	fputc('\n', out);
-	lat_table_block(out, "loopback = T_L - T_P", res, n, LAT_LOOP,
-			info->clk);
+	lat_table_block(out, "loopback = T_L - T_P", res, n, LAT_LOOP, info->clk, false);
 	fprintf(out, "\n%9s %19s %15s %9s\n", "bytes", "loopback_after_wire", "retransmissions",
 		"complete");
 	for (i = 0; i < n; i++)
 		fprintf(out, "%9zu %19" PRIu64 " %15" PRIu64 " %9s\n", res[i].size_bytes,
 			res[i].loop_after_wire, res[i].retrans, res[i].status ? "no" : "yes");
+}
+
+void report_judge_rtt(struct criterion *c, const struct hist *rtt, double pct,
+		      const struct clock_cal *clk)
+{
+	struct hist_quantile q;
+	char name[16];
+
+	hist_quantile(rtt, pct, hist_zeros(rtt), &q);
+	snprintf(name, sizeof(name), "p%g", pct);
+	criterion_judge_quantile(c, name, &q, ns(clk, q.value) / 1e3);
+}
+
+double report_elapsed_s(const struct clock_cal *clk, uint64_t ticks)
+{
+	return ns(clk, ticks) / 1e9;
 }
 
 void report_lat_csv_header(FILE *out)
@@ -344,16 +524,72 @@ static double mpps(uint64_t msgs, double s)
 	return s > 0 ? (double)msgs / s / 1e6 : 0;
 }
 
+/*
+ * A rate's figures, in the order of the JSON, the CSV and the table: the
+ * JSON key (bw.schema.json's rate), whether it is a count (an integer) or
+ * a rate, and its column in the table (NULL: not in the table). The
+ * JSON, the CSV and the table all take them from here.
+ */
+static const struct bw_rate_field {
+	const char *key;
+	bool count;
+	const char *head;
+	int width;
+} bw_rate_fields[] = {
+	{ "msgs", true, NULL, 0 },
+	{ "bytes", true, NULL, 0 },
+	{ "gbps", false, "Gb/s", 12 },
+	{ "mpps", false, "Mpps", 10 },
+};
+
+#define N_RATE_FIELDS (sizeof(bw_rate_fields) / sizeof(bw_rate_fields[0]))
+
+const char *report_bw_rate_key(size_t i)
+{
+	return i < N_RATE_FIELDS ? bw_rate_fields[i].key : NULL;
+}
+
+/* Field @i of @msgs and @bytes over @s seconds. */
+static double bw_rate_value(size_t i, uint64_t msgs, uint64_t bytes, double s)
+{
+	return i == 0 ? (double)msgs : i == 1 ? (double)bytes : i == 2 ? gbps(bytes, s) :
+	       mpps(msgs, s);
+}
+
 /* {msgs, bytes, gbps, mpps} over @s seconds. */
 static json_t *bw_rate_json(uint64_t msgs, uint64_t bytes, double s)
 {
 	json_t *o = json_object();
+	size_t i;
 
-	json_object_set_new(o, "msgs", json_integer((json_int_t)msgs));
-	json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
-	json_object_set_new(o, "gbps", json_real(gbps(bytes, s)));
-	json_object_set_new(o, "mpps", json_real(mpps(msgs, s)));
+	for (i = 0; i < N_RATE_FIELDS; i++)
+		json_object_set_new(o, bw_rate_fields[i].key, bw_rate_fields[i].count ?
+				    json_integer((json_int_t)(i == 0 ? msgs : bytes)) :
+				    json_real(bw_rate_value(i, msgs, bytes, s)));
 	return o;
+}
+
+/* The CSV's columns of a rate (",msgs,bytes,gbps,mpps"), empty when unknown. */
+static void bw_rate_csv(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s)
+{
+	size_t i;
+
+	for (i = 0; i < N_RATE_FIELDS; i++)
+		if (!valid)
+			fputc(',', out);
+		else if (bw_rate_fields[i].count)
+			fprintf(out, ",%" PRIu64, i == 0 ? msgs : bytes);
+		else
+			fprintf(out, ",%.9f", bw_rate_value(i, msgs, bytes, s));
+}
+
+/* "PREFIX_msgs,PREFIX_bytes,...": the CSV header of a rate. */
+static void bw_rate_csv_head(FILE *out, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < N_RATE_FIELDS; i++)
+		fprintf(out, ",%s_%s", prefix, bw_rate_fields[i].key);
 }
 
 /* How the sender waited for completions: "event", "yield" or "poll". */
@@ -443,13 +679,17 @@ void report_bw_header(FILE *out, const struct bw_report_info *info)
 	fflush(out);
 }
 
-/* "  12.345   0.1234" or "       -        -" when unknown. */
+/* The table's columns of a rate ("  12.345678   0.123456"), "-" when unknown. */
 static void bw_cols(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s)
 {
-	if (valid)
-		fprintf(out, " %12.6f %10.6f", gbps(bytes, s), mpps(msgs, s));
-	else
-		fprintf(out, " %12s %10s", "-", "-");
+	size_t i;
+
+	for (i = 0; i < N_RATE_FIELDS; i++)
+		if (bw_rate_fields[i].head && valid)
+			fprintf(out, " %*.6f", bw_rate_fields[i].width,
+				bw_rate_value(i, msgs, bytes, s));
+		else if (bw_rate_fields[i].head)
+			fprintf(out, " %*s", bw_rate_fields[i].width, "-");
 }
 
 void report_bw_interval(FILE *out, const struct bw_interval *iv)
@@ -481,21 +721,20 @@ void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_
 
 void report_bw_csv_header(FILE *out)
 {
-	fprintf(out, "start_s,end_s,sent_msgs,sent_bytes,sent_gbps,sent_mpps,"
-		     "recv_msgs,recv_bytes,recv_gbps,recv_mpps\n");
+	fprintf(out, "start_s,end_s");
+	bw_rate_csv_head(out, "sent");
+	bw_rate_csv_head(out, "recv");
+	fputc('\n', out);
 }
 
 void report_bw_csv_row(FILE *out, const struct bw_interval *iv)
 {
 	double s = iv->end_s - iv->start_s;
 
-	fprintf(out, "%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%.9f,%.9f", iv->start_s, iv->end_s,
-		iv->msgs, iv->bytes, gbps(iv->bytes, s), mpps(iv->msgs, s));
-	if (iv->rx_valid)
-		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%.9f,%.9f\n", iv->rx_msgs, iv->rx_bytes,
-			gbps(iv->rx_bytes, s), mpps(iv->rx_msgs, s));
-	else
-		fprintf(out, ",,,,\n");
+	fprintf(out, "%.6f,%.6f", iv->start_s, iv->end_s);
+	bw_rate_csv(out, true, iv->msgs, iv->bytes, s);
+	bw_rate_csv(out, iv->rx_valid, iv->rx_msgs, iv->rx_bytes, s);
+	fputc('\n', out);
 	fflush(out);
 }
 
@@ -503,7 +742,8 @@ void report_bw_csv_row(FILE *out, const struct bw_interval *iv)
 /* Pass/fail criteria                                                  */
 /* ================================================================== */
 
-/* [{"name", "scope", "kind", "limit_UNIT", "value_UNIT" (null: none), "passed"}] */
+/* [{"name", "scope", "kind", "limit_UNIT", "value_UNIT" (null: none), "passed",
+ *   "cannot_be_judged" (why, or null)}] */
 json_t *report_criteria_json(const struct criteria *cs)
 {
 	json_t *arr = json_array(), *o;
@@ -523,6 +763,8 @@ json_t *report_criteria_json(const struct criteria *cs)
 		snprintf(key, sizeof(key), "value_%s", c->unit);
 		json_object_set_new(o, key, report_real_or_null(c->measured, c->value));
 		json_object_set_new(o, "passed", json_boolean(c->passed));
+		json_object_set_new(o, "cannot_be_judged", c->unjudged[0] ?
+				    json_string(c->unjudged) : json_null());
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -538,7 +780,10 @@ void report_criterion_line(const struct criterion *c, char *buf, size_t len)
 {
 	const char *u = criterion_unit(c->unit);
 
-	if (!c->measured)
+	if (c->unjudged[0])
+		snprintf(buf, len, "%s (%s): cannot be judged, %s; limit %.6g %s", c->name,
+			 c->scope, c->unjudged, c->limit, u);
+	else if (!c->measured)
 		snprintf(buf, len, "%s (%s): not measured, limit %.6g %s", c->name, c->scope,
 			 c->limit, u);
 	else

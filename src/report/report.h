@@ -43,11 +43,13 @@ struct lat_report_info {
 	uint64_t iterations;		/* 0: duration_s */
 	double duration_s;
 	uint64_t warmup;
+	bool ci;			/* --ci: the table gives each percentile's interval */
 };
 
 /*
  * Pass/fail criteria: [{"name", "scope", "kind": "max"|"min",
- * "limit_UNIT", "value_UNIT" (null: not measured), "passed"}]; one line
+ * "limit_UNIT", "value_UNIT" (null: not measured), "passed",
+ * "cannot_be_judged" (why the figure cannot be judged, or null)}]; one line
  * per criterion ("max_p99 (size 64): 12.3 us, above 10 us"); a
  * "criteria:" section of PASS/FAIL lines (nothing when there is none).
  */
@@ -60,7 +62,7 @@ void report_criteria_table(FILE *out, const struct criteria *cs);
  * schemas installed with rperf describe it (schema/COMMAND.schema.json); a
  * change that breaks a reader of the documents raises it.
  */
-#define REPORT_SCHEMA_VERSION 1
+#define REPORT_SCHEMA_VERSION 2
 
 /* {"command", "schema_version", "version"}: the head of every document. */
 json_t *report_doc_new(const char *command);
@@ -70,8 +72,60 @@ json_t *report_schema_stamp(json_t *o);
 /* @v as a JSON number, or null when there is none (!@has). */
 json_t *report_real_or_null(bool has, double v);
 
-/* {count, min, max, mean, stdev, p50, p90, p99, p99_9, p99_99}, in ns. */
-json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk);
+/* What a histogram's figure is (struct report_field). */
+enum report_field_kind { RF_COUNT, RF_PCT, RF_MIN, RF_MAX, RF_MEAN, RF_STDEV };
+
+/* One figure of a histogram's summary: its JSON key, column head, kind. */
+struct report_field {
+	const char *key;		/* hist_ns's property in schema/common.schema.json */
+	const char *head;		/* the table's column */
+	enum report_field_kind kind;
+	double pct;			/* RF_PCT: the percentile */
+};
+
+/* The summary's figures, in the table's column order (@n of them). */
+const struct report_field *report_hist_fields(size_t *n);
+
+/* One figure, computed once for every format: ns (count for RF_COUNT). */
+struct report_figure {
+	enum hist_q_state state;	/* RESOLVED: @ns is the figure */
+	double ns;
+	struct hist_quantile q;		/* RF_PCT: rank, interval, count needed */
+	double lo_ns, hi_ns;		/* RF_PCT: the interval's values */
+};
+
+/*
+ * Figure @f of @h (ticks of @clk), whose @unresolved smallest samples are
+ * placeholders at 0: a percentile as hist_quantile() says; min, mean and
+ * stdev unresolved when any sample is, max when all are. An empty
+ * histogram's figures are resolved zeros.
+ */
+void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct report_field *f,
+			const struct clock_cal *clk, struct report_figure *fig);
+
+/* "resolved", "unresolved", "too_few_samples", "no_samples". */
+const char *report_state_word(enum hist_q_state state);
+
+/* Why an RTT sample is unresolved: the same words wherever it is said. */
+#define REPORT_UNRESOLVED_WHY "whose RTT is not above 0: the loopback SEND completed " \
+	"at or after the wire SEND, so T_W - T_L does not resolve the fabric's share"
+
+/*
+ * {count, min, max, mean, stdev, p50, p90, p99, p99_9, p99_99 (ns; null
+ * when not resolved), unresolved, percentiles: {p50: {state, value_ns,
+ * rank, ci_low_ns, ci_high_ns, ci_ranks, samples_needed, reason}, ...},
+ * confidence, resolution}. @rtt: the samples at 0 are unresolved RTTs.
+ */
+json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool rtt);
+
+/*
+ * Judge @c (in us) on percentile @pct of @rtt (ticks of @clk): a figure
+ * that is unresolved or under-sampled cannot be judged, and fails.
+ */
+void report_judge_rtt(struct criterion *c, const struct hist *rtt, double pct,
+		      const struct clock_cal *clk);
+/* Seconds in @ticks of @clk: what a bw run's rate is over. */
+double report_elapsed_s(const struct clock_cal *clk, uint64_t ticks);
 
 /* A histogram's non-empty buckets as [[value_ns, count], ...]: a CDF. */
 json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *clk);
@@ -131,6 +185,8 @@ json_t *report_bw_json(const struct bw_report_info *info, const struct flow_resu
 void report_bw_header(FILE *out, const struct bw_report_info *info);
 void report_bw_interval(FILE *out, const struct bw_interval *iv);
 void report_bw_total(FILE *out, const struct flow_result *total, const struct clock_cal *clk);
+/* The keys of a rate's figures (bw.schema.json's rate), in order; NULL past the last. */
+const char *report_bw_rate_key(size_t i);
 /* CSV, one row per interval. */
 void report_bw_csv_header(FILE *out);
 void report_bw_csv_row(FILE *out, const struct bw_interval *iv);

@@ -25,6 +25,30 @@ static const char *converge_class_kind(const struct converge_report_info *info)
 	return info->ets ? "band" : "sl";
 }
 
+/* The names of the impact factors, in impact_why's order. */
+static const char *const impact_keys[3] = { "p50", "p99", "p99_9" };
+
+static double impact_value(const struct converge_class *c, size_t i)
+{
+	return i == 0 ? c->impact_p50 : i == 1 ? c->impact_p99 : c->impact_p99_9;
+}
+
+/* {"p50", "p99", "p99_9" (null: none), "why": {key: why there is none}}. */
+static json_t *converge_impact_json(const struct converge_class *c)
+{
+	json_t *o = json_object(), *why = json_object();
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		json_object_set_new(o, impact_keys[i], c->impact_why[i] ? json_null() :
+				    json_real(impact_value(c, i)));
+		if (c->impact_why[i])
+			json_object_set_new(why, impact_keys[i], json_string(c->impact_why[i]));
+	}
+	json_object_set_new(o, "why", why);
+	return o;
+}
+
 static json_t *converge_class_json(const struct converge_report_info *info,
 				   const struct converge_step *st,
 				   const struct converge_class *c)
@@ -39,7 +63,7 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 	json_object_set_new(o, "bw_flows", json_integer(c->n_bw));
 	json_object_set_new(o, "saturating", json_boolean(c->saturating));
 	json_object_set_new(o, "rtt_ns", c->lat_ns ?
-			    report_hist_json(c->lat_ns, &converge_ns_clock) : json_null());
+			    report_hist_json(c->lat_ns, &converge_ns_clock, true) : json_null());
 	json_object_set_new(o, "rtt_cdf", c->lat_ns ?
 			    report_hist_buckets_json(c->lat_ns, &converge_ns_clock) : json_null());
 	json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
@@ -61,9 +85,7 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 	json_object_set_new(o, "switch_diff_pp",
 			    report_real_or_null(c->has_switch, c->switch_diff_pp));
 	/* --baseline: RTT percentiles loaded over the same of its lat flows alone. */
-	json_object_set_new(o, "impact", !c->has_impact ? json_null() :
-			    json_pack("{s:f, s:f, s:f}", "p50", c->impact_p50, "p99", c->impact_p99,
-				      "p99_9", c->impact_p99_9));
+	json_object_set_new(o, "impact", !c->has_impact ? json_null() : converge_impact_json(c));
 	return o;
 }
 
@@ -101,7 +123,7 @@ static json_t *converge_flow_json(const struct converge_report_info *info,
 	json_object_set_new(o, "sent_gbps", report_real_or_null(f->sent_gbps > 0, f->sent_gbps));
 	json_object_set_new(o, "host_retransmissions", f->host_retrans >= 0 ?
 			    json_integer(f->host_retrans) : json_null());
-	json_object_set_new(o, "rtt_ns", f->rtt ? report_hist_json(f->rtt, &f->rtt_clk) :
+	json_object_set_new(o, "rtt_ns", f->rtt ? report_hist_json(f->rtt, &f->rtt_clk, true) :
 			    json_null());
 	json_object_set_new(o, "isolated_gbps",
 			    report_real_or_null(f->has_isolated, f->isolated_gbps));
@@ -291,9 +313,29 @@ json_t *report_converge_event_end(const struct converge_report_info *info,
 	return o;
 }
 
-static double class_pct(const struct converge_class *c, double pct)
+/* Class @c's RTT percentile @pct: its figure (ns), or why there is none. */
+static void class_pct(const struct converge_class *c, double pct, struct report_figure *fig)
 {
-	return c->lat_ns ? (double)hist_percentile(c->lat_ns, pct) / 1000.0 : 0;
+	const struct report_field f = { "", "", RF_PCT, pct };
+
+	report_hist_figure(c->lat_ns, hist_zeros(c->lat_ns), &f, &converge_ns_clock, fig);
+}
+
+/* One percentile cell, @w wide, in us: the figure or the word for its state. */
+static void class_pct_cell(FILE *out, const struct converge_class *c, double pct, int w,
+			   bool csv)
+{
+	struct report_figure fig;
+
+	class_pct(c, pct, &fig);
+	if (fig.state == HIST_Q_RESOLVED && csv)
+		fprintf(out, "%.1f,", fig.ns);
+	else if (fig.state == HIST_Q_RESOLVED)
+		fprintf(out, "%*.1f ", w, fig.ns / 1e3);
+	else if (csv)
+		fprintf(out, ",");
+	else
+		fprintf(out, "%*s ", w, fig.state == HIST_Q_TOO_FEW ? "too few" : "unresolv.");
 }
 
 static void converge_class_row(FILE *out, const struct converge_step *st,
@@ -302,10 +344,11 @@ static void converge_class_row(FILE *out, const struct converge_step *st,
 	bool cmp = st->compared && c->has_analyzed;
 
 	fprintf(out, "%5d %3u %3u ", c->key, c->n_lat, c->n_bw);
-	if (c->lat_ns)
-		fprintf(out, "%9.1f %9.1f %9.1f ", class_pct(c, 50), class_pct(c, 99),
-			class_pct(c, 99.9));
-	else
+	if (c->lat_ns) {
+		class_pct_cell(out, c, 50, 9, false);
+		class_pct_cell(out, c, 99, 9, false);
+		class_pct_cell(out, c, 99.9, 9, false);
+	} else
 		fprintf(out, "%9s %9s %9s ", "-", "-", "-");
 	fprintf(out, "%10.3f %8.1f ", c->gbps * 1000, c->share_pct);
 	if (c->has_analyzed)
@@ -410,6 +453,35 @@ static void converge_fit_line(FILE *out, const struct converge_step *st)
 	fprintf(out, "\n");
 }
 
+/* Class @c's impact factors, one line; a factor without a figure says why. */
+static void converge_impact_line(FILE *out, const struct converge_report_info *info,
+				 const struct converge_step *st, const struct converge_class *c)
+{
+	static const char *const names[3] = { "p50", "p99", "p99.9" };
+	size_t i;
+
+	fprintf(out, "impact, %s%s%s %d: RTT loaded over alone", st->n_ports > 1 ? c->dest : "",
+		st->n_ports > 1 ? " " : "", converge_class_kind(info), c->key);
+	for (i = 0; i < 3; i++)
+		if (c->impact_why[i])
+			fprintf(out, "%s %s none (%s)", i ? "," : "", names[i], c->impact_why[i]);
+		else
+			fprintf(out, "%s %s %.2fx", i ? "," : "", names[i], impact_value(c, i));
+	fputc('\n', out);
+}
+
+/* The CSV's three impact columns: empty where there is no figure. */
+static void converge_impact_csv(FILE *out, const struct converge_class *c)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (c->has_impact && !c->impact_why[i])
+			fprintf(out, "%.4f,", impact_value(c, i));
+		else
+			fputc(',', out);
+}
+
 /* --baseline: each class's impact factors, each bw flow's rate against alone. */
 static void converge_impact_lines(FILE *out, const struct converge_report_info *info,
 				  const struct converge_step *st)
@@ -419,11 +491,7 @@ static void converge_impact_lines(FILE *out, const struct converge_report_info *
 
 	for (k = 0; k < st->n_classes; k++)
 		if (st->classes[k].has_impact)
-			fprintf(out, "impact, %s%s%s %d: RTT loaded over alone p50 %.2fx, p99 %.2fx, "
-				"p99.9 %.2fx\n", st->n_ports > 1 ? st->classes[k].dest : "",
-				st->n_ports > 1 ? " " : "", converge_class_kind(info), st->classes[k].key,
-				st->classes[k].impact_p50, st->classes[k].impact_p99,
-				st->classes[k].impact_p99_9);
+			converge_impact_line(out, info, st, &st->classes[k]);
 	for (k = 0; k < st->n_flows; k++) {
 		f = &st->flows[k];
 		if (f->ran && f->has_isolated && f->isolated_gbps > 0)
@@ -551,10 +619,11 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 			c = &steps[i].classes[k];
 			fprintf(out, "%zu,%u,%d,%u,%u,", i, steps[i].active_bw, c->key, c->n_lat,
 				c->n_bw);
-			if (c->lat_ns)
-				fprintf(out, "%.1f,%.1f,%.1f,", class_pct(c, 50) * 1000,
-					class_pct(c, 99) * 1000, class_pct(c, 99.9) * 1000);
-			else
+			if (c->lat_ns) {
+				class_pct_cell(out, c, 50, 0, true);
+				class_pct_cell(out, c, 99, 0, true);
+				class_pct_cell(out, c, 99.9, 0, true);
+			} else
 				fprintf(out, ",,,");
 			fprintf(out, "%.6f,%.2f,", c->gbps, c->share_pct);
 			if (steps[i].compared && c->has_analyzed)
@@ -565,11 +634,7 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 				fprintf(out, ",,,");
 			fprintf(out, "%.3f,%d,%s,", steps[i].window_s, steps[i].cut_short,
 				steps[i].baseline ? steps[i].flows[steps[i].alone].name : "");
-			if (c->has_impact)
-				fprintf(out, "%.4f,%.4f,%.4f,", c->impact_p50, c->impact_p99,
-					c->impact_p99_9);
-			else
-				fprintf(out, ",,,");
+			converge_impact_csv(out, c);
 			fprintf(out, "%s\n", c->dest ? c->dest : "");
 		}
 	}

@@ -20,15 +20,20 @@ run() {
 # The same scenarios with pass/fail criteria: in its own band the lat flow
 # keeps a p99 within 10 s and the first DRR band at least half of the port;
 # sharing a band, no p99 is within 1 ms (a 16 KiB message alone takes 13 ms
-# at 10 Mbit/s), so that criterion fails, exit 3, named.
+# at 10 Mbit/s), so that criterion fails, exit 3, named. A p99 needs 1000
+# samples: the lat flow makes about 65 a second loaded in its own band, so
+# that scenario runs 20 s (10 s gave 650, a p99 that cannot be judged).
 in_vm h1 "sed -e '/^\[lat\]/a max_p99 = 10s' -e '/^\[bw-band1\]/a min_share = 50' \
+	-e 's/^duration = 10s/duration = 20s/' \
 	$TOP/examples/converge-lat-own-class.ini >/tmp/own.ini &&
 	sed -e '/^\[lat\]/a max_p99 = 1ms' $TOP/examples/converge-lat-shared-class.ini >/tmp/shared.ini"
 run own /tmp/own.ini --arbitration "$TOP/examples/ets-strict.txt" --baseline
 run shared /tmp/shared.ini --arbitration "$TOP/examples/ets-strict.txt" --baseline
 jq -e '.criteria_passed and ([.steps[-1].criteria[] | select(.passed)] | length == 2)' "$WORK/own.json" >/dev/null ||
 	fail "own class: the criteria did not pass: $(step_jq own '.criteria')"
-grep -q '^rperf: error: criterion failed: max_p99 (flow lat, band 1): .* us, above 1000 us' "$WORK/shared.out" ||
+# Judged above 1 ms, or (a handful of samples queued behind the bw flow)
+# not judged for too few samples: either way it fails and is named.
+grep -Eq '^rperf: error: criterion failed: max_p99 \(flow lat, band 1\): (.* us, above 1000 us|cannot be judged, p99 (needs [0-9]+ samples|is unresolved))' "$WORK/shared.out" ||
 	fail "shared class: max_p99 1ms not named as failed"
 jq -e '(.criteria_passed | not) and .steps[-1].criteria[0].name == "max_p99"' "$WORK/shared.json" >/dev/null ||
 	fail "shared class: the JSON does not record the failed criterion"
@@ -42,17 +47,43 @@ for r in own shared; do
 		fail "$r: step 0 is not the lat flow's baseline"
 done
 echo "impact p50/p99 (loaded over alone): own band $(impact own p50)/$(impact own p99), shared band $(impact shared p50)/$(impact shared p99)"
-awk -v o="$(impact own p99)" -v s="$(impact shared p99)" -v o50="$(impact own p50)" \
-	'BEGIN { exit !(o > 0 && o50 < 5 && s > 10 && s > 5 * o) }' ||
-	fail "impact: own band p50 $(impact own p50) (want < 5), p99 $(impact own p99); shared band p99 $(impact shared p99) (want > 10 and 5 times own)"
-echo "criteria: own $(step_jq own '[.criteria[] | [.name, .passed]] | tostring'), shared $(step_jq shared '[.criteria[] | [.name, .passed]] | tostring')"
-# p99 and p50 of the latency flow's class, in us.
-lat() { step_jq "$1" ".classes[] | select(.lat_flows > 0) | .rtt_ns.$2 / 1000"; }
+# A factor is a figure only where both its percentiles are resolved and
+# supported by the count; otherwise it is null and says why.
+for r in own shared; do
+	step_jq "$r" '.classes[] | select(.lat_flows > 0) | .impact as $i | ["p50", "p99", "p99_9"] |
+		all(. as $k | $i[$k] != null or ($i.why[$k] // "" |
+		test("^(unresolved|too few samples) (alone|loaded)$")))' | grep -qx true ||
+		fail "$r: an impact factor without a figure does not say why: $(step_jq "$r" '.classes[] | select(.lat_flows > 0) | .impact')"
+done
+# In its own strict band the lat flow's median barely moves, where both
+# medians' intervals lie above the unresolved samples (a median near the
+# method's floor makes the ratio noise).
+med_ok() { step_jq "$1" '.classes[] | select(.lat_flows > 0) | .rtt_ns.percentiles.p50.ci_low_ns != null' "$2"; }
+if [ "$(med_ok own 0)" = true ] && [ "$(med_ok own -1)" = true ]; then
+	awk -v o50="$(impact own p50)" 'BEGIN { exit !(o50 > 0 && o50 < 5) }' ||
+		fail "impact: own band p50 $(impact own p50) (want < 5)"
+else
+	echo "impact p50, own band: not judged, a median's interval reaches the unresolved samples"
+fi
+echo "criteria: own $(step_jq own '[.criteria[] | [.name, .passed, .cannot_be_judged]] | tostring'), shared $(step_jq shared '[.criteria[] | [.name, .passed, .cannot_be_judged]] | tostring')"
+# p50 and p99 of the latency flow's class, in us, or what it is instead.
+lat() { step_jq "$1" ".classes[] | select(.lat_flows > 0) | .rtt_ns as \$h |
+	if \$h.$2 == null then \$h.percentiles.$2.state else \$h.$2 / 1000 end"; }
+# The bounds of the class's p99 95 % interval, in us (null: unresolved).
+lat_ci() { step_jq "$1" ".classes[] | select(.lat_flows > 0) | .rtt_ns.percentiles.p99.$2 | if . == null then null else . / 1000 end"; }
 for p in p50 p99; do
 	echo "lat $p: own strict class $(lat own $p) us, shared with a bw flow $(lat shared $p) us"
 done
+echo "lat p99 95 % interval: own [$(lat_ci own ci_low_ns), $(lat_ci own ci_high_ns)] us, shared [$(lat_ci shared ci_low_ns), $(lat_ci shared ci_high_ns)] us; samples own $(step_jq own '.classes[] | select(.lat_flows > 0) | .rtt_ns.count'), shared $(step_jq shared '.classes[] | select(.lat_flows > 0) | .rtt_ns.count')"
 # The shared band's queue (16 KiB messages, 128 in flight) adds hundreds of
 # ms; the lab's own noise (VMs descheduled on a busy machine) reaches tens
-# to a hundred or so at p99, hence "clearly" = 1.5 times.
-awk -v o="$(lat own p99)" -v s="$(lat shared p99)" 'BEGIN { exit !(o > 0 && s > 1.5 * o) }' ||
-	fail "own-class p99 $(lat own p99) us is not clearly below the shared class's $(lat shared p99) us"
+# to a hundred or so at p99, hence "clearly" = 1.5 times. Held with the
+# intervals, which exist whatever the count: the shared class's p99 is at
+# least its lower bound, the own class's at most its upper bound.
+awk -v o="$(lat_ci own ci_high_ns)" -v s="$(lat_ci shared ci_low_ns)" 'BEGIN { exit !(o > 0 && s > 1.5 * o) }' ||
+	fail "own-class p99 (at most $(lat_ci own ci_high_ns) us) is not clearly below the shared class's (at least $(lat_ci shared ci_low_ns) us)"
+# Where the p99 factors are figures, the shared band multiplies its tail.
+if [ "$(impact own p99)" != null ] && [ "$(impact shared p99)" != null ]; then
+	awk -v o="$(impact own p99)" -v s="$(impact shared p99)" 'BEGIN { exit !(o > 0 && s > 10 && s > 5 * o) }' ||
+		fail "impact: own band p99 $(impact own p99); shared band p99 $(impact shared p99) (want > 10 and 5 times own)"
+fi

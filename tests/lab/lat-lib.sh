@@ -48,10 +48,20 @@ lat_us() {
 	jq -r --argjson s "$3" ".results[] | select(.size_bytes == \$s) | $2 / 1000" "$WORK/$1.json"
 }
 
-# Print median and p99 of RTT, wire and loopback for SIZE of NAME.json.
+# Percentile PCT (p50) of histogram HIST (rtt_ns) for SIZE in NAME.json:
+# in us, or the word for what it is instead (unresolved, too_few_samples).
+lat_pct() {
+	jq -r --argjson s "$3" ".results[] | select(.size_bytes == \$s) | .$2 as \$h |
+		if \$h.$4 == null then \$h.percentiles.$4.state else \$h.$4 / 100 | round / 10 end" "$WORK/$1.json"
+}
+
+# Print median and p99 of RTT, wire and loopback for SIZE of NAME.json,
+# and how many RTT samples were unresolved.
 lat_figures() {
-	printf '%6s B: RTT p50 %8.1f p99 %8.1f | wire p50 %8.1f p99 %8.1f | loopback p50 %7.1f p99 %7.1f us\n' \
-		"$2" "$(lat_us "$1" .rtt_ns.p50 "$2")" "$(lat_us "$1" .rtt_ns.p99 "$2")" \
-		"$(lat_us "$1" .wire_ns.p50 "$2")" "$(lat_us "$1" .wire_ns.p99 "$2")" \
-		"$(lat_us "$1" .loopback_ns.p50 "$2")" "$(lat_us "$1" .loopback_ns.p99 "$2")"
+	printf '%6s B: RTT p50 %8s p99 %8s | wire p50 %8s p99 %8s | loopback p50 %7s p99 %7s us | RTT unresolved %s\n' \
+		"$2" "$(lat_pct "$1" rtt_ns "$2" p50)" "$(lat_pct "$1" rtt_ns "$2" p99)" \
+		"$(lat_pct "$1" wire_ns "$2" p50)" "$(lat_pct "$1" wire_ns "$2" p99)" \
+		"$(lat_pct "$1" loopback_ns "$2" p50)" "$(lat_pct "$1" loopback_ns "$2" p99)" \
+		"$(jq -r --argjson s "$2" '.results[] | select(.size_bytes == $s) | .rtt_ns |
+			"\(.unresolved) of \(.count) (\(.unresolved * 1000 / .count | round / 10) %)"' "$WORK/$1.json")"
 }

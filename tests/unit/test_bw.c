@@ -503,7 +503,7 @@ static void test_json_shape(void **state)
 	total.rx_bytes = 1000000;
 	doc = report_bw_json(&info, &total, iv, 2, NULL);
 	assert_string_equal(json_string_value(json_object_get(doc, "command")), "bw");
-	assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 1);
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 2);
 	t = json_object_get(doc, "config");
 	assert_string_equal(json_string_value(json_object_get(t, "op")), "send");
 	assert_int_equal(json_integer_value(json_object_get(t, "rate_bps")), 5000000);

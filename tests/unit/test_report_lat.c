@@ -61,7 +61,7 @@ static void test_lat_json_shape(void **state)
 	fill(&r);
 	doc = report_lat_json(&info, &r, 1, NULL);
 	assert_string_equal(json_string_value(json_object_get(doc, "command")), "lat");
-	assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 1);
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 2);
 	assert_true(json_is_true(json_object_get(doc, "complete")));
 	assert_true(json_is_null(json_object_get(doc, "error")));
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "config"), "sl")), 3);
@@ -82,12 +82,183 @@ static void test_lat_json_shape(void **state)
 	/* Ticks became ns: 3000 ticks at 2 GHz is 1500 ns. */
 	h = json_object_get(res, "rtt_ns");
 	assert_near(json_real_value(json_object_get(h, "max")), 1500, 1.5);
-	assert_near(json_real_value(json_object_get(h, "min")), 0, 0);
+	/* One RTT unresolved: no min, mean or stdev; 4 samples support no percentile. */
+	assert_true(json_is_null(json_object_get(h, "min")));
+	assert_true(json_is_null(json_object_get(h, "mean")));
+	assert_int_equal(json_integer_value(json_object_get(h, "unresolved")), 1);
+	assert_true(json_is_null(json_object_get(h, "p50")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(h,
+			    "percentiles"), "p50"), "state")), "too_few_samples");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(h,
+			 "percentiles"), "p50"), "samples_needed")), 20);
 	assert_int_equal(json_integer_value(json_object_get(h, "count")), 4);
+	/* The wire has no unresolved samples: its min is a figure. */
+	assert_near(json_real_value(json_object_get(json_object_get(res, "wire_ns"), "min")), 150,
+		    0.1);
 	assert_near(json_real_value(json_object_get(json_object_get(res, "negative_rtt_ns"), "max")),
 		    100, 0.1);
 	json_decref(doc);
 	flow_result_release(&r);
+}
+
+/* 1000 RTTs, 600 of them unresolved (0), the rest 1..400 us at 2 GHz. */
+static void fill_unresolved(struct flow_result *r)
+{
+	uint64_t i;
+
+	assert_int_equal(flow_result_init(r, 64), 0);
+	for (i = 0; i < 1000; i++) {
+		hist_record(r->rtt, i < 600 ? 0 : (i - 599) * 2000);
+		hist_record(r->wire, 1000000 + i);
+		hist_record(r->loop, 500);
+	}
+	r->loop_after_wire = 600;
+	r->samples = 1000;
+}
+
+/* A percentile at or below the unresolved fraction is null with its reason;
+ * above, a figure inside its interval; p99.9 of 1000 is too few. */
+static void test_lat_unresolved_json(void **state)
+{
+	struct flow_result r;
+	json_t *doc, *h, *p;
+
+	(void)state;
+	fill_unresolved(&r);
+	doc = report_lat_json(&info, &r, 1, NULL);
+	h = json_object_get(json_array_get(json_object_get(doc, "results"), 0), "rtt_ns");
+	assert_int_equal(json_integer_value(json_object_get(h, "unresolved")), 600);
+	assert_true(json_is_null(json_object_get(h, "p50")));
+	assert_true(json_is_null(json_object_get(h, "min")));
+	p = json_object_get(json_object_get(h, "percentiles"), "p50");
+	assert_string_equal(json_string_value(json_object_get(p, "state")), "unresolved");
+	assert_non_null(strstr(json_string_value(json_object_get(p, "reason")), "loopback"));
+	/* p90: rank 900, the sample i = 899: (899 - 599) * 2000 ticks = 300 us, in its interval. */
+	assert_near(json_real_value(json_object_get(h, "p90")), 300000, 300000 * HIST_REL_ERROR);
+	p = json_object_get(json_object_get(h, "percentiles"), "p90");
+	assert_true(json_real_value(json_object_get(p, "ci_low_ns")) <= 300000);
+	assert_true(json_real_value(json_object_get(p, "ci_high_ns")) >= 300000);
+	p = json_object_get(json_object_get(h, "percentiles"), "p99_9");
+	assert_string_equal(json_string_value(json_object_get(p, "state")), "too_few_samples");
+	assert_int_equal(json_integer_value(json_object_get(p, "samples_needed")), 10000);
+	assert_true(json_is_null(json_object_get(h, "p99_9")));
+	json_decref(doc);
+	flow_result_release(&r);
+}
+
+/* The table prints words, not 0.000, and says how many and why. */
+static void test_lat_unresolved_table(void **state)
+{
+	struct lat_report_info ci_info = info;
+	struct flow_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fill_unresolved(&r);
+	ci_info.ci = true;
+	f = open_memstream(&buf, &len);
+	report_lat_table(f, &ci_info, &r, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "unresolved"));
+	assert_non_null(strstr(buf, "too few"));
+	assert_non_null(strstr(buf, "size 64: 600 of 1000 samples (60.0 %) unresolved"));
+	assert_non_null(strstr(buf, "size 64: p99_9 needs 10000 samples (1000 measured)"));
+	assert_non_null(strstr(buf, "95 % confidence intervals"));
+	assert_null(strstr(buf, " 0.000 "));
+	free(buf);
+	flow_result_release(&r);
+}
+
+/* A criterion on an unresolved percentile fails as not judged; on a resolved one it is judged. */
+static void test_lat_criterion_unresolved(void **state)
+{
+	struct criteria cs = { 0 };
+	struct flow_result r;
+	char line[256];
+
+	(void)state;
+	fill_unresolved(&r);
+	report_judge_rtt(criteria_add(&cs, "max_p50", CRITERION_MAX, "us", 1e9, "size 64"),
+			 r.rtt, 50, &clk_2ghz);
+	report_judge_rtt(criteria_add(&cs, "max_p99", CRITERION_MAX, "us", 1e9, "size 64"),
+			 r.rtt, 99, &clk_2ghz);
+	assert_false(cs.c[0].passed);
+	assert_false(cs.c[0].measured);
+	report_criterion_line(&cs.c[0], line, sizeof(line));
+	assert_non_null(strstr(line, "cannot be judged, p50 is unresolved"));
+	assert_true(cs.c[1].passed);
+	assert_int_equal(criteria_failed(&cs), 1);
+	flow_result_release(&r);
+}
+
+/* Property names of @schema's $defs/@def, as a JSON object (borrowed). */
+static json_t *schema_props(json_t *schema, const char *def)
+{
+	return json_object_get(json_object_get(json_object_get(schema, "$defs"), def),
+			       "properties");
+}
+
+/*
+ * The summary's description (report_hist_fields) and the schema's hist_ns
+ * name the same figures: every field is a property, every percentile has
+ * its entry in "percentiles", and every property of hist_ns is a field or
+ * one of the four the summary adds.
+ */
+static void test_hist_fields_match_schema(void **state)
+{
+	static const char *const extra[] = { "unresolved", "percentiles", "confidence",
+					     "resolution" };
+	const struct report_field *f;
+	json_t *schema, *props, *pcts, *v;
+	const char *top = getenv("TEST_TOP"), *key;
+	char path[4096];
+	size_t n, i, found;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/schema/common.schema.json", top ? top : ".");
+	schema = json_load_file(path, 0, NULL);
+	assert_non_null(schema);
+	props = schema_props(schema, "hist_ns");
+	pcts = json_object_get(json_object_get(props, "percentiles"), "properties");
+	f = report_hist_fields(&n);
+	for (i = 0; i < n; i++) {
+		if (!json_object_get(props, f[i].key))
+			fail_msg("field %s is not in schema hist_ns", f[i].key);
+		if (f[i].kind == RF_PCT && !json_object_get(pcts, f[i].key))
+			fail_msg("percentile %s is not in schema hist_ns.percentiles", f[i].key);
+	}
+	json_object_foreach(props, key, v) {
+		for (found = 0, i = 0; i < n; i++)
+			found += !strcmp(f[i].key, key);
+		for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+			found += !strcmp(extra[i], key);
+		if (found != 1)
+			fail_msg("schema hist_ns property %s is not described once", key);
+	}
+	assert_int_equal(json_object_size(pcts), 5);
+	json_decref(schema);
+}
+
+/* bw's rate figures (JSON, CSV and table from one list) are the schema's rate. */
+static void test_bw_rate_fields_match_schema(void **state)
+{
+	const char *top = getenv("TEST_TOP"), *key;
+	json_t *schema, *props;
+	char path[4096];
+	size_t i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/schema/bw.schema.json", top ? top : ".");
+	schema = json_load_file(path, 0, NULL);
+	assert_non_null(schema);
+	props = schema_props(schema, "rate");
+	for (i = 0; (key = report_bw_rate_key(i)); i++)
+		if (!json_object_get(props, key))
+			fail_msg("rate field %s is not in bw.schema.json's rate", key);
+	assert_int_equal(i, json_object_size(props));
+	json_decref(schema);
 }
 
 static void test_lat_json_partial(void **state)
@@ -247,6 +418,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lat_json_shape),
 		cmocka_unit_test(test_lat_json_partial),
+		cmocka_unit_test(test_lat_unresolved_json),
+		cmocka_unit_test(test_lat_unresolved_table),
+		cmocka_unit_test(test_lat_criterion_unresolved),
+		cmocka_unit_test(test_hist_fields_match_schema),
+		cmocka_unit_test(test_bw_rate_fields_match_schema),
 		cmocka_unit_test(test_json_write_atomic),
 		cmocka_unit_test(test_json_write_fails_whole),
 		cmocka_unit_test(test_json_check),
