@@ -63,11 +63,11 @@ static int bw_worker_run(struct bw_worker *w)
 	const struct bw_opts *o = run->o;
 	struct verbs_counters before, after;
 	struct load_cfg cfg = {
-		.size_bytes = o->size_bytes,
+		.size_bytes = o->flow.spec.size_bytes,
 		.tx_depth = o->tx_depth,
 		.batch = o->batch,
 		.cq_mod = o->cq_mod,
-		.rate_bps = o->rate_bps,
+		.rate_bps = flow_spec_qp_rate_bps(&o->flow.spec),
 		.duration_ticks = clock_ns_to_ticks(&run->clk, o->duration_s * 1e9),
 		.interval_ticks = clock_ns_to_ticks(&run->clk, o->interval_s * 1e9),
 		.drain_timeout_ticks = client_completion_timeout_ticks(&run->clk, &run->path),
@@ -113,7 +113,7 @@ static void *bw_worker_main(void *arg)
 	w->cpu = ret >= 0 ? ret : -1;
 	if (ret >= 0) {
 		log_debug("worker %u on CPU %d", w->index, ret);
-		ret = load_init(&w->load, &run->dev, o->qps, o->tx_depth, o->size_bytes,
+		ret = load_init(&w->load, &run->dev, o->flow.spec.qps, o->tx_depth, o->flow.spec.size_bytes,
 				o->flow.hugepages, o->event, &w->got_huge, w->err,
 				sizeof(w->err));
 	}
@@ -177,21 +177,21 @@ static void bw_info(const struct bw_run *run, const struct bw_worker *w,
 			.mtu = verbs_mtu_str(run->dev.port_attr.active_mtu),
 			.path = run->path,
 			.clk = &run->clk,
-			.threads = o->flow.threads,
+			.threads = o->flow.spec.threads,
 			.rdma_cm = o->flow.rdma_cm,
 			.hugepages = o->flow.hugepages && w && w[0].got_huge,
 			.duration_s = o->duration_s,
 			.env = &run->env,
 		},
 		.write = o->write,
-		.size_bytes = o->size_bytes,
-		.qps = o->qps,
+		.size_bytes = o->flow.spec.size_bytes,
+		.qps = o->flow.spec.qps,
 		.tx_depth = o->tx_depth,
 		.batch = o->batch,
 		.cq_mod = o->cq_mod,
 		.yield = o->flow.yield,
 		.event = o->event,
-		.rate_bps = o->rate_bps,
+		.rate_bps = o->flow.spec.rate_bps,
 		.hw_rate_bps = o->hw_rate_bps,
 		.duration_s = o->duration_s,
 		.interval_s = o->interval_s,
@@ -257,7 +257,7 @@ static FILE *bw_csv_open(const char *path)
 static size_t bw_start(struct bw_run *run, struct bw_worker *w, struct bw_interval *iv,
 		       FILE *human, FILE *csv)
 {
-	unsigned i, n = run->o->flow.threads;
+	unsigned i, n = run->o->flow.spec.threads;
 	struct bw_out out = { .human = human, .csv = csv };
 	struct bw_client *c[FLOW_MAX_THREADS];
 	struct bw_client_set set;
@@ -299,10 +299,10 @@ static int bw_prepare(struct bw_run *run, char *err, size_t errlen)
 		verbs_env(&run->dev, &run->env);
 	if (!ret)
 		max = verbs_dev_max_msg_bytes(&run->dev);
-	if (!ret && o->size_bytes > max)
+	if (!ret && o->flow.spec.size_bytes > max)
 		ret = errbuf_set(err, errlen, -EMSGSIZE,
 				 "size %zu larger than %s port %u allows (%zu bytes)",
-				 o->size_bytes, run->dev.name, run->dev.port, max);
+				 o->flow.spec.size_bytes, run->dev.name, run->dev.port, max);
 	/* One snapshot per interval, one for the end, one for rounding. */
 	run->max_snaps = (size_t)(o->duration_s / o->interval_s) + 3;
 	return ret;
@@ -328,12 +328,12 @@ static struct bw_worker *bw_workers(struct bw_run *run)
 		.flow = &o->flow,
 		.cm = &run->cm0,
 		.path = run->path,
-		.size_bytes = o->size_bytes,
+		.size_bytes = o->flow.spec.size_bytes,
 		.hw_rate_bps = o->hw_rate_bps,
-		.n_qps = o->qps,
+		.n_qps = o->flow.spec.qps,
 		.max_snaps = run->max_snaps,
 	};
-	unsigned i, n = o->flow.threads;
+	unsigned i, n = o->flow.spec.threads;
 	struct bw_worker *w = calloc(n, sizeof(*w));
 
 	for (i = 0; w && i < n; i++) {
@@ -375,13 +375,13 @@ static int bw_main(struct bw_run *run, struct bw_worker *w, FILE *csv)
 	n_iv = bw_start(run, w, iv, human, csv);
 	if (o->flow.hugepages && !w[0].got_huge)
 		log_warn("no huge pages available: buffers on normal pages");
-	error = bw_first_error(w, o->flow.threads);
+	error = bw_first_error(w, o->flow.spec.threads);
 	if (error)
 		log_error("%s", error);
 	bw_info(run, w, &info);
-	set = bw_set(run, w, o->flow.threads, c);
-	bw_client_merge(&set, o->size_bytes, &total);
-	for (i = 0; w && i < o->flow.threads; i++)
+	set = bw_set(run, w, o->flow.spec.threads, c);
+	bw_client_merge(&set, o->flow.spec.size_bytes, &total);
+	for (i = 0; w && i < o->flow.spec.threads; i++)
 		run_env_worker(&run->env, i, w[i].cpu);
 	bw_judge(run, &total, &crit);
 	info.flow.criteria = &crit;
@@ -433,12 +433,12 @@ int cmd_bw(int argc, char **argv)
 	if (w && o.flow.csv_path)
 		csv = bw_csv_open(o.flow.csv_path);
 	if (!w || (o.flow.csv_path && !csv)) {
-		bw_release(&run, w, o.flow.threads);
+		bw_release(&run, w, o.flow.spec.threads);
 		return RPERF_EXIT_FAILURE;
 	}
 	ret = bw_main(&run, w, csv);
 	if (csv && csv != stdout)
 		fclose(csv);
-	bw_release(&run, w, o.flow.threads);
+	bw_release(&run, w, o.flow.spec.threads);
 	return ret;
 }

@@ -292,7 +292,7 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 		.mtu = verbs_mtu_str(run->dev.port_attr.active_mtu),
 		.path = run->path,
 		.clk = &run->clk,
-		.threads = o->flow.threads,
+		.threads = o->flow.spec.threads,
 		.rdma_cm = o->flow.rdma_cm,
 		.hugepages = o->flow.hugepages && w[0].got_huge,
 		.iterations = o->iterations,
@@ -304,9 +304,9 @@ static int lat_report(struct lat_run *run, struct lat_worker *w, const char *err
 	json_t *doc;
 	int ret = 0;
 
-	for (k = 0; k < o->flow.threads; k++)
+	for (k = 0; k < o->flow.spec.threads; k++)
 		run_env_worker(&run->env, (unsigned)k, w[k].cpu);
-	n = lat_merge(run, w, o->flow.threads, merged);
+	n = lat_merge(run, w, o->flow.spec.threads, merged);
 	lat_judge(run, merged, n, cs);
 	if (!(o->flow.json_path && !strcmp(o->flow.json_path, "-")) &&
 	    !(o->flow.csv_path && !strcmp(o->flow.csv_path, "-")) && n) {
@@ -365,7 +365,7 @@ static int lat_prepare(struct lat_run *run, char *err, size_t errlen)
  */
 static int lat_check(const struct lat_opts *o, char *err, size_t errlen)
 {
-	if (o->flow.threads > 1 && o->flow.rdma_cm)
+	if (o->flow.spec.threads > 1 && o->flow.rdma_cm)
 		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one thread");
 	return 0;
 }
@@ -402,7 +402,7 @@ int cmd_lat(int argc, char **argv)
 		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
 						     RPERF_EXIT_FAILURE;
 	}
-	w = calloc(o.flow.threads, sizeof(*w));
+	w = calloc(o.flow.spec.threads, sizeof(*w));
 	run.csv = o.flow.csv_path ? lat_csv_open(o.flow.csv_path) : NULL;
 	if (!w || (o.flow.csv_path && !run.csv)) {
 		free(w);
@@ -410,14 +410,14 @@ int cmd_lat(int argc, char **argv)
 		return RPERF_EXIT_FAILURE;
 	}
 	stop_install();
-	lat_start(&run, w, o.flow.threads);
+	lat_start(&run, w, o.flow.spec.threads);
 	if (o.flow.hugepages && !w[0].got_huge)
 		log_warn("no huge pages available: buffers on normal pages");
-	error = lat_first_error(w, o.flow.threads);
+	error = lat_first_error(w, o.flow.spec.threads);
 	if (error)
 		log_error("%s", error);
 	ret = lat_report(&run, w, error, &crit);
-	lat_release(&run, w, o.flow.threads);
+	lat_release(&run, w, o.flow.spec.threads);
 	free(w);
 	if (error || ret)
 		return RPERF_EXIT_FAILURE;

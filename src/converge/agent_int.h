@@ -20,6 +20,7 @@
 #include "base/clock.h"
 #include "converge/agent.h"
 #include "converge/ctl.h"
+#include "engine/flow_opts.h"
 #include "engine/load.h"
 #include "engine/probe.h"
 #include "engine/result.h"
@@ -36,11 +37,8 @@
 struct agent_flow {
 	char name[CTL_NAME_MAX];
 	bool bw;
-	struct verbs_path path;
-	size_t size_bytes;
-	uint64_t rate_bps;		/* the whole flow's; 0: unpaced */
-	uint64_t on_ns, off_ns;		/* bursty: on, then off; 0: always on */
-	unsigned threads, qps;
+	struct flow_spec spec;		/* its settings: see engine/flow_opts.h */
+	struct verbs_path path;		/* spec's SL and traffic class, the setup's RC knobs */
 	char dest[256];			/* the host whose sink it goes to */
 	uint16_t dest_port;		/* and that sink's data port */
 };

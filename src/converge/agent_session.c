@@ -26,23 +26,23 @@
 /* Setup                                                               */
 /* ------------------------------------------------------------------ */
 
-static void agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry,
-				 struct agent_flow *f)
+/*
+ * Flow @j of a setup (validated by ctl) into @f, with the setup's RC
+ * @timeout and @retry; its settings must also hold together
+ * (flow_spec_check). 0 or -EINVAL with the reason in @err.
+ */
+static int agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry,
+				struct agent_flow *f, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
 	snprintf(f->name, sizeof(f->name), "%s", json_string_value(json_object_get(j, "name")));
 	f->bw = !strcmp(json_string_value(json_object_get(j, "type")), "bw");
-	f->path = (struct verbs_path){ .sl = (uint8_t)agent_ctl_int(j, "sl"),
-				       .tclass = (uint8_t)agent_ctl_int(j, "tclass"),
+	ctl_flow_spec_unpack(j, &f->spec);
+	f->path = (struct verbs_path){ .sl = f->spec.sl, .tclass = f->spec.tclass,
 				       .timeout = timeout, .retry = retry };
-	f->size_bytes = (size_t)json_integer_value(json_object_get(j, "size"));
-	f->rate_bps = (uint64_t)json_integer_value(json_object_get(j, "rate_bps"));
-	f->on_ns = (uint64_t)json_integer_value(json_object_get(j, "on_ns"));
-	f->off_ns = (uint64_t)json_integer_value(json_object_get(j, "off_ns"));
 	snprintf(f->dest, sizeof(f->dest), "%s", json_string_value(json_object_get(j, "dest")));
 	f->dest_port = (uint16_t)agent_ctl_int(j, "dest_port");
-	f->threads = (unsigned)agent_ctl_int(j, "threads");
-	f->qps = (unsigned)agent_ctl_int(j, "qps");
+	return flow_spec_check(&f->spec, f->bw, err, errlen);
 }
 
 static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
@@ -58,9 +58,16 @@ static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
 	st->data_port = (uint16_t)agent_ctl_int(m, "data_port");
 	st->yield = json_is_true(json_object_get(m, "yield"));
 	st->n_flows = json_array_size(flows);
-	for (i = 0; i < st->n_flows; i++)
-		agent_flow_from_json(json_array_get(flows, i), (uint8_t)agent_ctl_int(m, "qp_timeout"),
-				     (uint8_t)agent_ctl_int(m, "retry"), &st->flows[i]);
+	for (i = 0; i < st->n_flows; i++) {
+		ret = agent_flow_from_json(json_array_get(flows, i),
+					   (uint8_t)agent_ctl_int(m, "qp_timeout"),
+					   (uint8_t)agent_ctl_int(m, "retry"), &st->flows[i], err,
+					   errlen);
+		if (ret) {
+			*bad_flow = st->flows[i].name;
+			return ret;
+		}
+	}
 	clock_source_parse(json_string_value(json_object_get(m, "clock")), &src);
 	ret = clock_init(src, &st->clk, err, errlen);
 	if (!ret)

@@ -113,7 +113,7 @@ struct bw_report_info {
 	unsigned qps;			/* per thread */
 	uint32_t tx_depth, batch, cq_mod;
 	bool yield, event;		/* how completions are awaited */
-	uint64_t rate_bps;		/* per QP, 0: none */
+	uint64_t rate_bps;		/* the whole run's, over its threads and QPs; 0: none */
 	uint64_t hw_rate_bps;		/* per QP, 0: none */
 	double duration_s, interval_s;
 };
