@@ -15,7 +15,7 @@
 
 #include "converge/agent_ctl.h"
 #include "converge/agent_int.h"
-#include "engine/client.h"
+#include "engine/run.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
@@ -211,10 +211,7 @@ static int agent_worker_lat(struct agent_worker *w)
 {
 	struct agent_step *st = w->st;
 	struct probe_cfg cfg = {
-		.size_bytes = w->flow->spec.size_bytes,
 		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)st->warmup_ns),
-		.sample_timeout_ticks = client_completion_timeout_ticks(&st->clk, &w->flow->path),
-		.clk = &st->clk,
 		.ctl_fd = w->fd,
 		.peer = w->flow->dest,
 		.stop = &st->stop,
@@ -223,6 +220,7 @@ static int agent_worker_lat(struct agent_worker *w)
 	struct flow_result warm;
 	int ret = 0;
 
+	run_probe_cfg_init(&cfg, w->flow->spec.size_bytes, &st->clk, &w->flow->path);
 	if (flow_result_init(&warm, cfg.size_bytes) || flow_result_init(&w->res, cfg.size_bytes))
 		return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");
 	w->res_ok = true;
@@ -246,17 +244,11 @@ static int agent_worker_bw(struct agent_worker *w)
 	struct agent_step *st = w->st;
 	struct agent_flow *f = w->flow;
 	struct load_cfg cfg = {
-		.size_bytes = f->spec.size_bytes,
 		.tx_depth = AGENT_TX_DEPTH,
 		.batch = AGENT_BATCH,
 		.cq_mod = AGENT_CQ_MOD,
-		.rate_bps = flow_spec_qp_rate_bps(&f->spec),
-		.on_ticks = clock_ns_to_ticks(&st->clk, (double)f->spec.on_ns),
-		.off_ticks = clock_ns_to_ticks(&st->clk, (double)f->spec.off_ns),
 		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)(st->warmup_ns +
 						    st->duration_ns + AGENT_TAIL_NS)),
-		.drain_timeout_ticks = client_completion_timeout_ticks(&st->clk, &f->path),
-		.clk = &st->clk,
 		.peer = f->dest,
 		.stop = &st->stop,
 		.yield = st->yield,
@@ -264,6 +256,7 @@ static int agent_worker_bw(struct agent_worker *w)
 	unsigned i;
 	int ret;
 
+	run_load_cfg_init(&cfg, &f->spec, &st->clk, &f->path);
 	w->bw_res = calloc(f->spec.qps, sizeof(*w->bw_res));
 	if (!w->bw_res)
 		return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");

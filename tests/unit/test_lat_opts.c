@@ -143,11 +143,11 @@ static void test_sizes(void **state)
 	assert_int_equal(s, 2u << 20);
 	assert_int_equal(units_parse_bytes("4kk", &s), -EINVAL);
 	/* rxe: 8 MiB; the sweep stops at 2^23 whatever the port allows. */
-	assert_int_equal(lat_sweep_sizes(8u << 20, sizes, 32), 23);
+	assert_int_equal(run_sweep_sizes(8u << 20, sizes, 32), 23);
 	assert_int_equal(sizes[0], 2);
 	assert_int_equal(sizes[22], 8u << 20);
-	assert_int_equal(lat_sweep_sizes(1u << 30, sizes, 32), 23);
-	assert_int_equal(lat_sweep_sizes(4096, sizes, 32), 12);
+	assert_int_equal(run_sweep_sizes(1u << 30, sizes, 32), 23);
+	assert_int_equal(run_sweep_sizes(4096, sizes, 32), 12);
 }
 
 int main(void)
