@@ -12,18 +12,14 @@
 
 #include "engine/flow_opts.h"
 
-#define BW_MAX_QPS 64
-
 struct bw_opts {
-	struct flow_opts flow;		/* device, path, workers, output */
-	size_t size_bytes;		/* -s */
+	/* device, path, workers, output; -s, --qps and --rate in flow.spec */
+	struct flow_opts flow;
 	double duration_s;		/* -D */
 	double interval_s;		/* --interval */
 	uint32_t tx_depth;		/* --tx-depth: outstanding per QP */
 	uint32_t batch;			/* --batch: requests per post list */
 	uint32_t cq_mod;		/* --cq-mod: a completion every N requests */
-	unsigned qps;			/* --qps: QPs (flows) per thread */
-	uint64_t rate_bps;		/* --rate: per QP, paced in software; 0: none */
 	uint64_t hw_rate_bps;		/* --hw-rate: per QP, the NIC's limiter; 0: none */
 	bool write;			/* --write: RDMA WRITE with immediate */
 	bool event;			/* --event: wait for completion events */

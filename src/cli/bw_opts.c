@@ -5,18 +5,17 @@
  * one table (base/opts.h): the shared flow options, then bw's own.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "cli/bw.h"
 #include "base/errbuf.h"
 #include "engine/load.h"
 
-#define BW_MAX_RATE_BPS 10000000000000ull	/* 10 Tb/s */
-
 static const struct opts_entry bw_opts_table[] = {
 	OPT_INCLUDE(struct bw_opts, flow, flow_opts_table),
 	{ .kind = OPTS_BYTES, .short_name = 's', .long_name = "size", .arg = "BYTES",
-	  .help = "message size (default 65536)", .off = offsetof(struct bw_opts, size_bytes),
+	  .help = "message size (default 65536)", .off = offsetof(struct bw_opts, flow.spec.size_bytes),
 	  .min = 1, .max = FLOW_MAX_MSG_BYTES,
 	  .expect = "bytes from 1 to 4g (k, m, g suffixes)" },
 	OPT_VALUE(OPTS_SECONDS, 'D', "duration", "TIME", "how long to send (default 10)",
@@ -30,15 +29,16 @@ static const struct opts_entry bw_opts_table[] = {
 		 LOAD_MAX_BATCH),
 	OPT_UINT(0, "cq-mod", "N", "a completion every N requests (default 16)", struct bw_opts,
 		 cq_mod, 1, LOAD_MAX_DEPTH),
-	OPT_UINT(0, "qps", "N", "QPs (server flows) per thread (default 1)", struct bw_opts, qps,
-		 1, BW_MAX_QPS),
-	OPT_VALUE(OPTS_BPS, 0, "rate", "RATE", "pace each QP at RATE (e.g. 500m, 2.5g) in software",
-		  struct bw_opts, rate_bps, 1, BW_MAX_RATE_BPS),
+	OPT_UINT(0, "qps", "N", "QPs (server flows) per thread (default 1)", struct bw_opts,
+		 flow.spec.qps, 1, FLOW_MAX_QPS),
+	OPT_VALUE(OPTS_BPS, 0, "rate", "RATE", "pace the whole run at RATE (e.g. 500m, 2.5g) in\n"
+		  "software, split evenly over its threads and QPs", struct bw_opts,
+		  flow.spec.rate_bps, 1, FLOW_MAX_RATE_BPS),
 	OPT_VALUE(OPTS_BPS, 0, "hw-rate", "RATE", "limit each QP to RATE with the NIC's rate limiter",
-		  struct bw_opts, hw_rate_bps, 1, BW_MAX_RATE_BPS),
+		  struct bw_opts, hw_rate_bps, 1, FLOW_MAX_RATE_BPS),
 	OPT_VALUE(OPTS_BPS, 0, "min-gbps", "RATE", "fail (exit 3) when the total is below RATE\n"
 		  "(received when the server says, else sent)", struct bw_opts, min_bps, 1,
-		  BW_MAX_RATE_BPS),
+		  FLOW_MAX_RATE_BPS),
 	OPT_FLAG(0, "event", "sleep until a completion event when nothing can be\n"
 		 "posted, instead of polling (software NICs such as\n"
 		 "Soft-RoCE on few CPUs)", struct bw_opts, event),
@@ -63,12 +63,11 @@ static void bw_opts_defaults(struct bw_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	flow_opts_defaults(&o->flow);
-	o->size_bytes = 65536;
+	o->flow.spec.size_bytes = 65536;
 	o->duration_s = 10;
 	o->interval_s = 1;
 	o->tx_depth = 128;
 	o->batch = 1;
-	o->qps = 1;
 }
 
 /* Rules between bw's options, once all are known. */
@@ -86,7 +85,7 @@ static int bw_opts_check(struct bw_opts *o, char *err, size_t errlen)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "give --event (sleep until a completion) or --yield (poll, "
 				  "yielding between polls), not both");
-	if (o->rate_bps && o->hw_rate_bps)
+	if (o->flow.spec.rate_bps && o->hw_rate_bps)
 		return errbuf_set(err, errlen, -EINVAL, "give --rate or --hw-rate, not both");
 	if (o->hw_rate_bps && (o->hw_rate_bps < 1000 || o->hw_rate_bps / 1000 > UINT32_MAX))
 		return errbuf_set(err, errlen, -EINVAL,
@@ -98,8 +97,12 @@ static int bw_opts_check(struct bw_opts *o, char *err, size_t errlen)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "--write needs the TCP exchange (the server's MR travels on it), "
 				  "not --rdma-cm");
-	if (o->flow.rdma_cm && (o->flow.threads > 1 || o->qps > 1))
+	if (o->flow.rdma_cm && (o->flow.spec.threads > 1 || o->flow.spec.qps > 1))
 		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one thread with one QP");
+	if (flow_spec_check(&o->flow.spec, true, err, errlen))
+		return errbuf_set(err, errlen, -EINVAL, "--rate %" PRIu64 ": below 1 bit/s for "
+				  "each of the %u QPs it is split over", o->flow.spec.rate_bps,
+				  o->flow.spec.threads * o->flow.spec.qps);
 	return 0;
 }
 

@@ -11,9 +11,9 @@
 #include <stdint.h>
 
 #include "engine/flow_opts.h"
+#include "engine/run.h"
 
-#define LAT_MAX_SIZES 32
-#define LAT_SWEEP_MAX_BYTES (1u << 23)	/* -a: 2 .. 2^23, as perftest */
+#define LAT_MAX_SIZES RUN_MAX_SIZES
 
 struct lat_opts {
 	struct flow_opts flow;		/* device, path, workers, output */
@@ -41,8 +41,5 @@ extern const struct opts_usage lat_opts_usage;
  * with a message in @err on bad usage. Pure: no I/O, no device access.
  */
 int lat_opts_parse(int argc, char **argv, struct lat_opts *o, char *err, size_t errlen);
-
-/* The -a sweep: powers of two from 2 up to min(@max_bytes, 2^23). */
-size_t lat_sweep_sizes(size_t max_bytes, size_t *sizes, size_t cap);
 
 #endif

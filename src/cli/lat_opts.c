@@ -119,12 +119,3 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o, char *err, size_t 
 		o->iterations = 0;
 	return 0;
 }
-
-size_t lat_sweep_sizes(size_t max_bytes, size_t *sizes, size_t cap)
-{
-	size_t n = 0, s;
-
-	for (s = 2; s <= LAT_SWEEP_MAX_BYTES && s <= max_bytes && n < cap; s <<= 1)
-		sizes[n++] = s;
-	return n;
-}

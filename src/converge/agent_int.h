@@ -21,6 +21,7 @@
 #include "base/clock.h"
 #include "converge/agent.h"
 #include "converge/ctl.h"
+#include "engine/flow_opts.h"
 #include "engine/load.h"
 #include "engine/probe.h"
 #include "engine/result.h"
@@ -37,11 +38,8 @@
 struct agent_flow {
 	char name[CTL_NAME_MAX];
 	bool bw;
-	struct verbs_path path;
-	size_t size_bytes;
-	uint64_t rate_bps;		/* the whole flow's; 0: unpaced */
-	uint64_t on_ns, off_ns;		/* bursty: on, then off; 0: always on */
-	unsigned threads, qps;
+	struct flow_spec spec;		/* its settings: see engine/flow_opts.h */
+	struct verbs_path path;		/* spec's SL and traffic class, the setup's RC knobs */
 	char dest[256];			/* the host whose sink it goes to */
 	uint16_t dest_port;		/* and that sink's data port */
 };
@@ -102,8 +100,10 @@ struct agent_step {
 };
 
 /* agent_session.c: the roles, data port and flows of setup message @m,
- * which ctl_recv() has validated, into @st. Pure. */
-void agent_setup_decode(struct agent_step *st, const json_t *m);
+ * which ctl_recv() has validated, into @st. Pure. 0, or -EINVAL when a
+ * flow's settings do not hold together (*@bad_flow names it, @err why). */
+int agent_setup_decode(struct agent_step *st, const json_t *m, const char **bad_flow, char *err,
+		       size_t errlen);
 
 /* agent_source.c: lat and bw flows, each to its destination's sink */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,

@@ -27,37 +27,47 @@
 /* Setup                                                               */
 /* ------------------------------------------------------------------ */
 
-static void agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry,
-				 struct agent_flow *f)
+/*
+ * Flow @j of a setup (validated by ctl) into @f, with the setup's RC
+ * @timeout and @retry; its settings must also hold together
+ * (flow_spec_check). 0 or -EINVAL with the reason in @err.
+ */
+static int agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry,
+				struct agent_flow *f, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
 	snprintf(f->name, sizeof(f->name), "%s", json_string_value(json_object_get(j, "name")));
 	f->bw = !strcmp(json_string_value(json_object_get(j, "type")), "bw");
-	f->path = (struct verbs_path){ .sl = (uint8_t)agent_ctl_int(j, "sl"),
-				       .tclass = (uint8_t)agent_ctl_int(j, "tclass"),
+	ctl_flow_spec_unpack(j, &f->spec);
+	f->path = (struct verbs_path){ .sl = f->spec.sl, .tclass = f->spec.tclass,
 				       .timeout = timeout, .retry = retry };
-	f->size_bytes = (size_t)json_integer_value(json_object_get(j, "size"));
-	f->rate_bps = (uint64_t)json_integer_value(json_object_get(j, "rate_bps"));
-	f->on_ns = (uint64_t)json_integer_value(json_object_get(j, "on_ns"));
-	f->off_ns = (uint64_t)json_integer_value(json_object_get(j, "off_ns"));
 	snprintf(f->dest, sizeof(f->dest), "%s", json_string_value(json_object_get(j, "dest")));
 	f->dest_port = (uint16_t)agent_ctl_int(j, "dest_port");
-	f->threads = (unsigned)agent_ctl_int(j, "threads");
-	f->qps = (unsigned)agent_ctl_int(j, "qps");
+	return flow_spec_check(&f->spec, f->bw, err, errlen);
 }
 
-void agent_setup_decode(struct agent_step *st, const json_t *m)
+int agent_setup_decode(struct agent_step *st, const json_t *m, const char **bad_flow, char *err,
+		       size_t errlen)
 {
 	const json_t *flows = json_object_get(m, "flows");
 	size_t i;
+	int ret;
 
 	st->sink_role = json_is_true(json_object_get(m, "sink"));
 	st->data_port = (uint16_t)agent_ctl_int(m, "data_port");
 	st->yield = json_is_true(json_object_get(m, "yield"));
 	st->n_flows = json_array_size(flows);
-	for (i = 0; i < st->n_flows; i++)
-		agent_flow_from_json(json_array_get(flows, i), (uint8_t)agent_ctl_int(m, "qp_timeout"),
-				     (uint8_t)agent_ctl_int(m, "retry"), &st->flows[i]);
+	for (i = 0; i < st->n_flows; i++) {
+		ret = agent_flow_from_json(json_array_get(flows, i),
+					   (uint8_t)agent_ctl_int(m, "qp_timeout"),
+					   (uint8_t)agent_ctl_int(m, "retry"), &st->flows[i], err,
+					   errlen);
+		if (ret) {
+			*bad_flow = st->flows[i].name;
+			return ret;
+		}
+	}
+	return 0;
 }
 
 static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
@@ -67,7 +77,9 @@ static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
 	enum clock_source src;
 	int ret;
 
-	agent_setup_decode(st, m);
+	ret = agent_setup_decode(st, m, bad_flow, err, errlen);
+	if (ret)
+		return ret;
 	clock_source_parse(json_string_value(json_object_get(m, "clock")), &src);
 	ret = clock_init(src, &st->clk, err, errlen);
 	if (!ret)

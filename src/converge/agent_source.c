@@ -16,7 +16,7 @@
 
 #include "converge/agent_ctl.h"
 #include "converge/agent_int.h"
-#include "engine/client.h"
+#include "engine/run.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
@@ -42,20 +42,20 @@ static int agent_worker_connect_bw(struct agent_worker *w, const char *dest, uin
 	bool huge;
 	int ret;
 
-	ret = load_init(&w->load, &w->st->dev, f->qps, AGENT_TX_DEPTH, f->size_bytes, false, false,
-			&huge, err, errlen);
+	ret = load_init(&w->load, &w->st->dev, f->spec.qps, AGENT_TX_DEPTH, f->spec.size_bytes,
+			false, false, &huge, err, errlen);
 	if (ret)
 		return ret;
 	w->load_ok = true;
-	for (i = 0; i < f->qps; i++) {
+	for (i = 0; i < f->spec.qps; i++) {
 		q = &w->load.qps[i];
-		q->ctl_fd = conn_client_flow(dest, port, &q->qp, &f->path, f->size_bytes,
+		q->ctl_fd = conn_client_flow(dest, port, &q->qp, &f->path, f->spec.size_bytes,
 					     AGENT_MSG_MS, err, errlen);
 		if (q->ctl_fd < 0)
 			return q->ctl_fd;
 		/* SENDs, but the run ends with a zero-length WRITE to the sink's
 		 * buffer: without it a paced QP's last requests never report. */
-		ret = load_qp_ask_mr(q, f->size_bytes, dest, AGENT_MSG_MS, err, errlen);
+		ret = load_qp_ask_mr(q, f->spec.size_bytes, dest, AGENT_MSG_MS, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -85,12 +85,12 @@ static int agent_worker_connect(struct agent_worker *w, const char *dest, uint16
 
 	if (f->bw)
 		return agent_worker_connect_bw(w, dest, port, err, errlen);
-	ret = probe_init(&w->probe, &w->st->dev, f->size_bytes, false, &f->path, &huge, err,
+	ret = probe_init(&w->probe, &w->st->dev, f->spec.size_bytes, false, &f->path, &huge, err,
 			 errlen);
 	if (ret)
 		return ret;
 	w->probe_ok = true;
-	w->fd = conn_client_flow(dest, port, &w->probe.wire, &f->path, f->size_bytes,
+	w->fd = conn_client_flow(dest, port, &w->probe.wire, &f->path, f->spec.size_bytes,
 				 AGENT_MSG_MS, err, errlen);
 	return w->fd < 0 ? w->fd : 0;
 }
@@ -110,12 +110,12 @@ int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_fl
 	unsigned t;
 
 	for (i = 0; i < st->n_flows; i++)
-		n += st->flows[i].threads;
+		n += st->flows[i].spec.threads;
 	st->w = calloc(n ? n : 1, sizeof(*st->w));
 	if (!st->w)
 		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
 	for (i = 0; i < st->n_flows; i++) {
-		for (t = 0; t < st->flows[i].threads; t++) {
+		for (t = 0; t < st->flows[i].spec.threads; t++) {
 			w = &st->w[st->n_w++];
 			*w = (struct agent_worker){ .st = st, .flow = &st->flows[i], .fd = -1 };
 			*bad_flow = w->flow->name;
@@ -185,7 +185,7 @@ void agent_source_release(struct agent_step *st)
 			load_release(&w->load);
 		if (w->res_ok)
 			flow_result_release(&w->res);
-		for (k = 0; w->bw_res && k < w->flow->qps; k++)
+		for (k = 0; w->bw_res && k < w->flow->spec.qps; k++)
 			flow_result_release(&w->bw_res[k]);
 		free(w->bw_res);
 	}
@@ -212,10 +212,7 @@ static int agent_worker_lat(struct agent_worker *w)
 {
 	struct agent_step *st = w->st;
 	struct probe_cfg cfg = {
-		.size_bytes = w->flow->size_bytes,
 		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)st->warmup_ns),
-		.sample_timeout_ticks = client_completion_timeout_ticks(&st->clk, &w->flow->path),
-		.clk = &st->clk,
 		.ctl_fd = w->fd,
 		.peer = w->flow->dest,
 		.stop = &st->stop,
@@ -224,6 +221,7 @@ static int agent_worker_lat(struct agent_worker *w)
 	struct flow_result warm;
 	int ret = 0;
 
+	run_probe_cfg_init(&cfg, w->flow->spec.size_bytes, &st->clk, &w->flow->path);
 	if (flow_result_init(&warm, cfg.size_bytes) || flow_result_init(&w->res, cfg.size_bytes))
 		return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");
 	w->res_ok = true;
@@ -247,17 +245,11 @@ static int agent_worker_bw(struct agent_worker *w)
 	struct agent_step *st = w->st;
 	struct agent_flow *f = w->flow;
 	struct load_cfg cfg = {
-		.size_bytes = f->size_bytes,
 		.tx_depth = AGENT_TX_DEPTH,
 		.batch = AGENT_BATCH,
 		.cq_mod = AGENT_CQ_MOD,
-		.rate_bps = f->rate_bps / f->threads / f->qps,
-		.on_ticks = clock_ns_to_ticks(&st->clk, (double)f->on_ns),
-		.off_ticks = clock_ns_to_ticks(&st->clk, (double)f->off_ns),
 		.duration_ticks = clock_ns_to_ticks(&st->clk, (double)(st->warmup_ns +
 						    st->duration_ns + AGENT_TAIL_NS)),
-		.drain_timeout_ticks = client_completion_timeout_ticks(&st->clk, &f->path),
-		.clk = &st->clk,
 		.peer = f->dest,
 		.stop = &st->stop,
 		.yield = st->yield,
@@ -265,21 +257,22 @@ static int agent_worker_bw(struct agent_worker *w)
 	unsigned i;
 	int ret;
 
-	w->bw_res = calloc(f->qps, sizeof(*w->bw_res));
+	run_load_cfg_init(&cfg, &f->spec, &st->clk, &f->path);
+	w->bw_res = calloc(f->spec.qps, sizeof(*w->bw_res));
 	if (!w->bw_res)
 		return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");
-	for (i = 0; i < f->qps; i++)
-		if (flow_result_init(&w->bw_res[i], f->size_bytes))
+	for (i = 0; i < f->spec.qps; i++)
+		if (flow_result_init(&w->bw_res[i], f->spec.size_bytes))
 			return errbuf_set(w->err, sizeof(w->err), -ENOMEM, "out of memory");
 	ret = load_cfg_check(&cfg, w->err, sizeof(w->err));
 	if (!ret)
 		ret = load_run(&w->load, &cfg, w->bw_res);
 	if (ret && !w->err[0])
 		snprintf(w->err, sizeof(w->err), "%s", w->bw_res[0].error);
-	if (flow_result_init(&w->res, f->size_bytes))
+	if (flow_result_init(&w->res, f->spec.size_bytes))
 		return ret;
 	w->res_ok = true;
-	for (i = 0; i < f->qps; i++)
+	for (i = 0; i < f->spec.qps; i++)
 		flow_result_merge(&w->res, &w->bw_res[i]);
 	return ret;
 }
@@ -329,7 +322,7 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 	uint64_t late_ns = 0;
 	size_t i;
 
-	flow_result_init(&sum, f->size_bytes);
+	flow_result_init(&sum, f->spec.size_bytes);
 	for (i = 0; i < st->n_w; i++) {
 		if (st->w[i].flow != f)
 			continue;

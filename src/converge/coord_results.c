@@ -74,11 +74,11 @@ void coord_step_flows(struct coord *c, struct converge_step *st)
 		f = &c->sc.flows[i];
 		cf = &st->flows[i];
 		*cf = (struct converge_flow){ .name = f->name, .host = f->host, .dest = f->dest,
-			.type = scenario_flow_type_name(f->type), .sl = f->sl, .tclass = f->tclass,
-			.dscp = arb_tclass_to_dscp(f->tclass),
-			.class_key = coord_class_key(c, f->sl, f->tclass), .port = -1,
-			.rate_bps = f->rate_bps, .duty_cycle = f->on_ns ? (double)f->on_ns /
-				(double)(f->on_ns + f->off_ns) : 1,
+			.type = scenario_flow_type_name(f->type), .sl = f->spec.sl, .tclass = f->spec.tclass,
+			.dscp = arb_tclass_to_dscp(f->spec.tclass),
+			.class_key = coord_class_key(c, f->spec.sl, f->spec.tclass), .port = -1,
+			.rate_bps = f->spec.rate_bps, .duty_cycle = f->spec.on_ns ? (double)f->spec.on_ns /
+				(double)(f->spec.on_ns + f->spec.off_ns) : 1,
 			.ran = coord_flow_active(c, i, st), .host_retrans = -1 };
 		if (!cf->ran)
 			continue;
@@ -92,7 +92,7 @@ void coord_step_flows(struct coord *c, struct converge_step *st)
 		} else {
 			k->n_bw++;
 			/* A bursty flow leaves its queue empty while off. */
-			k->saturating = k->saturating || (f->rate_bps == 0 && f->on_ns == 0);
+			k->saturating = k->saturating || (f->spec.rate_bps == 0 && f->spec.on_ns == 0);
 		}
 	}
 }

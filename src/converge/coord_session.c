@@ -320,18 +320,9 @@ static json_t *coord_flow_json(const struct scenario_flow *f, const struct coord
 
 	json_object_set_new(o, "name", json_string(f->name));
 	json_object_set_new(o, "type", json_string(scenario_flow_type_name(f->type)));
-	json_object_set_new(o, "sl", json_integer(f->sl));
-	json_object_set_new(o, "tclass", json_integer(f->tclass));
-	json_object_set_new(o, "size", json_integer((json_int_t)f->size_bytes));
-	json_object_set_new(o, "rate_bps", json_integer((json_int_t)f->rate_bps));
-	json_object_set_new(o, "threads", json_integer(f->threads));
-	json_object_set_new(o, "qps", json_integer(f->qps));
 	json_object_set_new(o, "dest", json_string(dest->host));
 	json_object_set_new(o, "dest_port", json_integer(dest->data_port));
-	if (f->on_ns) {
-		json_object_set_new(o, "on_ns", json_integer((json_int_t)f->on_ns));
-		json_object_set_new(o, "off_ns", json_integer((json_int_t)f->off_ns));
-	}
+	ctl_flow_spec_pack(o, &f->spec);
 	return o;
 }
 

@@ -45,19 +45,12 @@ struct ctl_field {
 #define I64 9.2e18
 #define FIELD_END { NULL, 0, false, 0, 0, NULL, NULL }
 
+/* A setup's flow: these, then its settings, flow_spec_fields[] by wire name. */
 static const struct ctl_field flow_fields[] = {
 	{ "name", K_STR, true, 1, CTL_NAME_MAX - 1, NULL, NULL },
 	{ "type", K_STR, true, 0, 0, "lat|bw", NULL },
-	{ "sl", K_INT, true, 0, 15, NULL, NULL },
-	{ "tclass", K_INT, true, 0, 255, NULL, NULL },
-	{ "size", K_INT, true, 1, 1 << 30, NULL, NULL },
-	{ "rate_bps", K_INT, false, 0, 1e13, NULL, NULL },
-	{ "threads", K_INT, true, 1, 64, NULL, NULL },
-	{ "qps", K_INT, true, 1, 64, NULL, NULL },
 	{ "dest", K_STR, true, 1, 255, NULL, NULL },	/* the host whose sink it goes to */
 	{ "dest_port", K_INT, true, 1, 65535, NULL, NULL },	/* and that sink's port */
-	{ "on_ns", K_INT, false, 0, 3.6e12, NULL, NULL },	/* bursty bw: on, then off */
-	{ "off_ns", K_INT, false, 0, 3.6e12, NULL, NULL },
 	FIELD_END,
 };
 
@@ -214,8 +207,26 @@ static bool kind_ok(enum ctl_kind k, const json_t *v)
 	return false;
 }
 
-static int check_object(const json_t *o, const struct ctl_field *fields, const char *where,
-			char *err, size_t errlen);
+static int check_object(const json_t *o, const struct ctl_field *fields, bool spec,
+			const char *where, char *err, size_t errlen);
+
+/* Flow setting @f as a schema field: an integer within its limits. */
+static struct ctl_field spec_field(const struct flow_spec_field *f)
+{
+	return (struct ctl_field){ .name = f->wire, .kind = K_INT, .required = f->wire_required,
+				   .min = (double)f->min, .max = (double)f->max };
+}
+
+/* The flow setting sent as @key; NULL: none. */
+static const struct flow_spec_field *spec_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < flow_spec_n_fields; i++)
+		if (!strcmp(flow_spec_fields[i].wire, key))
+			return &flow_spec_fields[i];
+	return NULL;
+}
 
 /* One field's value: its JSON type, then its range, choices or items. */
 static int check_value(const struct ctl_field *f, const json_t *v, const char *where,
@@ -252,38 +263,79 @@ static int check_value(const struct ctl_field *f, const json_t *v, const char *w
 					  where, f->name, f->max);
 		for (i = 0; i < json_array_size(v); i++) {
 			snprintf(sub, sizeof(sub), "%s.%s[%zu]", where, f->name, i);
-			if (check_object(json_array_get(v, i), f->item, sub, err, errlen))
+			if (check_object(json_array_get(v, i), f->item, f->item == flow_fields,
+					 sub, err, errlen))
 				return -EPROTO;
 		}
 	}
 	return 0;
 }
 
-/* Every field known, every required field there, every value valid. */
-static int check_object(const json_t *o, const struct ctl_field *fields, const char *where,
-			char *err, size_t errlen)
+/* Field @f of @o: there if required, and valid. */
+static int check_field(const json_t *o, const struct ctl_field *f, const char *where, char *err,
+		       size_t errlen)
+{
+	const json_t *v = json_object_get(o, f->name);
+
+	if (!v && f->required)
+		return errbuf_set(err, errlen, -EPROTO, "%s: '%s' is missing", where, f->name);
+	if (v && check_value(f, v, where, err, errlen))
+		return -EPROTO;
+	return 0;
+}
+
+/* Every field known, every required field there, every value valid;
+ * with @spec, a flow's settings (flow_spec_fields[]) are fields too. */
+static int check_object(const json_t *o, const struct ctl_field *fields, bool spec,
+			const char *where, char *err, size_t errlen)
 {
 	const struct ctl_field *f;
+	struct ctl_field sf;
 	const char *key;
 	json_t *v;
+	size_t i;
 
 	if (!json_is_object(o))
 		return errbuf_set(err, errlen, -EPROTO, "%s: not an object", where);
 	json_object_foreach((json_t *)o, key, v) {
 		for (f = fields; f->name && strcmp(f->name, key); f++)
 			;
-		if (!f->name && strcmp(key, "type"))
+		if (!f->name && strcmp(key, "type") && !(spec && spec_find(key)))
 			return errbuf_set(err, errlen, -EPROTO, "%s: unknown field '%s'", where, key);
 	}
-	for (f = fields; f->name; f++) {
-		v = json_object_get(o, f->name);
-		if (!v && f->required)
-			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' is missing", where,
-					  f->name);
-		if (v && check_value(f, v, where, err, errlen))
+	for (f = fields; f->name; f++)
+		if (check_field(o, f, where, err, errlen))
+			return -EPROTO;
+	for (i = 0; spec && i < flow_spec_n_fields; i++) {
+		sf = spec_field(&flow_spec_fields[i]);
+		if (check_field(o, &sf, where, err, errlen))
 			return -EPROTO;
 	}
 	return 0;
+}
+
+void ctl_flow_spec_pack(json_t *o, const struct flow_spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < flow_spec_n_fields; i++)
+		json_object_set_new(o, flow_spec_fields[i].wire,
+				    json_integer((json_int_t)flow_spec_get(s, &flow_spec_fields[i])));
+}
+
+void ctl_flow_spec_unpack(const json_t *o, struct flow_spec *s)
+{
+	const struct flow_spec_field *f;
+	const json_t *v;
+	size_t i;
+
+	flow_spec_defaults(s);
+	for (i = 0; i < flow_spec_n_fields; i++) {
+		f = &flow_spec_fields[i];
+		v = json_object_get(o, f->wire);
+		if (json_is_integer(v))
+			flow_spec_put(s, f, (uint64_t)json_integer_value(v));
+	}
 }
 
 const char *ctl_type(const json_t *msg)
@@ -310,7 +362,7 @@ int ctl_validate(const json_t *msg, char *err, size_t errlen)
 		return errbuf_set(err, errlen, -EPROTO, "message is not a JSON object");
 	for (i = 0; i < sizeof(ctl_types) / sizeof(ctl_types[0]); i++)
 		if (!strcmp(ctl_types[i].type, type))
-			return check_object(msg, ctl_types[i].fields, type, err, errlen);
+			return check_object(msg, ctl_types[i].fields, false, type, err, errlen);
 	return errbuf_set(err, errlen, -EPROTO, "unknown message type '%s'", type);
 }
 

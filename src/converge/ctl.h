@@ -55,6 +55,8 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "engine/flow_opts.h"
+
 #define CTL_VERSION		4
 #define CTL_DEFAULT_PORT	18530
 #define CTL_MAGIC		0x52504354u	/* "RPCT" */
@@ -78,6 +80,13 @@
 int ctl_parse(const char *buf, size_t len, json_t **msg, char *err, size_t errlen);
 /* The checks ctl_parse() makes, on an object already in memory. */
 int ctl_validate(const json_t *msg, char *err, size_t errlen);
+
+/* A setup's flow carries its settings, each under its wire name
+ * (flow_spec_fields[]): all of @s into @o. */
+void ctl_flow_spec_pack(json_t *o, const struct flow_spec *s);
+/* The settings of flow @o, which ctl_validate() passed (what it lacks at
+ * its default). */
+void ctl_flow_spec_unpack(const json_t *o, struct flow_spec *s);
 
 /* The message's "type" ("" when there is none). */
 const char *ctl_type(const json_t *msg);

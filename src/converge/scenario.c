@@ -387,7 +387,7 @@ static struct scenario_pattern_sec *scenario_sec_get(struct scenario_parser *p,
 	memset(s, 0, sizeof(*s));
 	snprintf(s->tmpl.name, sizeof(s->tmpl.name), "%s", section);
 	snprintf(s->tmpl.section, sizeof(s->tmpl.section), "%s", section);
-	s->tmpl.threads = s->tmpl.qps = 1;
+	flow_spec_defaults(&s->tmpl.spec);
 	s->seed = 1;
 	return s;
 }
@@ -422,27 +422,18 @@ static int scenario_pattern_key(struct scenario_parser *p, struct scenario_patte
 	return 0;
 }
 
-static int scenario_flow_num(struct scenario_parser *p, struct scenario_flow *f, const char *k, const char *v)
+/* A flow setting (flow_spec_fields[]: sl, tclass, size, rate, threads, qps, on, off). */
+static int scenario_flow_setting(struct scenario_parser *p, struct scenario_flow *f,
+				 const char *k, const char *v)
 {
-	static const struct { const char *key; long lo, hi; } keys[] = {
-		{ "sl", 0, 15 }, { "tclass", 0, 255 }, { "threads", 1, 64 }, { "qps", 1, 64 },
-	};
-	long n;
-	size_t i;
+	char why[192];
+	int ret;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[i].key, k); i++)
-		;
-	if (i == sizeof(keys) / sizeof(keys[0]))
+	ret = flow_spec_set(&f->spec, k, v, why, sizeof(why));
+	if (ret == -ENOENT)
 		return SCENARIO_FAIL(p, "[%s]: unknown key '%s'", f->name, k);
-	if (scenario_long(v, keys[i].lo, keys[i].hi, &n))
-		return SCENARIO_FAIL(p, "[%s] %s '%s': expected an integer from %ld to %ld",
-				f->name, k, v, keys[i].lo, keys[i].hi);
-	switch (i) {
-	case 0: f->sl = (uint8_t)n; break;
-	case 1: f->tclass = (uint8_t)n; break;
-	case 2: f->threads = (unsigned)n; break;
-	default: f->qps = (unsigned)n; break;
-	}
+	if (ret)
+		return SCENARIO_FAIL(p, "[%s] %s", f->name, why);
 	return 0;
 }
 
@@ -483,7 +474,6 @@ static int scenario_flow_key(struct scenario_parser *p, const char *section, con
 {
 	struct scenario_pattern_sec *s = scenario_sec_get(p, section);
 	struct scenario_flow *f = s ? &s->tmpl : NULL;
-	uint64_t n;
 
 	if (!f)
 		return -EINVAL;
@@ -495,30 +485,16 @@ static int scenario_flow_key(struct scenario_parser *p, const char *section, con
 	} else if (!strcmp(k, "dest")) {
 		if (!scenario_copy(f->dest, sizeof(f->dest), v))
 			return SCENARIO_FAIL(p, "[%s] dest: bad host name", f->name);
-	} else if (!strcmp(k, "on") || !strcmp(k, "off")) {
-		if (units_parse_ns(v, &n) || n > 3600ull * 1000000000ull)
-			return SCENARIO_FAIL(p, "[%s] %s '%s': expected a time (10ms, 1s) of at "
-					"most an hour", f->name, k, v);
-		*(k[1] == 'n' ? &f->on_ns : &f->off_ns) = n;
 	} else if (!strcmp(k, "type")) {
 		if (strcmp(v, "lat") && strcmp(v, "bw"))
 			return SCENARIO_FAIL(p, "[%s] type '%s': expected lat or bw",
 					f->name, v);
 		f->type = v[0] == 'l' ? SCENARIO_FLOW_LAT : SCENARIO_FLOW_BW;
 		f->has_type = true;
-	} else if (!strcmp(k, "size")) {
-		if (units_parse_bytes(v, &n) || !n || n > (1u << 30))
-			return SCENARIO_FAIL(p, "[%s] size '%s': expected 1 to 1g bytes (64, 4k)",
-					f->name, v);
-		f->size_bytes = (size_t)n;
-	} else if (!strcmp(k, "rate")) {
-		if (units_parse_bps(v, &f->rate_bps))
-			return SCENARIO_FAIL(p, "[%s] rate '%s': expected a rate such as 5mbit or 0",
-					f->name, v);
 	} else if (!strncmp(k, "max_", 4) || !strncmp(k, "min_", 4)) {
 		return scenario_flow_criterion(p, f, k, v);
 	} else {
-		return scenario_flow_num(p, f, k, v);
+		return scenario_flow_setting(p, f, k, v);
 	}
 	return 0;
 }
@@ -585,6 +561,7 @@ static int scenario_flow_finish(struct scenario *sc, struct scenario_flow *f, ch
 				size_t errlen)
 {
 	const char *what = f->section;
+	char why[192];
 
 	if (!f->host[0])
 		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: 'host' is missing", sc->name,
@@ -604,23 +581,11 @@ static int scenario_flow_finish(struct scenario *sc, struct scenario_flow *f, ch
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s:%d: [%s]: flow '%s' starts on its destination '%s'", sc->name,
 				  f->line, what, f->name, f->dest);
-	if (!f->size_bytes)
-		f->size_bytes = f->type == SCENARIO_FLOW_LAT ? 64 : 4096;
-	if (f->type == SCENARIO_FLOW_LAT && f->rate_bps > 0)
-		return errbuf_set(err, errlen, -EINVAL,
-				  "%s:%d: [%s]: a lat flow has no rate (one message in flight)",
-				  sc->name, f->line, what);
-	if (f->type == SCENARIO_FLOW_LAT && f->qps != 1)
-		return errbuf_set(err, errlen, -EINVAL,
-				  "%s:%d: [%s]: a lat flow has one QP per thread (use threads)",
-				  sc->name, f->line, what);
-	if (f->type == SCENARIO_FLOW_LAT && (f->on_ns || f->off_ns))
-		return errbuf_set(err, errlen, -EINVAL,
-				  "%s:%d: [%s]: on and off are for bw flows (a lat flow probes "
-				  "all along)", sc->name, f->line, what);
-	if (!f->on_ns != !f->off_ns)
-		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: a bursty flow needs both "
-				  "'on' and 'off' above 0", sc->name, f->line, what);
+	if (!f->spec.size_bytes)
+		f->spec.size_bytes = flow_spec_size_default(f->type == SCENARIO_FLOW_BW);
+	if (flow_spec_check(&f->spec, f->type == SCENARIO_FLOW_BW, why, sizeof(why)))
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: %s", sc->name, f->line, what,
+				  why);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "qos/arb.h"
 #include "rdma/mad.h"
 #include "base/clock.h"
+#include "engine/flow_opts.h"
 
 #define SCENARIO_MAX_FLOWS		64
 #define SCENARIO_MAX_ARB_FILES	8
@@ -57,15 +58,7 @@ struct scenario_flow {
 	char host[SCENARIO_HOST_MAX];	/* where it starts (its agent) */
 	char dest[SCENARIO_HOST_MAX];	/* where it goes (its agent's sink) */
 	enum scenario_flow_type type;
-	uint8_t sl;
-	uint8_t tclass;
-	size_t size_bytes;
-	uint64_t rate_bps;		/* bw, the flow's whole rate; 0: as fast as it can */
-	unsigned threads;
-	unsigned qps;			/* per thread */
-	/* bw, bursty: sends for on_ns, then nothing for off_ns, from the
-	 * start instant on (a rate paces the on-time); 0: always on. */
-	uint64_t on_ns, off_ns;
+	struct flow_spec spec;		/* sl, tclass, size, rate, threads, qps, on/off */
 	int line;			/* of its [section] */
 	bool has_type;
 	char section[SCENARIO_NAME_MAX];	/* the section it came from */

@@ -16,8 +16,8 @@
 struct verbs_path client_path(const struct flow_opts *o)
 {
 	return (struct verbs_path){
-		.sl = o->sl,
-		.tclass = o->tclass,
+		.sl = o->spec.sl,
+		.tclass = o->spec.tclass,
 		.timeout = o->qp_timeout,
 		.retry = o->retry,
 	};
@@ -37,7 +37,7 @@ int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct 
 
 	if (!o->rdma_cm)
 		return verbs_dev_open(dev, o->device, o->ib_port, o->gid_index, err, errlen);
-	ret = conn_cm_resolve(cm, o->host, o->tcp_port, o->tclass, (int)(o->timeout_s * 1000),
+	ret = conn_cm_resolve(cm, o->host, o->tcp_port, o->spec.tclass, (int)(o->timeout_s * 1000),
 			      err, errlen);
 	if (ret)
 		return ret;

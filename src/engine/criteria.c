@@ -55,3 +55,14 @@ int criteria_failed(const struct criteria *cs)
 		n += !cs->c[i].passed;
 	return n;
 }
+
+void criterion_judge_rtt(struct criterion *c, const struct hist *rtt, double pct,
+			 const struct clock_cal *clk)
+{
+	struct hist_quantile q;
+	char name[16];
+
+	hist_quantile(rtt, pct, hist_zeros(rtt), &q);
+	snprintf(name, sizeof(name), "p%g", pct);
+	criterion_judge_quantile(c, name, &q, clock_ticks_to_ns(clk, q.value) / 1e3);
+}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/clock.h"
 #include "base/hist.h"
 
 #define CRITERIA_MAX		64
@@ -54,6 +55,14 @@ void criterion_judge(struct criterion *c, bool measured, double value);
  */
 void criterion_judge_quantile(struct criterion *c, const char *name,
 			      const struct hist_quantile *q, double value);
+
+/*
+ * Judge @c (in us) on percentile @pct of @rtt (ticks of @clk), whose
+ * unresolved samples are its zeros: a percentile that is unresolved or
+ * that the count cannot support cannot be judged, and fails.
+ */
+void criterion_judge_rtt(struct criterion *c, const struct hist *rtt, double pct,
+			 const struct clock_cal *clk);
 
 /* How many criteria failed. */
 int criteria_failed(const struct criteria *cs);

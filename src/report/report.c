@@ -392,22 +392,6 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 			res[i].loop_after_wire, res[i].retrans, res[i].status ? "no" : "yes");
 }
 
-void report_judge_rtt(struct criterion *c, const struct hist *rtt, double pct,
-		      const struct clock_cal *clk)
-{
-	struct hist_quantile q;
-	char name[16];
-
-	hist_quantile(rtt, pct, hist_zeros(rtt), &q);
-	snprintf(name, sizeof(name), "p%g", pct);
-	criterion_judge_quantile(c, name, &q, ns(clk, q.value) / 1e3);
-}
-
-double report_elapsed_s(const struct clock_cal *clk, uint64_t ticks)
-{
-	return ns(clk, ticks) / 1e9;
-}
-
 void report_lat_csv_header(FILE *out)
 {
 	fprintf(out, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"

@@ -118,14 +118,6 @@ const char *report_state_word(enum hist_q_state state);
  */
 json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool rtt);
 
-/*
- * Judge @c (in us) on percentile @pct of @rtt (ticks of @clk): a figure
- * that is unresolved or under-sampled cannot be judged, and fails.
- */
-void report_judge_rtt(struct criterion *c, const struct hist *rtt, double pct,
-		      const struct clock_cal *clk);
-/* Seconds in @ticks of @clk: what a bw run's rate is over. */
-double report_elapsed_s(const struct clock_cal *clk, uint64_t ticks);
 
 /* A histogram's non-empty buckets as [[value_ns, count], ...]: a CDF. */
 json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *clk);
@@ -168,7 +160,7 @@ struct bw_report_info {
 	unsigned qps;			/* per thread */
 	uint32_t tx_depth, batch, cq_mod;
 	bool yield, event;		/* how completions are awaited */
-	uint64_t rate_bps;		/* per QP, 0: none */
+	uint64_t rate_bps;		/* the whole run's, over its threads and QPs; 0: none */
 	uint64_t hw_rate_bps;		/* per QP, 0: none */
 	double duration_s, interval_s;
 };

@@ -36,11 +36,11 @@ static void fuzz_setup_flow(const struct agent_flow *f, const json_t *j)
 	if (f->path.sl > 15 || f->path.sl != fuzz_setup_int(j, "sl") ||
 	    f->path.tclass != fuzz_setup_int(j, "tclass"))
 		abort();
-	if (f->size_bytes < 1 || f->size_bytes > (1u << 30) ||
-	    (json_int_t)f->size_bytes != fuzz_setup_int(j, "size"))
+	if (f->spec.size_bytes < 1 || f->spec.size_bytes > (1u << 30) ||
+	    (json_int_t)f->spec.size_bytes != fuzz_setup_int(j, "size"))
 		abort();
-	if (f->threads < 1 || f->threads > 64 || f->qps < 1 || f->qps > 64 ||
-	    f->threads != fuzz_setup_int(j, "threads") || f->qps != fuzz_setup_int(j, "qps"))
+	if (f->spec.threads < 1 || f->spec.threads > 64 || f->spec.qps < 1 || f->spec.qps > 64 ||
+	    f->spec.threads != fuzz_setup_int(j, "threads") || f->spec.qps != fuzz_setup_int(j, "qps"))
 		abort();
 	if (!f->dest_port || f->dest_port != fuzz_setup_int(j, "dest_port"))
 		abort();
@@ -52,6 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const json_t *flows;
 	char err[256];
 	json_t *m;
+	const char *bad_flow;
 	size_t i;
 
 	if (ctl_parse((const char *)data, size, &m, err, sizeof(err)))
@@ -61,7 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memset(&st, 0, sizeof(st));
-	agent_setup_decode(&st, m);
+	if (agent_setup_decode(&st, m, &bad_flow, err, sizeof(err))) {
+		json_decref(m);	/* a flow whose settings do not hold together */
+		return 0;
+	}
 	flows = json_object_get(m, "flows");
 	if (st.n_flows > CTL_MAX_FLOWS || st.n_flows != json_array_size(flows))
 		abort();

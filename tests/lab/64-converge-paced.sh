@@ -16,7 +16,16 @@
 #
 # TOL is 4, as in 60-converge-shares.sh: the lab's emulated links drop
 # packets when the machine is busy.
+#
+# Last, a rate means the same on the command line and in a scenario: the
+# flow's whole, split over its threads and QPs. `rperf bw --threads 2
+# --qps 2 --rate 8m` and a scenario flow with the same settings, both h1
+# to h2 (an unshaped port), must each send and deliver 8 Mbit/s within
+# 5 %, and so within 10 % of each other. (A rate per QP would make the
+# command line send 32 Mbit/s.)
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lat-lib.sh"
+. "$(dirname "$0")/bw-lib.sh"
 . "$(dirname "$0")/converge-lib.sh"
 
 "$LAB" egress h3 "rate=10mbit,ets=$TOP/examples/ets-strict-2to1.txt"
@@ -49,3 +58,22 @@ converge two-paced --tolerance $TOL examples/converge-ets-two-paced.ini ||
 	fail "converge exited $? with two paced flows on h1"
 check two-paced ef=1 af11-paced=1
 echo "converge: paced flows beside others on one agent, three bands, exit 0"
+
+# The same total from the command line and from a scenario.
+server_bg h2 "$WORK/srv.out"
+wait_listen h2 18520
+bw_run h1 rate-cli -D 6 -s 1k --threads 2 --qps 2 --rate 8m h2 ||
+	{ cat "$WORK/rate-cli.out" >&2; fail "rperf bw --threads 2 --qps 2 --rate 8m failed"; }
+in_vm h1 "printf '%s\n' '[global]' 'destination = h2' 'duration = 6s' 'warmup = 1s' \
+	'clock = monotonic' 'yield = yes' '[whole]' 'host = h1' 'type = bw' 'size = 1k' \
+	'threads = 2' 'qps = 2' 'rate = 8m' >/tmp/rate-whole.ini"
+converge rate-scenario /tmp/rate-whole.ini || fail "converge exited $? with one paced flow h1 -> h2"
+cli_sent=$(jq -r '.total.sent.gbps * 1000' "$WORK/rate-cli.json")
+cli_rx=$(jq -r '.total.received.gbps * 1000' "$WORK/rate-cli.json")
+sc_sent=$(step_jq rate-scenario '.flows[] | select(.name == "whole") | .sent_gbps * 1000')
+sc_rx=$(step_jq rate-scenario '.flows[] | select(.name == "whole") | .gbps * 1000')
+echo "rate 8m, 2 threads x 2 QPs: rperf bw sent $cli_sent Mbit/s (received $cli_rx), the scenario flow sent $sc_sent (received $sc_rx)"
+for got in "$cli_sent" "$cli_rx" "$sc_sent" "$sc_rx"; do
+	within_pct "$got" 8 5 || fail "rate 8m over 2 threads x 2 QPs: $got Mbit/s, want 8 +- 5 % (command line sent $cli_sent, scenario $sc_sent)"
+done
+echo "rate: the command line and the scenario pace the flow's whole, the same total"

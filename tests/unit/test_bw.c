@@ -364,13 +364,13 @@ static void test_opts_defaults(void **state)
 	(void)state;
 	assert_int_equal(PARSE(&o, "h2"), 0);
 	assert_string_equal(o.flow.host, "h2");
-	assert_int_equal(o.size_bytes, 65536);
+	assert_int_equal(o.flow.spec.size_bytes, 65536);
 	assert_int_equal(o.tx_depth, 128);
 	assert_int_equal(o.batch, 1);
 	assert_int_equal(o.cq_mod, 16);
-	assert_int_equal(o.qps, 1);
+	assert_int_equal(o.flow.spec.qps, 1);
 	assert_int_equal(o.flow.qp_timeout, 20);
-	assert_int_equal(o.rate_bps, 0);
+	assert_int_equal(o.flow.spec.rate_bps, 0);
 	assert_false(o.write);
 	assert_false(o.event);
 	assert_near(o.duration_s, 10, 0);
@@ -387,17 +387,17 @@ static void test_opts_full(void **state)
 			       "30", "--interval", "0.5", "--tx-depth", "256", "--batch", "8",
 			       "--cq-mod", "32", "--rate", "2.5g", "--write", "--event", "--json", "-",
 			       "h3"), 0);
-	assert_int_equal(o.flow.sl, 5);
-	assert_int_equal(o.flow.tclass, 64);
+	assert_int_equal(o.flow.spec.sl, 5);
+	assert_int_equal(o.flow.spec.tclass, 64);
 	assert_int_equal(o.flow.gid_index, 1);
 	assert_string_equal(o.flow.device, "rxe0");
-	assert_int_equal(o.flow.threads, 2);
-	assert_int_equal(o.qps, 4);
-	assert_int_equal(o.size_bytes, 4096);
+	assert_int_equal(o.flow.spec.threads, 2);
+	assert_int_equal(o.flow.spec.qps, 4);
+	assert_int_equal(o.flow.spec.size_bytes, 4096);
 	assert_int_equal(o.tx_depth, 256);
 	assert_int_equal(o.batch, 8);
 	assert_int_equal(o.cq_mod, 32);
-	assert_int_equal(o.rate_bps, 2500000000ull);
+	assert_int_equal(o.flow.spec.rate_bps, 2500000000ull);
 	assert_true(o.write);
 	assert_true(o.event);
 }
@@ -426,7 +426,7 @@ static void test_opts_rates(void **state)
 	assert_int_equal(PARSE(&o, "--rate", "0", "h"), -EINVAL);
 	assert_non_null(strstr(err, "--rate '0'"));
 	assert_int_equal(PARSE(&o, "--rate", "5", "h"), 0);
-	assert_int_equal(o.rate_bps, 5000000000ull);
+	assert_int_equal(o.flow.spec.rate_bps, 5000000000ull);
 }
 
 /* Each rule, with the words its message must contain. */

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -81,7 +82,18 @@ static void test_bad(void **state)
 		{ SETUP("{\"name\":\"a\",\"type\":\"sh\",\"sl\":0,\"tclass\":0,\"size\":1,"
 			"\"threads\":1,\"qps\":1,\"dest\":\"h3\"}"), "must be one of lat|bw" },
 		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":16,\"tclass\":0,\"size\":1,"
-			"\"threads\":1,\"qps\":1,\"dest\":\"h3\"}"), "'sl' out of range" },
+			"\"threads\":1,\"qps\":1,\"dest\":\"h3\",\"dest_port\":1}"),
+		  "'sl' out of range" },
+		/* A flow's settings have the limits of flow_spec_fields[]. */
+		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
+			"\"threads\":1,\"qps\":65,\"dest\":\"h3\",\"dest_port\":1}"),
+		  "'qps' out of range 1-64" },
+		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
+			"\"threads\":1,\"dest\":\"h3\",\"dest_port\":1}"),
+		  "setup.flows[0]: 'qps' is missing" },
+		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
+			"\"threads\":1,\"qps\":1,\"dest\":\"h3\",\"dest_port\":1,"
+			"\"on_ns\":3600000000001}"), "'on_ns' out of range" },
 		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
 			"\"threads\":1,\"qps\":1}"), "setup.flows[0]: 'dest' is missing" },
 		{ SETUP("{\"name\":\"a\",\"type\":\"bw\",\"sl\":1,\"tclass\":0,\"size\":1,"
@@ -290,10 +302,40 @@ static void test_tokens(void **state)
 	assert_false(ctl_addr_is_loopback(NULL));
 }
 
+/* A flow's settings cross the wire whole: packed, validated, unpacked. */
+static void test_flow_spec(void **state)
+{
+	struct flow_spec a, b;
+	json_t *setup, *flow;
+	char *text;
+	json_t *msg;
+
+	(void)state;
+	flow_spec_defaults(&a);
+	a.sl = 3, a.tclass = 184, a.size_bytes = 4096, a.rate_bps = 8000000;
+	a.threads = 2, a.qps = 4, a.on_ns = 10000000, a.off_ns = 40000000;
+	setup = json_pack("{s:s, s:b, s:i, s:i, s:i, s:s, s:b, s:i, s:i, s:[]}", "type", "setup",
+			  "sink", 0, "ib_port", 1, "gid_index", -1, "data_port", 18540, "clock",
+			  "tsc", "yield", 0, "qp_timeout", 20, "retry", 7, "flows");
+	flow = json_pack("{s:s, s:s, s:s, s:i}", "name", "a", "type", "bw", "dest", "h3",
+			 "dest_port", 18540);
+	ctl_flow_spec_pack(flow, &a);
+	json_array_append_new(json_object_get(setup, "flows"), flow);
+	text = json_dumps(setup, JSON_COMPACT);
+	assert_int_equal(parse(text), 0);
+	assert_int_equal(ctl_parse(text, strlen(text), &msg, err, sizeof(err)), 0);
+	ctl_flow_spec_unpack(json_array_get(json_object_get(msg, "flows"), 0), &b);
+	assert_memory_equal(&a, &b, sizeof(a));
+	json_decref(msg);
+	free(text);
+	json_decref(setup);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_flow_spec),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_sealed),

@@ -35,14 +35,14 @@ static void test_defaults(void **state)
 	assert_null(o.flow.device);
 	assert_int_equal(o.flow.ib_port, 1);
 	assert_int_equal(o.flow.gid_index, -1);
-	assert_int_equal(o.flow.sl, 0);
+	assert_int_equal(o.flow.spec.sl, 0);
 	assert_int_equal(o.flow.qp_timeout, 20);
 	assert_int_equal(o.flow.retry, 7);
 	assert_int_equal(o.iterations, 1000);
 	assert_int_equal(o.warmup, 100);
 	assert_int_equal(o.n_sizes, 1);
 	assert_int_equal(o.sizes[0], 64);
-	assert_int_equal(o.flow.threads, 1);
+	assert_int_equal(o.flow.spec.threads, 1);
 	assert_int_equal(o.flow.clock, CLOCK_SRC_TSC);
 	assert_false(o.flow.rdma_cm);
 }
@@ -59,14 +59,14 @@ static void test_full_line(void **state)
 	assert_string_equal(o.flow.device, "mlx5_0");
 	assert_int_equal(o.flow.ib_port, 2);
 	assert_int_equal(o.flow.gid_index, 3);
-	assert_int_equal(o.flow.sl, 15);
-	assert_int_equal(o.flow.tclass, 96);
+	assert_int_equal(o.flow.spec.sl, 15);
+	assert_int_equal(o.flow.spec.tclass, 96);
 	assert_int_equal(o.flow.qp_timeout, 14);
 	assert_int_equal(o.flow.retry, 3);
 	assert_int_equal(o.n_sizes, 3);
 	assert_int_equal(o.sizes[1], 4096);
 	assert_int_equal(o.sizes[2], 1 << 20);
-	assert_int_equal(o.flow.threads, 2);
+	assert_int_equal(o.flow.spec.threads, 2);
 	assert_int_equal(o.flow.n_cpus, 2);
 	assert_int_equal(o.flow.cpus[1], 6);
 	assert_int_equal(o.flow.clock, CLOCK_SRC_MONOTONIC);
@@ -144,11 +144,11 @@ static void test_sizes(void **state)
 	assert_int_equal(s, 2u << 20);
 	assert_int_equal(units_parse_bytes("4kk", &s), -EINVAL);
 	/* rxe: 8 MiB; the sweep stops at 2^23 whatever the port allows. */
-	assert_int_equal(lat_sweep_sizes(8u << 20, sizes, 32), 23);
+	assert_int_equal(run_sweep_sizes(8u << 20, sizes, 32), 23);
 	assert_int_equal(sizes[0], 2);
 	assert_int_equal(sizes[22], 8u << 20);
-	assert_int_equal(lat_sweep_sizes(1u << 30, sizes, 32), 23);
-	assert_int_equal(lat_sweep_sizes(4096, sizes, 32), 12);
+	assert_int_equal(run_sweep_sizes(1u << 30, sizes, 32), 23);
+	assert_int_equal(run_sweep_sizes(4096, sizes, 32), 12);
 }
 
 int main(void)

@@ -180,9 +180,9 @@ static void test_lat_criterion_unresolved(void **state)
 
 	(void)state;
 	fill_unresolved(&r);
-	report_judge_rtt(criteria_add(&cs, "max_p50", CRITERION_MAX, "us", 1e9, "size 64"),
+	criterion_judge_rtt(criteria_add(&cs, "max_p50", CRITERION_MAX, "us", 1e9, "size 64"),
 			 r.rtt, 50, &clk_2ghz);
-	report_judge_rtt(criteria_add(&cs, "max_p99", CRITERION_MAX, "us", 1e9, "size 64"),
+	criterion_judge_rtt(criteria_add(&cs, "max_p99", CRITERION_MAX, "us", 1e9, "size 64"),
 			 r.rtt, 99, &clk_2ghz);
 	assert_false(cs.c[0].passed);
 	assert_false(cs.c[0].measured);

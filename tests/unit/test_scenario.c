@@ -45,16 +45,16 @@ static void test_good(void **state)
 	assert_int_equal(sc.n_flows, 2);
 	assert_string_equal(sc.flows[0].name, "lat1");
 	assert_int_equal(sc.flows[0].type, SCENARIO_FLOW_LAT);
-	assert_int_equal(sc.flows[0].sl, 1);
-	assert_int_equal(sc.flows[0].tclass, 184);
-	assert_int_equal(sc.flows[0].size_bytes, 64);
+	assert_int_equal(sc.flows[0].spec.sl, 1);
+	assert_int_equal(sc.flows[0].spec.tclass, 184);
+	assert_int_equal(sc.flows[0].spec.size_bytes, 64);
 	assert_int_equal(sc.flows[0].line, 18);
 	assert_string_equal(sc.flows[1].name, "bw.0");
 	assert_int_equal(sc.flows[1].type, SCENARIO_FLOW_BW);
-	assert_int_equal(sc.flows[1].size_bytes, 65536);
-	assert_int_equal(sc.flows[1].rate_bps, 5000000);
-	assert_int_equal(sc.flows[1].threads, 2);
-	assert_int_equal(sc.flows[1].qps, 4);
+	assert_int_equal(sc.flows[1].spec.size_bytes, 65536);
+	assert_int_equal(sc.flows[1].spec.rate_bps, 5000000);
+	assert_int_equal(sc.flows[1].spec.threads, 2);
+	assert_int_equal(sc.flows[1].spec.qps, 4);
 }
 
 static void test_defaults(void **state)
@@ -67,9 +67,9 @@ static void test_defaults(void **state)
 	assert_int_equal(sc.n_arb_files, 0);
 	assert_int_equal(sc.gid_index, -1);
 	assert_int_equal(sc.clock, CLOCK_SRC_TSC);
-	assert_int_equal(sc.flows[0].size_bytes, 4096);
-	assert_int_equal(sc.flows[0].threads, 1);
-	assert_int_equal(sc.flows[0].qps, 1);
+	assert_int_equal(sc.flows[0].spec.size_bytes, 4096);
+	assert_int_equal(sc.flows[0].spec.threads, 1);
+	assert_int_equal(sc.flows[0].spec.qps, 1);
 	assert_string_equal(sc.switch_counters, "");
 	/* The switch's counters: a command, kept whole. */
 	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters = ssh sw "
@@ -212,7 +212,7 @@ static int parse_with(const char *global, const char *flow, struct scenario *out
 	return scenario_parse("s", text, NULL, out, err, sizeof(err));
 }
 
-/* The rate rperf bw --rate VALUE carries per QP, in bit/s. */
+/* The rate rperf bw --rate VALUE paces the whole run at, in bit/s. */
 static uint64_t cli_rate_bps(const char *value)
 {
 	char *args[] = { "bw", "--rate", (char *)value, "h2", NULL };
@@ -220,22 +220,22 @@ static uint64_t cli_rate_bps(const char *value)
 	char cli_err[256];
 
 	assert_int_equal(bw_opts_parse(4, args, &o, cli_err, sizeof(cli_err)), 0);
-	return o.rate_bps;
+	return o.flow.spec.rate_bps;
 }
 
 static void test_values(void **state)
 {
 	(void)state;
 	assert_int_equal(parse_with("", "rate = 10mbit", &sc), 0);
-	assert_int_equal(sc.flows[0].rate_bps, 10000000);
+	assert_int_equal(sc.flows[0].spec.rate_bps, 10000000);
 	assert_int_equal(parse_with("link_rate = 100G", "", &sc), 0);
 	assert_near(sc.link_gbps, 100, 1e-9);
 	assert_int_equal(parse_with("", "rate = 1.5", &sc), 0);
-	assert_int_equal(sc.flows[0].rate_bps, 1500000000);
+	assert_int_equal(sc.flows[0].spec.rate_bps, 1500000000);
 	/* A bare rate means what rperf bw --rate makes of it: Gb/s. */
 	assert_int_equal(parse_with("", "rate = 5", &sc), 0);
-	assert_int_equal(sc.flows[0].rate_bps, cli_rate_bps("5"));
-	assert_int_equal(sc.flows[0].rate_bps, 5000000000ull);
+	assert_int_equal(sc.flows[0].spec.rate_bps, cli_rate_bps("5"));
+	assert_int_equal(sc.flows[0].spec.rate_bps, 5000000000ull);
 	assert_int_equal(parse_with("", "rate = -1g", &sc), -EINVAL);
 	assert_non_null(strstr(err, "rate '-1g'"));
 	assert_int_equal(parse_with("", "rate = 10 furlongs", &sc), -EINVAL);
@@ -299,7 +299,7 @@ static void test_patterns(void **state)
 	assert_flow(2, "p.h1-h3", "h1", "h3");
 	assert_flow(6, "p.h3-h2", "h3", "h2");
 	for (i = 1; i < sc.n_flows; i++) {
-		assert_int_equal(sc.flows[i].sl, 3);
+		assert_int_equal(sc.flows[i].spec.sl, 3);
 		assert_int_equal(sc.flows[i].type, SCENARIO_FLOW_BW);
 		assert_int_equal(sc.flows[i].line, 7);
 		assert_string_equal(sc.flows[i].section, "p");
@@ -406,8 +406,8 @@ static void test_bursty(void **state)
 {
 	(void)state;
 	assert_int_equal(parse_with("", "on = 10ms\noff = 40ms\nrate = 4m", &sc), 0);
-	assert_int_equal(sc.flows[0].on_ns, 10000000);
-	assert_int_equal(sc.flows[0].off_ns, 40000000);
+	assert_int_equal(sc.flows[0].spec.on_ns, 10000000);
+	assert_int_equal(sc.flows[0].spec.off_ns, 40000000);
 	assert_int_equal(parse_with("", "on = 10ms", &sc), -EINVAL);
 	assert_non_null(strstr(err, "needs both 'on' and 'off'"));
 	assert_int_equal(parse_with("", "off = soon", &sc), -EINVAL);
@@ -423,10 +423,41 @@ static void test_bursty(void **state)
 	assert_flow(1, "g", "d", "a");
 }
 
+/*
+ * A rate is the flow's whole, in a scenario and on rperf bw's command line
+ * alike: the same settings pace each QP at the same rate, and a rate
+ * below 1 bit/s a QP is refused by both.
+ */
+static void test_rate_is_whole(void **state)
+{
+	char *args[] = { "bw", "--threads", "2", "--qps", "2", "--rate", "8m", "h2", NULL };
+	char *tiny[] = { "bw", "--threads", "2", "--qps", "2", "--rate", "0.000000003", "h2",
+			 NULL };
+	struct bw_opts o;
+	char cli_err[256];
+
+	(void)state;
+	assert_int_equal(parse_with("", "threads = 2\nqps = 2\nrate = 8m", &sc), 0);
+	assert_int_equal(bw_opts_parse(8, args, &o, cli_err, sizeof(cli_err)), 0);
+	assert_int_equal(o.flow.spec.rate_bps, sc.flows[0].spec.rate_bps);
+	assert_int_equal(flow_spec_qp_rate_bps(&sc.flows[0].spec), 2000000);
+	assert_int_equal(flow_spec_qp_rate_bps(&o.flow.spec), 2000000);
+	/* 3 bit/s over 4 QPs: refused, not paced at 0 (which is unpaced). */
+	assert_int_equal(parse_with("", "threads = 2\nqps = 2\nrate = 0.000000003", &sc), -EINVAL);
+	assert_non_null(strstr(err, "below 1 bit/s for each of its 4 QPs"));
+	assert_int_equal(bw_opts_parse(8, tiny, &o, cli_err, sizeof(cli_err)), -EINVAL);
+	assert_non_null(strstr(cli_err, "--rate 3: below 1 bit/s for each of the 4 QPs"));
+	assert_int_equal(parse_with("", "rate = 11t", &sc), -EINVAL);
+	assert_non_null(strstr(err, "[f] rate '11t': expected"));
+	assert_int_equal(parse_with("", "qps = 65", &sc), -EINVAL);
+	assert_non_null(strstr(err, "[f] qps '65': expected an integer from 1 to 64"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_rate_is_whole),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_bursty),
 		cmocka_unit_test(test_agent_addresses),

@@ -242,7 +242,7 @@ static void test_criteria(void **state)
 	assert_int_equal(cs->n, 0);
 	verdict_sc_flows[0] = (struct scenario_flow){ .name = "a", .min_share_pct = 79,
 						      .max_p99_us = 10 };
-	verdict_sc_flows[1] = (struct scenario_flow){ .name = "b", .sl = 1,
+	verdict_sc_flows[1] = (struct scenario_flow){ .name = "b", .spec.sl = 1,
 						      .max_share_diff_pp = 4, .min_gbps = 0.1 };
 	n_verdict_flows = 2;
 	verdict_flows[0] = (struct converge_flow){ .name = "a", .ran = true, .class_key = 0 };

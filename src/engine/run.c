@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * What the lat and bw runs share (run.h): the device, clock and path of
+ * a run, and the size sweep.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/stop.h"
+#include "engine/client.h"
+#include "engine/run.h"
+
+size_t run_sweep_sizes(size_t max_bytes, size_t *sizes, size_t cap)
+{
+	size_t n = 0, s;
+
+	for (s = 2; s <= RUN_SWEEP_MAX_BYTES && s <= max_bytes && n < cap; s <<= 1)
+		sizes[n++] = s;
+	return n;
+}
+
+/* Worker @i of the array @ws of @stride-byte structs. */
+static struct run_worker *run_worker_at(void *ws, size_t stride, unsigned i)
+{
+	return (struct run_worker *)((char *)ws + (size_t)i * stride);
+}
+
+unsigned run_workers_start(void *ws, size_t stride, unsigned n, void *(*main)(void *))
+{
+	struct run_worker *w;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		w = run_worker_at(ws, stride, i);
+		w->index = i;
+		ret = pthread_create(&w->tid, NULL, main, w);
+		if (ret) {
+			w->status = -ret;
+			snprintf(w->err, sizeof(w->err), "cannot start a thread: %s", strerror(ret));
+			stop_request();
+			break;
+		}
+	}
+	return i;
+}
+
+void run_workers_end(struct run_common *c, void *ws, size_t stride, unsigned n,
+		     unsigned started)
+{
+	struct run_worker *w;
+	unsigned i;
+
+	for (i = 0; i < started; i++)
+		pthread_join(run_worker_at(ws, stride, i)->tid, NULL);
+	for (i = 0; i < n; i++) {
+		w = run_worker_at(ws, stride, i);
+		if (w->status && !c->error)
+			c->error = w->err;
+		run_env_worker(&c->env, i, w->cpu);
+	}
+	c->got_huge = n && run_worker_at(ws, stride, 0)->got_huge;
+}
+
+void run_load_cfg_init(struct load_cfg *cfg, const struct flow_spec *spec,
+		       const struct clock_cal *clk, const struct verbs_path *path)
+{
+	cfg->size_bytes = spec->size_bytes;
+	cfg->rate_bps = flow_spec_qp_rate_bps(spec);
+	cfg->on_ticks = clock_ns_to_ticks(clk, (double)spec->on_ns);
+	cfg->off_ticks = clock_ns_to_ticks(clk, (double)spec->off_ns);
+	cfg->drain_timeout_ticks = client_completion_timeout_ticks(clk, path);
+	cfg->clk = clk;
+}
+
+void run_probe_cfg_init(struct probe_cfg *cfg, size_t size_bytes, const struct clock_cal *clk,
+			const struct verbs_path *path)
+{
+	cfg->size_bytes = size_bytes;
+	cfg->sample_timeout_ticks = client_completion_timeout_ticks(clk, path);
+	cfg->clk = clk;
+}
+
+int run_common_prepare(struct run_common *c, const struct flow_opts *flow, char *err,
+		       size_t errlen)
+{
+	int ret;
+
+	c->flow = flow;
+	ret = clock_init(flow->clock, &c->clk, err, errlen);
+	if (ret)
+		return ret;
+	c->path = client_path(flow);
+	ret = client_open_device(flow, &c->dev, &c->cm0, err, errlen);
+	run_env_host(&c->env);
+	if (!ret)
+		verbs_env(&c->dev, &c->env);
+	return ret;
+}
+
+void run_common_release(struct run_common *c)
+{
+	verbs_dev_close(&c->dev);
+	if (c->cm0.id || c->cm0.ch)
+		conn_cm_close(&c->cm0);
+}

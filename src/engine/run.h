@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The run engine: one lat or bw test against an `rperf server`, from the
+ * device to the judged results. It opens the device and calibrates the
+ * clock, starts one worker thread per --threads (each pinned, with its
+ * own QPs), connects them, runs the sizes in turn (lat) or the paced or
+ * open-loop load (bw), joins them, merges their results and judges the
+ * pass/fail criteria. The commands (cli/) parse, call it and report; it
+ * never prints: results, warnings and errors come back in the structs
+ * and error buffers.
+ *
+ * Use: run_*_prepare() (0 or -errno with the reason in @err; the setup
+ * errors that are the user's tell by client_error_is_usage()), then
+ * run_*_go() once, read the results, run_*_release() (always, also after
+ * a failed prepare).
+ */
+#ifndef RPERF_RUN_H
+#define RPERF_RUN_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/clock.h"
+#include "base/env.h"
+#include "engine/bw_client.h"
+#include "engine/criteria.h"
+#include "engine/flow_opts.h"
+#include "engine/load.h"
+#include "engine/probe.h"
+#include "engine/result.h"
+#include "rdma/conn.h"
+#include "rdma/verbs.h"
+
+#define RUN_MAX_SIZES 32
+#define RUN_SWEEP_MAX_BYTES (1u << 23)	/* -a: 2 .. 2^23, as perftest */
+
+/* The -a sweep: powers of two from 2 up to min(@max_bytes, 2^23). */
+size_t run_sweep_sizes(size_t max_bytes, size_t *sizes, size_t cap);
+
+/* What one run shares with its workers, read-only once they start. */
+struct run_common {
+	const struct flow_opts *flow;
+	struct verbs_dev dev;
+	struct verbs_path path;
+	struct clock_cal clk;
+	struct conn_cm cm0;		/* rdma_cm: worker 0's id, resolved up front */
+	struct run_env env;
+	const char *error;		/* the first worker's error; NULL: none */
+	bool got_huge;			/* worker 0's buffers are on huge pages */
+};
+
+/* What each worker of a run has, first in its own struct. */
+struct run_worker {
+	pthread_t tid;
+	unsigned index;
+	int status;			/* 0 or -errno with err */
+	char err[256];
+	bool got_huge;			/* its buffers are on huge pages */
+	int cpu;			/* where it was pinned; -1: not */
+};
+
+/*
+ * Start @n workers on @main: the i-th is at @ws + i * @stride, a struct
+ * whose first member is a struct run_worker, given to @main. A thread
+ * that cannot start is its worker's error and stops the others (a stop
+ * request). Returns how many started.
+ */
+unsigned run_workers_start(void *ws, size_t stride, unsigned n, void *(*main)(void *));
+/* Join the @started of @n workers; the first error, worker 0's huge
+ * pages and each worker's CPU into @c. */
+void run_workers_end(struct run_common *c, void *ws, size_t stride, unsigned n,
+		     unsigned started);
+
+/*
+ * A flow's load, as every bw source runs it (rperf bw's workers, an
+ * agent's): @cfg's size, each QP's share of the flow's rate, its on/off
+ * bursts, how long to wait for the last completions on @path, and the
+ * clock, from @spec; the caller sets the rest (depth, duration, stop).
+ */
+void run_load_cfg_init(struct load_cfg *cfg, const struct flow_spec *spec,
+		       const struct clock_cal *clk, const struct verbs_path *path);
+/* A lat probe of @size_bytes on @path, as every lat source runs it: the
+ * clock and how long a sample may take; the caller sets the rest. */
+void run_probe_cfg_init(struct probe_cfg *cfg, size_t size_bytes, const struct clock_cal *clk,
+			const struct verbs_path *path);
+
+/*
+ * The clock, the path, the device (resolved through rdma_cm with
+ * --rdma-cm) and the host's environment for @flow's run. 0 or -errno with
+ * the reason in @err; run_common_release() in any case.
+ */
+int run_common_prepare(struct run_common *c, const struct flow_opts *flow, char *err,
+		       size_t errlen);
+void run_common_release(struct run_common *c);
+
+/* ------------------------------------------------------------------ */
+/* lat                                                                 */
+/* ------------------------------------------------------------------ */
+
+struct run_lat_cfg {
+	const struct flow_opts *flow;
+	uint64_t iterations;		/* 0: for duration_s */
+	double duration_s;
+	uint64_t warmup;
+	const size_t *sizes;		/* ignored with all_sizes */
+	size_t n_sizes;
+	bool all_sizes;			/* the sweep up to what the port allows */
+	/* Pass/fail: the RTT's percentile at most this, per size; 0: none. */
+	double max_p50_s, max_p99_s, max_p99_9_s;
+	/* Each measured sample of worker @index at @size_bytes, as it comes
+	 * (from the worker's thread); NULL: none. */
+	void (*on_sample)(void *arg, unsigned index, size_t size_bytes,
+			  const struct probe_sample *s);
+	void *arg;
+};
+
+struct run_lat_worker;
+
+struct run_lat {
+	struct run_common c;
+	const struct run_lat_cfg *cfg;
+	size_t sizes[RUN_MAX_SIZES];
+	size_t n_sizes;
+	size_t max_bytes;
+	struct run_lat_worker *w;
+	/* after run_lat_go(): per size, every worker's merged; judged */
+	struct flow_result merged[RUN_MAX_SIZES];
+	size_t n_merged;
+	struct criteria crit;
+};
+
+int run_lat_prepare(struct run_lat *r, const struct run_lat_cfg *cfg, char *err, size_t errlen);
+/* Run the workers to the end (a stop request ends them early), merge
+ * and judge; the first worker's error is r->c.error. */
+void run_lat_go(struct run_lat *r);
+void run_lat_release(struct run_lat *r);
+
+/* ------------------------------------------------------------------ */
+/* bw                                                                  */
+/* ------------------------------------------------------------------ */
+
+struct run_bw_cfg {
+	const struct flow_opts *flow;	/* flow->spec: size, QPs, the whole run's rate */
+	double duration_s, interval_s;
+	uint32_t tx_depth, batch, cq_mod;
+	uint64_t hw_rate_bps;		/* per QP; 0: none */
+	bool write, event;
+	uint64_t min_bps;		/* pass/fail on the total; 0: none */
+	/* Each interval as the workers' sums give it, from the calling thread. */
+	void (*on_interval)(void *arg, const struct bw_interval *iv);
+	void *arg;
+};
+
+struct run_bw_worker;
+
+struct run_bw {
+	struct run_common c;
+	const struct run_bw_cfg *cfg;
+	size_t max_snaps;
+	struct run_bw_worker *w;
+	/* after run_bw_go(): the intervals, the total, judged */
+	struct bw_interval *iv;
+	size_t n_iv;
+	struct flow_result total;
+	bool total_ok;
+	char rx_warning[256];		/* why the received figures are unknown; "": known */
+	struct criteria crit;
+};
+
+int run_bw_prepare(struct run_bw *r, const struct run_bw_cfg *cfg, char *err, size_t errlen);
+/* As run_lat_go(), following the intervals as they come. */
+void run_bw_go(struct run_bw *r);
+void run_bw_release(struct run_bw *r);
+
+#endif

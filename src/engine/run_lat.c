@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The lat run (run.h): each worker thread is pinned near the NIC, has its
+ * own wire QP (one server flow) and loopback pair, and runs every size in
+ * turn; results are merged per size after join and judged.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/errbuf.h"
+#include "base/hist.h"
+#include "base/stop.h"
+#include "engine/client.h"
+#include "engine/run.h"
+
+struct run_lat_worker {
+	struct run_worker base;		/* first: run_workers_start() */
+	struct run_lat *run;
+	struct flow_result res[RUN_MAX_SIZES];
+	size_t n_res;			/* initialized results, the last maybe partial */
+	size_t size_bytes;		/* the size it runs now */
+};
+
+/* The probe's sample callback: the worker's sample, to the caller's. */
+static void run_lat_sample(void *arg, const struct probe_sample *s)
+{
+	struct run_lat_worker *w = arg;
+	const struct run_lat_cfg *cfg = w->run->cfg;
+
+	cfg->on_sample(cfg->arg, w->base.index, w->size_bytes, s);
+}
+
+/* Every size in turn on probe @p; 0 or -errno with w->base.err. */
+static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, bool ctl_cm)
+{
+	struct run_lat *run = w->run;
+	const struct run_lat_cfg *o = run->cfg;
+	struct verbs_counters before, after;
+	struct probe_cfg cfg = {
+		.iterations = o->iterations,
+		.duration_ticks = clock_ns_to_ticks(&run->c.clk, o->duration_s * 1e9),
+		.warmup = o->warmup,
+		.ctl_fd = ctl_fd,
+		.ctl_any_event = ctl_cm,
+		.peer = o->flow->host,
+		.stop = stop_flag(),
+		.yield = o->flow->yield,
+		.on_sample = o->on_sample ? run_lat_sample : NULL,
+		.arg = w,
+	};
+	struct flow_result *res;
+	size_t k;
+	int ret;
+
+	for (k = 0; k < run->n_sizes; k++) {
+		res = &w->res[k];
+		if (flow_result_init(res, run->sizes[k]))
+			return errbuf_set(w->base.err, sizeof(w->base.err), -ENOMEM, "out of memory");
+		w->n_res = k + 1;
+		w->size_bytes = run->sizes[k];
+		run_probe_cfg_init(&cfg, w->size_bytes, &run->c.clk, &run->c.path);
+		verbs_counters_read(&run->c.dev, &before);
+		ret = probe_run(p, &cfg, res);
+		if (!verbs_counters_read(&run->c.dev, &after))
+			res->retrans = verbs_counters_retrans(&before, &after);
+		if (ret) {
+			memcpy(w->base.err, res->error, sizeof(w->base.err));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void *run_lat_worker_main(void *arg)
+{
+	struct run_lat_worker *w = arg;
+	struct run_lat *run = w->run;
+	const struct flow_opts *f = run->cfg->flow;
+	struct probe p;
+	int fd, ret;
+
+	ret = client_pin_worker(f, run->c.dev.ctx, w->base.index, w->base.err, sizeof(w->base.err));
+	w->base.cpu = ret >= 0 ? ret : -1;
+	if (ret >= 0)
+		ret = probe_init(&p, &run->c.dev, run->max_bytes, f->hugepages, &run->c.path,
+				 &w->base.got_huge, w->base.err, sizeof(w->base.err));
+	if (ret) {
+		w->base.status = ret;
+		return NULL;
+	}
+	ret = client_connect(f, &run->c.cm0, &p.wire, &run->c.path, run->max_bytes, w->base.err,
+			     sizeof(w->base.err));
+	if (ret >= 0)
+		ret = run_lat_sizes(w, &p, ret, f->rdma_cm);
+	w->base.status = ret < 0 ? ret : 0;
+	fd = f->rdma_cm ? -1 : ret;
+	if (fd >= 0)
+		close(fd);
+	probe_release(&p);
+	return NULL;
+}
+
+/* The sizes to run: the sweep or the list, each within the port's limit. */
+static int run_lat_pick_sizes(struct run_lat *run, char *err, size_t errlen)
+{
+	size_t max = verbs_dev_max_msg_bytes(&run->c.dev), k;
+	const struct run_lat_cfg *o = run->cfg;
+
+	if (o->all_sizes) {
+		run->n_sizes = run_sweep_sizes(max, run->sizes, RUN_MAX_SIZES);
+	} else {
+		memcpy(run->sizes, o->sizes, o->n_sizes * sizeof(o->sizes[0]));
+		run->n_sizes = o->n_sizes;
+	}
+	for (k = 0; k < run->n_sizes; k++) {
+		if (run->sizes[k] > max)
+			return errbuf_set(err, errlen, -EMSGSIZE,
+					  "size %zu larger than %s port %u allows (%zu bytes)",
+					  run->sizes[k], run->c.dev.name, run->c.dev.port, max);
+		if (run->sizes[k] > run->max_bytes)
+			run->max_bytes = run->sizes[k];
+	}
+	return 0;
+}
+
+int run_lat_prepare(struct run_lat *r, const struct run_lat_cfg *cfg, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->cfg = cfg;
+	ret = run_common_prepare(&r->c, cfg->flow, err, errlen);
+	if (!ret)
+		ret = run_lat_pick_sizes(r, err, errlen);
+	if (!ret) {
+		r->w = calloc(cfg->flow->spec.threads, sizeof(*r->w));
+		if (!r->w)
+			ret = errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	}
+	return ret;
+}
+
+/* Per size, every worker's result into r->merged. */
+static void run_lat_merge(struct run_lat *r)
+{
+	unsigned i, nw = r->cfg->flow->spec.threads;
+	uint64_t retrans;
+	size_t k;
+
+	for (i = 0; i < nw; i++)
+		r->n_merged = r->w[i].n_res > r->n_merged ? r->w[i].n_res : r->n_merged;
+	for (k = 0; k < r->n_merged; k++) {
+		flow_result_init(&r->merged[k], r->sizes[k]);
+		retrans = 0;
+		for (i = 0; i < nw; i++) {
+			if (k >= r->w[i].n_res)
+				continue;
+			flow_result_merge(&r->merged[k], &r->w[i].res[k]);
+			/* Port counters: the workers' windows overlap; never add them. */
+			retrans = r->w[i].res[k].retrans > retrans ? r->w[i].res[k].retrans : retrans;
+		}
+		r->merged[k].retrans = retrans;
+	}
+}
+
+/* The --max-* criteria, per size, on the merged RTTs. */
+static void run_lat_judge(struct run_lat *r)
+{
+	const struct run_lat_cfg *o = r->cfg;
+	const struct { const char *name; double pct, limit_s; } want[] = {
+		{ "max_p50", 50, o->max_p50_s },
+		{ "max_p99", 99, o->max_p99_s },
+		{ "max_p99.9", 99.9, o->max_p99_9_s },
+	};
+	const struct flow_result *res = r->merged;
+	struct criterion *c;
+	char scope[32];
+	size_t i, k;
+
+	for (k = 0; k < r->n_merged; k++) {
+		snprintf(scope, sizeof(scope), "size %zu", res[k].size_bytes);
+		for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			if (want[i].limit_s <= 0)
+				continue;
+			c = criteria_add(&r->crit, want[i].name, CRITERION_MAX, "us",
+					 want[i].limit_s * 1e6, scope);
+			if (c)
+				criterion_judge_rtt(c, res[k].rtt, want[i].pct, &r->c.clk);
+		}
+	}
+}
+
+void run_lat_go(struct run_lat *r)
+{
+	unsigned i, n = r->cfg->flow->spec.threads, started;
+
+	for (i = 0; i < n; i++)
+		r->w[i].run = r;
+	started = run_workers_start(r->w, sizeof(*r->w), n, run_lat_worker_main);
+	run_workers_end(&r->c, r->w, sizeof(*r->w), n, started);
+	run_lat_merge(r);
+	run_lat_judge(r);
+}
+
+void run_lat_release(struct run_lat *r)
+{
+	unsigned i;
+	size_t k;
+
+	for (i = 0; r->w && i < r->cfg->flow->spec.threads; i++)
+		for (k = 0; k < r->w[i].n_res; k++)
+			flow_result_release(&r->w[i].res[k]);
+	for (k = 0; k < r->n_merged; k++)
+		flow_result_release(&r->merged[k]);
+	free(r->w);
+	r->w = NULL;
+	run_common_release(&r->c);
+}
