@@ -1,5 +1,5 @@
 /*
- * One coordinator's session: its hello and token, the time exchanges,
+ * One coordinator's session, once through the gate (agent_gate.c): the time exchanges,
  * and for every setup message a step built from it (the device, the
  * clock, the sink and the flows it sends), answered ready, run and torn
  * down. While a
@@ -181,75 +181,6 @@ static int agent_run(struct agent_step *st, struct ctl_chan *ch, char *err, size
 /* Session                                                             */
 /* ------------------------------------------------------------------ */
 
-/*
- * With a token, challenge the coordinator: our nonce and our proof over
- * both nonces; its answer must prove it holds the token too (ctl.h), and
- * then every later frame on @ch is sealed under the session's key.
- */
-static int agent_challenge(struct ctl_chan *ch, const char *token, const char *theirs,
-			   char *err, size_t errlen)
-{
-	char mine[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1];
-	const char *got;
-	json_t *m;
-	int ret = ctl_nonce(mine, err, errlen);
-
-	if (ret)
-		return ret;
-	m = ctl_msg("challenge");
-	ctl_auth_mac(token, "agent", mine, theirs, mac);
-	json_object_set_new(m, "nonce", json_string(mine));
-	json_object_set_new(m, "mac", json_string(mac));
-	ret = ctl_send(ch, m, AGENT_HELLO_MS, err, errlen);
-	json_decref(m);
-	if (!ret)
-		ret = ctl_recv(ch, &m, AGENT_HELLO_MS, err, errlen);
-	if (ret)
-		return ret;
-	ctl_auth_mac(token, "coordinator", theirs, mine, mac);
-	got = json_string_value(json_object_get(m, "mac"));
-	if (strcmp(ctl_type(m), "auth"))
-		ret = errbuf_set(err, errlen, -EPROTO, "expected an auth, got '%s'", ctl_type(m));
-	else if (!got || !ctl_token_equal(got, mac))
-		ret = errbuf_set(err, errlen, -EACCES, "wrong token: the coordinator's proof "
-				 "does not match");
-	json_decref(m);
-	return ret ? ret : ctl_chan_key(ch, token, theirs, mine, err, errlen);
-}
-
-static int agent_hello(struct ctl_chan *ch, const char *token, char *err, size_t errlen)
-{
-	char host[256] = "?", theirs[CTL_NONCE_HEX + 1] = "";
-	const char *nonce;
-	json_t *m;
-	int ret;
-
-	ret = ctl_recv(ch, &m, AGENT_HELLO_MS, err, errlen);
-	if (ret)
-		return ret;
-	nonce = json_string_value(json_object_get(m, "nonce"));
-	if (strcmp(ctl_type(m), "hello") || agent_ctl_int(m, "version") != CTL_VERSION || !nonce)
-		ret = errbuf_set(err, errlen, -EPROTO, "expected a hello of version %d with a "
-				 "nonce", CTL_VERSION);
-	else
-		snprintf(theirs, sizeof(theirs), "%s", nonce);
-	json_decref(m);
-	if (!ret && token)
-		ret = agent_challenge(ch, token, theirs, err, errlen);
-	if (ret) {
-		ctl_send_error(ch, NULL, err, AGENT_HELLO_MS);
-		return ret;
-	}
-	gethostname(host, sizeof(host) - 1);
-	m = ctl_msg("hello");
-	json_object_set_new(m, "version", json_integer(CTL_VERSION));
-	json_object_set_new(m, "host", json_string(host));
-	json_object_set_new(m, "now_ns", json_integer((json_int_t)ctl_now_ns()));
-	ret = ctl_send(ch, m, AGENT_HELLO_MS, err, errlen);
-	json_decref(m);
-	return ret;
-}
-
 /* One setup message: build the step, answer ready or error, run it. */
 static int agent_step(struct agent *a, struct ctl_chan *ch, const json_t *m, char *err,
 		      size_t errlen)
@@ -282,28 +213,22 @@ static int agent_step(struct agent *a, struct ctl_chan *ch, const json_t *m, cha
 	return ret;
 }
 
-void agent_session_serve(struct agent *a, int cfd)
+void agent_session_serve(struct agent *a, struct ctl_chan *ch)
 {
-	struct ctl_chan ch;
 	char err[512];
 	json_t *m;
-	int ret;
+	int ret = 0;
 
-	ctl_chan_init(&ch, cfd, false);
-	conn_peer_name(cfd, a->peer, sizeof(a->peer));
-	ret = agent_hello(&ch, a->token, err, sizeof(err));
-	if (ret) {
-		log_warn("%s: %s", ch.peer, err);
-		ctl_chan_forget(&ch);
-		return;
-	}
-	log_info("%s connected", ch.peer);
+	conn_peer_name(ch->fd, a->peer, sizeof(a->peer));
+	/* Handshakes still under way are refused with the rest while this runs. */
+	agent_gate_drop(a);
+	log_info("%s connected", ch->peer);
 	while (!stop_requested()) {
-		ret = agent_ctl_next(a, &ch, &m, AGENT_IDLE_MS, err, sizeof(err));
+		ret = agent_ctl_next(a, ch, &m, AGENT_IDLE_MS, err, sizeof(err));
 		if (ret)
 			break;
 		if (!strcmp(ctl_type(m), "setup"))
-			ret = agent_step(a, &ch, m, err, sizeof(err));
+			ret = agent_step(a, ch, m, err, sizeof(err));
 		else if (strcmp(ctl_type(m), "stop"))
 			ret = errbuf_set(err, sizeof(err), -EPROTO, "unexpected '%s'", ctl_type(m));
 		json_decref(m);
@@ -311,10 +236,10 @@ void agent_session_serve(struct agent *a, int cfd)
 			break;
 	}
 	if (stop_requested())
-		ctl_send_error(&ch, NULL, "the agent is stopping", AGENT_REFUSE_MS);
+		ctl_send_error(ch, NULL, "the agent is stopping", AGENT_REFUSE_MS);
 	if (ret && ret != -ECONNRESET)
-		log_warn("%s: %s", ch.peer, err);
+		log_warn("%s: %s", ch->peer, err);
 	else
-		log_info("%s done", ch.peer);
-	ctl_chan_forget(&ch);
+		log_info("%s done", ch->peer);
+	ctl_chan_forget(ch);
 }

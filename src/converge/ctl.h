@@ -65,9 +65,15 @@
 #define CTL_MAX_MSG_BYTES	(1u << 20)
 #define CTL_MAX_TOKEN_BYTES	256
 #define CTL_NONCE_HEX		64	/* 32 random bytes */
+#define CTL_NEW_TOKEN_BYTES	32	/* rperf agent --new-token: 64 hex characters */
 #define CTL_MAC_HEX		64	/* HMAC-SHA256 */
 #define CTL_MAX_FLOWS		64
 #define CTL_NAME_MAX		64
+/* A peer gone without a word is found within 25 s: 10 s idle, then 3 probes 5 s apart. */
+#define CTL_KEEPIDLE_S		10
+#define CTL_KEEPINTVL_S		5
+#define CTL_KEEPCNT		3
+#define CTL_USER_TIMEOUT_MS	25000
 
 /*
  * Parse one message body and check it against its type's fields. 0 and
@@ -107,6 +113,12 @@ void ctl_chan_init(struct ctl_chan *c, int fd, bool coordinator);
  */
 int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
 		 const char *agent_nonce, char *err, size_t errlen);
+/*
+ * Make a vanished peer an error within CTL_USER_TIMEOUT_MS (keepalive
+ * probes when idle, a bound on unacknowledged data when not): every
+ * control socket, both ends (ctl_chan_init calls it). Best effort.
+ */
+void ctl_keepalive(int fd);
 /* Wipe @c's key (the socket is the caller's to close). */
 void ctl_chan_forget(struct ctl_chan *c);
 
@@ -134,9 +146,16 @@ bool ctl_addr_is_loopback(const char *addr);
 /*
  * Read a shared token file: its first line, at least 16 and at most
  * CTL_MAX_TOKEN_BYTES - 1 characters ("-": standard input's first line,
- * left open). 0 or -errno with the reason.
+ * left open). A regular file that group or others may access is refused
+ * (-EPERM, the reason saying how to mend it). 0 or -errno with the reason.
  */
 int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen);
+/*
+ * A new token in @path: CTL_NEW_TOKEN_BYTES from OpenSSL's generator as
+ * one line of hex, the file made with mode 0600 and never over an
+ * existing one. 0 or -errno with the reason.
+ */
+int ctl_token_new(const char *path, char *err, size_t errlen);
 /* Compare two tokens in time independent of where they differ. */
 bool ctl_token_equal(const char *a, const char *b);
 

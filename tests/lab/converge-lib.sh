@@ -3,7 +3,7 @@
 # address); the coordinator runs on h1 and its JSON is copied to $WORK.
 
 AGENT_HOSTS=${AGENT_HOSTS:-h1 h2 h3}
-TOKEN_CMD="echo lab-converge-token-$$ >/tmp/rperf-token"
+TOKEN_CMD="install -m 600 /dev/null /tmp/rperf-token && echo lab-converge-token-$$ >/tmp/rperf-token"
 
 # Start `rperf agent` on every host of AGENT_HOSTS; stop_agents ends them.
 start_agents() {

@@ -7,7 +7,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -289,6 +294,52 @@ static void test_tokens(void **state)
 	assert_false(ctl_addr_is_loopback(NULL));
 }
 
+/* Every control socket finds a vanished peer within 30 s, idle or not. */
+static void test_keepalive(void **state)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0), on = 0, idle_s = 0, intvl_s = 0, cnt = 0;
+	unsigned int user_ms = 0;
+	socklen_t n = sizeof(int);
+
+	(void)state;
+	assert_true(fd >= 0);
+	ctl_keepalive(fd);
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, &n), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, &n), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl_s, &n), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, &n), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms, &n), 0);
+	assert_int_equal(on, 1);
+	assert_true(idle_s > 0 && idle_s + intvl_s * cnt <= 30);
+	assert_true(user_ms > 0 && user_ms <= 30000);
+	close(fd);
+}
+
+/* --new-token's file: 0600, one line of 64 hex characters, never overwritten; read back. */
+static void test_token_files(void **state)
+{
+	char dir[] = "/tmp/test_ctl.XXXXXX", path[64], tok[CTL_MAX_TOKEN_BYTES], err[256];
+	struct stat sb;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t", dir);
+	assert_int_equal(ctl_token_new(path, err, sizeof(err)), 0);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), 0);
+	assert_int_equal(strlen(tok), 2 * CTL_NEW_TOKEN_BYTES);
+	assert_int_equal(strspn(tok, "0123456789abcdef"), 2 * CTL_NEW_TOKEN_BYTES);
+	assert_int_equal(ctl_token_new(path, err, sizeof(err)), -EEXIST);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "chmod 600"));
+	assert_int_equal(chmod(path, 0604), 0);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +348,8 @@ int main(void)
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_sealed),
 		cmocka_unit_test(test_tokens),
+		cmocka_unit_test(test_keepalive),
+		cmocka_unit_test(test_token_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
