@@ -12,6 +12,7 @@
 #ifndef RPERF_CONN_H
 #define RPERF_CONN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <rdma/rdma_cma.h>
@@ -135,11 +136,15 @@ void conn_sock_name(int fd, char *buf, size_t len);
 
 /* ---- rdma_cm ---- */
 
+#define CONN_CM_REJ_CONSUMER	28	/* IB CM reject reason: the listener's rdma_reject() */
+
 /* A client-side rdma_cm connection: its channel and id. */
 struct conn_cm {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	char host[64];			/* the server, for messages */
+	struct sockaddr_storage dst;	/* its address, resolved once */
+	uint8_t tos;
 	uint32_t flow_id;		/* the server's id for the flow, once connected */
 	uint8_t secret[CONN_SECRET_BYTES];	/* its secret, for the side connection */
 };
@@ -167,5 +172,11 @@ int conn_cm_qp_ready(struct rdma_cm_id *id, struct verbs_qp *q, const struct ver
 int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_hello *reply,
 		   char *err, size_t errlen);
 void conn_cm_close(struct conn_cm *c);
+/*
+ * Whether a connection rejected with @status may be tried again: any
+ * rejection but the server's own (IB CM reason 28, consumer defined),
+ * such as a port nobody listens on yet (reason 8, invalid service ID).
+ */
+bool conn_cm_reject_retryable(int status);
 
 #endif

@@ -5,6 +5,7 @@
  * that binds it to the flow's client address and secret.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,12 +128,22 @@ static void test_attach_bound(void **state)
 	assert_string_equal(ip, "fd00::1");
 }
 
+/* rdma_cm: a port nobody listens on yet is tried again; the server's own refusal is final. */
+static void test_cm_reject_retry(void **state)
+{
+	(void)state;
+	assert_true(conn_cm_reject_retryable(8));	/* IB CM: invalid service ID */
+	assert_true(conn_cm_reject_retryable(-ECONNREFUSED));	/* iWARP */
+	assert_false(conn_cm_reject_retryable(CONN_CM_REJ_CONSUMER));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_hello_attach),
 		cmocka_unit_test(test_attach_bound),
+		cmocka_unit_test(test_cm_reject_retry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
