@@ -147,6 +147,7 @@ int cmd_agent(int argc, char **argv)
 	srand48(getpid() ^ (long)ctl_now_ns());
 	log_info("agent listening on %s port %u", o.bind ? o.bind : "*", o.port);
 	agent_gate_init(&ag, lfd, o.token_file ? token : NULL);
+	ag.bind = o.bind;		/* the sink's data port too */
 	while (!stop_requested() && !agent_launcher_gone(&o)) {
 		/* Half a second at most between looks at the launcher's hang-up. */
 		if (!agent_gate_wait(&ag, agent_token_on_stdin(&o) ? 0 : -1, 500, &ch))

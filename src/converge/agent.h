@@ -36,6 +36,7 @@ struct agent_pending {
 struct agent {
 	int lfd;			/* the control port, -1: none to watch */
 	const char *token;		/* NULL: none asked for (loopback) */
+	const char *bind;		/* the address the ports are on; NULL: every address */
 	char peer[64];			/* the coordinator being served */
 	struct agent_pending pend[AGENT_MAX_PENDING];
 	unsigned dropped;		/* connections dropped without a handshake, not yet logged */

@@ -44,6 +44,15 @@ struct agent_flow {
 	unsigned threads, qps;
 	char dest[256];			/* the host whose sink it goes to */
 	uint16_t dest_port;		/* and that sink's data port */
+	uint8_t secret[CONN_SECRET_BYTES];	/* SECRET: shown in its data connections' hello */
+};
+
+/* SECRET: a flow the sink admits (the setup's "expect"), and how many of its connections came. */
+struct agent_expect {
+	char src[64];			/* its source's address */
+	uint8_t secret[CONN_SECRET_BYTES];
+	unsigned conns, used;
+	size_t size_bytes;		/* its messages' largest */
 };
 
 /* One worker: a thread with its wire QP (lat) or its QPs (bw) to the destination. */
@@ -84,6 +93,8 @@ struct agent_step {
 	bool go_init;			/* go_mu and go_cv are initialised */
 	bool go, quit;			/* under go_mu: run from at_ns; end unstarted */
 	/* sink: owned by its thread while it runs */
+	struct agent_expect expect[CTL_MAX_FLOWS];	/* SECRET: all it admits */
+	size_t n_expect;
 	struct sink sink;
 	bool sink_ok;
 	int lfd;
@@ -94,6 +105,7 @@ struct agent_step {
 	int sink_ready;			/* from the thread (atomic): sink_res is set */
 	int sink_open;			/* from the thread (atomic): a source is still connected */
 	json_t *sink_res;		/* what it counted in the window */
+	uint64_t sink_refused;		/* SECRET: and the data connections it refused */
 	uint64_t sink_window_ns;
 	/* the run: at_ns is stored last (atomic), the window with it */
 	uint64_t at_ns, warmup_ns, duration_ns;

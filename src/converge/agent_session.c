@@ -43,6 +43,8 @@ static void agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry
 	f->dest_port = (uint16_t)agent_ctl_int(j, "dest_port");
 	f->threads = (unsigned)agent_ctl_int(j, "threads");
 	f->qps = (unsigned)agent_ctl_int(j, "qps");
+	/* SECRET: none (or a bad one) leaves it zero, and the sink refuses that */
+	ctl_secret_parse(json_string_value(json_object_get(j, "secret")), f->secret);
 }
 
 static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
@@ -105,6 +107,8 @@ static int agent_send_result(struct agent_step *st, struct ctl_chan *ch,
 	json_object_set_new(m, "sink", st->sink_res ? json_incref(st->sink_res) : json_array());
 	json_object_set_new(m, "window_ns", json_integer((json_int_t)(st->sink_role ?
 			    st->sink_window_ns : st->duration_ns)));
+	if (st->sink_role)	/* SECRET: data connections refused, none counted in a class */
+		json_object_set_new(m, "refused", json_integer((json_int_t)st->sink_refused));
 	if (before && before->n && after && !verbs_counters_read(&st->dev, after))
 		json_object_set_new(m, "retrans", json_integer((json_int_t)
 				    verbs_counters_retrans(before, after)));

@@ -61,6 +61,17 @@ static const struct ctl_field flow_fields[] = {
 	{ "dest_port", K_INT, true, 1, 65535, NULL, NULL },	/* and that sink's port */
 	{ "on_ns", K_INT, false, 0, 3.6e12, NULL, NULL },	/* bursty bw: on, then off */
 	{ "off_ns", K_INT, false, 0, 3.6e12, NULL, NULL },
+	/* SECRET: the flow's data-connection secret, fresh for each setup */
+	{ "secret", K_STR, false, CTL_SECRET_HEX, CTL_SECRET_HEX, NULL, NULL },
+	FIELD_END,
+};
+
+/* SECRET: a flow a sink admits (setup "expect"): its secret, from where, how many, how large. */
+static const struct ctl_field expect_fields[] = {
+	{ "secret", K_STR, true, CTL_SECRET_HEX, CTL_SECRET_HEX, NULL, NULL },
+	{ "src", K_STR, true, 1, 63, NULL, NULL },	/* its source's address */
+	{ "conns", K_INT, true, 1, 64 * 64, NULL, NULL },	/* threads x QPs */
+	{ "size", K_INT, true, 1, 1 << 30, NULL, NULL },	/* its largest message */
 	FIELD_END,
 };
 
@@ -136,6 +147,8 @@ static const struct ctl_field setup_fields[] = {
 	{ "qp_timeout", K_INT, true, 0, 31, NULL, NULL },
 	{ "retry", K_INT, true, 0, 7, NULL, NULL },
 	{ "flows", K_ARRAY, true, 0, CTL_MAX_FLOWS, NULL, flow_fields },
+	/* SECRET: a sink admits these flows' data connections, nothing else */
+	{ "expect", K_ARRAY, false, 0, CTL_MAX_FLOWS, NULL, expect_fields },
 	FIELD_END,
 };
 
@@ -157,6 +170,7 @@ static const struct ctl_field result_fields[] = {
 	{ "sink", K_ARRAY, true, 0, 4096, NULL, sink_fields },
 	{ "window_ns", K_INT, true, 0, I64, NULL, NULL },
 	{ "retrans", K_INT, false, 0, I64, NULL, NULL },	/* a source's port, over the run */
+	{ "refused", K_INT, false, 0, I64, NULL, NULL },	/* SECRET: a sink's refused data connections */
 	FIELD_END,
 };
 
@@ -725,6 +739,31 @@ bool ctl_token_equal(const char *a, const char *b)
 	for (i = 0; i < la; i++)
 		d |= (unsigned char)a[i] ^ (unsigned char)b[i < lb ? i : 0];
 	return !d;
+}
+
+int ctl_secret_new(char out[CTL_SECRET_HEX + 1], char *err, size_t errlen)
+{
+	unsigned char b[CTL_SECRET_HEX / 2];
+
+	if (RAND_bytes(b, sizeof(b)) != 1)
+		return errbuf_set(err, errlen, -EIO, "no random bytes for a flow's secret");
+	ctl_hex(b, sizeof(b), out);
+	OPENSSL_cleanse(b, sizeof(b));
+	return 0;
+}
+
+int ctl_secret_parse(const char *hex, unsigned char out[CTL_SECRET_HEX / 2])
+{
+	unsigned char *b;
+	long n = 0;
+
+	memset(out, 0, CTL_SECRET_HEX / 2);
+	if (!hex || strlen(hex) != CTL_SECRET_HEX || !(b = OPENSSL_hexstr2buf(hex, &n)))
+		return -EINVAL;
+	if (n == CTL_SECRET_HEX / 2)
+		memcpy(out, b, (size_t)n);
+	OPENSSL_clear_free(b, (size_t)n);
+	return n == CTL_SECRET_HEX / 2 ? 0 : -EINVAL;
 }
 
 int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen)

@@ -20,9 +20,12 @@
  *   time {}                      -> time {now_ns}         (clock offset)
  *   setup {sink, flows, ...}     -> ready {conns} | error {error, flow}
  *   (sink: the agent is a destination of the step; flows: those it
- *    sends, each to its dest's sink. One agent may be both.)
+ *    sends, each to its dest's sink. One agent may be both. Each flow
+ *    carries a fresh random secret, which its data connections show in
+ *    their hello; a sink's "expect" lists the flows it admits: secret,
+ *    source address, connections, message size. Nothing else gets a QP.)
  *   start {at_ns, warmup_ms, duration_ms}
- *                                -> result {flows, sink} | error {...}
+ *                                -> result {flows, sink, refused} | error {...}
  *   stop {}                      (any time: end the run, keep results)
  * and again from setup for the next step of a sweep. The agent never runs
  * a command or opens a file the coordinator names: a setup only names
@@ -66,6 +69,7 @@
 #define CTL_MAX_TOKEN_BYTES	256
 #define CTL_NONCE_HEX		64	/* 32 random bytes */
 #define CTL_NEW_TOKEN_BYTES	32	/* rperf agent --new-token: 64 hex characters */
+#define CTL_SECRET_HEX		32	/* a flow's data-connection secret (CONN_SECRET_BYTES) */
 #define CTL_MAC_HEX		64	/* HMAC-SHA256 */
 #define CTL_MAX_FLOWS		64
 #define CTL_NAME_MAX		64
@@ -159,6 +163,10 @@ int ctl_token_new(const char *path, char *err, size_t errlen);
 /* Compare two tokens in time independent of where they differ. */
 bool ctl_token_equal(const char *a, const char *b);
 
+/* A fresh data-connection secret for a flow, from OpenSSL's generator, as hex. 0 or -EIO. */
+int ctl_secret_new(char out[CTL_SECRET_HEX + 1], char *err, size_t errlen);
+/* @hex (ctl_secret_new's) into @out: 0, or -EINVAL (and @out zero) if it is not one. */
+int ctl_secret_parse(const char *hex, unsigned char out[CTL_SECRET_HEX / 2]);
 /* A fresh nonce from OpenSSL's generator, as hex. 0 or -EIO. */
 int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen);
 /*

@@ -286,12 +286,14 @@ static int client_hello(const char *host, uint16_t port, const struct conn_hello
 }
 
 int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
-		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
-		     char *err, size_t errlen)
+		     const struct verbs_path *path, size_t max_msg_bytes,
+		     const uint8_t *secret, int timeout_ms, char *err, size_t errlen)
 {
 	struct conn_hello h = { .kind = CONN_HELLO_CLIENT }, r;
 	int fd, ret;
 
+	if (secret)
+		memcpy(h.secret, secret, CONN_SECRET_BYTES);
 	verbs_qp_local(q, &h.ep);
 	h.path = *path;
 	h.max_msg_bytes = (uint32_t)max_msg_bytes;

@@ -100,12 +100,15 @@ int conn_request(int fd, uint16_t kind, uint16_t want_kind, struct conn_msg *ans
 /*
  * A client flow over TCP: connect to the server at @host:@port, send the
  * hello for @q along @path, take the answer and bring @q to RTS. The
- * socket (returned) stays open for the life of the flow. fd or -errno,
- * with a message naming the server in @err; each wait lasts @timeout_ms.
+ * socket (returned) stays open for the life of the flow. @secret (NULL:
+ * none), CONN_SECRET_BYTES, goes in the hello: the flow's, for a server
+ * that admits only the flows it was told of (a converge agent's sink).
+ * fd or -errno, with a message naming the server in @err; each wait
+ * lasts @timeout_ms.
  */
 int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
-		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
-		     char *err, size_t errlen);
+		     const struct verbs_path *path, size_t max_msg_bytes,
+		     const uint8_t *secret, int timeout_ms, char *err, size_t errlen);
 
 /*
  * A side connection for the flow the server counts as @flow_id (one that

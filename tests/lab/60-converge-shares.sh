@@ -18,8 +18,29 @@ trap 'stop_agents; cleanup' EXIT
 start_agents
 
 TOL=4
+# Data connections that are no flow's, during the step: a client hello
+# with a made-up secret from h1 (a source of the step) and from h3 (the
+# destination itself, no source of it), each sent once h3's sink listens.
+# Each is refused without a QP, counted in the JSON, and the shares below
+# stay those of analyze.
+forgers=()
+for h in h1 h3; do
+	in_vm_bg "$h" "python3 $TOP/tests/lab/forge-attach.py h3 18540 0 client" "$WORK/forge-$h.out"
+	forgers+=("${BG_PIDS[-1]}")
+done
 converge shares --tolerance $TOL examples/converge-ets-shares.ini ||
 	fail "converge exited $? on the configuration the switch runs"
+for h in h1 h3; do
+	wait "${forgers[0]}" || true
+	forgers=("${forgers[@]:1}")
+	[ "$(tail -n 1 "$WORK/forge-$h.out")" = -13 ] ||
+		fail "a data connection from $h without the flow's secret: $(cat "$WORK/forge-$h.out")"
+done
+[ "$(step_jq shares '.ports[0].refused_connections')" = 2 ] ||
+	fail "refused data connections: $(step_jq shares '.ports[0] | tostring'), want 2"
+grep -q "data connection refused: wrong secret for the flow" "$WORK/agent-h3.out" ||
+	fail "the agent on h3 did not log the refusals"
+echo "forged data connections from h1 and h3: refused, $(step_jq shares '.ports[0].refused_connections') counted"
 "$RPERF" analyze --model ets --json "$ETS" >"$WORK/analyze.json"
 for band in 0 1; do
 	got=$(step_jq shares ".classes[] | select(.band == $band) | .share_pct")

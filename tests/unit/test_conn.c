@@ -98,7 +98,7 @@ static void test_attach_bound(void **state)
 	memcpy(secret, f.secret, sizeof(secret));
 	assert_int_equal(sink_attach_check(&f, "198.18.0.1", secret, err, sizeof(err)), 0);
 	/* Another address, the right secret. */
-	assert_int_equal(sink_attach_check(&f, "198.18.0.9", secret, err, sizeof(err)), -EACCES);
+	assert_int_equal(sink_attach_check(&f, "198.18.0.9", secret, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "it comes from 198.18.0.9, the flow from 198.18.0.1"));
 	/* The right address, one bit of the secret off (first and last byte). */
 	secret[0] ^= 1;
@@ -118,7 +118,7 @@ static void test_attach_bound(void **state)
 	/* A flow whose client address is not known takes no side connection. */
 	f.client_ip[0] = '\0';
 	assert_int_equal(sink_attach_check(&f, "198.18.0.1", f.secret, err, sizeof(err)),
-			 -EACCES);
+			 -EPERM);
 	/* An IPv4 client seen through a dual-stack socket is the same address. */
 	inet_pton(AF_INET6, "::ffff:198.18.0.1", &mapped.sin6_addr);
 	conn_addr_ip((struct sockaddr *)&mapped, ip, sizeof(ip));

@@ -340,6 +340,37 @@ static void test_token_files(void **state)
 	rmdir(dir);
 }
 
+/* A flow's data-connection secret: fresh each time, read back exactly; anything else is none. */
+static void test_secrets(void **state)
+{
+	char a[CTL_SECRET_HEX + 1], b[CTL_SECRET_HEX + 1];
+	unsigned char raw[CTL_SECRET_HEX / 2];
+	json_t *m;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ctl_secret_new(a, NULL, 0), 0);
+	assert_int_equal(ctl_secret_new(b, NULL, 0), 0);
+	assert_string_not_equal(a, b);
+	assert_int_equal(ctl_secret_parse(a, raw), 0);
+	snprintf(b, sizeof(b), "%02x", raw[0]);
+	assert_memory_equal(a, b, 2);
+	assert_int_equal(ctl_secret_parse("00112233", raw), -EINVAL);
+	assert_int_equal(ctl_secret_parse("zz112233445566778899aabbccddeeff", raw), -EINVAL);
+	assert_int_equal(raw[0], 0);
+	assert_int_equal(ctl_secret_parse(NULL, raw), -EINVAL);
+	/* A sink's setup lists the flows it admits; a malformed entry is refused whole. */
+	m = json_pack("{s:s, s:b, s:i, s:i, s:i, s:s, s:b, s:i, s:i, s:[], s:[{s:s, s:s, s:i, s:i}]}",
+		      "type", "setup", "sink", 1, "ib_port", 1, "gid_index", 0, "data_port", 18540,
+		      "clock", "monotonic", "yield", 0, "qp_timeout", 14, "retry", 7, "flows",
+		      "expect", "secret", a, "src", "198.18.0.1", "conns", 2, "size", 4096);
+	assert_int_equal(ctl_validate(m, err, sizeof(err)), 0);
+	json_object_set_new(json_array_get(json_object_get(m, "expect"), 0), "secret",
+			    json_string("0011"));
+	assert_int_not_equal(ctl_validate(m, err, sizeof(err)), 0);
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_tokens),
 		cmocka_unit_test(test_keepalive),
 		cmocka_unit_test(test_token_files),
+		cmocka_unit_test(test_secrets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
