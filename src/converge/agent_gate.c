@@ -177,8 +177,9 @@ static int gate_step(struct agent *a, struct agent_pending *p)
 	}
 	if (!ready)
 		return 0;
-	ret = ready < 0 ? -EPROTO : ctl_recv(&p->ch, &m, GATE_IO_MS, err, sizeof(err));
+	/* Reads wait for any byte again (poll would wait for the whole frame's, past the header). */
 	gate_lowat(p->ch.fd, 1);
+	ret = ready < 0 ? -EPROTO : ctl_recv(&p->ch, &m, GATE_IO_MS, err, sizeof(err));
 	if (!ret && !p->challenged) {
 		ret = gate_take_hello(p, m, err, sizeof(err));
 		if (!ret && a->token)
@@ -250,18 +251,21 @@ static void gate_hand_over(struct agent_pending *p, struct ctl_chan *ch)
 static int gate_accept(struct agent *a, struct ctl_chan *ch)
 {
 	struct agent_pending *p;
+	struct sockaddr_storage ss;
 	char from[64];
+	socklen_t sl;
 	int fd, i;
 
 	for (i = 0; i < GATE_ACCEPT_BATCH; i++) {
 		fd = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			return 0;
-		conn_peer_name(fd, from, sizeof(from));
-		/* the address alone: "[v6]:port" or "v4:port" */
-		from[strcspn(from, "]")] = '\0';
-		if (strchr(from, '.') && strrchr(from, ':'))
-			*strrchr(from, ':') = '\0';
+		/* The address alone: the cap is per source address, whatever the port. */
+		sl = sizeof(ss);
+		if (getpeername(fd, (struct sockaddr *)&ss, &sl))
+			snprintf(from, sizeof(from), "?");
+		else
+			conn_addr_ip((struct sockaddr *)&ss, from, sizeof(from));
 		p = gate_slot(a, from);
 		snprintf(p->from, sizeof(p->from), "%s", from);
 		ctl_chan_init(&p->ch, fd, false);
