@@ -38,8 +38,8 @@ for h in h1 h3; do
 done
 [ "$(step_jq shares '.ports[0].refused_connections')" = 2 ] ||
 	fail "refused data connections: $(step_jq shares '.ports[0] | tostring'), want 2"
-grep -q "data connection refused: wrong secret for the flow" "$WORK/agent-h3.out" ||
-	fail "the agent on h3 did not log the refusals"
+grep -q "agent h3: its sink refused 2 data connection(s)" "$WORK/shares.out" ||
+	fail "converge did not warn of the refused data connections"
 echo "forged data connections from h1 and h3: refused, $(step_jq shares '.ports[0].refused_connections') counted"
 "$RPERF" analyze --model ets --json "$ETS" >"$WORK/analyze.json"
 for band in 0 1; do
@@ -64,3 +64,12 @@ converge wrong --tolerance $TOL --arbitration tests/data/ets-wrong-1to1.txt exam
 [ "$rc" = 3 ] || fail "a wrong expected configuration exited $rc, want 3"
 grep -q OUT "$WORK/wrong.out" || fail "the table does not mark the class out of tolerance"
 echo "converge: within tolerance of analyze (exit 0); wrong configuration detected (exit 3)"
+# The agent logged each refusal (its output is whole once it has ended).
+stop_agents h3
+for i in $(seq 100); do
+	[ "$(grep -c "data connection refused: wrong secret for the flow" "$WORK/agent-h3.out")" = 2 ] &&
+		break
+	sleep 0.1
+done
+[ "$(grep -c "data connection refused: wrong secret for the flow" "$WORK/agent-h3.out")" = 2 ] ||
+	fail "the agent on h3 did not log the 2 refusals: $(cat "$WORK/agent-h3.out")"
