@@ -3,8 +3,9 @@
  * rperf agent: runs on every host of a converge scenario and does what
  * the coordinator's messages ask, with the same engines the commands use:
  * the destination's agent is a server (sink), the others run lat (probe)
- * and bw (load) flows to it. It listens on a control port (ctl.h), serves
- * one coordinator at a time, and never runs a command or opens a file
+ * and bw (load) flows to it. It listens on a control port (ctl.h), takes
+ * every handshake at once (converge/agent_gate.c), serves one
+ * coordinator at a time, and never runs a command or opens a file
  * that a message names. Off the loopback it wants a shared token. Here:
  * the options and the listening loop; a coordinator's session is in
  * converge/agent_session.c, the sources' flows in agent_source.c, the
@@ -31,6 +32,7 @@ struct agent_opts {
 	const char *bind;		/* NULL: every address */
 	uint16_t port;
 	const char *token_file;
+	const char *new_token;		/* write a new token there, then exit */
 	bool once;
 };
 
@@ -45,6 +47,8 @@ static const struct opts_entry agent_opts_table[] = {
 	OPT_STRING(0, "token-file", "FILE", "shared token; required unless bound to the loopback\n"
 		   "('-': standard input's first line; the agent ends when it closes)",
 		   struct agent_opts, token_file),
+	OPT_STRING(0, "new-token", "FILE", "write a new random token to FILE (32 bytes as hex,\n"
+		   "mode 0600, never over an existing file) and exit", struct agent_opts, new_token),
 	OPT_FLAG(0, "once", "serve one coordinator, then exit", struct agent_opts, once),
 	OPT_END(),
 };
@@ -78,6 +82,8 @@ static int agent_opts_parse(int argc, char **argv, struct agent_opts *o, char *e
 		return ret;
 	if (n)
 		return errbuf_set(err, errlen, -EINVAL, "unexpected argument '%s'", arg);
+	if (o->new_token)
+		return 0;
 	if (!o->token_file && !ctl_addr_is_loopback(o->bind))
 		return errbuf_set(err, errlen, -EINVAL,
 				  "listening beyond the loopback needs --token-file");
@@ -103,20 +109,13 @@ static bool agent_launcher_gone(const struct agent_opts *o)
 	return read(0, buf, sizeof(buf)) <= 0;
 }
 
-/* Wait for a coordinator (or the launcher's hang-up), half a second at most. */
-static void agent_wait(const struct agent_opts *o, int lfd)
-{
-	struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = 0, .events = POLLIN } };
-
-	poll(p, agent_token_on_stdin(o) ? 2 : 1, 500);
-}
-
 int cmd_agent(int argc, char **argv)
 {
 	char token[CTL_MAX_TOKEN_BYTES], err[256];
-	struct agent ag = { .lfd = -1 };
+	static struct agent ag;
+	struct ctl_chan ch;
 	struct agent_opts o;
-	int lfd, cfd, ret;
+	int lfd, ret;
 
 	ret = agent_opts_parse(argc, argv, &o, err, sizeof(err));
 	if (ret == OPTS_HELP) {
@@ -126,6 +125,15 @@ int cmd_agent(int argc, char **argv)
 	if (ret) {
 		opts_report(&agent_opts_usage, err);
 		return RPERF_EXIT_USAGE;
+	}
+	if (o.new_token) {
+		if (ctl_token_new(o.new_token, err, sizeof(err))) {
+			log_error("%s", err);
+			return RPERF_EXIT_FAILURE;
+		}
+		log_info("a new token is in '%s': give it to every agent and to converge "
+			 "(--token-file)", o.new_token);
+		return RPERF_EXIT_OK;
 	}
 	if (o.token_file && ctl_token_read(o.token_file, token, sizeof(token), err, sizeof(err))) {
 		log_error("%s", err);
@@ -139,20 +147,18 @@ int cmd_agent(int argc, char **argv)
 	stop_install();
 	srand48(getpid() ^ (long)ctl_now_ns());
 	log_info("agent listening on %s port %u", o.bind ? o.bind : "*", o.port);
+	agent_gate_init(&ag, lfd, o.token_file ? token : NULL);
+	ag.bind = o.bind;		/* the sink's data port too */
 	while (!stop_requested() && !agent_launcher_gone(&o)) {
-		if (!conn_fd_readable(lfd)) {
-			agent_wait(&o, lfd);
+		/* Half a second at most between looks at the launcher's hang-up. */
+		if (!agent_gate_wait(&ag, agent_token_on_stdin(&o) ? 0 : -1, 500, &ch))
 			continue;
-		}
-		cfd = accept(lfd, NULL, NULL);
-		if (cfd < 0)
-			continue;
-		ag = (struct agent){ .lfd = lfd, .token = o.token_file ? token : NULL };
-		agent_session_serve(&ag, cfd);
-		close(cfd);
+		agent_session_serve(&ag, &ch);
+		close(ch.fd);
 		if (o.once)
 			break;
 	}
+	agent_gate_drop(&ag);
 	close(lfd);
 	return RPERF_EXIT_OK;
 }

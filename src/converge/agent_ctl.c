@@ -4,6 +4,7 @@
  * so that the session, the sources and the sink all call down into one
  * place for the messages they wait on.
  */
+#define _GNU_SOURCE	/* accept4 */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -27,24 +28,21 @@ int agent_ctl_int(const json_t *o, const char *k)
 
 void agent_ctl_refuse_waiting(struct agent *a)
 {
-	char text[160], err[256];
+	char text[160];
 	struct ctl_chan ch;
-	json_t *m;
-	int fd;
+	int fd, i;
 
-	if (a->lfd < 0 || !conn_fd_readable(a->lfd))
+	if (a->lfd < 0)
 		return;
-	fd = accept(a->lfd, NULL, NULL);
-	if (fd < 0)
-		return;
-	ctl_chan_init(&ch, fd, false);
-	/* Its hello read first, so that closing does not reset it before our answer. */
-	if (!ctl_recv(&ch, &m, AGENT_REFUSE_MS, err, sizeof(err)))
-		json_decref(m);
 	snprintf(text, sizeof(text), "busy with coordinator %s", a->peer);
-	ctl_send_error(&ch, NULL, text, AGENT_REFUSE_MS);
-	log_warn("%s refused: %s", ch.peer, text);
-	close(fd);
+	/* Nothing read from them: our one short frame, then closed (lfd does not block). */
+	for (i = 0; i < AGENT_REFUSE_BATCH && (fd = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0;
+	     i++) {
+		ctl_chan_init(&ch, fd, false);
+		ctl_send_error(&ch, NULL, text, AGENT_REFUSE_MS);
+		log_warn("%s refused: %s", ch.peer, text);
+		close(fd);
+	}
 }
 
 /*

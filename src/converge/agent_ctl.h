@@ -21,9 +21,9 @@ struct agent_step;
 int agent_ctl_int(const json_t *o, const char *k);
 
 /*
- * A coordinator waiting on @a's control port while a session runs: its
- * hello read, an error naming the one being served, closed. One a call,
- * so that a crowd cannot stall a step's loop; nothing when none waits.
+ * Peers waiting on @a's control port while a session runs: nothing read
+ * from them, one short error naming the one being served sent, closed.
+ * AGENT_REFUSE_BATCH a call at most; nothing when none waits.
  */
 void agent_ctl_refuse_waiting(struct agent *a);
 

@@ -30,8 +30,9 @@
 
 #define AGENT_MSG_MS		10000	/* one message, once it started */
 #define AGENT_IDLE_MS		600000	/* a coordinator that says nothing */
-#define AGENT_HELLO_MS		5000
-#define AGENT_REFUSE_MS		500	/* a second coordinator's hello and our answer */
+#define AGENT_HELLO_MS		5000	/* a data connection's hello to the sink */
+#define AGENT_REFUSE_MS		100	/* our refusal to a second coordinator (its buffer is empty) */
+#define AGENT_REFUSE_BATCH	16	/* refused at once, between looks at the session */
 #define AGENT_TAIL_NS		1000000000ull	/* bw runs on past the window */
 
 /* One flow of a setup, as the message gave it (validated by ctl). */
@@ -42,6 +43,15 @@ struct agent_flow {
 	struct verbs_path path;		/* spec's SL and traffic class, the setup's RC knobs */
 	char dest[256];			/* the host whose sink it goes to */
 	uint16_t dest_port;		/* and that sink's data port */
+	uint8_t secret[CONN_SECRET_BYTES];	/* SECRET: shown in its data connections' hello */
+};
+
+/* SECRET: a flow the sink admits (the setup's "expect"), and how many of its connections came. */
+struct agent_expect {
+	char src[64];			/* its source's address */
+	uint8_t secret[CONN_SECRET_BYTES];
+	unsigned conns, used;
+	size_t size_bytes;		/* its messages' largest */
 };
 
 /* One worker: a thread with its wire QP (lat) or its QPs (bw) to the destination. */
@@ -82,6 +92,8 @@ struct agent_step {
 	bool go_init;			/* go_mu and go_cv are initialised */
 	bool go, quit;			/* under go_mu: run from at_ns; end unstarted */
 	/* sink: owned by its thread while it runs */
+	struct agent_expect expect[CTL_MAX_FLOWS];	/* SECRET: all it admits */
+	size_t n_expect;
 	struct sink sink;
 	bool sink_ok;
 	int lfd;
@@ -92,6 +104,7 @@ struct agent_step {
 	int sink_ready;			/* from the thread (atomic): sink_res is set */
 	int sink_open;			/* from the thread (atomic): a source is still connected */
 	json_t *sink_res;		/* what it counted in the window */
+	uint64_t sink_refused;		/* SECRET: and the data connections it refused */
 	uint64_t sink_window_ns;
 	/* the run: at_ns is stored last (atomic), the window with it */
 	uint64_t at_ns, warmup_ns, duration_ns;

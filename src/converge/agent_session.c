@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * One coordinator's session: its hello and token, the time exchanges,
+ * One coordinator's session, once through the gate (agent_gate.c): the time exchanges,
  * and for every setup message a step built from it (the device, the
  * clock, the sink and the flows it sends), answered ready, run and torn
  * down. While a
@@ -43,6 +43,8 @@ static int agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry,
 				       .timeout = timeout, .retry = retry };
 	snprintf(f->dest, sizeof(f->dest), "%s", json_string_value(json_object_get(j, "dest")));
 	f->dest_port = (uint16_t)agent_ctl_int(j, "dest_port");
+	/* SECRET: none (or a bad one) leaves it zero, and the sink refuses that */
+	ctl_secret_parse(json_string_value(json_object_get(j, "secret")), f->secret);
 	return flow_spec_check(&f->spec, f->bw, err, errlen);
 }
 
@@ -124,6 +126,8 @@ static int agent_send_result(struct agent_step *st, struct ctl_chan *ch,
 	json_object_set_new(m, "sink", st->sink_res ? json_incref(st->sink_res) : json_array());
 	json_object_set_new(m, "window_ns", json_integer((json_int_t)(st->sink_role ?
 			    st->sink_window_ns : st->duration_ns)));
+	if (st->sink_role)	/* SECRET: data connections refused, none counted in a class */
+		json_object_set_new(m, "refused", json_integer((json_int_t)st->sink_refused));
 	if (before && before->n && after && !verbs_counters_read(&st->dev, after))
 		json_object_set_new(m, "retrans", json_integer((json_int_t)
 				    verbs_counters_retrans(before, after)));
@@ -200,75 +204,6 @@ static int agent_run(struct agent_step *st, struct ctl_chan *ch, char *err, size
 /* Session                                                             */
 /* ------------------------------------------------------------------ */
 
-/*
- * With a token, challenge the coordinator: our nonce and our proof over
- * both nonces; its answer must prove it holds the token too (ctl.h), and
- * then every later frame on @ch is sealed under the session's key.
- */
-static int agent_challenge(struct ctl_chan *ch, const char *token, const char *theirs,
-			   char *err, size_t errlen)
-{
-	char mine[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1];
-	const char *got;
-	json_t *m;
-	int ret = ctl_nonce(mine, err, errlen);
-
-	if (ret)
-		return ret;
-	m = ctl_msg("challenge");
-	ctl_auth_mac(token, "agent", mine, theirs, mac);
-	json_object_set_new(m, "nonce", json_string(mine));
-	json_object_set_new(m, "mac", json_string(mac));
-	ret = ctl_send(ch, m, AGENT_HELLO_MS, err, errlen);
-	json_decref(m);
-	if (!ret)
-		ret = ctl_recv(ch, &m, AGENT_HELLO_MS, err, errlen);
-	if (ret)
-		return ret;
-	ctl_auth_mac(token, "coordinator", theirs, mine, mac);
-	got = json_string_value(json_object_get(m, "mac"));
-	if (strcmp(ctl_type(m), "auth"))
-		ret = errbuf_set(err, errlen, -EPROTO, "expected an auth, got '%s'", ctl_type(m));
-	else if (!got || !ctl_token_equal(got, mac))
-		ret = errbuf_set(err, errlen, -EACCES, "wrong token: the coordinator's proof "
-				 "does not match");
-	json_decref(m);
-	return ret ? ret : ctl_chan_key(ch, token, theirs, mine, err, errlen);
-}
-
-static int agent_hello(struct ctl_chan *ch, const char *token, char *err, size_t errlen)
-{
-	char host[256] = "?", theirs[CTL_NONCE_HEX + 1] = "";
-	const char *nonce;
-	json_t *m;
-	int ret;
-
-	ret = ctl_recv(ch, &m, AGENT_HELLO_MS, err, errlen);
-	if (ret)
-		return ret;
-	nonce = json_string_value(json_object_get(m, "nonce"));
-	if (strcmp(ctl_type(m), "hello") || agent_ctl_int(m, "version") != CTL_VERSION || !nonce)
-		ret = errbuf_set(err, errlen, -EPROTO, "expected a hello of version %d with a "
-				 "nonce", CTL_VERSION);
-	else
-		snprintf(theirs, sizeof(theirs), "%s", nonce);
-	json_decref(m);
-	if (!ret && token)
-		ret = agent_challenge(ch, token, theirs, err, errlen);
-	if (ret) {
-		ctl_send_error(ch, NULL, err, AGENT_HELLO_MS);
-		return ret;
-	}
-	gethostname(host, sizeof(host) - 1);
-	m = ctl_msg("hello");
-	json_object_set_new(m, "version", json_integer(CTL_VERSION));
-	json_object_set_new(m, "host", json_string(host));
-	json_object_set_new(m, "now_ns", json_integer((json_int_t)ctl_now_ns()));
-	ret = ctl_send(ch, m, AGENT_HELLO_MS, err, errlen);
-	json_decref(m);
-	return ret;
-}
-
 /* One setup message: build the step, answer ready or error, run it. */
 static int agent_step(struct agent *a, struct ctl_chan *ch, const json_t *m, char *err,
 		      size_t errlen)
@@ -301,28 +236,22 @@ static int agent_step(struct agent *a, struct ctl_chan *ch, const json_t *m, cha
 	return ret;
 }
 
-void agent_session_serve(struct agent *a, int cfd)
+void agent_session_serve(struct agent *a, struct ctl_chan *ch)
 {
-	struct ctl_chan ch;
 	char err[512];
 	json_t *m;
-	int ret;
+	int ret = 0;
 
-	ctl_chan_init(&ch, cfd, false);
-	conn_peer_name(cfd, a->peer, sizeof(a->peer));
-	ret = agent_hello(&ch, a->token, err, sizeof(err));
-	if (ret) {
-		log_warn("%s: %s", ch.peer, err);
-		ctl_chan_forget(&ch);
-		return;
-	}
-	log_info("%s connected", ch.peer);
+	conn_peer_name(ch->fd, a->peer, sizeof(a->peer));
+	/* Handshakes still under way are refused with the rest while this runs. */
+	agent_gate_drop(a);
+	log_info("%s connected", ch->peer);
 	while (!stop_requested()) {
-		ret = agent_ctl_next(a, &ch, &m, AGENT_IDLE_MS, err, sizeof(err));
+		ret = agent_ctl_next(a, ch, &m, AGENT_IDLE_MS, err, sizeof(err));
 		if (ret)
 			break;
 		if (!strcmp(ctl_type(m), "setup"))
-			ret = agent_step(a, &ch, m, err, sizeof(err));
+			ret = agent_step(a, ch, m, err, sizeof(err));
 		else if (strcmp(ctl_type(m), "stop"))
 			ret = errbuf_set(err, sizeof(err), -EPROTO, "unexpected '%s'", ctl_type(m));
 		json_decref(m);
@@ -330,10 +259,10 @@ void agent_session_serve(struct agent *a, int cfd)
 			break;
 	}
 	if (stop_requested())
-		ctl_send_error(&ch, NULL, "the agent is stopping", AGENT_REFUSE_MS);
+		ctl_send_error(ch, NULL, "the agent is stopping", AGENT_REFUSE_MS);
 	if (ret && ret != -ECONNRESET)
-		log_warn("%s: %s", ch.peer, err);
+		log_warn("%s: %s", ch->peer, err);
 	else
-		log_info("%s done", ch.peer);
-	ctl_chan_forget(&ch);
+		log_info("%s done", ch->peer);
+	ctl_chan_forget(ch);
 }

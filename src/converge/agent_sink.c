@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "converge/agent_ctl.h"
@@ -30,16 +31,74 @@
 
 static void *agent_sink_main(void *arg);
 
+/*
+ * SECRET: the sink's admission (struct sink's admit): a data connection
+ * gets a QP only with the secret of a flow of the setup, from that flow's
+ * source, within its connections and message size. 0 or -errno with why.
+ */
+static int agent_sink_admit(void *arg, const struct conn_hello *h, const char *src_ip,
+			    char *err, size_t errlen)
+{
+	struct agent_step *st = arg;
+	struct agent_expect *e;
+	size_t i;
+	int ret = errbuf_set(err, errlen, -EACCES, "no flow of the step has its secret");
+
+	for (i = 0; i < st->n_expect; i++) {
+		e = &st->expect[i];
+		ret = sink_secret_check(e->src, e->secret, src_ip, h->secret, err, errlen);
+		if (ret == -EACCES)
+			continue;	/* not this flow's secret */
+		if (ret)
+			return ret;	/* this flow's secret, from elsewhere */
+		if (h->max_msg_bytes > e->size_bytes)
+			return errbuf_set(err, errlen, -EMSGSIZE, "messages of %u bytes, the "
+					  "flow's are %zu at most", h->max_msg_bytes, e->size_bytes);
+		if (e->used >= e->conns)
+			return errbuf_set(err, errlen, -EUSERS, "the flow's %u connections "
+					  "are all made", e->conns);
+		e->used++;
+		return 0;
+	}
+	return ret;
+}
+
+/* SECRET: the flows @m's "expect" lists, the only ones the sink admits. */
+static void agent_sink_expect(struct agent_step *st, const json_t *m)
+{
+	const json_t *arr = json_object_get(m, "expect"), *j;
+	struct agent_expect *e;
+	size_t i;
+
+	st->n_expect = 0;
+	json_array_foreach(arr, i, j) {
+		e = &st->expect[st->n_expect];
+		memset(e, 0, sizeof(*e));
+		if (ctl_secret_parse(json_string_value(json_object_get(j, "secret")), e->secret))
+			continue;
+		snprintf(e->src, sizeof(e->src), "%s", json_string_value(json_object_get(j, "src")));
+		e->conns = (unsigned)agent_ctl_int(j, "conns");
+		e->size_bytes = (size_t)json_integer_value(json_object_get(j, "size"));
+		st->n_expect++;
+	}
+	st->sink.admit = agent_sink_admit;
+	st->sink.admit_arg = st;
+}
+
 /* Listen for the sources' flows on the data port, and serve them from a thread. */
 int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t errlen)
 {
+	uint16_t port = (uint16_t)agent_ctl_int(m, "data_port");
 	int ret;
 
 	ret = sink_init(&st->sink, &st->dev, AGENT_RING, false, err, errlen);
 	if (ret)
 		return ret;
 	st->sink_ok = true;
-	st->lfd = conn_listen((uint16_t)agent_ctl_int(m, "data_port"), err, errlen);
+	agent_sink_expect(st, m);
+	/* On the agent's --bind address alone, as its control port. */
+	st->lfd = st->agent->bind ? ctl_listen(st->agent->bind, port, err, errlen)
+				  : conn_listen(port, err, errlen);
 	if (st->lfd < 0)
 		return st->lfd;
 	ret = pthread_create(&st->sink_tid, NULL, agent_sink_main, st);
@@ -141,6 +200,7 @@ static bool agent_sink_open(const struct agent_step *st)
 static void agent_sink_hand_over(struct agent_step *st, uint64_t mark_ns, size_t n_base)
 {
 	st->sink_res = mark_ns ? agent_sink_result(st, n_base) : json_array();
+	st->sink_refused = st->sink.admit_refused;
 	st->sink_window_ns = mark_ns ? ctl_now_ns() - mark_ns : 0;
 	__atomic_store_n(&st->sink_ready, 1, __ATOMIC_RELEASE);
 }

@@ -50,7 +50,7 @@ static int agent_worker_connect_bw(struct agent_worker *w, const char *dest, uin
 	for (i = 0; i < f->spec.qps; i++) {
 		q = &w->load.qps[i];
 		q->ctl_fd = conn_client_flow(dest, port, &q->qp, &f->path, f->spec.size_bytes,
-					     AGENT_MSG_MS, err, errlen);
+					     f->secret, AGENT_MSG_MS, err, errlen);
 		if (q->ctl_fd < 0)
 			return q->ctl_fd;
 		/* SENDs, but the run ends with a zero-length WRITE to the sink's
@@ -91,7 +91,7 @@ static int agent_worker_connect(struct agent_worker *w, const char *dest, uint16
 		return ret;
 	w->probe_ok = true;
 	w->fd = conn_client_flow(dest, port, &w->probe.wire, &f->path, f->spec.size_bytes,
-				 AGENT_MSG_MS, err, errlen);
+				 f->secret, AGENT_MSG_MS, err, errlen);
 	return w->fd < 0 ? w->fd : 0;
 }
 

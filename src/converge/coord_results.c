@@ -8,6 +8,7 @@
  * because none of it talks to an agent.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -256,6 +257,10 @@ static void coord_sink_result(struct coord *c, struct converge_step *st, const j
 		return;
 	p = &st->ports[port];
 	p->window_s = (double)json_integer_value(json_object_get(res, "window_ns")) / 1e9 / a->rate;
+	p->refused_conns = (uint64_t)json_integer_value(json_object_get(res, "refused"));
+	if (p->refused_conns)
+		log_warn("agent %s: its sink refused %" PRIu64 " data connection(s) that were "
+			 "no flow's of the step (none counted)", a->addr, p->refused_conns);
 	json_array_foreach(json_object_get(res, "sink"), i, s) {
 		bytes = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
 		k = coord_class(st, port, coord_class_key(c,

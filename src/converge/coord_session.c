@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "rdma/conn.h"
@@ -326,6 +327,37 @@ static json_t *coord_flow_json(const struct scenario_flow *f, const struct coord
 	return o;
 }
 
+/*
+ * SECRET: a fresh secret for flow @f, just added to its source's setup
+ * @src_msg: in that flow, and in what the sink of @dst_msg admits (from
+ * @src's address, as many connections as the flow makes, its size).
+ */
+static void coord_flow_secret(const struct scenario_flow *f, const struct coord_agent *src,
+			      json_t *src_msg, json_t *dst_msg)
+{
+	json_t *flows = json_object_get(src_msg, "flows"), *e = json_object();
+	char hex[CTL_SECRET_HEX + 1] = "", ip[64] = "?";
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (ctl_secret_new(hex, NULL, 0)) {	/* none: the sink admits nothing of it */
+		json_decref(e);
+		return;
+	}
+	if (!getpeername(src->ch.fd, (struct sockaddr *)&ss, &sl))
+		conn_addr_ip((struct sockaddr *)&ss, ip, sizeof(ip));
+	json_object_set_new(json_array_get(flows, json_array_size(flows) - 1), "secret",
+			    json_string(hex));
+	json_object_set_new(e, "secret", json_string(hex));
+	json_object_set_new(e, "src", json_string(ip));
+	json_object_set_new(e, "conns", json_integer(f->spec.threads *
+			    (f->type == SCENARIO_FLOW_BW ? f->spec.qps : 1)));
+	json_object_set_new(e, "size", json_integer((json_int_t)f->spec.size_bytes));
+	if (!json_object_get(dst_msg, "expect"))
+		json_object_set_new(dst_msg, "expect", json_array());
+	json_array_append_new(json_object_get(dst_msg, "expect"), e);
+}
+
 /* A setup for @a: its sink's port and the scenario's settings; no flows yet. */
 static json_t *coord_setup_msg(const struct coord *c, const struct coord_agent *a)
 {
@@ -371,6 +403,7 @@ static void coord_step_roles(struct coord *c, const struct converge_step *st, js
 		dst = coord_agent_of(c, f->dest);
 		json_array_append_new(json_object_get(msgs[src - c->agents], "flows"),
 				      coord_flow_json(f, dst));
+		coord_flow_secret(f, src, msgs[src - c->agents], msgs[dst - c->agents]);
 		json_object_set_new(msgs[dst - c->agents], "sink", json_true());
 		src->in_step = dst->in_step = true;
 	}

@@ -8,11 +8,15 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +55,17 @@ static const struct ctl_field flow_fields[] = {
 	{ "type", K_STR, true, 0, 0, "lat|bw", NULL },
 	{ "dest", K_STR, true, 1, 255, NULL, NULL },	/* the host whose sink it goes to */
 	{ "dest_port", K_INT, true, 1, 65535, NULL, NULL },	/* and that sink's port */
+	/* SECRET: the flow's data-connection secret, fresh for each setup */
+	{ "secret", K_STR, false, CTL_SECRET_HEX, CTL_SECRET_HEX, NULL, NULL },
+	FIELD_END,
+};
+
+/* SECRET: a flow a sink admits (setup "expect"): its secret, from where, how many, how large. */
+static const struct ctl_field expect_fields[] = {
+	{ "secret", K_STR, true, CTL_SECRET_HEX, CTL_SECRET_HEX, NULL, NULL },
+	{ "src", K_STR, true, 1, 63, NULL, NULL },	/* its source's address */
+	{ "conns", K_INT, true, 1, FLOW_MAX_THREADS * FLOW_MAX_QPS, NULL, NULL },	/* threads x QPs */
+	{ "size", K_INT, true, 1, (double)FLOW_SPEC_MAX_MSG_BYTES, NULL, NULL },	/* its largest message */
 	FIELD_END,
 };
 
@@ -126,6 +141,8 @@ static const struct ctl_field setup_fields[] = {
 	{ "qp_timeout", K_INT, true, 0, 31, NULL, NULL },
 	{ "retry", K_INT, true, 0, 7, NULL, NULL },
 	{ "flows", K_ARRAY, true, 0, CTL_MAX_FLOWS, NULL, flow_fields },
+	/* SECRET: a sink admits these flows' data connections, nothing else */
+	{ "expect", K_ARRAY, false, 0, CTL_MAX_FLOWS, NULL, expect_fields },
 	FIELD_END,
 };
 
@@ -147,6 +164,7 @@ static const struct ctl_field result_fields[] = {
 	{ "sink", K_ARRAY, true, 0, 4096, NULL, sink_fields },
 	{ "window_ns", K_INT, true, 0, I64, NULL, NULL },
 	{ "retrans", K_INT, false, 0, I64, NULL, NULL },	/* a source's port, over the run */
+	{ "refused", K_INT, false, 0, I64, NULL, NULL },	/* SECRET: a sink's refused data connections */
 	FIELD_END,
 };
 
@@ -419,6 +437,21 @@ void ctl_chan_init(struct ctl_chan *c, int fd, bool coordinator)
 	c->coordinator = coordinator;
 	conn_peer_name(fd, name, sizeof(name));
 	snprintf(c->peer, sizeof(c->peer), "%s %s", coordinator ? "agent" : "coordinator", name);
+	ctl_keepalive(fd);
+}
+
+void ctl_keepalive(int fd)
+{
+	int one = 1, idle_s = CTL_KEEPIDLE_S, intvl_s = CTL_KEEPINTVL_S, cnt = CTL_KEEPCNT;
+	unsigned int user_ms = CTL_USER_TIMEOUT_MS;
+
+	/* Best effort: not a TCP socket (a test's socketpair) is left as it is. */
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)))
+		return;
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, sizeof(idle_s));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl_s, sizeof(intvl_s));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms, sizeof(user_ms));
 }
 
 int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
@@ -658,7 +691,7 @@ int ctl_listen(const char *addr, uint16_t port, char *err, size_t errlen)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (res->ai_family == AF_INET6 && !addr)
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 16)) {
+		if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, SOMAXCONN)) {
 			e = errno;
 			close(fd);
 			fd = -1;
@@ -686,14 +719,33 @@ bool ctl_addr_is_loopback(const char *addr)
 	return inet_pton(AF_INET6, addr, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
 }
 
+static void ctl_hex(const unsigned char *b, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	out[2 * n] = '\0';
+}
+
 int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen)
 {
 	bool in = !strcmp(path, "-");
 	FILE *f = in ? stdin : fopen(path, "r");
 	size_t n;
 
+	struct stat sb;
+
 	if (!f)
 		return errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+	/* As ssh with keys: a token others can read (or change) is no secret. */
+	if (!in && !fstat(fileno(f), &sb) && S_ISREG(sb.st_mode) &&
+	    (sb.st_mode & (S_IRWXG | S_IRWXO))) {
+		fclose(f);
+		return errbuf_set(err, errlen, -EPERM, "'%s': group or others have access to it (mode "
+				  "%04o): make it the owner's alone with 'chmod 600 %s'", path,
+				  (unsigned)(sb.st_mode & 07777), path);
+	}
 	if (!fgets(token, (int)len, f))
 		token[0] = '\0';
 	if (!in)
@@ -707,6 +759,31 @@ int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t 
 	return 0;
 }
 
+int ctl_token_new(const char *path, char *err, size_t errlen)
+{
+	unsigned char b[CTL_NEW_TOKEN_BYTES];
+	char line[2 * CTL_NEW_TOKEN_BYTES + 2];
+	int fd, ret = 0;
+
+	if (RAND_bytes(b, sizeof(b)) != 1)
+		return errbuf_set(err, errlen, -EIO, "no random bytes for a token");
+	ctl_hex(b, sizeof(b), line);
+	OPENSSL_cleanse(b, sizeof(b));
+	strcat(line, "\n");
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		ret = errbuf_set(err, errlen, -errno, "'%s': %s%s", path, strerror(errno),
+				 errno == EEXIST ? " (a token file is never overwritten)" : "");
+	else if (write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd))
+		ret = errbuf_set(err, errlen, -EIO, "'%s': cannot write the token", path);
+	OPENSSL_cleanse(line, sizeof(line));
+	if (fd >= 0 && close(fd) && !ret)
+		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+	if (ret && fd >= 0)
+		unlink(path);
+	return ret;
+}
+
 bool ctl_token_equal(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i;
@@ -717,13 +794,29 @@ bool ctl_token_equal(const char *a, const char *b)
 	return !d;
 }
 
-static void ctl_hex(const unsigned char *b, size_t n, char *out)
+int ctl_secret_new(char out[CTL_SECRET_HEX + 1], char *err, size_t errlen)
 {
-	size_t i;
+	unsigned char b[CTL_SECRET_HEX / 2];
 
-	for (i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-	out[2 * n] = '\0';
+	if (RAND_bytes(b, sizeof(b)) != 1)
+		return errbuf_set(err, errlen, -EIO, "no random bytes for a flow's secret");
+	ctl_hex(b, sizeof(b), out);
+	OPENSSL_cleanse(b, sizeof(b));
+	return 0;
+}
+
+int ctl_secret_parse(const char *hex, unsigned char out[CTL_SECRET_HEX / 2])
+{
+	unsigned char *b;
+	long n = 0;
+
+	memset(out, 0, CTL_SECRET_HEX / 2);
+	if (!hex || strlen(hex) != CTL_SECRET_HEX || !(b = OPENSSL_hexstr2buf(hex, &n)))
+		return -EINVAL;
+	if (n == CTL_SECRET_HEX / 2)
+		memcpy(out, b, (size_t)n);
+	OPENSSL_clear_free(b, (size_t)n);
+	return n == CTL_SECRET_HEX / 2 ? 0 : -EINVAL;
 }
 
 int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen)

@@ -21,9 +21,12 @@
  *   time {}                      -> time {now_ns}         (clock offset)
  *   setup {sink, flows, ...}     -> ready {conns} | error {error, flow}
  *   (sink: the agent is a destination of the step; flows: those it
- *    sends, each to its dest's sink. One agent may be both.)
+ *    sends, each to its dest's sink. One agent may be both. Each flow
+ *    carries a fresh random secret, which its data connections show in
+ *    their hello; a sink's "expect" lists the flows it admits: secret,
+ *    source address, connections, message size. Nothing else gets a QP.)
  *   start {at_ns, warmup_ms, duration_ms}
- *                                -> result {flows, sink} | error {...}
+ *                                -> result {flows, sink, refused} | error {...}
  *   stop {}                      (any time: end the run, keep results)
  * and again from setup for the next step of a sweep. The agent never runs
  * a command or opens a file the coordinator names: a setup only names
@@ -68,9 +71,16 @@
 #define CTL_MAX_MSG_BYTES	(1u << 20)
 #define CTL_MAX_TOKEN_BYTES	256
 #define CTL_NONCE_HEX		64	/* 32 random bytes */
+#define CTL_NEW_TOKEN_BYTES	32	/* rperf agent --new-token: 64 hex characters */
+#define CTL_SECRET_HEX		32	/* a flow's data-connection secret (CONN_SECRET_BYTES) */
 #define CTL_MAC_HEX		64	/* HMAC-SHA256 */
 #define CTL_MAX_FLOWS		64
 #define CTL_NAME_MAX		64
+/* A peer gone without a word is found within 25 s: 10 s idle, then 3 probes 5 s apart. */
+#define CTL_KEEPIDLE_S		10
+#define CTL_KEEPINTVL_S		5
+#define CTL_KEEPCNT		3
+#define CTL_USER_TIMEOUT_MS	25000
 
 /*
  * Parse one message body and check it against its type's fields. 0 and
@@ -117,6 +127,12 @@ void ctl_chan_init(struct ctl_chan *c, int fd, bool coordinator);
  */
 int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
 		 const char *agent_nonce, char *err, size_t errlen);
+/*
+ * Make a vanished peer an error within CTL_USER_TIMEOUT_MS (keepalive
+ * probes when idle, a bound on unacknowledged data when not): every
+ * control socket, both ends (ctl_chan_init calls it). Best effort.
+ */
+void ctl_keepalive(int fd);
 /* Wipe @c's key (the socket is the caller's to close). */
 void ctl_chan_forget(struct ctl_chan *c);
 
@@ -144,12 +160,23 @@ bool ctl_addr_is_loopback(const char *addr);
 /*
  * Read a shared token file: its first line, at least 16 and at most
  * CTL_MAX_TOKEN_BYTES - 1 characters ("-": standard input's first line,
- * left open). 0 or -errno with the reason.
+ * left open). A regular file that group or others may access is refused
+ * (-EPERM, the reason saying how to mend it). 0 or -errno with the reason.
  */
 int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen);
+/*
+ * A new token in @path: CTL_NEW_TOKEN_BYTES from OpenSSL's generator as
+ * one line of hex, the file made with mode 0600 and never over an
+ * existing one. 0 or -errno with the reason.
+ */
+int ctl_token_new(const char *path, char *err, size_t errlen);
 /* Compare two tokens in time independent of where they differ. */
 bool ctl_token_equal(const char *a, const char *b);
 
+/* A fresh data-connection secret for a flow, from OpenSSL's generator, as hex. 0 or -EIO. */
+int ctl_secret_new(char out[CTL_SECRET_HEX + 1], char *err, size_t errlen);
+/* @hex (ctl_secret_new's) into @out: 0, or -EINVAL (and @out zero) if it is not one. */
+int ctl_secret_parse(const char *hex, unsigned char out[CTL_SECRET_HEX / 2]);
 /* A fresh nonce from OpenSSL's generator, as hex. 0 or -EIO. */
 int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen);
 /*

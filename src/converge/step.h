@@ -34,6 +34,7 @@ struct converge_port {
 	double analysis_link_gbps;
 	bool compared;			/* false: nothing saturates it */
 	bool within;
+	uint64_t refused_conns;		/* data connections its sink refused: no flow's secret */
 };
 
 /*

@@ -76,7 +76,7 @@ int client_connect(const struct flow_opts *o, struct conn_cm *cm, struct verbs_q
 {
 	if (o->rdma_cm)
 		return connect_cm(o, cm, q, path, max_bytes, err, errlen);
-	return conn_client_flow(o->host, o->tcp_port, q, path, max_bytes,
+	return conn_client_flow(o->host, o->tcp_port, q, path, max_bytes, NULL,
 				(int)(o->timeout_s * 1000), err, errlen);
 }
 

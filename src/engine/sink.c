@@ -253,15 +253,22 @@ int sink_flow_bind(struct sink_flow *f, const struct sockaddr *client, char *err
 	return 0;
 }
 
+int sink_secret_check(const char *want_ip, const uint8_t want[CONN_SECRET_BYTES],
+		      const char *src_ip, const uint8_t got[CONN_SECRET_BYTES], char *err,
+		      size_t errlen)
+{
+	if (CRYPTO_memcmp(want, got, CONN_SECRET_BYTES))
+		return errbuf_set(err, errlen, -EACCES, "wrong secret for the flow");
+	if (!want_ip[0] || strcmp(want_ip, src_ip))
+		return errbuf_set(err, errlen, -EPERM, "it comes from %s, the flow from %s",
+				  src_ip, want_ip[0] ? want_ip : "nowhere known");
+	return 0;
+}
+
 int sink_attach_check(const struct sink_flow *f, const char *src_ip,
 		      const uint8_t secret[CONN_SECRET_BYTES], char *err, size_t errlen)
 {
-	if (!f->client_ip[0] || strcmp(f->client_ip, src_ip))
-		return errbuf_set(err, errlen, -EACCES, "it comes from %s, the flow from %s",
-				  src_ip, f->client_ip[0] ? f->client_ip : "nowhere known");
-	if (CRYPTO_memcmp(f->secret, secret, CONN_SECRET_BYTES))
-		return errbuf_set(err, errlen, -EACCES, "wrong secret for the flow");
-	return 0;
+	return sink_secret_check(f->client_ip, f->secret, src_ip, secret, err, errlen);
 }
 
 /*
@@ -291,6 +298,19 @@ static int flow_for_attach(struct sink *s, const struct conn_hello *h, const cha
 	}
 	return errbuf_set(err, errlen, -ENOENT, "client %s: no rdma_cm flow %u to attach to",
 			  peer, h->flow_id);
+}
+
+/* @s's admission of client @h from @src_ip: 0, or -errno counted and named in @err. */
+static int flow_admit(struct sink *s, const struct conn_hello *h, const char *peer,
+		      const char *src_ip, char *err, size_t errlen)
+{
+	char why[160];
+	int ret = s->admit(s->admit_arg, h, src_ip, why, sizeof(why));
+
+	if (!ret)
+		return 0;
+	s->admit_refused++;
+	return errbuf_set(err, errlen, ret, "client %s: data connection refused: %s", peer, why);
 }
 
 /* The address alone of @fd's peer. */
@@ -328,6 +348,8 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 	sock_peer_ip(fd, src_ip, sizeof(src_ip));
 	if (h.kind == CONN_HELLO_ATTACH)
 		reply.status = flow_for_attach(s, &h, peer, src_ip, &f, err, errlen);
+	else if (s->admit && (reply.status = flow_admit(s, &h, peer, src_ip, err, errlen)))
+		;	/* refused before any QP or buffer is made */
 	else
 		reply.status = flow_for_hello(s, &h, peer, &reply, &f, err, errlen);
 	ret = conn_send_hello(fd, &reply, timeout_ms);

@@ -49,6 +49,15 @@ struct sink {
 	uint32_t ring_depth;		/* RECVs kept posted per flow */
 	bool hugepages;
 	uint64_t attach_refused;	/* side connections refused (sink_attach_check) */
+	/*
+	 * Admission of a client's flow (NULL: every client is admitted),
+	 * asked with its hello and address before any QP is made: 0 admits,
+	 * -errno (with the reason) refuses; refusals are counted here.
+	 */
+	int (*admit)(void *arg, const struct conn_hello *h, const char *src_ip, char *err,
+		     size_t errlen);
+	void *admit_arg;
+	uint64_t admit_refused;
 };
 
 int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool hugepages,
@@ -72,9 +81,20 @@ int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_
 int sink_flow_bind(struct sink_flow *f, const struct sockaddr *client, char *err,
 		   size_t errlen);
 /*
+ * Does a connection from address @src_ip, holding @got, belong to the
+ * flow whose secret is @want and whose client is at @want_ip? The
+ * secret is compared first (in constant time): 0, -EACCES for a wrong
+ * secret, -EPERM for the right one from another address; the reason in
+ * @err. What every per-flow secret is checked with (side connections,
+ * a converge sink's admission). Pure.
+ */
+int sink_secret_check(const char *want_ip, const uint8_t want[CONN_SECRET_BYTES],
+		      const char *src_ip, const uint8_t got[CONN_SECRET_BYTES], char *err,
+		      size_t errlen);
+/*
  * May a side connection from address @src_ip, holding @secret, attach to
  * rdma_cm flow @f? Only from the address the flow came from, with its
- * secret (compared in constant time). 0, or -EACCES with the reason.
+ * secret (sink_secret_check). 0, or -EACCES/-EPERM with the reason.
  * Pure: the unit tests call it directly.
  */
 int sink_attach_check(const struct sink_flow *f, const char *src_ip,

@@ -287,12 +287,14 @@ static int client_hello(const char *host, uint16_t port, const struct conn_hello
 }
 
 int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
-		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
-		     char *err, size_t errlen)
+		     const struct verbs_path *path, size_t max_msg_bytes,
+		     const uint8_t *secret, int timeout_ms, char *err, size_t errlen)
 {
 	struct conn_hello h = { .kind = CONN_HELLO_CLIENT }, r;
 	int fd, ret;
 
+	if (secret)
+		memcpy(h.secret, secret, CONN_SECRET_BYTES);
 	verbs_qp_local(q, &h.ep);
 	h.path = *path;
 	h.max_msg_bytes = (uint32_t)max_msg_bytes;
@@ -484,14 +486,25 @@ int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, siz
 /* rdma_cm                                                             */
 /* ------------------------------------------------------------------ */
 
-/* Wait for the next event on @ch; it must be @want. The event is acked. */
+bool conn_cm_reject_retryable(int status)
+{
+	return status != CONN_CM_REJ_CONSUMER;
+}
+
+/*
+ * Wait for the next event on @ch; it must be @want. The event is acked.
+ * @rej_status (NULL: not asked) is the status of a rejection, -1 when
+ * the event was none.
+ */
 static int cm_wait(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 		   struct conn_hello *reply, int timeout_ms, char *err, size_t errlen,
-		   const char *what)
+		   const char *what, int *rej_status)
 {
 	struct rdma_cm_event *ev;
 	int ret;
 
+	if (rej_status)
+		*rej_status = -1;
 	ret = wait_fd(ch->fd, POLLIN, now_ms() + timeout_ms);
 	if (ret)
 		return errbuf_set(err, errlen, ret, "rdma_cm: %s: no answer within %d ms", what,
@@ -499,6 +512,8 @@ static int cm_wait(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 	if (rdma_get_cm_event(ch, &ev))
 		return errbuf_set(err, errlen, -errno, "rdma_cm: %s: %s", what, strerror(errno));
 	ret = 0;
+	if (rej_status && ev->event == RDMA_CM_EVENT_REJECTED)
+		*rej_status = ev->status;
 	if (ev->event != want)
 		ret = errbuf_set(err, errlen, -ECONNREFUSED, "rdma_cm: %s: %s (status %d)", what,
 				 rdma_event_str(ev->event), ev->status);
@@ -507,6 +522,32 @@ static int cm_wait(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 		ret = errbuf_set(err, errlen, -EPROTO, "rdma_cm: %s: the peer is not an rperf server",
 				 what);
 	rdma_ack_cm_event(ev);
+	return ret;
+}
+
+/* A new id on @c's channel for @c's server, its address and route resolved. */
+static int cm_resolve_id(struct conn_cm *c, int timeout_ms, char *err, size_t errlen)
+{
+	int ret;
+
+	if (rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP))
+		return errbuf_set(err, errlen, -errno, "rdma_cm: %s", strerror(errno));
+	/* The TOS decides the traffic class (RoCE) or the path's QoS class (IB). */
+	if (c->tos && rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &c->tos,
+				      sizeof(c->tos)))
+		return errbuf_set(err, errlen, -errno, "rdma_cm: cannot set TOS %u: %s", c->tos,
+				  strerror(errno));
+	if (rdma_resolve_addr(c->id, NULL, (struct sockaddr *)&c->dst, timeout_ms))
+		return errbuf_set(err, errlen, -errno, "rdma_cm: cannot resolve '%s': %s", c->host,
+				  strerror(errno));
+	ret = cm_wait(c->ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL, timeout_ms, err, errlen,
+		      "address resolution", NULL);
+	if (!ret && rdma_resolve_route(c->id, timeout_ms))
+		ret = errbuf_set(err, errlen, -errno, "rdma_cm: route to '%s': %s", c->host,
+				 strerror(errno));
+	if (!ret)
+		ret = cm_wait(c->ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, timeout_ms, err, errlen,
+			      "route resolution", NULL);
 	return ret;
 }
 
@@ -520,35 +561,34 @@ int conn_cm_resolve(struct conn_cm *c, const char *host, uint16_t port, uint8_t 
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->host, sizeof(c->host), "%s", host);
+	c->tos = tos;
 	snprintf(serv, sizeof(serv), "%u", port);
 	ret = getaddrinfo(host, serv, &hints, &res);
 	if (ret)
 		return errbuf_set(err, errlen, -EHOSTUNREACH, "cannot resolve '%s': %s", host,
 				  gai_strerror(ret));
-	c->ch = rdma_create_event_channel();
-	if (!c->ch || rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP)) {
-		freeaddrinfo(res);
-		return errbuf_set(err, errlen, -errno, "rdma_cm: %s", strerror(errno));
-	}
-	/* The TOS decides the traffic class (RoCE) or the path's QoS class (IB). */
-	if (tos && rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos))) {
-		freeaddrinfo(res);
-		return errbuf_set(err, errlen, -errno, "rdma_cm: cannot set TOS %u: %s", tos,
-				  strerror(errno));
-	}
-	ret = rdma_resolve_addr(c->id, NULL, res->ai_addr, timeout_ms) ? -errno : 0;
+	memcpy(&c->dst, res->ai_addr, res->ai_addrlen);
 	freeaddrinfo(res);
-	if (ret)
-		return errbuf_set(err, errlen, ret, "rdma_cm: cannot resolve '%s': %s", host,
-				  strerror(-ret));
-	ret = cm_wait(c->ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL, timeout_ms, err, errlen,
-		      "address resolution");
-	if (!ret && rdma_resolve_route(c->id, timeout_ms))
-		ret = errbuf_set(err, errlen, -errno, "rdma_cm: route to '%s': %s", host,
-				 strerror(errno));
-	if (!ret)
-		ret = cm_wait(c->ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, timeout_ms, err, errlen,
-			      "route resolution");
+	c->ch = rdma_create_event_channel();
+	if (!c->ch)
+		return errbuf_set(err, errlen, -errno, "rdma_cm: %s", strerror(errno));
+	return cm_resolve_id(c, timeout_ms, err, errlen);
+}
+
+/*
+ * After a rejection @c's id cannot connect again: a new one in its place,
+ * resolved to the same device (the caller's QP lives there; the new id
+ * is made first, so that the device's context stays open).
+ */
+static int cm_renew_id(struct conn_cm *c, int timeout_ms, char *err, size_t errlen)
+{
+	struct rdma_cm_id *old = c->id;
+	int ret = cm_resolve_id(c, timeout_ms, err, errlen);
+
+	if (!ret && c->id->verbs != old->verbs)
+		ret = errbuf_set(err, errlen, -ENODEV, "rdma_cm: '%s' is now reached through "
+				 "another device", c->host);
+	rdma_destroy_id(old);
 	return ret;
 }
 
@@ -615,16 +655,29 @@ static void cm_param(struct rdma_conn_param *p, uint8_t frame[CONN_HELLO_BYTES],
 int conn_cm_connect(struct conn_cm *c, struct verbs_qp *q, const struct conn_hello *hello,
 		    struct conn_hello *reply, int timeout_ms, char *err, size_t errlen)
 {
+	int64_t deadline = now_ms() + timeout_ms;
 	uint8_t frame[CONN_HELLO_BYTES];
 	struct rdma_conn_param p;
-	int ret;
+	int ret, rej;
 
 	cm_param(&p, frame, hello, CONN_HELLO_REQ_BYTES, q);
-	/* No id->qp: rdma_cm leaves the QP to us and reports CONNECT_RESPONSE. */
-	if (rdma_connect(c->id, &p))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: connect: %s", strerror(errno));
-	ret = cm_wait(c->ch, RDMA_CM_EVENT_CONNECT_RESPONSE, reply, timeout_ms, err, errlen,
-		      "connect");
+	/* A server still starting rejects (no listener): try again until the
+	 * deadline, as conn_connect() does; the server's own refusal is final. */
+	for (;;) {
+		/* No id->qp: rdma_cm leaves the QP to us and reports CONNECT_RESPONSE. */
+		if (rdma_connect(c->id, &p))
+			return errbuf_set(err, errlen, -errno, "rdma_cm: connect: %s",
+					  strerror(errno));
+		ret = cm_wait(c->ch, RDMA_CM_EVENT_CONNECT_RESPONSE, reply,
+			      (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0), err, errlen,
+			      "connect", &rej);
+		if (rej < 0 || !conn_cm_reject_retryable(rej) || now_ms() + 200 >= deadline)
+			break;
+		poll(NULL, 0, 200);
+		ret = cm_renew_id(c, (int)(deadline - now_ms()), err, errlen);
+		if (ret)
+			return ret;
+	}
 	if (ret == -ECONNREFUSED)
 		return errbuf_set(err, errlen, ret,
 				  "no server at '%s' port %u: rdma_cm connection rejected",

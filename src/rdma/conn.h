@@ -13,6 +13,7 @@
 #ifndef RPERF_CONN_H
 #define RPERF_CONN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <rdma/rdma_cma.h>
@@ -100,12 +101,15 @@ int conn_request(int fd, uint16_t kind, uint16_t want_kind, struct conn_msg *ans
 /*
  * A client flow over TCP: connect to the server at @host:@port, send the
  * hello for @q along @path, take the answer and bring @q to RTS. The
- * socket (returned) stays open for the life of the flow. fd or -errno,
- * with a message naming the server in @err; each wait lasts @timeout_ms.
+ * socket (returned) stays open for the life of the flow. @secret (NULL:
+ * none), CONN_SECRET_BYTES, goes in the hello: the flow's, for a server
+ * that admits only the flows it was told of (a converge agent's sink).
+ * fd or -errno, with a message naming the server in @err; each wait
+ * lasts @timeout_ms.
  */
 int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
-		     const struct verbs_path *path, size_t max_msg_bytes, int timeout_ms,
-		     char *err, size_t errlen);
+		     const struct verbs_path *path, size_t max_msg_bytes,
+		     const uint8_t *secret, int timeout_ms, char *err, size_t errlen);
 
 /*
  * A side connection for the flow the server counts as @flow_id (one that
@@ -136,11 +140,15 @@ void conn_sock_name(int fd, char *buf, size_t len);
 
 /* ---- rdma_cm ---- */
 
+#define CONN_CM_REJ_CONSUMER	28	/* IB CM reject reason: the listener's rdma_reject() */
+
 /* A client-side rdma_cm connection: its channel and id. */
 struct conn_cm {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	char host[64];			/* the server, for messages */
+	struct sockaddr_storage dst;	/* its address, resolved once */
+	uint8_t tos;
 	uint32_t flow_id;		/* the server's id for the flow, once connected */
 	uint8_t secret[CONN_SECRET_BYTES];	/* its secret, for the side connection */
 };
@@ -168,5 +176,11 @@ int conn_cm_qp_ready(struct rdma_cm_id *id, struct verbs_qp *q, const struct ver
 int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_hello *reply,
 		   char *err, size_t errlen);
 void conn_cm_close(struct conn_cm *c);
+/*
+ * Whether a connection rejected with @status may be tried again: any
+ * rejection but the server's own (IB CM reason 28, consumer defined),
+ * such as a port nobody listens on yet (reason 8, invalid service ID).
+ */
+bool conn_cm_reject_retryable(int status);
 
 #endif

@@ -179,6 +179,7 @@ static json_t *converge_port_json(const struct converge_port *p)
 	json_object_set_new(o, "analysis_link_gbps", json_real(p->analysis_link_gbps));
 	json_object_set_new(o, "compared", json_boolean(p->compared));
 	json_object_set_new(o, "within", json_boolean(p->within));
+	json_object_set_new(o, "refused_connections", json_integer((json_int_t)p->refused_conns));
 	return o;
 }
 

@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf lat and rperf server over rdma_cm: --sl and --tclass still reach the
-# flow (the server sees them in the hello and builds its QP with them).
+# flow (the server sees them in the hello and builds its QP with them), and
+# a client started before its server waits for it (rejections retried).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lat-lib.sh"
 
 N=200
+# The client first: nobody listens on h2 yet, so rdma_cm rejects its
+# requests, and it tries again until --timeout, as over TCP (it used to
+# fail at once with "rdma_cm connection rejected"). Still running 2 s
+# after it started, it gets through once the server is up.
+in_vm_bg h1 "$RPERF lat $LAT_OPTS --timeout 60 --json \$RPERF_LAB_RESULTS/cm.json --rdma-cm \
+	--sl 2 --tclass 32 -n $N -s 64 h2 2>&1" "$WORK/cm.out"
+client=${BG_PIDS[-1]}
+in_vm h1 'for i in $(seq 300); do pgrep -f "rperf lat" >/dev/null && exit 0; sleep 0.1; done; exit 1' ||
+	fail "rperf lat --rdma-cm did not start"
+sleep 2
+kill -0 "$client" 2>/dev/null ||
+	{ cat "$WORK/cm.out" >&2; fail "rperf lat --rdma-cm gave up before the server listened"; }
 server_bg h2 "$WORK/srv.out" --rdma-cm --json '$RPERF_LAB_RESULTS/server.json'
-# A rejected rdma_cm connection is not retried: connect once the server
-# listens (beside a CPU hog it once started after the client, as 53 knows).
-wait_listen h2 18520
-lat_run h1 cm --rdma-cm --sl 2 --tclass 32 -n $N -s 64 h2 ||
-	{ cat "$WORK/cm.out" "$WORK/srv.out" >&2; fail "rperf lat --rdma-cm failed"; }
+wait "$client" || { cat "$WORK/cm.out" "$WORK/srv.out" >&2; fail "rperf lat --rdma-cm failed"; }
+in_vm h1 'cat $RPERF_LAB_RESULTS/cm.json' >"$WORK/cm.json"
 server_signal h2 TERM
 wait "${BG_PIDS[-1]}" || { cat "$WORK/srv.out" >&2; fail "rperf server --rdma-cm did not exit cleanly"; }
 echo "rperf lat --rdma-cm h1 -> h2, SL 2, tclass 32:"

@@ -24,8 +24,29 @@ trap 'stop_agents; cleanup' EXIT
 AGENT_SANDBOX=1 start_agents
 
 TOL=4
+# Data connections that are no flow's, during the step: a client hello
+# with a made-up secret from h1 (a source of the step) and from h3 (the
+# destination itself, no source of it), each sent once h3's sink listens.
+# Each is refused without a QP, counted in the JSON, and the shares below
+# stay those of analyze.
+forgers=()
+for h in h1 h3; do
+	in_vm_bg "$h" "python3 $TOP/tests/lab/forge-attach.py h3 18540 0 client" "$WORK/forge-$h.out"
+	forgers+=("${BG_PIDS[-1]}")
+done
 converge shares --tolerance $TOL examples/converge-ets-shares.ini ||
 	fail "converge exited $? on the configuration the switch runs"
+for h in h1 h3; do
+	wait "${forgers[0]}" || true
+	forgers=("${forgers[@]:1}")
+	[ "$(tail -n 1 "$WORK/forge-$h.out")" = -13 ] ||
+		fail "a data connection from $h without the flow's secret: $(cat "$WORK/forge-$h.out")"
+done
+[ "$(step_jq shares '.ports[0].refused_connections')" = 2 ] ||
+	fail "refused data connections: $(step_jq shares '.ports[0] | tostring'), want 2"
+grep -q "agent h3: its sink refused 2 data connection(s)" "$WORK/shares.out" ||
+	fail "converge did not warn of the refused data connections"
+echo "forged data connections from h1 and h3: refused, $(step_jq shares '.ports[0].refused_connections') counted"
 "$RPERF" analyze --model ets --json "$ETS" >"$WORK/analyze.json"
 for band in 0 1; do
 	got=$(step_jq shares ".classes[] | select(.band == $band) | .share_pct")
@@ -52,3 +73,12 @@ converge wrong --tolerance $TOL --arbitration tests/data/ets-wrong-1to1.txt exam
 [ "$rc" = 3 ] || fail "a wrong expected configuration exited $rc, want 3"
 grep -q OUT "$WORK/wrong.out" || fail "the table does not mark the class out of tolerance"
 echo "converge: within tolerance of analyze (exit 0); wrong configuration detected (exit 3)"
+# The agent logged each refusal (its output is whole once it has ended).
+stop_agents h3
+for i in $(seq 100); do
+	[ "$(grep -c "data connection refused: wrong secret for the flow" "$WORK/agent-h3.out")" = 2 ] &&
+		break
+	sleep 0.1
+done
+[ "$(grep -c "data connection refused: wrong secret for the flow" "$WORK/agent-h3.out")" = 2 ] ||
+	fail "the agent on h3 did not log the 2 refusals: $(cat "$WORK/agent-h3.out")"

@@ -80,8 +80,27 @@ expect 1 converge --timeout 1 --json-stream "$T/stream.jsonl" "$T/s.ini"
 expect 1 converge --json-stream /nonexistent/s.jsonl "$T/s.ini"
 has "'/nonexistent/s.jsonl': No such file or directory"
 
-# An agent with a token refuses a coordinator without it.
+# A token file others can read is refused, by agent and converge alike,
+# with how to mend it; --new-token makes one right (0600, 32 random bytes
+# as hex) and never overwrites a file.
 printf 'a-token-of-some-length\n' >"$T/token"
+chmod 644 "$T/token"
+expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/token"
+has "'$T/token': group or others have access to it \(mode 0644\).*chmod 600 $T/token"
+expect 2 converge --token-file "$T/token" "$T/s.ini"
+has "chmod 600 $T/token"
+chmod 600 "$T/token"
+expect 0 agent --new-token "$T/new-token"
+[ "$(stat -c %a "$T/new-token")" = 600 ] || fail "--new-token: mode $(stat -c %a "$T/new-token")"
+grep -Eqx '[0-9a-f]{64}' "$T/new-token" || fail "--new-token: $(cat "$T/new-token")"
+cp "$T/new-token" "$T/new-token.1"
+expect 1 agent --new-token "$T/new-token"
+has "'$T/new-token': File exists"
+cmp -s "$T/new-token" "$T/new-token.1" || fail "--new-token overwrote a token"
+expect 0 agent --new-token "$T/new-token.2"
+cmp -s "$T/new-token" "$T/new-token.2" && fail "--new-token: the same token twice"
+
+# An agent with a token refuses a coordinator without it.
 "$RPERF" agent --bind 127.0.0.1 --port "$P" --token-file "$T/token" 2>"$T/agent.err" &
 agents="$agents $!"
 "$RPERF" agent --bind 127.0.0.2 --port "$P" --token-file "$T/token" 2>"$T/agent2.err" &
@@ -90,6 +109,7 @@ expect 1 converge --timeout 5 "$T/s.ini"
 has "the agent asks for a token: give converge the agent's --token-file"
 # A wrong token: the agent's proof does not match ours.
 printf 'another-token-of-some-length\n' >"$T/token2"
+chmod 600 "$T/token2"
 expect 1 converge --timeout 5 --token-file "$T/token2" "$T/s.ini"
 has "the agent does not hold our token"
 
@@ -115,6 +135,43 @@ grep -q "authenticated" "$T/err" && fail "a plain peer was called authenticated:
 if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 	expect 1 converge --timeout 5 --token-file "$T/token" "$T/s.ini"
 	has "agent '127.0.0.1' \(destination\)"
+	has "no RDMA device found"
+
+	# Idle peers on the agents' port (connected, nothing sent) hold up no
+	# handshake: 3 on each agent delay a good coordinator by at most 2 s
+	# over the same run without them, 200 do not make it fail, and each
+	# is closed by the agent within its handshake's deadline (1.5 s).
+	ms() { echo $(($(date +%s%N) / 1000000)); }
+	t0=$(ms)
+	expect 1 converge --timeout 5 --token-file "$T/token" "$T/s.ini"
+	alone_ms=$(($(ms) - t0))
+	for n in 3 200; do
+		idle=
+		for h in 127.0.0.1 127.0.0.2; do
+			python3 "${TEST_TOP:-.}/tests/unit/idle-peers.py" $h "$P" $n >"$T/idle.$h" &
+			idle="$idle $!"
+		done
+		agents="$agents $idle"
+		for i in $(seq 100); do
+			[ -s "$T/idle.127.0.0.1" ] && [ -s "$T/idle.127.0.0.2" ] && break
+			sleep 0.1
+		done
+		grep -qx "open $n" "$T/idle.127.0.0.1" ||
+			fail "$n idle peers: $(cat "$T/idle.127.0.0.1")"
+		t0=$(ms)
+		expect 1 converge --timeout 5 --token-file "$T/token" "$T/s.ini"
+		took_ms=$(($(ms) - t0))
+		has "no RDMA device found"
+		grep -q "cannot be reached" "$T/err" &&
+			fail "$n idle peers kept converge out: $(cat "$T/err")"
+		[ "$n" = 3 ] && [ $took_ms -gt $((alone_ms + 2000)) ] &&
+			fail "3 idle peers delayed converge by $((took_ms - alone_ms)) ms"
+		kill $idle 2>/dev/null
+		wait $idle 2>/dev/null
+	done
+	python3 "${TEST_TOP:-.}/tests/unit/idle-peers.py" 127.0.0.1 "$P" 3 3 >"$T/idle.closed"
+	grep -qx "closed 3" "$T/idle.closed" ||
+		fail "idle peers not closed within 3 s: $(cat "$T/idle.closed")"
 fi
 
 # --launch ssh, with a stand-in for ssh that runs the remote command

@@ -6,6 +6,7 @@
  * that binds it to the flow's client address and secret.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -98,7 +99,7 @@ static void test_attach_bound(void **state)
 	memcpy(secret, f.secret, sizeof(secret));
 	assert_int_equal(sink_attach_check(&f, "198.18.0.1", secret, err, sizeof(err)), 0);
 	/* Another address, the right secret. */
-	assert_int_equal(sink_attach_check(&f, "198.18.0.9", secret, err, sizeof(err)), -EACCES);
+	assert_int_equal(sink_attach_check(&f, "198.18.0.9", secret, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "it comes from 198.18.0.9, the flow from 198.18.0.1"));
 	/* The right address, one bit of the secret off (first and last byte). */
 	secret[0] ^= 1;
@@ -118,7 +119,7 @@ static void test_attach_bound(void **state)
 	/* A flow whose client address is not known takes no side connection. */
 	f.client_ip[0] = '\0';
 	assert_int_equal(sink_attach_check(&f, "198.18.0.1", f.secret, err, sizeof(err)),
-			 -EACCES);
+			 -EPERM);
 	/* An IPv4 client seen through a dual-stack socket is the same address. */
 	inet_pton(AF_INET6, "::ffff:198.18.0.1", &mapped.sin6_addr);
 	conn_addr_ip((struct sockaddr *)&mapped, ip, sizeof(ip));
@@ -128,12 +129,22 @@ static void test_attach_bound(void **state)
 	assert_string_equal(ip, "fd00::1");
 }
 
+/* rdma_cm: a port nobody listens on yet is tried again; the server's own refusal is final. */
+static void test_cm_reject_retry(void **state)
+{
+	(void)state;
+	assert_true(conn_cm_reject_retryable(8));	/* IB CM: invalid service ID */
+	assert_true(conn_cm_reject_retryable(-ECONNREFUSED));	/* iWARP */
+	assert_false(conn_cm_reject_retryable(CONN_CM_REJ_CONSUMER));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_hello_attach),
 		cmocka_unit_test(test_attach_bound),
+		cmocka_unit_test(test_cm_reject_retry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

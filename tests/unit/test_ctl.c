@@ -7,9 +7,13 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -331,6 +335,83 @@ static void test_flow_spec(void **state)
 	json_decref(setup);
 }
 
+/* Every control socket finds a vanished peer within 30 s, idle or not. */
+static void test_keepalive(void **state)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0), on = 0, idle_s = 0, intvl_s = 0, cnt = 0;
+	unsigned int user_ms = 0;
+	socklen_t n = sizeof(int);
+
+	(void)state;
+	assert_true(fd >= 0);
+	ctl_keepalive(fd);
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, &n), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, &n), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl_s, &n), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, &n), 0);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms, &n), 0);
+	assert_int_equal(on, 1);
+	assert_true(idle_s > 0 && idle_s + intvl_s * cnt <= 30);
+	assert_true(user_ms > 0 && user_ms <= 30000);
+	close(fd);
+}
+
+/* --new-token's file: 0600, one line of 64 hex characters, never overwritten; read back. */
+static void test_token_files(void **state)
+{
+	char dir[] = "/tmp/test_ctl.XXXXXX", path[64], tok[CTL_MAX_TOKEN_BYTES], err[256];
+	struct stat sb;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t", dir);
+	assert_int_equal(ctl_token_new(path, err, sizeof(err)), 0);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), 0);
+	assert_int_equal(strlen(tok), 2 * CTL_NEW_TOKEN_BYTES);
+	assert_int_equal(strspn(tok, "0123456789abcdef"), 2 * CTL_NEW_TOKEN_BYTES);
+	assert_int_equal(ctl_token_new(path, err, sizeof(err)), -EEXIST);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "chmod 600"));
+	assert_int_equal(chmod(path, 0604), 0);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A flow's data-connection secret: fresh each time, read back exactly; anything else is none. */
+static void test_secrets(void **state)
+{
+	char a[CTL_SECRET_HEX + 1], b[CTL_SECRET_HEX + 1];
+	unsigned char raw[CTL_SECRET_HEX / 2];
+	json_t *m;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ctl_secret_new(a, NULL, 0), 0);
+	assert_int_equal(ctl_secret_new(b, NULL, 0), 0);
+	assert_string_not_equal(a, b);
+	assert_int_equal(ctl_secret_parse(a, raw), 0);
+	snprintf(b, sizeof(b), "%02x", raw[0]);
+	assert_memory_equal(a, b, 2);
+	assert_int_equal(ctl_secret_parse("00112233", raw), -EINVAL);
+	assert_int_equal(ctl_secret_parse("zz112233445566778899aabbccddeeff", raw), -EINVAL);
+	assert_int_equal(raw[0], 0);
+	assert_int_equal(ctl_secret_parse(NULL, raw), -EINVAL);
+	/* A sink's setup lists the flows it admits; a malformed entry is refused whole. */
+	m = json_pack("{s:s, s:b, s:i, s:i, s:i, s:s, s:b, s:i, s:i, s:[], s:[{s:s, s:s, s:i, s:i}]}",
+		      "type", "setup", "sink", 1, "ib_port", 1, "gid_index", 0, "data_port", 18540,
+		      "clock", "monotonic", "yield", 0, "qp_timeout", 14, "retry", 7, "flows",
+		      "expect", "secret", a, "src", "198.18.0.1", "conns", 2, "size", 4096);
+	assert_int_equal(ctl_validate(m, err, sizeof(err)), 0);
+	json_object_set_new(json_array_get(json_object_get(m, "expect"), 0), "secret",
+			    json_string("0011"));
+	assert_int_not_equal(ctl_validate(m, err, sizeof(err)), 0);
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +421,9 @@ int main(void)
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_sealed),
 		cmocka_unit_test(test_tokens),
+		cmocka_unit_test(test_keepalive),
+		cmocka_unit_test(test_token_files),
+		cmocka_unit_test(test_secrets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
