@@ -330,6 +330,7 @@ static struct bw_worker *bw_workers(struct bw_run *run)
 		.path = run->path,
 		.size_bytes = o->size_bytes,
 		.hw_rate_bps = o->hw_rate_bps,
+		.write = o->write,
 		.n_qps = o->qps,
 		.max_snaps = run->max_snaps,
 	};

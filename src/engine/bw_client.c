@@ -88,15 +88,17 @@ int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errl
 	q->ctl_fd = ret;
 	q->ctl_any_event = o->rdma_cm;
 	c->query_fd[i] = o->rdma_cm ? bw_client_attach(c) : ret;
-	if (!o->rdma_cm) {
-		/* The target of every request (WRITE with immediate) and of the
-		 * zero-length WRITE that ends the run. */
-		ret = load_qp_ask_mr(q, c->cfg.size_bytes, c->cfg.flow->host, BW_CLIENT_QUERY_MS,
-				     err, errlen);
+	if (o->rdma_cm && c->cfg.write && c->query_fd[i] < 0)
+		return errbuf_set(err, errlen, -EPROTO, "--write over rdma_cm: %s", c->rx_error);
+	/* The target of the WRITEs, and of the zero-length WRITE that ends a
+	 * run (over TCP; over rdma_cm SENDs do without, see load.c). */
+	if (!o->rdma_cm || c->cfg.write) {
+		ret = load_qp_ask_mr_on(q, c->query_fd[i], c->cfg.size_bytes, o->host,
+					BW_CLIENT_QUERY_MS, err, errlen);
 		if (ret)
 			return ret;
-		q->write = true;
 	}
+	q->write = c->cfg.write;
 	if (c->cfg.hw_rate_bps)
 		return verbs_qp_rate_limit(&q->qp, (uint32_t)(c->cfg.hw_rate_bps / 1000), err,
 					   errlen);

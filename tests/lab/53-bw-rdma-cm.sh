@@ -56,3 +56,27 @@ grep -q 'side connection to rdma_cm flow 1 refused: it comes from' "$WORK/srv.ou
 grep -q 'side connection to rdma_cm flow 1 refused: wrong secret' "$WORK/srv.out" ||
 	{ cat "$WORK/srv.out" >&2; fail "no line for the side connection with a wrong secret"; }
 echo "forged side connections refused: $(jq .side_connections_refused "$WORK/server.json")"
+
+# The opcode on the wire is the one asked for, over the TCP exchange and
+# over rdma_cm alike: SEND by default, RDMA WRITE with immediate with
+# --write; the JSON's op says the same. Short paced runs of 64-byte
+# messages (one packet each), captured at the client (tcpdump under TCG
+# may miss some: at least half of the messages sent must be seen).
+server_bg h2 "$WORK/srv-op.out" --rdma-cm
+SRV_PID=${BG_PIDS[-1]}
+wait_listen h2 18520
+for run in send-tcp: write-tcp:--write send-cm:--rdma-cm write-cm:--rdma-cm,--write; do
+	name=op-${run%%:*} args=${run#*:}
+	read -r n_send n_wimm n_other < <(bw_opcodes h1 "$name" --event -D 1 -s 64 --rate 1m \
+		"${args//,/ }" h2) || { cat "$WORK/$name.out" "$WORK/srv-op.out" >&2; fail "rperf bw $args failed"; }
+	op=$(jq -r .config.op "$WORK/$name.json")
+	sent=$(jq -r .total.sent.msgs "$WORK/$name.json")
+	echo "rperf bw ${args//,/ }: op $op in the JSON, sent $sent; on the wire $n_send SEND, $n_wimm WRITE with immediate, $n_other other requests"
+	case $name in
+	op-send-*) [ "$op" = send ] && [ "$n_wimm" = 0 ] && [ "$((2 * n_send))" -ge "$sent" ] ;;
+	op-write-*) [ "$op" = write ] && [ "$n_send" = 0 ] && [ "$((2 * n_wimm))" -ge "$sent" ] ;;
+	esac || fail "rperf bw ${args//,/ }: the opcodes on the wire are not the JSON's op ($op), or too few were seen"
+	[ "$n_other" -le 1 ] || fail "rperf bw ${args//,/ }: $n_other requests of other opcodes"
+done
+server_signal h2 TERM
+wait "$SRV_PID" || { cat "$WORK/srv-op.out" >&2; fail "the second rperf server did not exit cleanly"; }
