@@ -142,6 +142,22 @@ static void bw_client_answers(struct bw_client *c, struct bw_snap *s, bool last)
 	}
 }
 
+/* At the end: each flow's receiver port counters (RNR NAKs sent,
+ * out-of-buffer drops), where the server counts them. */
+static void bw_client_rx_trouble(struct bw_client *c)
+{
+	struct conn_msg a;
+	unsigned i;
+
+	for (i = 0; i < c->load->n_qps; i++) {
+		if (c->query_fd[i] < 0 ||
+		    conn_request(c->query_fd[i], CONN_MSG_RX, CONN_MSG_RX, &a, BW_CLIENT_QUERY_MS))
+			continue;
+		c->res[i].rx_rnr_naks_sent = (int64_t)a.v[0] - 1;
+		c->res[i].rx_out_of_buffer = (int64_t)a.v[1] - 1;
+	}
+}
+
 void bw_client_on_interval(void *arg, const struct load_interval *iv)
 {
 	struct bw_client *c = arg;
@@ -161,6 +177,9 @@ void bw_client_on_interval(void *arg, const struct load_interval *iv)
 	c->n_taken = k + 1;
 	if (iv->last && s->rx_valid)
 		bw_client_answers(c, s, true);
+	/* Only when every answer was read: the socket then holds none. */
+	if (iv->last && s->rx_valid)
+		bw_client_rx_trouble(c);
 	__atomic_store_n(&c->n_snaps, iv->last ? k + 1 : k, __ATOMIC_RELEASE);
 }
 

@@ -75,7 +75,7 @@ const struct opts_entry flow_opts_table[] = {
 	  .expect = "a service level from 0 to 15" },
 	OPT_UINT(0, "tclass", "N", "traffic class (RoCE: IP TOS byte; default 0)",
 		 struct flow_opts, tclass, 0, 255),
-	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default 20)",
+	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default 14)",
 		 struct flow_opts, qp_timeout, 0, 31),
 	OPT_UINT(0, "retry", "N", "RC retry count 0-7 (default 7)", struct flow_opts, retry, 0, 7),
 	OPT_VALUE(OPTS_SECONDS, 0, "timeout", "TIME",
@@ -98,7 +98,7 @@ void flow_opts_defaults(struct flow_opts *o)
 	o->ib_port = 1;
 	o->gid_index = -1;
 	o->tcp_port = CONN_DEFAULT_PORT;
-	o->qp_timeout = 20;
+	o->qp_timeout = 14;
 	o->retry = 7;
 	o->threads = 1;
 	o->clock = CLOCK_SRC_TSC;

@@ -8,6 +8,7 @@ int flow_result_init(struct flow_result *r, size_t size_bytes)
 {
 	memset(r, 0, sizeof(*r));
 	r->size_bytes = size_bytes;
+	r->rx_rnr_naks_sent = r->rx_out_of_buffer = -1;
 	r->rtt = hist_new();
 	r->wire = hist_new();
 	r->loop = hist_new();
@@ -51,6 +52,11 @@ int flow_result_merge(struct flow_result *dst, const struct flow_result *src)
 	dst->rx_valid = dst->rx_valid && src->rx_valid;
 	dst->rx_msgs += src->rx_msgs;
 	dst->rx_bytes += src->rx_bytes;
+	/* Port counters, as the receivers saw them: flows to one port overlap. */
+	if (src->rx_rnr_naks_sent > dst->rx_rnr_naks_sent)
+		dst->rx_rnr_naks_sent = src->rx_rnr_naks_sent;
+	if (src->rx_out_of_buffer > dst->rx_out_of_buffer)
+		dst->rx_out_of_buffer = src->rx_out_of_buffer;
 	if (!dst->status && src->status) {
 		dst->status = src->status;
 		memcpy(dst->error, src->error, sizeof(dst->error));

@@ -36,6 +36,10 @@ struct flow_result {
 	bool rx_valid;
 	uint64_t rx_msgs;
 	uint64_t rx_bytes;
+	/* The receiver's port counters over the flow (bw): RNR NAKs it sent
+	 * and messages it dropped for want of a RECV; -1: not counted there. */
+	int64_t rx_rnr_naks_sent;
+	int64_t rx_out_of_buffer;
 	int status;			/* 0: ran to the end; -errno: stopped early */
 	char error[256];		/* why it stopped, when status != 0 */
 };

@@ -354,7 +354,7 @@ static int qp_to_rtr(struct verbs_qp *q, const struct verbs_endpoint *remote,
 		.dest_qp_num = remote->qpn,
 		.rq_psn = remote->psn,
 		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 12,
+		.min_rnr_timer = VERBS_MIN_RNR_TIMER,
 	};
 	int ret;
 
@@ -474,6 +474,40 @@ int verbs_post_recv(struct verbs_qp *q, size_t len, uint64_t wr_id)
 	return -ibv_post_recv(q->qp, &wr, &bad);
 }
 
+int verbs_post_recvs(struct verbs_qp *q, size_t len, uint64_t wr_id, uint32_t n)
+{
+	struct ibv_recv_wr wr[VERBS_RECV_CHAIN], *bad;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)q->buf,
+		.length = (uint32_t)len,
+		.lkey = q->mr->lkey,
+	};
+	uint32_t done = 0, k, i;
+	int ret;
+
+	while (done < n) {
+		k = n - done < VERBS_RECV_CHAIN ? n - done : VERBS_RECV_CHAIN;
+		for (i = 0; i < k; i++)
+			wr[i] = (struct ibv_recv_wr){ .wr_id = wr_id, .sg_list = &sge,
+						      .num_sge = 1,
+						      .next = i + 1 < k ? &wr[i + 1] : NULL };
+		ret = ibv_post_recv(q->qp, wr, &bad);
+		if (ret) {
+			/* Those before @bad went in. */
+			done += (uint32_t)(bad - wr);
+			return done ? (int)done : -ret;
+		}
+		done += k;
+	}
+	return (int)done;
+}
+
+bool verbs_dev_is_soft(const struct verbs_dev *dev)
+{
+	/* rxe reports vendor 0xffffff; siw 0x626d74 ("bmt"). */
+	return dev->dev_attr.vendor_id == 0xffffff || dev->dev_attr.vendor_id == 0x626d74;
+}
+
 /* ------------------------------------------------------------------ */
 /* Port counters                                                       */
 /* ------------------------------------------------------------------ */
@@ -513,6 +547,29 @@ int verbs_counters_read(const struct verbs_dev *dev, struct verbs_counters *c)
 	}
 	closedir(d);
 	return 0;
+}
+
+/* @name's (@after - @before), or -1 when either lacks it. */
+static int64_t counter_delta(const struct verbs_counters *before,
+			     const struct verbs_counters *after, const char *name)
+{
+	int i, j;
+
+	for (i = 0; i < after->n; i++) {
+		if (strcmp(after->name[i], name))
+			continue;
+		for (j = 0; j < before->n; j++)
+			if (!strcmp(before->name[j], name))
+				return (int64_t)(after->value[i] - before->value[j]);
+	}
+	return -1;
+}
+
+void verbs_counters_rx(const struct verbs_counters *before, const struct verbs_counters *after,
+		       struct verbs_rx_trouble *t)
+{
+	t->rnr_naks_sent = counter_delta(before, after, "send_rnr_err");
+	t->out_of_buffer = counter_delta(before, after, "out_of_buffer");
 }
 
 /* Counters that go up when a requester sends a packet again: rxe counts
@@ -573,20 +630,60 @@ static int verbs_lanes(uint8_t width)
 	}
 }
 
-/* PortInfo's active speed code -> Gb/s a lane signals; 0: unknown. */
-static double verbs_lane_gbps(uint32_t speed)
+double verbs_lane_data_gbps(uint32_t speed, bool roce)
 {
 	switch (speed) {
-	case 1: return 2.5;		/* SDR */
-	case 2: return 5;		/* DDR */
-	case 4: return 10;		/* QDR */
-	case 8: return 10.3125;		/* FDR10 */
-	case 16: return 14.0625;	/* FDR */
-	case 32: return 25.78125;	/* EDR */
-	case 64: return 53.125;		/* HDR */
-	case 128: return 106.25;	/* NDR */
+	case 1: return roce ? 2.5 : 2;		/* SDR: 8b/10b on IB */
+	case 2: return roce ? 5 : 4;		/* DDR */
+	case 4: return roce ? 10 : 8;		/* QDR; 10GbE, 40GbE 4x */
+	case 8: return 10;			/* FDR10: 64b/66b */
+	case 16: return roce ? 14 : 14.0625 * 64 / 66;	/* FDR: 13.64 */
+	case 32: return 25;			/* EDR */
+	case 64: return 50;			/* HDR */
+	case 128: return 100;			/* NDR */
+	case 256: return 200;			/* XDR */
 	default: return 0;
 	}
+}
+
+uint32_t verbs_speed_from_rate_str(const char *rate)
+{
+	static const struct { const char *name; uint32_t code; } t[] = {
+		{ "SDR", 1 }, { "DDR", 2 }, { "QDR", 4 }, { "FDR10", 8 }, { "FDR", 16 },
+		{ "EDR", 32 }, { "HDR", 64 }, { "NDR", 128 }, { "XDR", 256 },
+	};
+	const char *p = strchr(rate, '(');
+	size_t i, n;
+
+	/* "800 Gb/sec (4X XDR)": the word after the width. */
+	p = p ? strchr(p, ' ') : NULL;
+	if (!p)
+		return 0;
+	p++;
+	n = strcspn(p, ")\n");
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strlen(t[i].name) == n && !strncmp(p, t[i].name, n))
+			return t[i].code;
+	return 0;
+}
+
+/* The port's speed code; from sysfs when verbs has none for it (XDR needs
+ * the extended field that older rdma-core lacks). */
+static uint32_t port_speed(const struct verbs_dev *dev)
+{
+	char path[160], line[64] = "";
+	FILE *f;
+
+	if (verbs_lane_data_gbps(dev->port_attr.active_speed, dev->roce) > 0)
+		return dev->port_attr.active_speed;
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/rate", dev->name,
+		 dev->port);
+	f = fopen(path, "r");
+	if (f && !fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	if (f)
+		fclose(f);
+	return verbs_speed_from_rate_str(line);
 }
 
 void verbs_env(const struct verbs_dev *dev, struct run_env *e)
@@ -598,7 +695,7 @@ void verbs_env(const struct verbs_dev *dev, struct run_env *e)
 	snprintf(e->fw_ver, sizeof(e->fw_ver), "%s", dev->dev_attr.fw_ver);
 	snprintf(e->link_layer, sizeof(e->link_layer), "%s", dev->roce ? "Ethernet" : "InfiniBand");
 	e->port_gbps = verbs_lanes(dev->port_attr.active_width) *
-		       verbs_lane_gbps(dev->port_attr.active_speed);
+		       verbs_lane_data_gbps(port_speed(dev), dev->roce);
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/numa_node", dev->name);
 	f = fopen(path, "r");
 	e->device_numa = -1;

@@ -19,6 +19,14 @@
 #include "base/env.h"
 
 #define VERBS_NAME_MAX 64
+/*
+ * The receiver's RNR timer: 1 = 0.01 ms, the shortest but one. A sender
+ * whose SEND found no RECV posted waits this long before it tries again;
+ * RC's usual 12 (0.64 ms) stalls a 100 Gb/s QP for 0.64 ms per RNR NAK,
+ * and the run looks like a slow fabric.
+ */
+#define VERBS_MIN_RNR_TIMER 1
+#define VERBS_RECV_CHAIN 64		/* RECVs linked into one ibv_post_recv */
 
 /* An open device, one of its ports, its protection domain and chosen GID. */
 struct verbs_dev {
@@ -103,8 +111,19 @@ int verbs_dev_adopt(struct verbs_dev *dev, struct ibv_context *ctx, int port,
 void verbs_dev_close(struct verbs_dev *dev);
 
 /* The open device's facts for a run's JSON: name, firmware, link layer,
- * port rate (width x lane speed) and NUMA node. */
+ * port rate (width x lane data rate) and NUMA node. */
 void verbs_env(const struct verbs_dev *dev, struct run_env *e);
+
+/*
+ * The data rate of one lane at PortInfo speed code @speed (1 SDR ... 128
+ * NDR, 256 XDR), in Gb/s, after the line code: EDR is 25, not the 25.78
+ * it signals, QDR 8 on InfiniBand (8b/10b). On Ethernet (@roce) the
+ * kernel maps link speeds onto the same codes by their nominal rate
+ * (10GbE: 1x QDR or FDR10), so those read 2.5, 5, 10, 14. 0: unknown.
+ */
+double verbs_lane_data_gbps(uint32_t speed, bool roce);
+/* The speed code in sysfs's "800 Gb/sec (4X XDR)"; 0 when unknown. */
+uint32_t verbs_speed_from_rate_str(const char *rate);
 
 /* The largest message the port carries, in bytes. */
 size_t verbs_dev_max_msg_bytes(const struct verbs_dev *dev);
@@ -138,9 +157,35 @@ int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t err
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id);
 /* Post one RECV of @len bytes at the start of the buffer. */
 int verbs_post_recv(struct verbs_qp *q, size_t len, uint64_t wr_id);
+/*
+ * Post @n RECVs of @len bytes at the start of the buffer, linked in lists
+ * of up to VERBS_RECV_CHAIN per ibv_post_recv (one doorbell a list).
+ * Returns how many were posted (all of them, or those before the one the
+ * device refused), or -errno when none was.
+ */
+int verbs_post_recvs(struct verbs_qp *q, size_t len, uint64_t wr_id, uint32_t n);
+
+/*
+ * Whether the device is a NIC run in software on the host's CPUs
+ * (Soft-RoCE rxe, siw), by its vendor id: a receiver there sleeps on
+ * completion events, since a busy poll would take the CPU the NIC needs.
+ */
+bool verbs_dev_is_soft(const struct verbs_dev *dev);
 
 /* Read every counter under the port's hw_counters directory; 0 or -errno. */
 int verbs_counters_read(const struct verbs_dev *dev, struct verbs_counters *c);
+/*
+ * Receive-side trouble in (@after - @before), where the device counts it:
+ * RNR NAKs the port sent (a SEND found no RECV posted; rxe's send_rnr_err)
+ * and messages dropped for want of a RECV (mlx5's out_of_buffer). Each is
+ * -1 when the device has no such counter.
+ */
+struct verbs_rx_trouble {
+	int64_t rnr_naks_sent;
+	int64_t out_of_buffer;
+};
+void verbs_counters_rx(const struct verbs_counters *before, const struct verbs_counters *after,
+		       struct verbs_rx_trouble *t);
 /* Sum over the counters that count retransmissions of (@after - @before). */
 uint64_t verbs_counters_retrans(const struct verbs_counters *before,
 				const struct verbs_counters *after);

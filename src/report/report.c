@@ -394,6 +394,25 @@ static json_t *bw_interval_json(const struct bw_interval *iv)
 	return o;
 }
 
+/* A counter of the receiver's port, or null where it has none. */
+static json_t *counter_or_null(int64_t v)
+{
+	return v >= 0 ? json_integer((json_int_t)v) : json_null();
+}
+
+/* What the receiver's port counted against the flows: did it keep up? */
+static json_t *bw_receiver_json(const struct flow_result *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "rnr_naks_sent", counter_or_null(r->rx_rnr_naks_sent));
+	json_object_set_new(o, "out_of_buffer", counter_or_null(r->rx_out_of_buffer));
+	json_object_set_new(o, "fell_behind", r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0 ?
+			    json_true() : r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ?
+			    json_null() : json_false());
+	return o;
+}
+
 static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
@@ -404,6 +423,7 @@ static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal
 	json_object_set_new(o, "received", r->rx_valid ? bw_rate_json(r->rx_msgs, r->rx_bytes, s) :
 							  json_null());
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	json_object_set_new(o, "receiver", bw_receiver_json(r));
 	return o;
 }
 
@@ -462,6 +482,30 @@ void report_bw_interval(FILE *out, const struct bw_interval *iv)
 	fflush(out);
 }
 
+/* "-" for a counter the receiver's port does not have. */
+static void counter_str(char *buf, size_t len, int64_t v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%" PRId64, v);
+}
+
+/* The receiver's side of the total: its RNR NAKs and drops, and what they mean. */
+static void bw_receiver_line(FILE *out, const struct flow_result *r)
+{
+	char rnr[24], oob[24];
+
+	counter_str(rnr, sizeof(rnr), r->rx_rnr_naks_sent);
+	counter_str(oob, sizeof(oob), r->rx_out_of_buffer);
+	fprintf(out, "receiver's port: %s RNR NAKs sent, %s out-of-buffer drops%s\n", rnr, oob,
+		r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ? " (not counted there)" : "");
+	if (r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0)
+		fprintf(out, "the receiver fell behind: its RECVs ran out, so these rates are "
+			"its CPU's or ring's (see rperf server --ring, --busy-poll), not the "
+			"fabric's\n");
+}
+
 void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_cal *clk)
 {
 	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
@@ -476,6 +520,7 @@ void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_
 		fprintf(out, "received unknown");
 	fprintf(out, ", %" PRIu64 " retransmissions%s\n", r->retrans,
 		r->status ? " (incomplete)" : "");
+	bw_receiver_line(out, r);
 }
 
 void report_bw_csv_header(FILE *out)

@@ -77,6 +77,25 @@ for run in send-tcp: write-tcp:--write send-cm:--rdma-cm write-cm:--rdma-cm,--wr
 	op-write-*) [ "$op" = write ] && [ "$n_send" = 0 ] && [ "$((2 * n_wimm))" -ge "$sent" ] ;;
 	esac || fail "rperf bw ${args//,/ }: the opcodes on the wire are not the JSON's op ($op), or too few were seen"
 	[ "$n_other" -le 1 ] || fail "rperf bw ${args//,/ }: $n_other requests of other opcodes"
+	# A receiver that keeps up says so (the starved one below must not).
+	jq -e '.total.receiver.fell_behind == false' "$WORK/$name.json" >/dev/null ||
+		{ jq .total "$WORK/$name.json" >&2; fail "rperf bw ${args//,/ }: the receiver fell behind at 1 Mbit/s"; }
 done
 server_signal h2 TERM
 wait "$SRV_PID" || { cat "$WORK/srv-op.out" >&2; fail "the second rperf server did not exit cleanly"; }
+
+# A receiver starved of CPU and RECVs (a ring of 2, a busy loop beside it
+# on its one CPU) is named as the cause: its port's RNR NAKs are counted
+# and reported with the rate, not passed off as a slow fabric.
+server_bg h2 "$WORK/srv-rnr.out" --event --ring 2
+SRV_PID=${BG_PIDS[-1]}
+wait_listen h2 18520
+in_vm_bg h2 'timeout 8 sh -c "while :; do :; done"' "$WORK/spin.out"
+bw_run h1 rnr --event -D 2 -s 64 h2 || { cat "$WORK/rnr.out" "$WORK/srv-rnr.out" >&2; fail "the starved run failed"; }
+server_signal h2 TERM
+wait "$SRV_PID" || { cat "$WORK/srv-rnr.out" >&2; fail "the third rperf server did not exit cleanly"; }
+grep 'receiver' "$WORK/rnr.out"
+jq -e '.total.receiver.rnr_naks_sent > 0 and .total.receiver.fell_behind == true' "$WORK/rnr.json" >/dev/null ||
+	{ cat "$WORK/rnr.out" >&2; jq .total "$WORK/rnr.json" >&2; fail "the starved receiver's RNR NAKs were not reported"; }
+grep -q 'the receiver fell behind' "$WORK/rnr.out" ||
+	{ cat "$WORK/rnr.out" >&2; fail "the starved receiver was not named as the cause"; }

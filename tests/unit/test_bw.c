@@ -368,7 +368,7 @@ static void test_opts_defaults(void **state)
 	assert_int_equal(o.batch, 1);
 	assert_int_equal(o.cq_mod, 16);
 	assert_int_equal(o.qps, 1);
-	assert_int_equal(o.flow.qp_timeout, 20);
+	assert_int_equal(o.flow.qp_timeout, 14);
 	assert_int_equal(o.rate_bps, 0);
 	assert_false(o.write);
 	assert_false(o.event);
