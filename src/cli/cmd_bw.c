@@ -292,6 +292,8 @@ static int bw_prepare(struct bw_run *run, char *err, size_t errlen)
 	ret = clock_init(o->flow.clock, &run->clk, err, errlen);
 	if (ret)
 		return ret;
+	if (run->clk.fallback)
+		log_warn("%s", run->clk.fallback);
 	run->path = client_path(&o->flow);
 	ret = client_open_device(&o->flow, &run->dev, &run->cm0, err, errlen);
 	run_env_host(&run->env);
