@@ -256,6 +256,8 @@ static int server_setup(struct server *sv, char *err, size_t errlen)
 	int ret;
 
 	ret = verbs_dev_open(&sv->dev, o->flow.device, o->flow.ib_port, o->flow.gid_index, err, errlen);
+	if (!ret && o->flow.pkey_index)
+		ret = verbs_dev_use_pkey(&sv->dev, o->flow.pkey_index, err, errlen);
 	/* On a core near the NIC before anything is allocated (first touch). */
 	if (!ret && client_pin_worker(&o->flow, sv->dev.ctx, 0, err, errlen) < 0)
 		log_warn("the server runs unpinned: %s", err);

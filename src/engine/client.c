@@ -34,8 +34,12 @@ int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct 
 	const char *via;
 	int ret;
 
-	if (!o->rdma_cm)
-		return verbs_dev_open(dev, o->device, o->ib_port, o->gid_index, err, errlen);
+	if (!o->rdma_cm) {
+		ret = verbs_dev_open(dev, o->device, o->ib_port, o->gid_index, err, errlen);
+		if (!ret && o->pkey_index)
+			ret = verbs_dev_use_pkey(dev, o->pkey_index, err, errlen);
+		return ret;
+	}
 	ret = conn_cm_resolve(cm, o->host, o->tcp_port, o->tclass, (int)(o->timeout_s * 1000),
 			      err, errlen);
 	if (ret)

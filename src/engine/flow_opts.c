@@ -51,6 +51,8 @@ static int flow_opts_clock(void *dst, const char *name, const char *value, char 
 		 1, 255), \
 	OPT_UINT('x', "gid-index", "N", "RoCE GID index (default: the RoCE v2 IPv4 GID)", \
 		 struct flow_opts, gid_index, 0, 255), \
+	OPT_UINT(0, "pkey-index", "N", "P_Key table index of the QPs (default 0)", \
+		 struct flow_opts, pkey_index, 0, 65535), \
 	OPT_UINT('p', "port", "N", \
 		 "the server's TCP / rdma_cm port (default " FLOW_STR(CONN_DEFAULT_PORT) ")", \
 		 struct flow_opts, tcp_port, 1, 65535)

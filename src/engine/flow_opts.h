@@ -26,6 +26,7 @@ struct flow_opts {
 	const char *device;		/* -d; NULL: the first device */
 	int ib_port;			/* -i */
 	int gid_index;			/* -x; -1: RoCE v2 IPv4-mapped GID */
+	uint16_t pkey_index;		/* --pkey-index: the QPs' P_Key table entry */
 	uint16_t tcp_port;		/* -p */
 	uint8_t sl;			/* --sl */
 	uint8_t tclass;			/* --tclass */

@@ -3,6 +3,7 @@
  * and connection, port counters. See verbs.h for the contracts.
  */
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -190,6 +191,21 @@ int verbs_dev_adopt(struct verbs_dev *dev, struct ibv_context *ctx, int port,
 	return ret;
 }
 
+int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen)
+{
+	__be16 pkey = 0;
+
+	if (index >= dev->port_attr.pkey_tbl_len)
+		return errbuf_set(err, errlen, -EINVAL,
+				  "%s port %u: P_Key index %u out of range (table has %u entries)",
+				  dev->name, dev->port, index, dev->port_attr.pkey_tbl_len);
+	if (ibv_query_pkey(dev->ctx, dev->port, index, &pkey) || !(be16toh(pkey) & 0x7fff))
+		return errbuf_set(err, errlen, -EINVAL, "%s port %u: P_Key index %u is empty",
+				  dev->name, dev->port, index);
+	dev->pkey_index = index;
+	return 0;
+}
+
 void verbs_dev_close(struct verbs_dev *dev)
 {
 	if (dev->pd)
@@ -328,7 +344,7 @@ static int qp_to_init(struct verbs_qp *q, char *err, size_t errlen)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
-		.pkey_index = 0,
+		.pkey_index = q->dev->pkey_index,
 		.port_num = q->dev->port,
 		.qp_access_flags = q->remote_write ? IBV_ACCESS_REMOTE_WRITE : 0,
 	};

@@ -39,6 +39,7 @@ struct verbs_dev {
 	struct ibv_device_attr dev_attr;
 	bool roce;			/* Ethernet link layer: GRH on every packet */
 	int gid_index;			/* -1 on InfiniBand (LID addressing, no GRH) */
+	uint16_t pkey_index;		/* the QPs' P_Key table entry (verbs_dev_use_pkey) */
 	union ibv_gid gid;
 };
 
@@ -109,6 +110,12 @@ int verbs_dev_open(struct verbs_dev *dev, const char *name, int port,
 int verbs_dev_adopt(struct verbs_dev *dev, struct ibv_context *ctx, int port,
 		    int gid_index, char *err, size_t errlen);
 void verbs_dev_close(struct verbs_dev *dev);
+/*
+ * Make the QPs connected from now on use P_Key table entry @index of the
+ * port (QPs set up by rdma_cm take the one rdma_cm resolves). 0, or
+ * -EINVAL with a message when the entry is out of range or empty.
+ */
+int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen);
 
 /* The open device's facts for a run's JSON: name, firmware, link layer,
  * port rate (width x lane data rate) and NUMA node. */

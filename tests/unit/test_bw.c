@@ -399,6 +399,9 @@ static void test_opts_full(void **state)
 	assert_int_equal(o.rate_bps, 2500000000ull);
 	assert_true(o.write);
 	assert_true(o.event);
+	assert_int_equal(o.flow.pkey_index, 0);
+	assert_int_equal(PARSE(&o, "--pkey-index", "3", "h3"), 0);
+	assert_int_equal(o.flow.pkey_index, 3);
 	/* WRITE over rdma_cm too: the MR travels on the side connection. */
 	assert_int_equal(PARSE(&o, "--write", "--rdma-cm", "h3"), 0);
 	assert_true(o.write && o.flow.rdma_cm);
