@@ -27,7 +27,16 @@ uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
 					 const struct verbs_path *path);
 
 /*
- * Open the device and port of @o. With --rdma-cm, first resolve the
+ * What the RoCE GID toward @host should match: the family, address and
+ * netdev (so the VLAN) of the local address the kernel routes to @host
+ * from. 0 or -EHOSTUNREACH (then @w asks for nothing).
+ */
+int client_gid_want(const char *host, struct verbs_gid_want *w);
+
+/*
+ * Open the device and port of @o. Over TCP without -x the RoCE GID is
+ * the one of the local address that reaches the server (see
+ * verbs_gid_score). With --rdma-cm, first resolve the
  * server through @cm (kept for worker 0's connection) and adopt the
  * context it routes through. 0 or -errno with the reason in @err.
  */

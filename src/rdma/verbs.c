@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,35 @@ static bool gid_is_ipv4_mapped(const union ibv_gid *gid)
 	return !memcmp(gid->raw, prefix, sizeof(prefix));
 }
 
-/* The RoCE v2 GID that carries the interface's IPv4 address. */
-static int gid_pick_roce_v2(struct verbs_dev *dev, char *err, size_t errlen)
+int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w)
+{
+	bool v4 = gid_is_ipv4_mapped(&e->gid);
+	bool link_local = e->gid.raw[0] == 0xfe && (e->gid.raw[1] & 0xc0) == 0x80;
+	int score = 0;
+
+	if (e->gid_type != IBV_GID_TYPE_ROCE_V2)
+		return -1;
+	if (w->family && (w->family == AF_INET) != v4)
+		return -1;
+	if (!w->family && v4)
+		score += 2;			/* no address to go by: IPv4, as most fabrics */
+	if (!link_local)
+		score += 4;			/* global scope routes; link-local does not */
+	if (w->ifindex && e->ndev_ifindex == w->ifindex)
+		score += 8;			/* the netdev (and so the VLAN) of the address */
+	if (w->has_gid && !memcmp(e->gid.raw, w->gid.raw, sizeof(e->gid.raw)))
+		score += 16;			/* the very address used */
+	return score;
+}
+
+/* The best-scoring RoCE v2 GID of the port for @w (lowest index on a tie). */
+static int gid_pick_roce_v2(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
+			    size_t errlen)
 {
 	struct ibv_gid_entry *ent;
 	size_t max = (size_t)dev->port_attr.gid_tbl_len * dev->dev_attr.phys_port_cnt;
-	ssize_t n, i;
+	ssize_t n, i, best = -1;
+	int score, best_score = -1;
 
 	ent = calloc(max ? max : 1, sizeof(*ent));
 	if (!ent)
@@ -42,18 +66,31 @@ static int gid_pick_roce_v2(struct verbs_dev *dev, char *err, size_t errlen)
 				  dev->name, dev->port, strerror((int)-n));
 	}
 	for (i = 0; i < n; i++) {
-		if (ent[i].port_num != dev->port || ent[i].gid_type != IBV_GID_TYPE_ROCE_V2 ||
-		    !gid_is_ipv4_mapped(&ent[i].gid))
-			continue;
-		dev->gid_index = (int)ent[i].gid_index;
-		dev->gid = ent[i].gid;
-		free(ent);
-		return 0;
+		score = ent[i].port_num == dev->port ? verbs_gid_score(&ent[i], w) : -1;
+		if (score > best_score || (score == best_score && score >= 0 &&
+					   ent[i].gid_index < ent[best].gid_index)) {
+			best = i;
+			best_score = score;
+		}
+	}
+	if (best >= 0) {
+		dev->gid_index = (int)ent[best].gid_index;
+		dev->gid = ent[best].gid;
 	}
 	free(ent);
-	return errbuf_set(err, errlen, -ENOENT,
-			  "%s port %u: no RoCE v2 GID with an IPv4 address; give one with -x",
-			  dev->name, dev->port);
+	if (best < 0)
+		return errbuf_set(err, errlen, -ENOENT, "%s port %u: no RoCE v2 GID%s; give one with -x",
+				  dev->name, dev->port, w->family == AF_INET ? " with an IPv4 address" :
+				  w->family == AF_INET6 ? " with an IPv6 address" : "");
+	return 0;
+}
+
+int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
+		       size_t errlen)
+{
+	if (!dev->roce)
+		return 0;
+	return gid_pick_roce_v2(dev, w, err, errlen);
 }
 
 static int gid_use_index(struct verbs_dev *dev, int idx, char *err, size_t errlen)
@@ -105,7 +142,8 @@ static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, 
 	dev->roce = dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 	dev->gid_index = -1;
 	if (dev->roce)
-		ret = gid_index < 0 ? gid_pick_roce_v2(dev, err, errlen) :
+		ret = gid_index < 0 ? gid_pick_roce_v2(dev, &(struct verbs_gid_want){ 0 }, err,
+						       errlen) :
 				      gid_use_index(dev, gid_index, err, errlen);
 	else if (gid_index >= 0)
 		ret = errbuf_set(err, errlen, -EINVAL,

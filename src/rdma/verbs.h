@@ -117,6 +117,30 @@ void verbs_dev_close(struct verbs_dev *dev);
  */
 int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen);
 
+/*
+ * What the RoCE GID should match: the family (AF_INET, AF_INET6; 0: any,
+ * IPv4 preferred) and, when known, the local address that reaches the
+ * peer (as a GID: IPv4-mapped for IPv4) and its netdev's ifindex (which
+ * says the VLAN too).
+ */
+struct verbs_gid_want {
+	int family;
+	bool has_gid;
+	union ibv_gid gid;
+	uint32_t ifindex;
+};
+/*
+ * How well GID table entry @e fits @w, as perftest chooses: -1 when it
+ * cannot serve (not RoCE v2, the wrong family); otherwise higher for
+ * global scope (not fe80::/10), the address's netdev (VLAN), the address
+ * itself. Pure.
+ */
+int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w);
+/* On RoCE, choose the port's best GID for @w (verbs_gid_score); 0 or
+ * -ENOENT with a message. Nothing on InfiniBand. */
+int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
+		       size_t errlen);
+
 /* The open device's facts for a run's JSON: name, firmware, link layer,
  * port rate (width x lane data rate) and NUMA node. */
 void verbs_env(const struct verbs_dev *dev, struct run_env *e);

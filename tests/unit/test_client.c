@@ -6,7 +6,10 @@
 #include <cmocka.h>
 
 #include "unit.h"
+#include <stdio.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/socket.h>
 
 #include "engine/client.h"
 #include "engine/sink.h"
@@ -124,6 +127,66 @@ static void test_lane_data_rates(void **state)
 	assert_int_equal(verbs_speed_from_rate_str("(4X YDR)"), 0);
 }
 
+/* A GID table entry: RoCE v2 unless @v1, with @raw16 as the GID. */
+static struct ibv_gid_entry gid_entry(const char *hex16, uint32_t ifindex, bool v1)
+{
+	struct ibv_gid_entry e = { .ndev_ifindex = ifindex,
+				   .gid_type = v1 ? IBV_GID_TYPE_ROCE_V1 : IBV_GID_TYPE_ROCE_V2 };
+	unsigned i, b;
+
+	for (i = 0; i < 16; i++) {
+		sscanf(hex16 + 2 * i, "%2x", &b);
+		e.gid.raw[i] = (uint8_t)b;
+	}
+	return e;
+}
+
+/* The GID is chosen as perftest does: v2, the family and VLAN of the
+ * address used, global scope. */
+static void test_gid_score(void **state)
+{
+	struct ibv_gid_entry ll = gid_entry("fe800000000000005054fffe5e0001ff", 2, false);
+	struct ibv_gid_entry v4 = gid_entry("00000000000000000000ffffc6120001", 2, false);
+	struct ibv_gid_entry v4_v1 = gid_entry("00000000000000000000ffffc6120001", 2, true);
+	struct ibv_gid_entry vlan = gid_entry("00000000000000000000ffffc6130001", 5, false);
+	struct ibv_gid_entry v6 = gid_entry("20010db8000000000000000000000001", 2, false);
+	struct verbs_gid_want any = { 0 }, w = { .family = AF_INET, .has_gid = true,
+						 .gid = vlan.gid, .ifindex = 5 };
+
+	(void)state;
+	assert_int_equal(verbs_gid_score(&v4_v1, &any), -1);
+	/* No address: IPv4, global, over IPv6 and link-local. */
+	assert_true(verbs_gid_score(&v4, &any) > verbs_gid_score(&v6, &any));
+	assert_true(verbs_gid_score(&v6, &any) > verbs_gid_score(&ll, &any));
+	/* The address used is on the VLAN netdev 5: that entry, not eth0's. */
+	assert_true(verbs_gid_score(&vlan, &w) > verbs_gid_score(&v4, &w));
+	assert_int_equal(verbs_gid_score(&v6, &w), -1);
+	assert_int_equal(verbs_gid_score(&ll, &w), -1);
+	/* Same VLAN, another address of it: still above another netdev's. */
+	w.gid = v4.gid;
+	w.ifindex = 2;
+	assert_true(verbs_gid_score(&v4, &w) > verbs_gid_score(&vlan, &w));
+	/* IPv6 asked: the global IPv6 GID, above the link-local. */
+	w = (struct verbs_gid_want){ .family = AF_INET6 };
+	assert_int_equal(verbs_gid_score(&v4, &w), -1);
+	assert_true(verbs_gid_score(&v6, &w) > verbs_gid_score(&ll, &w));
+}
+
+/* The local address that reaches 127.0.0.1 is 127.0.0.1, on lo. */
+static void test_gid_want(void **state)
+{
+	struct verbs_gid_want w;
+
+	(void)state;
+	assert_int_equal(client_gid_want("127.0.0.1", &w), 0);
+	assert_int_equal(w.family, AF_INET);
+	assert_true(w.has_gid);
+	assert_int_equal(w.gid.raw[11], 0xff);
+	assert_int_equal(w.gid.raw[12], 127);
+	assert_int_equal(w.gid.raw[15], 1);
+	assert_int_equal(w.ifindex, if_nametoindex("lo"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +196,8 @@ int main(void)
 		cmocka_unit_test(test_counters_rx),
 		cmocka_unit_test(test_dev_is_soft),
 		cmocka_unit_test(test_lane_data_rates),
+		cmocka_unit_test(test_gid_score),
+		cmocka_unit_test(test_gid_want),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
