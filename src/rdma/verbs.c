@@ -274,6 +274,25 @@ int verbs_chan_create(const struct verbs_dev *dev, struct ibv_comp_channel **out
 	return 0;
 }
 
+/*
+ * ibv_create_qp with inline data of up to @want bytes: a device that
+ * refuses that much is asked for half as much, down to none. @init's
+ * cap.max_inline_data is then what the device gave.
+ */
+static struct ibv_qp *qp_create_inline(struct verbs_dev *dev, struct ibv_qp_init_attr *init,
+				       uint32_t want)
+{
+	struct ibv_qp *qp;
+
+	for (;;) {
+		init->cap.max_inline_data = want;
+		qp = ibv_create_qp(dev->pd, init);
+		if (qp || !want)
+			return qp;
+		want /= 2;
+	}
+}
+
 int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 		    const struct verbs_qp_opts *o, char *err, size_t errlen)
 {
@@ -317,12 +336,13 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 	}
 	init.send_cq = q->send_cq;
 	init.recv_cq = q->recv_cq;
-	q->qp = ibv_create_qp(dev->pd, &init);
+	q->qp = qp_create_inline(dev, &init, o->max_inline);
 	if (!q->qp) {
 		ret = errbuf_set(err, errlen, -errno, "%s: cannot create a QP: %s",
 				 dev->name, strerror(errno));
 		goto err_mr;
 	}
+	q->max_inline = init.cap.max_inline_data;
 	return 0;
 
 err_mr:
@@ -508,6 +528,8 @@ int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id)
 	};
 	struct ibv_send_wr *bad;
 
+	if (len && len <= q->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
 	return -ibv_post_send(q->qp, &wr, &bad);
 }
 

@@ -78,6 +78,7 @@ struct verbs_qp {
 	size_t buf_bytes;
 	uint32_t psn;
 	bool remote_write;		/* the peer may RDMA WRITE into buf */
+	uint32_t max_inline;		/* SENDs up to this many bytes go inline */
 };
 
 struct verbs_qp_opts {
@@ -89,6 +90,8 @@ struct verbs_qp_opts {
 	struct ibv_comp_channel *send_chan; /* optional: send CQ events go here */
 	void *cq_context;		/* handed back by ibv_get_cq_event() */
 	bool remote_write;		/* let the peer RDMA WRITE into buf */
+	uint32_t max_inline;		/* inline SENDs up to this, or the most the
+					 * device takes below it (halved until accepted) */
 };
 
 /* Port counters from sysfs, read before and after a run. */
@@ -184,7 +187,8 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
  */
 int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen);
 
-/* Post one signaled SEND of @len bytes from the start of the buffer. */
+/* Post one signaled SEND of @len bytes from the start of the buffer,
+ * inline when @len is at most q->max_inline. */
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id);
 /* Post one RECV of @len bytes at the start of the buffer. */
 int verbs_post_recv(struct verbs_qp *q, size_t len, uint64_t wr_id);

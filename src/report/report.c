@@ -138,6 +138,7 @@ static json_t *clock_json(const struct clock_cal *clk)
 static json_t *lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	json_t *o = json_object();
+	double bias_ns;
 
 	json_object_set_new(o, "size_bytes", json_integer((json_int_t)r->size_bytes));
 	json_object_set_new(o, "samples", json_integer((json_int_t)r->samples));
@@ -148,6 +149,8 @@ static json_t *lat_result_json(const struct flow_result *r, const struct clock_c
 	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
 	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk));
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ns(r, clk->ticks_per_ns,
+			    &bias_ns) ? json_real(bias_ns) : json_null());
 	return o;
 }
 

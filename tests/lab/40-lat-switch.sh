@@ -41,6 +41,11 @@ for s in 64 4096; do
 		.rtt_ns.p50 <= .rtt_ns.p99 and .rtt_ns.p99 <= .rtt_ns.max' "$WORK/lat.json" >/dev/null ||
 		fail "implausible figures for $s B"
 done
+# The posting order alternates, so both orders have samples and the
+# residual bias of the order is a figure (half the samples each).
+jq -e '[.results[] | select(.post_order_bias_ns | type == "number")] | length == 2' \
+	"$WORK/lat.json" >/dev/null || fail "no post_order_bias_ns: $(jq -c '[.results[].post_order_bias_ns]' "$WORK/lat.json")"
+echo "posting order's residual bias, ns: $(jq -c '[.results[] | [.size_bytes, (.post_order_bias_ns | round)]]' "$WORK/lat.json")"
 in_vm h2 'cat $RPERF_LAB_RESULTS/server.json' >"$WORK/server.json"
 jq -e --argjson m $((2 * (N + WARMUP))) --argjson b $(((N + WARMUP) * (64 + 4096))) \
 	'.flows | length == 1 and .[0].msgs == $m and .[0].bytes == $b' "$WORK/server.json" >/dev/null ||
