@@ -296,6 +296,8 @@ static int bw_prepare(struct bw_run *run, char *err, size_t errlen)
 		log_warn("%s", run->clk.fallback);
 	run->path = client_path(&o->flow);
 	ret = client_open_device(&o->flow, &run->dev, &run->cm0, err, errlen);
+	if (!ret)
+		client_path_from_route(&o->flow, &run->cm0, &run->path);
 	run_env_host(&run->env);
 	if (!ret)
 		verbs_env(&run->dev, &run->env);

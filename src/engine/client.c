@@ -24,7 +24,30 @@ struct verbs_path client_path(const struct flow_opts *o)
 		.tclass = o->tclass,
 		.timeout = o->qp_timeout,
 		.retry = o->retry,
+		.sl_source = o->sl_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
+		.tclass_source = o->tclass_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
 	};
+}
+
+void client_path_from_record(struct verbs_path *p, const struct ibv_sa_path_rec *rec)
+{
+	if (!rec)
+		return;
+	if (p->sl_source != VERBS_FROM_OPTION && rec->sl <= 15) {
+		p->sl = rec->sl;
+		p->sl_source = VERBS_FROM_PATH_RECORD;
+	}
+	if (p->tclass_source != VERBS_FROM_OPTION) {
+		p->tclass = rec->traffic_class;
+		p->tclass_source = VERBS_FROM_PATH_RECORD;
+	}
+}
+
+void client_path_from_route(const struct flow_opts *o, const struct conn_cm *cm,
+			    struct verbs_path *p)
+{
+	if (o->rdma_cm && cm->id && cm->id->route.num_paths > 0)
+		client_path_from_record(p, cm->id->route.path_rec);
 }
 
 uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,

@@ -35,6 +35,38 @@ static int flow_opts_cpus(void *dst, const char *name, const char *value, char *
 			 errlen);
 }
 
+/* A byte-sized option up to @max into *@out, and that the user chose it. */
+static int flow_opts_byte(const char *name, const char *value, uint64_t max,
+			  const char *expect, uint8_t *out, bool *given, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (units_parse_u64(value, 0, max, &v))
+		return opts_bad_value(err, errlen, name, value, expect);
+	*out = (uint8_t)v;
+	*given = true;
+	return 0;
+}
+
+/* --sl N and --tclass N: with --rdma-cm, a choice the path record does not override. */
+static int flow_opts_sl(void *dst, const char *name, const char *value, char *err,
+			size_t errlen)
+{
+	struct flow_opts *o = dst;
+
+	return flow_opts_byte(name, value, 15, "a service level from 0 to 15", &o->sl,
+			      &o->sl_given, err, errlen);
+}
+
+static int flow_opts_tclass(void *dst, const char *name, const char *value, char *err,
+			    size_t errlen)
+{
+	struct flow_opts *o = dst;
+
+	return flow_opts_byte(name, value, 255, "a traffic class from 0 to 255", &o->tclass,
+			      &o->tclass_given, err, errlen);
+}
+
 /* --clock SOURCE. */
 static int flow_opts_clock(void *dst, const char *name, const char *value, char *err,
 			   size_t errlen)
@@ -72,11 +104,10 @@ const struct opts_entry flow_opts_listen_table[] = {
 
 const struct opts_entry flow_opts_table[] = {
 	OPT_INCLUDE_HERE(flow_opts_listen_table),
-	{ .kind = OPTS_UINT, .long_name = "sl", .arg = "N", .help = "service level 0-15 (default 0)",
-	  .off = offsetof(struct flow_opts, sl), .width = 1, .max = 15,
-	  .expect = "a service level from 0 to 15" },
-	OPT_UINT(0, "tclass", "N", "traffic class (RoCE: IP TOS byte; default 0)",
-		 struct flow_opts, tclass, 0, 255),
+	OPT_CALLBACK_ALL(0, "sl", "N", "service level 0-15 (default 0; with --rdma-cm the\n"
+			 "path record's)", flow_opts_sl),
+	OPT_CALLBACK_ALL(0, "tclass", "N", "traffic class (RoCE: IP TOS byte; default 0; with\n"
+			 "--rdma-cm the path record's)", flow_opts_tclass),
 	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default 14)",
 		 struct flow_opts, qp_timeout, 0, 31),
 	OPT_UINT(0, "retry", "N", "RC retry count 0-7 (default 7)", struct flow_opts, retry, 0, 7),

@@ -30,6 +30,7 @@ struct flow_opts {
 	uint16_t tcp_port;		/* -p */
 	uint8_t sl;			/* --sl */
 	uint8_t tclass;			/* --tclass */
+	bool sl_given, tclass_given;	/* on the command line (else rdma_cm's path wins) */
 	uint8_t qp_timeout;		/* --qp-timeout */
 	uint8_t retry;			/* --retry */
 	unsigned threads;		/* --threads */

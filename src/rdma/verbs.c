@@ -681,6 +681,13 @@ uint64_t verbs_counters_retrans(const struct verbs_counters *before,
 	return sum;
 }
 
+const char *verbs_path_source_name(uint8_t source)
+{
+	static const char *const names[] = { "default", "option", "path_record" };
+
+	return source < sizeof(names) / sizeof(names[0]) ? names[source] : "?";
+}
+
 double verbs_path_give_up_ns(const struct verbs_path *p)
 {
 	return (p->retry + 1.0) * 4096.0 * (double)(1ull << p->timeout);

@@ -59,7 +59,17 @@ struct verbs_path {
 	uint8_t tclass;			/* GRH traffic class (RoCE: IP TOS byte) */
 	uint8_t timeout;		/* local ACK timeout: 4.096 us * 2^timeout */
 	uint8_t retry;			/* transport retry count, 0..7 */
+	/* Where sl and tclass came from (not sent to the peer). */
+	uint8_t sl_source, tclass_source;	/* enum verbs_path_source */
 };
+
+enum verbs_path_source {
+	VERBS_FROM_DEFAULT,		/* nobody chose: 0 */
+	VERBS_FROM_OPTION,		/* --sl, --tclass */
+	VERBS_FROM_PATH_RECORD,		/* rdma_cm's path record (the SM's, or the TOS map) */
+};
+/* "default", "option", "path_record". */
+const char *verbs_path_source_name(uint8_t source);
 
 /*
  * How long RC keeps trying a request on @p before the QP fails: retry + 1

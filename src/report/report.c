@@ -106,6 +106,9 @@ static json_t *flow_config_json(const struct lat_report_info *in)
 	json_object_set_new(o, "mtu", json_string(in->mtu));
 	json_object_set_new(o, "sl", json_integer(in->path.sl));
 	json_object_set_new(o, "tclass", json_integer(in->path.tclass));
+	json_object_set_new(o, "sl_source", json_string(verbs_path_source_name(in->path.sl_source)));
+	json_object_set_new(o, "tclass_source",
+			    json_string(verbs_path_source_name(in->path.tclass_source)));
 	json_object_set_new(o, "qp_timeout", json_integer(in->path.timeout));
 	json_object_set_new(o, "retry", json_integer(in->path.retry));
 	json_object_set_new(o, "threads", json_integer(in->threads));
@@ -210,9 +213,11 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 {
 	size_t i;
 
-	fprintf(out, "rperf lat to %s: %s port %u, %s, MTU %s, SL %u, tclass %u, %u thread%s, "
-		"clock %s (%s)\n\n", info->server, info->device, info->port,
-		info->roce ? "RoCE" : "InfiniBand", info->mtu, info->path.sl, info->path.tclass,
+	fprintf(out, "rperf lat to %s: %s port %u, %s, MTU %s, SL %u (%s), tclass %u (%s), "
+		"%u thread%s, clock %s (%s)\n\n", info->server, info->device, info->port,
+		info->roce ? "RoCE" : "InfiniBand", info->mtu, info->path.sl,
+		verbs_path_source_name(info->path.sl_source), info->path.tclass,
+		verbs_path_source_name(info->path.tclass_source),
 		info->threads, info->threads == 1 ? "" : "s", clock_source_name(info->clk->source),
 		info->clk->method ? info->clk->method : "");
 	lat_table_block(out, "RTT = T_W - T_L", res, n, LAT_RTT,
@@ -453,9 +458,11 @@ void report_bw_header(FILE *out, const struct bw_report_info *info)
 {
 	const struct lat_report_info *f = &info->flow;
 
-	fprintf(out, "rperf bw to %s: %s port %u, %s, MTU %s, SL %u, tclass %u, %s of %zu bytes, "
-		"%u thread%s x %u QP%s, window %u, %s\n", f->server, f->device,
-		f->port, f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl, f->path.tclass,
+	fprintf(out, "rperf bw to %s: %s port %u, %s, MTU %s, SL %u (%s), tclass %u (%s), %s of "
+		"%zu bytes, %u thread%s x %u QP%s, window %u, %s\n", f->server, f->device,
+		f->port, f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl,
+		verbs_path_source_name(f->path.sl_source), f->path.tclass,
+		verbs_path_source_name(f->path.tclass_source),
 		info->write ? "RDMA WRITE" : "SEND", info->size_bytes, f->threads,
 		f->threads == 1 ? "" : "s", info->qps, info->qps == 1 ? "" : "s", info->tx_depth,
 		info->event ? "waits for completion events" :

@@ -39,6 +39,11 @@ server_signal h2 TERM
 wait "$SRV_PID" || { cat "$WORK/srv.out" >&2; fail "rperf server --rdma-cm did not exit cleanly"; }
 read -r sent recv < <(jq -r '"\(.total.sent.msgs) \(.total.received.msgs // "null")"' "$WORK/cm.json")
 echo "rperf bw --rdma-cm h1 -> h2: sent $sent messages, the server received $recv"
+# Without --sl / --tclass, rdma_cm's path record chose them (rxe: from the
+# TOS map), and the JSON says so.
+jq -e '.config.sl_source == "path_record" and .config.tclass_source == "path_record"' \
+	"$WORK/cm.json" >/dev/null || { jq .config "$WORK/cm.json" >&2; fail "the SL did not come from the path record"; }
+grep -q 'SL 0 (path_record)' "$WORK/cm.out" || { cat "$WORK/cm.out" >&2; fail "no line saying where the SL came from"; }
 jq -e '.complete and .config.connection == "rdma_cm" and
 	([.intervals[] | select(.received == null)] | length == 0)' "$WORK/cm.json" >/dev/null ||
 	{ cat "$WORK/cm.json" >&2; fail "received figures missing over rdma_cm"; }

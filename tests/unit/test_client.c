@@ -187,6 +187,31 @@ static void test_gid_want(void **state)
 	assert_int_equal(w.ifindex, if_nametoindex("lo"));
 }
 
+/* rdma_cm's path record gives the SL and traffic class the user did not. */
+static void test_path_from_record(void **state)
+{
+	struct flow_opts o = { .sl = 0, .tclass = 96, .tclass_given = true };
+	struct ibv_sa_path_rec rec = { .sl = 5, .traffic_class = 32 };
+	struct verbs_path p = client_path(&o);
+
+	(void)state;
+	assert_int_equal(p.sl_source, VERBS_FROM_DEFAULT);
+	client_path_from_record(&p, &rec);
+	assert_int_equal(p.sl, 5);
+	assert_string_equal(verbs_path_source_name(p.sl_source), "path_record");
+	assert_int_equal(p.tclass, 96);
+	assert_string_equal(verbs_path_source_name(p.tclass_source), "option");
+	/* --sl wins over the record; no record changes nothing. */
+	o.sl = 2;
+	o.sl_given = true;
+	p = client_path(&o);
+	client_path_from_record(&p, &rec);
+	assert_int_equal(p.sl, 2);
+	assert_int_equal(p.sl_source, VERBS_FROM_OPTION);
+	client_path_from_record(&p, NULL);
+	assert_int_equal(p.sl, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_lane_data_rates),
 		cmocka_unit_test(test_gid_score),
 		cmocka_unit_test(test_gid_want),
+		cmocka_unit_test(test_path_from_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
