@@ -80,9 +80,18 @@ int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errl
 {
 	const struct flow_opts *o = c->cfg.flow;
 	struct load_qp *q = &c->load->qps[i];
+	struct verbs_path path = c->cfg.path;
+	bool ib = !c->load->dev->roce;
 	int ret;
 
-	ret = client_connect(o, c->cfg.cm, &q->qp, &c->cfg.path, c->cfg.size_bytes, err, errlen);
+	/* InfiniBand limits a QP by its address vector's static rate. */
+	if (ib && c->cfg.hw_rate_bps) {
+		path.static_rate = (uint8_t)verbs_static_rate_for_kbps(c->cfg.hw_rate_bps / 1000);
+		if (!path.static_rate)
+			return errbuf_set(err, errlen, -EINVAL, "--hw-rate on InfiniBand: the "
+					  "slowest static rate is 2.5 Gb/s");
+	}
+	ret = client_connect(o, c->cfg.cm, &q->qp, &path, c->cfg.size_bytes, err, errlen);
 	if (ret < 0)
 		return ret;
 	q->ctl_fd = ret;
@@ -99,7 +108,7 @@ int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errl
 			return ret;
 	}
 	q->write = c->cfg.write;
-	if (c->cfg.hw_rate_bps)
+	if (c->cfg.hw_rate_bps && !ib)
 		return verbs_qp_rate_limit(&q->qp, (uint32_t)(c->cfg.hw_rate_bps / 1000), err,
 					   errlen);
 	return 0;

@@ -569,6 +569,8 @@ static int cm_qp_step(struct rdma_cm_id *id, struct verbs_qp *q, enum ibv_qp_sta
 			a.ah_attr.grh.traffic_class = path->tclass;
 		a.min_rnr_timer = VERBS_MIN_RNR_TIMER;
 		mask |= IBV_QP_MIN_RNR_TIMER;
+		if (path->static_rate)
+			a.ah_attr.static_rate = path->static_rate;
 	} else if (state == IBV_QPS_RTS) {
 		a.timeout = path->timeout;
 		a.retry_cnt = path->retry;

@@ -146,10 +146,10 @@ static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, 
 						       errlen) :
 				      gid_use_index(dev, gid_index, err, errlen);
 	else if (gid_index >= 0)
-		ret = errbuf_set(err, errlen, -EINVAL,
-				 "%s port %d: InfiniBand uses LID addressing; -x is for RoCE",
-				 dev->name, port);
-	else if (!dev->port_attr.lid)
+		ret = gid_use_index(dev, gid_index, err, errlen);	/* GRH from this GID */
+	else if (ibv_query_gid(dev->ctx, dev->port, 0, &dev->gid))
+		memset(&dev->gid, 0, sizeof(dev->gid));	/* the port GID, for peers that route */
+	if (!ret && !dev->roce && !dev->port_attr.lid)
 		ret = errbuf_set(err, errlen, -ENETDOWN, "%s port %d: no LID assigned (is a subnet manager running?)",
 				 dev->name, port);
 	if (ret)
@@ -379,6 +379,18 @@ void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
 	ep->gid = q->dev->gid;
 }
 
+bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
+		     const union ibv_gid *remote)
+{
+	static const uint8_t zero[8];
+
+	if (roce || gid_given)
+		return true;
+	/* The subnet prefix is the GID's first 8 bytes. */
+	return memcmp(remote->raw, zero, 8) && memcmp(local->raw, zero, 8) &&
+	       memcmp(remote->raw, local->raw, 8);
+}
+
 /* The address vector for @remote along @path (the rdma_cm path builds its
  * own with rdma_init_qp_attr and sets the SL and traffic class in it). */
 static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
@@ -388,11 +400,13 @@ static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoi
 	ah->dlid = remote->lid;
 	ah->sl = path->sl;
 	ah->port_num = dev->port;
-	/* The GRH only on RoCE: InfiniBand inside a subnet routes by LID. */
-	if (dev->roce) {
+	ah->static_rate = path->static_rate;
+	/* The GRH on RoCE always; on InfiniBand (which routes by LID inside a
+	 * subnet) with -x, or toward a peer of another subnet. */
+	if (verbs_needs_grh(dev->roce, dev->gid_index >= 0, &dev->gid, &remote->gid)) {
 		ah->is_global = 1;
 		ah->grh.dgid = remote->gid;
-		ah->grh.sgid_index = (uint8_t)dev->gid_index;
+		ah->grh.sgid_index = (uint8_t)(dev->gid_index >= 0 ? dev->gid_index : 0);
 		ah->grh.hop_limit = 64;
 		ah->grh.traffic_class = path->tclass;
 	}
@@ -496,20 +510,48 @@ int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t err
 	const struct ibv_packet_pacing_caps *pp = &ex.packet_pacing_caps;
 	int ret;
 
-	if (ibv_query_device_ex(q->dev->ctx, NULL, &ex) || !pp->qp_rate_limit_max ||
-	    !(pp->supported_qpts & (1u << IBV_QPT_RC)))
-		return errbuf_set(err, errlen, -EOPNOTSUPP,
-				  "%s has no per-QP rate limiter (packet pacing) for RC QPs; "
-				  "use --rate to pace in software", q->dev->name);
-	if (kbps < pp->qp_rate_limit_min || kbps > pp->qp_rate_limit_max)
+	bool rc_pacing;
+
+	rc_pacing = !ibv_query_device_ex(q->dev->ctx, NULL, &ex) && pp->qp_rate_limit_max &&
+		    (pp->supported_qpts & (1u << IBV_QPT_RC));
+	if (rc_pacing && (kbps < pp->qp_rate_limit_min || kbps > pp->qp_rate_limit_max))
 		return errbuf_set(err, errlen, -EOPNOTSUPP,
 				  "%s limits QP rates to %u .. %u kbit/s, not %u", q->dev->name,
 				  pp->qp_rate_limit_min, pp->qp_rate_limit_max, kbps);
 	ret = ibv_modify_qp(q->qp, &a, IBV_QP_RATE_LIMIT);
 	if (ret)
-		return errbuf_set(err, errlen, -ret, "%s: QP %u rate limit %u kbit/s: %s",
-				  q->dev->name, q->qp->qp_num, kbps, strerror(ret));
+		return errbuf_set(err, errlen, -ret, "%s: QP %u rate limit %u kbit/s refused: %s%s",
+				  q->dev->name, q->qp->qp_num, kbps, strerror(ret),
+				  rc_pacing ? "" : " (the device reports no packet pacing for RC "
+				  "QPs; use --rate to pace in software)");
 	return 0;
+}
+
+enum ibv_rate verbs_static_rate_for_kbps(uint64_t kbps)
+{
+	/* Nominal rates, as the enum names them (ibv_rate_to_mbps gives some
+	 * as signalling rates: 103125 for 100 Gb/s). */
+	static const struct { enum ibv_rate r; uint32_t mbps; } t[] = {
+		{ IBV_RATE_2_5_GBPS, 2500 }, { IBV_RATE_5_GBPS, 5000 },
+		{ IBV_RATE_10_GBPS, 10000 }, { IBV_RATE_14_GBPS, 14000 },
+		{ IBV_RATE_20_GBPS, 20000 }, { IBV_RATE_25_GBPS, 25000 },
+		{ IBV_RATE_28_GBPS, 28000 }, { IBV_RATE_30_GBPS, 30000 },
+		{ IBV_RATE_40_GBPS, 40000 }, { IBV_RATE_50_GBPS, 50000 },
+		{ IBV_RATE_56_GBPS, 56000 }, { IBV_RATE_60_GBPS, 60000 },
+		{ IBV_RATE_80_GBPS, 80000 }, { IBV_RATE_100_GBPS, 100000 },
+		{ IBV_RATE_112_GBPS, 112000 }, { IBV_RATE_120_GBPS, 120000 },
+		{ IBV_RATE_168_GBPS, 168000 }, { IBV_RATE_200_GBPS, 200000 },
+		{ IBV_RATE_300_GBPS, 300000 }, { IBV_RATE_400_GBPS, 400000 },
+		{ IBV_RATE_600_GBPS, 600000 }, { IBV_RATE_800_GBPS, 800000 },
+		{ IBV_RATE_1200_GBPS, 1200000 },
+	};
+	enum ibv_rate best = IBV_RATE_MAX;
+	size_t i;
+
+	/* Sorted by rate: the last that fits is the fastest. */
+	for (i = 0; i < sizeof(t) / sizeof(t[0]) && (uint64_t)t[i].mbps * 1000 <= kbps; i++)
+		best = t[i].r;
+	return best;
 }
 
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id)

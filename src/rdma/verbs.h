@@ -38,7 +38,8 @@ struct verbs_dev {
 	struct ibv_port_attr port_attr;
 	struct ibv_device_attr dev_attr;
 	bool roce;			/* Ethernet link layer: GRH on every packet */
-	int gid_index;			/* -1 on InfiniBand (LID addressing, no GRH) */
+	int gid_index;			/* -1 on InfiniBand without -x (LID addressing,
+					 * no GRH; gid is then the port GID, index 0) */
 	uint16_t pkey_index;		/* the QPs' P_Key table entry (verbs_dev_use_pkey) */
 	union ibv_gid gid;
 };
@@ -59,6 +60,8 @@ struct verbs_path {
 	uint8_t tclass;			/* GRH traffic class (RoCE: IP TOS byte) */
 	uint8_t timeout;		/* local ACK timeout: 4.096 us * 2^timeout */
 	uint8_t retry;			/* transport retry count, 0..7 */
+	uint8_t static_rate;		/* enum ibv_rate of the address vector; 0: the
+					 * port's (not sent to the peer) */
 	/* Where sl and tclass came from (not sent to the peer). */
 	uint8_t sl_source, tclass_source;	/* enum verbs_path_source */
 };
@@ -183,6 +186,14 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 		    const struct verbs_qp_opts *o, char *err, size_t errlen);
 void verbs_qp_destroy(struct verbs_qp *q);
 
+/*
+ * Whether packets to a peer at GID @remote carry a GRH: always on RoCE;
+ * on InfiniBand when -x named a GID (@gid_given), or when both GIDs are
+ * known and their subnet prefixes differ (a peer behind a router). Pure.
+ */
+bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
+		     const union ibv_gid *remote);
+
 /* Fill @ep with what the peer needs to reach @q. */
 void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep);
 
@@ -192,10 +203,18 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 
 /*
  * Limit @q (at RTS) to @kbps with the NIC's per-QP rate limiter (packet
- * pacing). -EOPNOTSUPP, with a message naming the device, where the device
- * has none or @kbps is outside the range it supports.
+ * pacing, IBV_QP_RATE_LIMIT). Where the device reports packet pacing for
+ * RC QPs, @kbps must lie in its range; where it reports none (mlx5 sets
+ * the RC bit only for raw packet QPs) the modify is tried all the same
+ * and its errno, if it fails, is the error: never refused by assumption.
  */
 int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen);
+/*
+ * InfiniBand's way to limit a QP: the address vector's static rate. The
+ * fastest IB rate at or below @kbps (IBV_RATE_2_5_GBPS ...), or
+ * IBV_RATE_MAX (0) when @kbps is below every IB rate. Pure.
+ */
+enum ibv_rate verbs_static_rate_for_kbps(uint64_t kbps);
 
 /* Post one signaled SEND of @len bytes from the start of the buffer,
  * inline when @len is at most q->max_inline. */

@@ -212,6 +212,34 @@ static void test_path_from_record(void **state)
 	assert_int_equal(p.sl, 2);
 }
 
+/* --hw-rate on InfiniBand: the fastest static rate at or below it. */
+static void test_static_rate(void **state)
+{
+	(void)state;
+	assert_int_equal(verbs_static_rate_for_kbps(100000000), IBV_RATE_100_GBPS);
+	assert_int_equal(verbs_static_rate_for_kbps(99999999), IBV_RATE_80_GBPS);
+	assert_int_equal(verbs_static_rate_for_kbps(26000000), IBV_RATE_25_GBPS);
+	assert_int_equal(verbs_static_rate_for_kbps(2500000), IBV_RATE_2_5_GBPS);
+	assert_int_equal(verbs_static_rate_for_kbps(2000000), IBV_RATE_MAX);
+	assert_int_equal(verbs_static_rate_for_kbps(5000000000ull), IBV_RATE_1200_GBPS);
+}
+
+/* The GRH: always on RoCE; on IB with -x or toward another subnet. */
+static void test_needs_grh(void **state)
+{
+	union ibv_gid a = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 1 } };
+	union ibv_gid b = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2 } };
+	union ibv_gid other = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 7, 2 } };
+	union ibv_gid none = { 0 };
+
+	(void)state;
+	assert_true(verbs_needs_grh(true, false, &a, &b));
+	assert_false(verbs_needs_grh(false, false, &a, &b));	/* one subnet: LIDs */
+	assert_true(verbs_needs_grh(false, true, &a, &b));	/* -x */
+	assert_true(verbs_needs_grh(false, false, &a, &other));	/* behind a router */
+	assert_false(verbs_needs_grh(false, false, &a, &none));	/* peer's GID unknown */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +252,8 @@ int main(void)
 		cmocka_unit_test(test_gid_score),
 		cmocka_unit_test(test_gid_want),
 		cmocka_unit_test(test_path_from_record),
+		cmocka_unit_test(test_static_rate),
+		cmocka_unit_test(test_needs_grh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
