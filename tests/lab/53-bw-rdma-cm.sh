@@ -63,7 +63,7 @@ grep -q 'side connection to rdma_cm flow 1 refused: wrong secret' "$WORK/srv.out
 echo "forged side connections refused: $(jq .side_connections_refused "$WORK/server.json")"
 
 # --pkey-index: rxe has one P_Key (index 0); index 1 is refused, saying why.
-in_vm h1 "$RPERF bw --pkey-index 1 -D 1 h2 2>&1" >"$WORK/pkey.out" &&
+in_vm h1 "$RPERF bw $LAT_OPTS --pkey-index 1 -D 1 h2 2>&1" >"$WORK/pkey.out" &&
 	fail "rperf bw --pkey-index 1 ran on a port with one P_Key"
 grep -q 'P_Key index 1 is empty\|P_Key index 1 out of range' "$WORK/pkey.out" ||
 	{ cat "$WORK/pkey.out" >&2; fail "--pkey-index 1 was not refused with its reason"; }
