@@ -68,13 +68,6 @@ in_vm h1 "$RPERF bw $LAT_OPTS --pkey-index 1 -D 1 h2 2>&1" >"$WORK/pkey.out" &&
 grep -q 'P_Key index 1 is empty\|P_Key index 1 out of range' "$WORK/pkey.out" ||
 	{ cat "$WORK/pkey.out" >&2; fail "--pkey-index 1 was not refused with its reason"; }
 
-# --hw-rate on rxe, which reports no packet pacing: the modify is tried,
-# and its errno is the error (never a refusal by assumption).
-in_vm h1 "$RPERF bw $LAT_OPTS --hw-rate 5m -D 1 h2 2>&1" >"$WORK/hwrate.out" &&
-	fail "rperf bw --hw-rate ran on rxe"
-grep -q 'rate limit 5000 kbit/s refused: .*no packet pacing for RC' "$WORK/hwrate.out" ||
-	{ cat "$WORK/hwrate.out" >&2; fail "--hw-rate did not report the modify's errno"; }
-
 # The opcode on the wire is the one asked for, over the TCP exchange and
 # over rdma_cm alike: SEND by default, RDMA WRITE with immediate with
 # --write; the JSON's op says the same. Short paced runs of 64-byte
@@ -83,6 +76,12 @@ grep -q 'rate limit 5000 kbit/s refused: .*no packet pacing for RC' "$WORK/hwrat
 server_bg h2 "$WORK/srv-op.out" --rdma-cm
 SRV_PID=${BG_PIDS[-1]}
 wait_listen h2 18520
+# --hw-rate on rxe, which reports no packet pacing: the modify is tried,
+# and its errno is the error (never a refusal by assumption).
+in_vm h1 "$RPERF bw $LAT_OPTS --hw-rate 5m -D 1 h2 2>&1" >"$WORK/hwrate.out" &&
+	fail "rperf bw --hw-rate ran on rxe"
+grep -q 'rate limit 5000 kbit/s refused: .*no packet pacing for RC' "$WORK/hwrate.out" ||
+	{ cat "$WORK/hwrate.out" >&2; fail "--hw-rate did not report the modify's errno"; }
 for run in send-tcp: write-tcp:--write send-cm:--rdma-cm write-cm:--rdma-cm,--write; do
 	name=op-${run%%:*} args=${run#*:}
 	read -r n_send n_wimm n_other < <(bw_opcodes h1 "$name" --event -D 1 -s 64 --rate 1m \
