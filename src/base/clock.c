@@ -307,12 +307,23 @@ static int tsc_init(struct clock_cal *cal, char *err, size_t errlen)
 }
 #endif
 
+enum clock_source clock_source_resolve(enum clock_source asked, bool have_counter,
+				       const char **why)
+{
+	*why = NULL;
+	if (asked != CLOCK_SRC_TSC || have_counter)
+		return asked;
+	*why = "this architecture has no cycle counter rperf can read: monotonic instead of tsc";
+	return CLOCK_SRC_MONOTONIC;
+}
+
 int clock_init(enum clock_source source, struct clock_cal *cal, char *err, size_t errlen)
 {
 	struct timespec ts;
 
 	if (err && errlen)
 		err[0] = '\0';
+	source = clock_source_resolve(source, CLOCK_HAVE_CYCLE_COUNTER, &cal->fallback);
 	cal->source = source;
 	cal->ticks_per_ns = 1.0;
 	cal->uncertainty_ppm = 0.0;
@@ -321,6 +332,8 @@ int clock_init(enum clock_source source, struct clock_cal *cal, char *err, size_
 		return tsc_init(cal, err, errlen);
 	if (source != CLOCK_SRC_MONOTONIC)
 		return set_err(err, errlen, -EINVAL, "unknown clock source %d", (int)source);
+	if (cal->fallback)
+		cal->method = "monotonic, no cycle counter";
 	if (clock_gettime(CLOCK_MONOTONIC_RAW, &ts))
 		return set_err(err, errlen, -errno, "CLOCK_MONOTONIC_RAW: %s", strerror(errno));
 	return 0;

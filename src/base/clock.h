@@ -35,12 +35,29 @@ struct clock_cal {
 	double uncertainty_ppm;		/* of ticks_per_ns; 0 when enumerated by hardware */
 	/* "cpuid-0x15", "cpuid-0x16", "calibrated-monotonic-raw", "cntfrq", "monotonic" */
 	const char *method;
+	const char *fallback;		/* why tsc was asked and monotonic given, or NULL */
 };
+
+#if defined(__x86_64__) || defined(__aarch64__)
+#define CLOCK_HAVE_CYCLE_COUNTER 1
+#else
+#define CLOCK_HAVE_CYCLE_COUNTER 0
+#endif
+
+/*
+ * The source clock_init() uses when @asked is wanted: monotonic in place
+ * of tsc where the architecture has no cycle counter rperf can read
+ * (@have_counter false: ppc64le, s390x, riscv64 ...), with *@why saying
+ * so; @asked itself otherwise (*@why NULL). Pure.
+ */
+enum clock_source clock_source_resolve(enum clock_source asked, bool have_counter,
+				       const char **why);
 
 /*
  * Prepare the clock and fill cal. 0, or -errno with a message in err
- * (may be NULL): -ENOTSUP when the TSC is not invariant or the architecture
- * has no usable counter (the message suggests --clock=monotonic), -ERANGE
+ * (may be NULL): -ENOTSUP when the TSC is not invariant (the message
+ * suggests --clock=monotonic); where the architecture has no cycle counter
+ * at all, tsc falls back to monotonic and cal->fallback says why. -ERANGE
  * when calibration is too noisy to trust, -EINVAL for an unknown source.
  * A calibration takes about 160 ms.
  */

@@ -22,7 +22,7 @@ struct run_env {
 	char device[64];
 	char fw_ver[64];
 	char link_layer[16];		/* "InfiniBand", "Ethernet" */
-	double port_gbps;		/* active width x speed; 0: unknown */
+	double port_gbps;		/* active width x lane data rate; 0: unknown */
 	int device_numa;		/* -1: unknown */
 	int n_workers;
 	int worker_cpu[ENV_MAX_WORKERS];

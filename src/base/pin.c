@@ -4,7 +4,9 @@
  * NIC (through sysfs local_cpus); a virtual device such as rxe has none and
  * gets every core.
  */
+#define _GNU_SOURCE	/* sched_getaffinity */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -119,4 +121,18 @@ void pin_buf_free(void *buf, size_t bytes, bool huge)
 		munmap(buf, round_up(bytes, PIN_HUGE_BYTES));
 	else
 		free(buf);
+}
+
+_Static_assert(sizeof(((struct pin_saved *)0)->set) == sizeof(cpu_set_t), "pin_saved");
+
+void pin_save(struct pin_saved *s)
+{
+	memset(s->set, 0, sizeof(s->set));
+	s->ok = !sched_getaffinity(0, sizeof(cpu_set_t), (cpu_set_t *)s->set);
+}
+
+void pin_restore(const struct pin_saved *s)
+{
+	if (s->ok)
+		sched_setaffinity(0, sizeof(cpu_set_t), (const cpu_set_t *)s->set);
 }

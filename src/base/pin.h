@@ -22,6 +22,14 @@ int pin_pick_cpu(struct ibv_context *ctx, int index, char *err, size_t errlen);
 /* Bind the calling thread to OS CPU @cpu. */
 int pin_thread(int cpu, char *err, size_t errlen);
 
+/* The calling thread's CPU set, kept to be given back (pin_restore). */
+struct pin_saved {
+	unsigned char set[128];		/* a cpu_set_t */
+	bool ok;
+};
+void pin_save(struct pin_saved *s);
+void pin_restore(const struct pin_saved *s);
+
 /* Page-aligned buffer of at least @bytes; with @huge, try 2 MiB huge pages
  * first and set *@got_huge to whether that worked. */
 void *pin_buf_alloc(size_t bytes, bool huge, bool *got_huge);

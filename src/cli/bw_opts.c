@@ -93,10 +93,6 @@ static int bw_opts_check(struct bw_opts *o, char *err, size_t errlen)
 	if (o->interval_s > o->duration_s)
 		return errbuf_set(err, errlen, -EINVAL, "--interval %g s longer than -D %g s",
 				  o->interval_s, o->duration_s);
-	if (o->write && o->flow.rdma_cm)
-		return errbuf_set(err, errlen, -EINVAL,
-				  "--write needs the TCP exchange (the server's MR travels on it), "
-				  "not --rdma-cm");
 	if (o->flow.rdma_cm && (o->flow.spec.threads > 1 || o->flow.spec.qps > 1))
 		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one thread with one QP");
 	if (flow_spec_check(&o->flow.spec, true, err, errlen))

@@ -137,6 +137,8 @@ int cmd_bw(int argc, char **argv)
 		.min_bps = o.min_bps, .on_interval = bw_print_interval, .arg = &out,
 	};
 	ret = run_bw_prepare(&r, &cfg, err, sizeof(err));
+	if (r.c.clk.fallback)
+		log_warn("%s", r.c.clk.fallback);
 	if (ret) {
 		log_error("%s", err);
 		run_bw_release(&r);

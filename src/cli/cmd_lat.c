@@ -135,6 +135,8 @@ int cmd_lat(int argc, char **argv)
 		.max_p99_9_s = o.max_p99_9_s, .arg = &csv,
 	};
 	ret = run_lat_prepare(&r, &cfg, err, sizeof(err));
+	if (r.c.clk.fallback)
+		log_warn("%s", r.c.clk.fallback);
 	if (ret) {
 		log_error("%s", err);
 		run_lat_release(&r);

@@ -23,6 +23,7 @@
 #include "base/log.h"
 #include "base/stop.h"
 #include "report/report.h"
+#include "engine/client.h"
 #include "engine/flow_opts.h"
 #include "engine/sink.h"
 
@@ -31,7 +32,8 @@
 struct server_opts {
 	struct flow_opts flow;		/* -d -i -x -p --json --rdma-cm --hugepages */
 	double duration_s;		/* 0: until stopped */
-	uint32_t ring;
+	uint32_t ring;			/* 0: sink_ring_default() */
+	bool event, busy_poll;		/* neither: busy poll unless the NIC is software */
 };
 
 struct server {
@@ -48,8 +50,13 @@ static const struct opts_entry server_opts_table[] = {
 	OPT_VALUE(OPTS_SECONDS, 'D', "duration", "TIME",
 		  "stop after this long (default: until SIGINT/SIGTERM)", struct server_opts,
 		  duration_s, 0, 1000000ull * 1000000000ull),
-	OPT_UINT(0, "ring", "N", "RECVs kept posted per flow (default 128)", struct server_opts,
-		 ring, 1, 16384),
+	OPT_UINT(0, "ring", "N", "RECVs kept posted per flow (default: the port's rate\n"
+		 "of 64-byte messages for 50 us, at least 512)", struct server_opts, ring, 1,
+		 65536),
+	OPT_FLAG(0, "event", "sleep on completion events (default on software NICs\n"
+		 "such as Soft-RoCE)", struct server_opts, event),
+	OPT_FLAG(0, "busy-poll", "poll the receive CQs without sleeping (default on\n"
+		 "hardware NICs)", struct server_opts, busy_poll),
 	OPT_END(),
 };
 
@@ -80,10 +87,11 @@ static int server_opts_parse(int argc, char **argv, struct server_opts *o, char 
 
 	memset(o, 0, sizeof(*o));
 	flow_opts_defaults(&o->flow);
-	o->ring = 128;
 	ret = opts_parse(server_opts_table, o, argc, argv, &arg, 1, &n, err, errlen);
 	if (!ret && n)
 		return errbuf_set(err, errlen, -EINVAL, "unexpected argument '%s'", arg);
+	if (!ret && o->event && o->busy_poll)
+		return errbuf_set(err, errlen, -EINVAL, "give --event or --busy-poll, not both");
 	return ret;
 }
 
@@ -249,10 +257,16 @@ static int server_setup(struct server *sv, char *err, size_t errlen)
 	int ret;
 
 	ret = verbs_dev_open(&sv->dev, o->flow.device, o->flow.ib_port, o->flow.gid_index, err, errlen);
+	if (!ret && o->flow.pkey_index)
+		ret = verbs_dev_use_pkey(&sv->dev, o->flow.pkey_index, err, errlen);
+	/* On a core near the NIC before anything is allocated (first touch). */
+	if (!ret && client_pin_worker(&o->flow, sv->dev.ctx, 0, err, errlen) < 0)
+		log_warn("the server runs unpinned: %s", err);
 	if (!ret)
 		ret = sink_init(&sv->sink, &sv->dev, o->ring, o->flow.hugepages, err, errlen);
 	if (ret)
 		return ret;
+	sv->sink.busy_poll = o->busy_poll || (!o->event && !verbs_dev_is_soft(&sv->dev));
 	sv->lfd = conn_listen(o->flow.tcp_port, err, errlen);
 	ret = sv->lfd < 0 ? sv->lfd : 0;
 	if (!ret && o->flow.rdma_cm)
@@ -260,9 +274,9 @@ static int server_setup(struct server *sv, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	stop_install();
-	log_info("listening on port %u (%s), %s port %u", o->flow.tcp_port,
-		 o->flow.rdma_cm ? "rdma_cm" : "tcp",
-		 sv->dev.name, sv->dev.port);
+	log_info("listening on port %u (%s), %s port %u, %u RECVs a flow, %s", o->flow.tcp_port,
+		 o->flow.rdma_cm ? "rdma_cm" : "tcp", sv->dev.name, sv->dev.port,
+		 sv->sink.ring_depth, sv->sink.busy_poll ? "busy-polling" : "waiting for events");
 	return 0;
 }
 

@@ -70,6 +70,7 @@ struct agent_worker {
 	struct flow_result res;
 	bool res_ok;
 	uint64_t started_ns;		/* when it began, after waiting for st->at_ns; 0: never */
+	int cpu;			/* its NIC-local CPU, or -1 */
 	int status;
 	char err[256];
 };

@@ -108,21 +108,30 @@ int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_fl
 	size_t i, k, n = 0, n_fds;
 	int ret, fds[64];
 	unsigned t;
+	struct pin_saved saved;
 
 	for (i = 0; i < st->n_flows; i++)
 		n += st->flows[i].spec.threads;
 	st->w = calloc(n ? n : 1, sizeof(*st->w));
 	if (!st->w)
 		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	pin_save(&saved);
 	for (i = 0; i < st->n_flows; i++) {
 		for (t = 0; t < st->flows[i].spec.threads; t++) {
 			w = &st->w[st->n_w++];
 			*w = (struct agent_worker){ .st = st, .flow = &st->flows[i], .fd = -1 };
 			*bad_flow = w->flow->name;
+			/* Its queues and buffers are made here, on its own CPU, so
+			 * that they land on the NIC's node (first touch). */
+			w->cpu = pin_pick_cpu(st->dev.ctx, (int)(w - st->w), err, errlen);
+			if (w->cpu >= 0)
+				pin_thread(w->cpu, err, errlen);
 			ret = agent_worker_connect(w, w->flow->dest, w->flow->dest_port, err,
 						   errlen);
-			if (ret)
+			if (ret) {
+				pin_restore(&saved);
 				return ret;
+			}
 			n_fds = agent_worker_fds(w, fds, 64);
 			for (k = 0; k < n_fds; k++) {
 				conn_sock_name(fds[k], name, sizeof(name));
@@ -134,6 +143,7 @@ int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_fl
 		}
 	}
 	*bad_flow = NULL;
+	pin_restore(&saved);
 	if (pthread_mutex_init(&st->go_mu, NULL))
 		return errbuf_set(err, errlen, -ENOMEM, "cannot make a lock");
 	if (pthread_cond_init(&st->go_cv, NULL)) {
@@ -278,9 +288,10 @@ static int agent_worker_bw(struct agent_worker *w)
 }
 
 /*
- * A worker: made at setup, it pins itself there (reading the topology is
- * slow on a small host, and must not eat into the lead before the
- * instant), then waits for the start or the step's end.
+ * A worker: made at setup, it pins itself there to the CPU its queues
+ * were made on (reading the topology is slow on a small host, and must
+ * not eat into the lead before the instant), then waits for the start or
+ * the step's end.
  */
 static void *agent_worker_main(void *arg)
 {
@@ -290,7 +301,7 @@ static void *agent_worker_main(void *arg)
 	bool go;
 	int cpu;
 
-	cpu = pin_pick_cpu(st->dev.ctx, (int)(w - st->w), err, sizeof(err));
+	cpu = w->cpu;
 	if (cpu >= 0)
 		pin_thread(cpu, err, sizeof(err));
 	pthread_mutex_lock(&st->go_mu);

@@ -81,24 +81,35 @@ int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errl
 {
 	const struct flow_opts *o = c->cfg.flow;
 	struct load_qp *q = &c->load->qps[i];
+	struct verbs_path path = c->cfg.path;
+	bool ib = !c->load->dev->roce;
 	int ret;
 
-	ret = client_connect(o, c->cfg.cm, &q->qp, &c->cfg.path, c->cfg.size_bytes, err, errlen);
+	/* InfiniBand limits a QP by its address vector's static rate. */
+	if (ib && c->cfg.hw_rate_bps) {
+		path.static_rate = (uint8_t)verbs_static_rate_for_kbps(c->cfg.hw_rate_bps / 1000);
+		if (!path.static_rate)
+			return errbuf_set(err, errlen, -EINVAL, "--hw-rate on InfiniBand: the "
+					  "slowest static rate is 2.5 Gb/s");
+	}
+	ret = client_connect(o, c->cfg.cm, &q->qp, &path, c->cfg.size_bytes, err, errlen);
 	if (ret < 0)
 		return ret;
 	q->ctl_fd = ret;
 	q->ctl_any_event = o->rdma_cm;
 	c->query_fd[i] = o->rdma_cm ? bw_client_attach(c) : ret;
-	if (!o->rdma_cm) {
-		/* The target of every request (WRITE with immediate) and of the
-		 * zero-length WRITE that ends the run. */
-		ret = load_qp_ask_mr(q, c->cfg.size_bytes, c->cfg.flow->host, BW_CLIENT_QUERY_MS,
-				     err, errlen);
+	if (o->rdma_cm && c->cfg.write && c->query_fd[i] < 0)
+		return errbuf_set(err, errlen, -EPROTO, "--write over rdma_cm: %s", c->rx_error);
+	/* The target of the WRITEs, and of the zero-length WRITE that ends a
+	 * run (over TCP; over rdma_cm SENDs do without, see load.c). */
+	if (!o->rdma_cm || c->cfg.write) {
+		ret = load_qp_ask_mr_on(q, c->query_fd[i], c->cfg.size_bytes, o->host,
+					BW_CLIENT_QUERY_MS, err, errlen);
 		if (ret)
 			return ret;
-		q->write = true;
 	}
-	if (c->cfg.hw_rate_bps)
+	q->write = c->cfg.write;
+	if (c->cfg.hw_rate_bps && !ib)
 		return verbs_qp_rate_limit(&q->qp, (uint32_t)(c->cfg.hw_rate_bps / 1000), err,
 					   errlen);
 	return 0;
@@ -141,6 +152,22 @@ static void bw_client_answers(struct bw_client *c, struct bw_snap *s, bool last)
 	}
 }
 
+/* At the end: each flow's receiver port counters (RNR NAKs sent,
+ * out-of-buffer drops), where the server counts them. */
+static void bw_client_rx_trouble(struct bw_client *c)
+{
+	struct conn_msg a;
+	unsigned i;
+
+	for (i = 0; i < c->load->n_qps; i++) {
+		if (c->query_fd[i] < 0 ||
+		    conn_request(c->query_fd[i], CONN_MSG_RX, CONN_MSG_RX, &a, BW_CLIENT_QUERY_MS))
+			continue;
+		c->res[i].rx_rnr_naks_sent = (int64_t)a.v[0] - 1;
+		c->res[i].rx_out_of_buffer = (int64_t)a.v[1] - 1;
+	}
+}
+
 void bw_client_on_interval(void *arg, const struct load_interval *iv)
 {
 	struct bw_client *c = arg;
@@ -160,6 +187,9 @@ void bw_client_on_interval(void *arg, const struct load_interval *iv)
 	c->n_taken = k + 1;
 	if (iv->last && s->rx_valid)
 		bw_client_answers(c, s, true);
+	/* Only when every answer was read: the socket then holds none. */
+	if (iv->last && s->rx_valid)
+		bw_client_rx_trouble(c);
 	__atomic_store_n(&c->n_snaps, iv->last ? k + 1 : k, __ATOMIC_RELEASE);
 }
 

@@ -51,6 +51,7 @@ struct bw_client_cfg {
 	struct verbs_path path;
 	size_t size_bytes;
 	uint64_t hw_rate_bps;		/* per QP, the NIC's limiter; 0: none */
+	bool write;			/* RDMA WRITE with immediate, not SEND */
 	unsigned n_qps;
 	size_t max_snaps;		/* snapshots kept: intervals + end + rounding */
 };
@@ -91,9 +92,11 @@ int bw_client_results_init(struct bw_client *c, char *err, size_t errlen);
 
 /*
  * Connect QP @i: the flow, the side connection its counters are asked on
- * with --rdma-cm (without one, the run goes on, c->rx_error says why),
- * the server's buffer to write to, the NIC's rate limit. 0 or -errno with
- * the reason in @err.
+ * with --rdma-cm (without one, the run goes on, c->rx_error says why,
+ * unless cfg.write needs it), the server's buffer to write to (over TCP
+ * always, for the zero-length WRITE that ends a run; over rdma_cm, on the
+ * side connection, when cfg.write), the NIC's rate limit. The QP posts
+ * what cfg.write says. 0 or -errno with the reason in @err.
  */
 int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errlen);
 

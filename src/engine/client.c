@@ -3,8 +3,13 @@
  * The client side every traffic command shares: see client.h.
  */
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "engine/client.h"
@@ -20,7 +25,30 @@ struct verbs_path client_path(const struct flow_opts *o)
 		.tclass = o->spec.tclass,
 		.timeout = o->qp_timeout,
 		.retry = o->retry,
+		.sl_source = o->sl_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
+		.tclass_source = o->tclass_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
 	};
+}
+
+void client_path_from_record(struct verbs_path *p, const struct ibv_sa_path_rec *rec)
+{
+	if (!rec)
+		return;
+	if (p->sl_source != VERBS_FROM_OPTION && rec->sl <= 15) {
+		p->sl = rec->sl;
+		p->sl_source = VERBS_FROM_PATH_RECORD;
+	}
+	if (p->tclass_source != VERBS_FROM_OPTION) {
+		p->tclass = rec->traffic_class;
+		p->tclass_source = VERBS_FROM_PATH_RECORD;
+	}
+}
+
+void client_path_from_route(const struct flow_opts *o, const struct conn_cm *cm,
+			    struct verbs_path *p)
+{
+	if (o->rdma_cm && cm->id && cm->id->route.num_paths > 0)
+		client_path_from_record(p, cm->id->route.path_rec);
 }
 
 uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
@@ -29,14 +57,86 @@ uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
 	return clock_ns_to_ticks(clk, 2 * verbs_path_give_up_ns(path) + 5e9);
 }
 
+/* Whether @a (a local address) is @ifa's; fills @w's ifindex if so. */
+static bool addr_is_ifa(const struct sockaddr_storage *a, const struct ifaddrs *ifa,
+			struct verbs_gid_want *w)
+{
+	const struct sockaddr *b = ifa->ifa_addr;
+
+	if (!b || b->sa_family != a->ss_family)
+		return false;
+	if (a->ss_family == AF_INET &&
+	    ((const struct sockaddr_in *)a)->sin_addr.s_addr !=
+	    ((const struct sockaddr_in *)b)->sin_addr.s_addr)
+		return false;
+	if (a->ss_family == AF_INET6 &&
+	    memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		   &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)))
+		return false;
+	w->ifindex = if_nametoindex(ifa->ifa_name);
+	return true;
+}
+
+/* The local address @s is bound to, as a GID, and its netdev. */
+static void gid_want_from_sock(int s, struct verbs_gid_want *w)
+{
+	struct sockaddr_storage a;
+	socklen_t len = sizeof(a);
+	struct ifaddrs *ifs, *i;
+
+	if (getsockname(s, (struct sockaddr *)&a, &len))
+		return;
+	w->family = a.ss_family;
+	w->has_gid = true;
+	if (a.ss_family == AF_INET) {
+		w->gid.raw[10] = w->gid.raw[11] = 0xff;
+		memcpy(&w->gid.raw[12], &((struct sockaddr_in *)&a)->sin_addr, 4);
+	} else {
+		memcpy(w->gid.raw, &((struct sockaddr_in6 *)&a)->sin6_addr, 16);
+	}
+	if (getifaddrs(&ifs))
+		return;
+	for (i = ifs; i && !addr_is_ifa(&a, i, w); i = i->ifa_next)
+		;
+	freeifaddrs(ifs);
+}
+
+int client_gid_want(const char *host, struct verbs_gid_want *w)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *ai;
+	int s, ret;
+
+	memset(w, 0, sizeof(*w));
+	if (getaddrinfo(host, "9", &hints, &ai))
+		return -EHOSTUNREACH;
+	/* A connected UDP socket sends nothing: the kernel only routes it. */
+	s = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ret = s < 0 || connect(s, ai->ai_addr, ai->ai_addrlen) ? -EHOSTUNREACH : 0;
+	if (!ret)
+		gid_want_from_sock(s, w);
+	if (s >= 0)
+		close(s);
+	freeaddrinfo(ai);
+	return ret;
+}
+
 int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct conn_cm *cm,
 		       char *err, size_t errlen)
 {
 	const char *via;
 	int ret;
 
-	if (!o->rdma_cm)
-		return verbs_dev_open(dev, o->device, o->ib_port, o->gid_index, err, errlen);
+	if (!o->rdma_cm) {
+		struct verbs_gid_want w;
+
+		ret = verbs_dev_open(dev, o->device, o->ib_port, o->gid_index, err, errlen);
+		/* The GID of the address and VLAN that reach the server. */
+		if (!ret && o->gid_index < 0 && !client_gid_want(o->host, &w))
+			ret = verbs_dev_pick_gid(dev, &w, err, errlen);
+		if (!ret && o->pkey_index)
+			ret = verbs_dev_use_pkey(dev, o->pkey_index, err, errlen);
+		return ret;
+	}
 	ret = conn_cm_resolve(cm, o->host, o->tcp_port, o->spec.tclass, (int)(o->timeout_s * 1000),
 			      err, errlen);
 	if (ret)

@@ -28,7 +28,29 @@ uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
 					 const struct verbs_path *path);
 
 /*
- * Open the device and port of @o. With --rdma-cm, first resolve the
+ * rdma_cm resolved a path record (@rec; NULL: none): take its SL and
+ * traffic class into @p, each unless the user chose it (@p's sources say
+ * so), and mark where each came from. On InfiniBand the SL is the subnet
+ * manager's choice, which QoS and deadlock-free routing (DFSSSP,
+ * torus-2QoS, LASH) depend on; on RoCE, the kernel's TOS-to-priority map.
+ * Pure.
+ */
+void client_path_from_record(struct verbs_path *p, const struct ibv_sa_path_rec *rec);
+/* client_path_from_record() with @cm's route, when @o runs over rdma_cm. */
+void client_path_from_route(const struct flow_opts *o, const struct conn_cm *cm,
+			    struct verbs_path *p);
+
+/*
+ * What the RoCE GID toward @host should match: the family, address and
+ * netdev (so the VLAN) of the local address the kernel routes to @host
+ * from. 0 or -EHOSTUNREACH (then @w asks for nothing).
+ */
+int client_gid_want(const char *host, struct verbs_gid_want *w);
+
+/*
+ * Open the device and port of @o. Over TCP without -x the RoCE GID is
+ * the one of the local address that reaches the server (see
+ * verbs_gid_score). With --rdma-cm, first resolve the
  * server through @cm (kept for worker 0's connection) and adopt the
  * context it routes through. 0 or -errno with the reason in @err.
  */

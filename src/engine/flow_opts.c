@@ -37,6 +37,39 @@ static int flow_opts_cpus(void *dst, const char *name, const char *value, char *
 			 errlen);
 }
 
+/* A byte-sized option up to @max into *@out, and that the user chose it. */
+static int flow_opts_byte(const char *name, const char *value, uint64_t max,
+			  const char *expect, uint8_t *out, bool *given, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (units_parse_u64(value, 0, max, &v))
+		return opts_bad_value(err, errlen, name, value, expect);
+	*out = (uint8_t)v;
+	*given = true;
+	return 0;
+}
+
+/* --sl N and --tclass N: with --rdma-cm, a choice the path record does not override. */
+static int flow_opts_sl(void *dst, const char *name, const char *value, char *err,
+			size_t errlen)
+{
+	struct flow_opts *o = dst;
+
+	return flow_opts_byte(name, value, FLOW_MAX_SL, "a service level from 0 to 15", &o->spec.sl,
+			      &o->sl_given, err, errlen);
+}
+
+static int flow_opts_tclass(void *dst, const char *name, const char *value, char *err,
+			    size_t errlen)
+{
+	struct flow_opts *o = dst;
+
+	return flow_opts_byte(name, value, FLOW_MAX_TCLASS, "a traffic class from 0 to 255",
+			      &o->spec.tclass,
+			      &o->tclass_given, err, errlen);
+}
+
 /* --clock SOURCE. */
 static int flow_opts_clock(void *dst, const char *name, const char *value, char *err,
 			   size_t errlen)
@@ -53,6 +86,8 @@ static int flow_opts_clock(void *dst, const char *name, const char *value, char 
 		 1, 255), \
 	OPT_UINT('x', "gid-index", "N", "RoCE GID index (default: the RoCE v2 IPv4 GID)", \
 		 struct flow_opts, gid_index, 0, 255), \
+	OPT_UINT(0, "pkey-index", "N", "P_Key table index of the QPs (default 0)", \
+		 struct flow_opts, pkey_index, 0, 65535), \
 	OPT_UINT('p', "port", "N", \
 		 "the server's TCP / rdma_cm port (default " FLOW_STR(CONN_DEFAULT_PORT) ")", \
 		 struct flow_opts, tcp_port, 1, 65535)
@@ -72,12 +107,11 @@ const struct opts_entry flow_opts_listen_table[] = {
 
 const struct opts_entry flow_opts_table[] = {
 	OPT_INCLUDE_HERE(flow_opts_listen_table),
-	{ .kind = OPTS_UINT, .long_name = "sl", .arg = "N", .help = "service level 0-15 (default 0)",
-	  .off = offsetof(struct flow_opts, spec.sl), .width = 1, .max = FLOW_MAX_SL,
-	  .expect = "a service level from 0 to 15" },
-	OPT_UINT(0, "tclass", "N", "traffic class (RoCE: IP TOS byte; default 0)",
-		 struct flow_opts, spec.tclass, 0, FLOW_MAX_TCLASS),
-	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default 20)",
+	OPT_CALLBACK_ALL(0, "sl", "N", "service level 0-15 (default 0; with --rdma-cm the\n"
+			 "path record's)", flow_opts_sl),
+	OPT_CALLBACK_ALL(0, "tclass", "N", "traffic class (RoCE: IP TOS byte; default 0; with\n"
+			 "--rdma-cm the path record's)", flow_opts_tclass),
+	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default 14)",
 		 struct flow_opts, qp_timeout, 0, 31),
 	OPT_UINT(0, "retry", "N", "RC retry count 0-7 (default 7)", struct flow_opts, retry, 0, 7),
 	OPT_VALUE(OPTS_SECONDS, 0, "timeout", "TIME",
@@ -101,7 +135,7 @@ void flow_opts_defaults(struct flow_opts *o)
 	o->gid_index = -1;
 	o->tcp_port = CONN_DEFAULT_PORT;
 	flow_spec_defaults(&o->spec);
-	o->qp_timeout = 20;
+	o->qp_timeout = 14;
 	o->retry = 7;
 	o->clock = CLOCK_SRC_TSC;
 	o->timeout_s = 10;

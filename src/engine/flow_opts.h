@@ -110,9 +110,11 @@ struct flow_opts {
 	const char *device;		/* -d; NULL: the first device */
 	int ib_port;			/* -i */
 	int gid_index;			/* -x; -1: RoCE v2 IPv4-mapped GID */
+	uint16_t pkey_index;		/* --pkey-index: the QPs' P_Key table entry */
 	uint16_t tcp_port;		/* -p */
 	/* --sl, --tclass, --threads; bw: -s, --rate, --qps */
 	struct flow_spec spec;
+	bool sl_given, tclass_given;	/* on the command line (else rdma_cm's path wins) */
 	uint8_t qp_timeout;		/* --qp-timeout */
 	uint8_t retry;			/* --retry */
 	int cpus[FLOW_MAX_THREADS];	/* --cpu; n_cpus == 0: NIC-local cores */

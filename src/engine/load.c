@@ -269,10 +269,16 @@ static int qp_flush(struct load_qp *q)
 int load_qp_ask_mr(struct load_qp *q, size_t size_bytes, const char *peer, int timeout_ms,
 		   char *err, size_t errlen)
 {
+	return load_qp_ask_mr_on(q, q->ctl_fd, size_bytes, peer, timeout_ms, err, errlen);
+}
+
+int load_qp_ask_mr_on(struct load_qp *q, int fd, size_t size_bytes, const char *peer,
+		      int timeout_ms, char *err, size_t errlen)
+{
 	struct conn_msg a;
 	int ret;
 
-	ret = conn_request(q->ctl_fd, CONN_MSG_MR, CONN_MSG_MR, &a, timeout_ms);
+	ret = conn_request(fd, CONN_MSG_MR, CONN_MSG_MR, &a, timeout_ms);
 	if (ret || a.v[2] < size_bytes || !a.v[1])
 		return errbuf_set(err, errlen, ret ? ret : -EPROTO,
 				  "server '%s' did not say where to write", peer);

@@ -162,6 +162,9 @@ uint64_t load_wake_at(const struct load *l, const struct load_cfg *cfg,
  */
 int load_qp_ask_mr(struct load_qp *q, size_t size_bytes, const char *peer, int timeout_ms,
 		   char *err, size_t errlen);
+/* The same, asked on socket @fd (an rdma_cm flow's side connection). */
+int load_qp_ask_mr_on(struct load_qp *q, int fd, size_t size_bytes, const char *peer,
+		      int timeout_ms, char *err, size_t errlen);
 
 /* Check @c against the engine's limits; 0 or -EINVAL with a message. */
 int load_cfg_check(const struct load_cfg *c, char *err, size_t errlen);

@@ -14,6 +14,7 @@
 #define PROBE_RX_DEPTH 64
 #define PROBE_SQ_DEPTH 4
 #define PROBE_CHECK_NS 50e6	/* how often a waiting sample looks at the peer */
+#define PROBE_INLINE_MAX 1024	/* inline SENDs up to this, if the device takes it */
 
 enum { WIRE = 1, LOOP = 2 };
 
@@ -42,6 +43,8 @@ static int qp_make(struct probe *p, struct verbs_qp *q, int i, uint32_t recv_dep
 		.recv_depth = recv_depth,
 		.buf = p->buf[i],
 		.buf_bytes = p->buf_bytes,
+		.max_inline = p->buf_bytes < PROBE_INLINE_MAX ? (uint32_t)p->buf_bytes :
+							        PROBE_INLINE_MAX,
 	};
 
 	return verbs_qp_create(q, p->dev, &o, err, errlen);
@@ -159,6 +162,26 @@ static int wait_check(const struct probe_cfg *cfg, const struct probe_sample *s,
 	return 0;
 }
 
+static int post_wire(struct probe *p, const struct probe_cfg *cfg, char *err, size_t errlen)
+{
+	int ret = verbs_post_send(&p->wire, cfg->size_bytes, WIRE);
+
+	if (ret)
+		return errbuf_set(err, errlen, ret, "cannot post a SEND to '%s': %s", cfg->peer,
+				  strerror(-ret));
+	return 0;
+}
+
+static int post_loop(struct probe *p, const struct probe_cfg *cfg, char *err, size_t errlen)
+{
+	int ret = verbs_post_send(&p->loop_tx, cfg->size_bytes, LOOP);
+
+	if (ret)
+		return errbuf_set(err, errlen, ret, "cannot post the loopback SEND: %s",
+				  strerror(-ret));
+	return 0;
+}
+
 static int sample_once(struct probe *p, const struct probe_cfg *cfg, uint64_t check_ticks,
 		       struct probe_sample *s, char *err, size_t errlen)
 {
@@ -166,15 +189,15 @@ static int sample_once(struct probe *p, const struct probe_cfg *cfg, uint64_t ch
 	uint64_t last_check, spins = 0;
 	int ret;
 
+	/* Whichever goes second waits for one post: alternate, so that the
+	 * wait biases neither T_W nor T_L (flow_result_order_bias_ns says what is left). */
+	s->loop_first = s->index & 1;
 	s->t_p = clock_read(cfg->clk);
-	ret = verbs_post_send(&p->wire, cfg->size_bytes, WIRE);
+	ret = s->loop_first ? post_loop(p, cfg, err, errlen) : post_wire(p, cfg, err, errlen);
+	if (!ret)
+		ret = s->loop_first ? post_wire(p, cfg, err, errlen) : post_loop(p, cfg, err, errlen);
 	if (ret)
-		return errbuf_set(err, errlen, ret, "cannot post a SEND to '%s': %s", cfg->peer,
-				  strerror(-ret));
-	ret = verbs_post_send(&p->loop_tx, cfg->size_bytes, LOOP);
-	if (ret)
-		return errbuf_set(err, errlen, ret, "cannot post the loopback SEND: %s",
-				  strerror(-ret));
+		return ret;
 	last_check = s->t_p;
 	while (pending) {
 		if (pending & WIRE) {
@@ -233,6 +256,9 @@ static void record(struct flow_result *res, const struct probe_sample *s)
 		hist_record(res->rtt_neg, s->t_l - s->t_w);
 	}
 	res->samples++;
+	/* Signed T_W - T_L by which SEND went first, for flow_result_order_bias_ns(). */
+	res->order_rtt_sum_ticks[s->loop_first] += (double)s->t_w - (double)s->t_l;
+	res->order_n[s->loop_first]++;
 }
 
 /* Has the measured part of the run reached its end? */

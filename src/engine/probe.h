@@ -2,7 +2,9 @@
 /*
  * The latency engine (RPerf's method). Per sample it reads the clock
  * (T_P), posts an RC SEND to the server ("wire") and at once an RC SEND on
- * a loopback QP pair on the same port, then polls both send CQs and stamps
+ * a loopback QP pair on the same port (which first alternates from sample
+ * to sample, so the post between them biases neither; SENDs inline up to
+ * what the device takes, at most 1 KiB), then polls both send CQs and stamps
  * each completion: T_L for the loopback, T_W for the wire. An RC SEND
  * completes when the remote NIC's ACK is back, before any remote software
  * runs, and the loopback absorbs the local posting, PCIe fetch and NIC
@@ -37,6 +39,7 @@ struct probe {
 struct probe_sample {
 	uint64_t index;			/* 0-based, warmup included */
 	bool warmup;
+	bool loop_first;		/* the loopback SEND was posted first (odd samples) */
 	uint64_t t_p, t_l, t_w;
 };
 
@@ -71,5 +74,6 @@ void probe_release(struct probe *p);
  * res->status and res->error set; samples measured before the error stay.
  */
 int probe_run(struct probe *p, const struct probe_cfg *cfg, struct flow_result *res);
+
 
 #endif

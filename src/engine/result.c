@@ -9,6 +9,7 @@ int flow_result_init(struct flow_result *r, size_t size_bytes)
 {
 	memset(r, 0, sizeof(*r));
 	r->size_bytes = size_bytes;
+	r->rx_rnr_naks_sent = r->rx_out_of_buffer = -1;
 	r->rtt = hist_new();
 	r->wire = hist_new();
 	r->loop = hist_new();
@@ -28,6 +29,19 @@ void flow_result_release(struct flow_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+bool flow_result_order_bias_ns(const struct flow_result *r, double ticks_per_ns,
+			       double *bias_ns)
+{
+	double wire_first, loop_first;
+
+	if (!r->order_n[0] || !r->order_n[1] || !(ticks_per_ns > 0))
+		return false;
+	wire_first = r->order_rtt_sum_ticks[0] / (double)r->order_n[0];
+	loop_first = r->order_rtt_sum_ticks[1] / (double)r->order_n[1];
+	*bias_ns = (wire_first - loop_first) / ticks_per_ns;
+	return true;
+}
+
 int flow_result_merge(struct flow_result *dst, const struct flow_result *src)
 {
 	int ret;
@@ -45,6 +59,10 @@ int flow_result_merge(struct flow_result *dst, const struct flow_result *src)
 	dst->msgs += src->msgs;
 	dst->bytes += src->bytes;
 	dst->loop_after_wire += src->loop_after_wire;
+	for (int i = 0; i < 2; i++) {
+		dst->order_rtt_sum_ticks[i] += src->order_rtt_sum_ticks[i];
+		dst->order_n[i] += src->order_n[i];
+	}
 	dst->retrans += src->retrans;
 	/* Flows of one run overlap in time: the longest is the run's. */
 	if (src->elapsed_ticks > dst->elapsed_ticks)
@@ -52,6 +70,11 @@ int flow_result_merge(struct flow_result *dst, const struct flow_result *src)
 	dst->rx_valid = dst->rx_valid && src->rx_valid;
 	dst->rx_msgs += src->rx_msgs;
 	dst->rx_bytes += src->rx_bytes;
+	/* Port counters, as the receivers saw them: flows to one port overlap. */
+	if (src->rx_rnr_naks_sent > dst->rx_rnr_naks_sent)
+		dst->rx_rnr_naks_sent = src->rx_rnr_naks_sent;
+	if (src->rx_out_of_buffer > dst->rx_out_of_buffer)
+		dst->rx_out_of_buffer = src->rx_out_of_buffer;
 	if (!dst->status && src->status) {
 		dst->status = src->status;
 		memcpy(dst->error, src->error, sizeof(dst->error));

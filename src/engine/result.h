@@ -31,12 +31,20 @@ struct flow_result {
 	uint64_t loop_after_wire;
 	struct hist *rtt_neg;
 	uint64_t retrans;		/* port retransmission counters, delta */
+	/* lat: signed T_W - T_L summed, and samples, by posting order
+	 * ([0] wire first, [1] loopback first): flow_result_order_bias_ns(). */
+	double order_rtt_sum_ticks[2];
+	uint64_t order_n[2];
 	/* Bandwidth (bw): sent = @msgs/@bytes completed in @elapsed_ticks;
 	 * received = what the server counted for the flow, when it said. */
 	uint64_t elapsed_ticks;
 	bool rx_valid;
 	uint64_t rx_msgs;
 	uint64_t rx_bytes;
+	/* The receiver's port counters over the flow (bw): RNR NAKs it sent
+	 * and messages it dropped for want of a RECV; -1: not counted there. */
+	int64_t rx_rnr_naks_sent;
+	int64_t rx_out_of_buffer;
 	int status;			/* 0: ran to the end; -errno: stopped early */
 	char error[256];		/* why it stopped, when status != 0 */
 };
@@ -48,5 +56,15 @@ void flow_result_release(struct flow_result *r);
  * wins; the received counts stay valid only if both were (so start a sum
  * of bw results with rx_valid set). */
 int flow_result_merge(struct flow_result *dst, const struct flow_result *src);
+
+/*
+ * lat: the residual bias of the posting order in @r: mean (T_W - T_L) of
+ * the samples whose wire SEND went first, minus that of those whose
+ * loopback went first, in ns (@ticks_per_ns). Each order is half the
+ * samples, so the RTT carries half of it at most. False when an order
+ * has no sample.
+ */
+bool flow_result_order_bias_ns(const struct flow_result *r, double ticks_per_ns,
+			       double *bias_ns);
 
 #endif

@@ -93,6 +93,8 @@ int run_common_prepare(struct run_common *c, const struct flow_opts *flow, char 
 		return ret;
 	c->path = client_path(flow);
 	ret = client_open_device(flow, &c->dev, &c->cm0, err, errlen);
+	if (!ret)
+		client_path_from_route(flow, &c->cm0, &c->path);
 	run_env_host(&c->env);
 	if (!ret)
 		verbs_env(&c->dev, &c->env);

@@ -109,6 +109,7 @@ static int run_bw_workers(struct run_bw *r, char *err, size_t errlen)
 		.path = r->c.path,
 		.size_bytes = o->flow->spec.size_bytes,
 		.hw_rate_bps = o->hw_rate_bps,
+		.write = o->write,
 		.n_qps = o->flow->spec.qps,
 		.max_snaps = r->max_snaps,
 	};

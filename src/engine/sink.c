@@ -30,12 +30,28 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint32_t sink_ring_default(double port_gbps, int max_qp_wr)
+{
+	double msgs = port_gbps * 1e9 / 8 / (64 + 58) * SINK_WAKE_NS / 1e9;
+	uint32_t n = msgs > SINK_RING_MIN ? (uint32_t)msgs : SINK_RING_MIN;
+
+	if (max_qp_wr > 0 && n > (uint32_t)max_qp_wr)
+		n = (uint32_t)max_qp_wr;
+	return n;
+}
+
 int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool hugepages,
 	      char *err, size_t errlen)
 {
+	struct run_env e = { 0 };
+
 	memset(s, 0, sizeof(*s));
 	s->dev = dev;
-	s->ring_depth = ring_depth ? ring_depth : 1;
+	if (!ring_depth) {
+		verbs_env(dev, &e);
+		ring_depth = sink_ring_default(e.port_gbps, dev->dev_attr.max_qp_wr);
+	}
+	s->ring_depth = ring_depth;
 	s->hugepages = hugepages;
 	return verbs_chan_create(dev, &s->chan, err, errlen);
 }
@@ -118,25 +134,27 @@ int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_
 	return 0;
 }
 
+/* Post RECVs until @depth are; 0 or -errno. */
 static int ring_fill(struct sink_flow *f, uint32_t depth)
 {
-	int ret;
+	int n;
 
-	while (f->posted < depth) {
-		ret = verbs_post_recv(&f->qp, f->buf_bytes, f->id);
-		if (ret)
-			return ret;
-		f->posted++;
-	}
-	return 0;
+	if (f->posted >= depth)
+		return 0;
+	n = verbs_post_recvs(&f->qp, f->buf_bytes, f->id, depth - f->posted);
+	if (n < 0)
+		return n;
+	f->posted += (uint32_t)n;
+	return f->posted < depth ? -ENOMEM : 0;
 }
 
 int sink_flow_start(struct sink *s, struct sink_flow *f, char *err, size_t errlen)
 {
 	int ret;
 
+	f->ctr0_ok = !verbs_counters_read(s->dev, &f->ctr0);
 	ret = ring_fill(f, s->ring_depth);
-	if (!ret)
+	if (!ret && !s->busy_poll)
 		ret = -ibv_req_notify_cq(f->qp.recv_cq, 0);
 	if (ret)
 		return errbuf_set(err, errlen, ret, "flow %u from %s: cannot post RECVs: %s",
@@ -369,6 +387,20 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 	return 0;
 }
 
+/* The RX answer: the port's receive trouble since @f started, + 1 each. */
+static void flow_rx_trouble(struct sink *s, const struct sink_flow *f, struct conn_msg *a)
+{
+	struct verbs_counters *now = malloc(sizeof(*now));
+	struct verbs_rx_trouble t = { -1, -1 };
+
+	a->kind = CONN_MSG_RX;
+	if (now && f->ctr0_ok && !verbs_counters_read(s->dev, now))
+		verbs_counters_rx(&f->ctr0, now, &t);
+	free(now);
+	a->v[0] = (uint64_t)(t.rnr_naks_sent + 1);
+	a->v[1] = (uint64_t)(t.out_of_buffer + 1);
+}
+
 /* Answer one request from a flow's client; false when it makes no sense. */
 static bool flow_answer(struct sink *s, struct sink_flow *f, const struct conn_msg *q)
 {
@@ -382,6 +414,8 @@ static bool flow_answer(struct sink *s, struct sink_flow *f, const struct conn_m
 		a.v[1] = f->bytes;
 		a.v[2] = f->errors;
 		a.v[3] = mono_ns();
+	} else if (q->kind == CONN_MSG_RX) {
+		flow_rx_trouble(s, f, &a);
 	} else if (q->kind == CONN_MSG_MR && f->qp.mr) {
 		a.kind = CONN_MSG_MR;
 		a.v[0] = (uintptr_t)f->buf;
@@ -466,6 +500,42 @@ static void wait_serve(struct sink *s, struct sink_wait *w, const struct pollfd 
 	w->extra_ready[1] = pfd[3].revents != 0;
 }
 
+/* Busy poll: every active flow's CQ drained and its ring refilled. */
+static void sink_poll_all(struct sink *s, struct sink_wait *w)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_flows; i++) {
+		if (!s->flows[i]->active || !flow_drain(s, s->flows[i]))
+			continue;
+		s->flows[i]->active = false;
+		if (w->on_error)
+			w->on_error("a flow's RECVs could not be posted again", w->arg);
+	}
+}
+
+/*
+ * poll() @pfd; with busy_poll, without sleeping: drain the CQs and look
+ * at the fds again (every SINK_BUSY_LOOKS passes) until one is ready or
+ * @timeout_ms is over. What poll() returns.
+ */
+#define SINK_BUSY_LOOKS 64
+static int sink_poll(struct sink *s, struct sink_wait *w, struct pollfd *pfd, size_t n)
+{
+	uint64_t end;
+	int ret, k;
+
+	if (!s->busy_poll)
+		return poll(pfd, n, w->timeout_ms);
+	end = mono_ns() + (uint64_t)w->timeout_ms * 1000000u;
+	do {
+		for (k = 0; k < SINK_BUSY_LOOKS; k++)
+			sink_poll_all(s, w);
+		ret = poll(pfd, n, 0);
+	} while (!ret && mono_ns() < end);
+	return ret;
+}
+
 int sink_wait(struct sink *s, struct sink_wait *w)
 {
 	struct pollfd *pfd = calloc(s->n_flows + 4, sizeof(*pfd));
@@ -483,7 +553,7 @@ int sink_wait(struct sink *s, struct sink_wait *w)
 	for (i = 0; i < s->n_flows; i++)
 		if (s->flows[i]->fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = s->flows[i]->fd, .events = POLLIN };
-	ret = poll(pfd, n, w->timeout_ms) > 0;
+	ret = sink_poll(s, w, pfd, n) > 0;
 	if (ret)
 		wait_serve(s, w, pfd, n);
 	free(pfd);

@@ -6,7 +6,11 @@
  * is what keeps remote software out of its measurement.
  *
  * Completions arrive through one completion channel for every flow, so a
- * server waits in poll() together with its sockets instead of spinning.
+ * server waits in poll() together with its sockets instead of spinning;
+ * or, with busy_poll (the default on hardware NICs), the sink polls every
+ * flow's CQ between quick looks at the sockets, so that a RECV consumed
+ * is posted again within microseconds, not a wake-up later. RECVs go
+ * back in linked lists, one doorbell a list.
  */
 #ifndef RPERF_SINK_H
 #define RPERF_SINK_H
@@ -37,6 +41,8 @@ struct sink_flow {
 	size_t buf_bytes;
 	bool buf_huge;
 	uint32_t posted;
+	struct verbs_counters ctr0;	/* the port's counters when the flow started */
+	bool ctr0_ok;
 	uint8_t ctl[CONN_MSG_BYTES];	/* a request read in part from fd */
 	size_t ctl_len;
 };
@@ -47,6 +53,8 @@ struct sink {
 	struct sink_flow **flows;	/* every flow, closed ones included */
 	size_t n_flows, cap_flows;
 	uint32_t ring_depth;		/* RECVs kept posted per flow */
+	bool busy_poll;			/* poll the CQs, never sleep on events (set before
+					 * the first flow) */
 	bool hugepages;
 	uint64_t attach_refused;	/* side connections refused (sink_attach_check) */
 	/*
@@ -60,6 +68,17 @@ struct sink {
 	uint64_t admit_refused;
 };
 
+/*
+ * The default ring: RECVs enough to cover @port_gbps of the smallest
+ * messages (64 bytes and 58 of headers a packet) while the receiver
+ * wakes up (SINK_WAKE_NS), at least SINK_RING_MIN and at most the
+ * device's @max_qp_wr (0: no limit known).
+ */
+#define SINK_RING_MIN 512
+#define SINK_WAKE_NS 50000.0
+uint32_t sink_ring_default(double port_gbps, int max_qp_wr);
+
+/* @ring_depth 0: sink_ring_default() for @dev's port. */
 int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool hugepages,
 	      char *err, size_t errlen);
 void sink_release(struct sink *s);
@@ -126,7 +145,9 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
  * flow is then closed too (its counts stay); false for anything else.
  * Requests on it are answered here: QUERY with the flow's counters (its
  * CQ drained first, so they are current), MR with where the client may
- * RDMA WRITE. Each answer waits at most a second for the socket.
+ * RDMA WRITE, RX with the port's receive trouble since the flow started
+ * (RNR NAKs sent, out-of-buffer drops; each + 1, 0 where the device has
+ * no such counter). Each answer waits at most a second for the socket.
  */
 bool sink_flow_sock_closed(struct sink *s, struct sink_flow *f);
 

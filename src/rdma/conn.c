@@ -221,7 +221,7 @@ int conn_msg_unpack(const uint8_t in[CONN_MSG_BYTES], struct conn_msg *m)
 	m->flow_id = get32(in + 8);
 	for (i = 0; i < 4; i++)
 		m->v[i] = (uint64_t)get32(in + 12 + 8 * i) << 32 | get32(in + 16 + 8 * i);
-	if (m->kind < CONN_MSG_QUERY || m->kind > CONN_MSG_MR)
+	if (m->kind < CONN_MSG_QUERY || m->kind > CONN_MSG_RX)
 		return -EPROTO;
 	return 0;
 }
@@ -608,6 +608,10 @@ static int cm_qp_step(struct rdma_cm_id *id, struct verbs_qp *q, enum ibv_qp_sta
 		a.ah_attr.sl = path->sl;
 		if (a.ah_attr.is_global)
 			a.ah_attr.grh.traffic_class = path->tclass;
+		a.min_rnr_timer = VERBS_MIN_RNR_TIMER;
+		mask |= IBV_QP_MIN_RNR_TIMER;
+		if (path->static_rate)
+			a.ah_attr.static_rate = path->static_rate;
 	} else if (state == IBV_QPS_RTS) {
 		a.timeout = path->timeout;
 		a.retry_cnt = path->retry;

@@ -81,6 +81,8 @@ enum conn_msg_kind {
 	CONN_MSG_QUERY = 3,		/* client: this flow's counters, please */
 	CONN_MSG_STATS = 4,		/* server: v = msgs, bytes, errors, now_ns */
 	CONN_MSG_MR = 5,		/* client: ask; server: v = addr, rkey, bytes */
+	CONN_MSG_RX = 6,		/* client: ask; server: v = RNR NAKs sent + 1,
+					 * out-of-buffer drops + 1 (0: not counted) */
 };
 
 struct conn_msg {

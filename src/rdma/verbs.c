@@ -4,9 +4,11 @@
  * and connection, port counters. See verbs.h for the contracts.
  */
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +27,35 @@ static bool gid_is_ipv4_mapped(const union ibv_gid *gid)
 	return !memcmp(gid->raw, prefix, sizeof(prefix));
 }
 
-/* The RoCE v2 GID that carries the interface's IPv4 address. */
-static int gid_pick_roce_v2(struct verbs_dev *dev, char *err, size_t errlen)
+int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w)
+{
+	bool v4 = gid_is_ipv4_mapped(&e->gid);
+	bool link_local = e->gid.raw[0] == 0xfe && (e->gid.raw[1] & 0xc0) == 0x80;
+	int score = 0;
+
+	if (e->gid_type != IBV_GID_TYPE_ROCE_V2)
+		return -1;
+	if (w->family && (w->family == AF_INET) != v4)
+		return -1;
+	if (!w->family && v4)
+		score += 2;			/* no address to go by: IPv4, as most fabrics */
+	if (!link_local)
+		score += 4;			/* global scope routes; link-local does not */
+	if (w->ifindex && e->ndev_ifindex == w->ifindex)
+		score += 8;			/* the netdev (and so the VLAN) of the address */
+	if (w->has_gid && !memcmp(e->gid.raw, w->gid.raw, sizeof(e->gid.raw)))
+		score += 16;			/* the very address used */
+	return score;
+}
+
+/* The best-scoring RoCE v2 GID of the port for @w (lowest index on a tie). */
+static int gid_pick_roce_v2(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
+			    size_t errlen)
 {
 	struct ibv_gid_entry *ent;
 	size_t max = (size_t)dev->port_attr.gid_tbl_len * dev->dev_attr.phys_port_cnt;
-	ssize_t n, i;
+	ssize_t n, i, best = -1;
+	int score, best_score = -1;
 
 	ent = calloc(max ? max : 1, sizeof(*ent));
 	if (!ent)
@@ -42,18 +67,31 @@ static int gid_pick_roce_v2(struct verbs_dev *dev, char *err, size_t errlen)
 				  dev->name, dev->port, strerror((int)-n));
 	}
 	for (i = 0; i < n; i++) {
-		if (ent[i].port_num != dev->port || ent[i].gid_type != IBV_GID_TYPE_ROCE_V2 ||
-		    !gid_is_ipv4_mapped(&ent[i].gid))
-			continue;
-		dev->gid_index = (int)ent[i].gid_index;
-		dev->gid = ent[i].gid;
-		free(ent);
-		return 0;
+		score = ent[i].port_num == dev->port ? verbs_gid_score(&ent[i], w) : -1;
+		if (score > best_score || (score == best_score && score >= 0 &&
+					   ent[i].gid_index < ent[best].gid_index)) {
+			best = i;
+			best_score = score;
+		}
+	}
+	if (best >= 0) {
+		dev->gid_index = (int)ent[best].gid_index;
+		dev->gid = ent[best].gid;
 	}
 	free(ent);
-	return errbuf_set(err, errlen, -ENOENT,
-			  "%s port %u: no RoCE v2 GID with an IPv4 address; give one with -x",
-			  dev->name, dev->port);
+	if (best < 0)
+		return errbuf_set(err, errlen, -ENOENT, "%s port %u: no RoCE v2 GID%s; give one with -x",
+				  dev->name, dev->port, w->family == AF_INET ? " with an IPv4 address" :
+				  w->family == AF_INET6 ? " with an IPv6 address" : "");
+	return 0;
+}
+
+int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
+		       size_t errlen)
+{
+	if (!dev->roce)
+		return 0;
+	return gid_pick_roce_v2(dev, w, err, errlen);
 }
 
 static int gid_use_index(struct verbs_dev *dev, int idx, char *err, size_t errlen)
@@ -105,13 +143,14 @@ static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, 
 	dev->roce = dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 	dev->gid_index = -1;
 	if (dev->roce)
-		ret = gid_index < 0 ? gid_pick_roce_v2(dev, err, errlen) :
+		ret = gid_index < 0 ? gid_pick_roce_v2(dev, &(struct verbs_gid_want){ 0 }, err,
+						       errlen) :
 				      gid_use_index(dev, gid_index, err, errlen);
 	else if (gid_index >= 0)
-		ret = errbuf_set(err, errlen, -EINVAL,
-				 "%s port %d: InfiniBand uses LID addressing; -x is for RoCE",
-				 dev->name, port);
-	else if (!dev->port_attr.lid)
+		ret = gid_use_index(dev, gid_index, err, errlen);	/* GRH from this GID */
+	else if (ibv_query_gid(dev->ctx, dev->port, 0, &dev->gid))
+		memset(&dev->gid, 0, sizeof(dev->gid));	/* the port GID, for peers that route */
+	if (!ret && !dev->roce && !dev->port_attr.lid)
 		ret = errbuf_set(err, errlen, -ENETDOWN, "%s port %d: no LID assigned (is a subnet manager running?)",
 				 dev->name, port);
 	if (ret)
@@ -191,6 +230,21 @@ int verbs_dev_adopt(struct verbs_dev *dev, struct ibv_context *ctx, int port,
 	return ret;
 }
 
+int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen)
+{
+	__be16 pkey = 0;
+
+	if (index >= dev->port_attr.pkey_tbl_len)
+		return errbuf_set(err, errlen, -EINVAL,
+				  "%s port %u: P_Key index %u out of range (table has %u entries)",
+				  dev->name, dev->port, index, dev->port_attr.pkey_tbl_len);
+	if (ibv_query_pkey(dev->ctx, dev->port, index, &pkey) || !(be16toh(pkey) & 0x7fff))
+		return errbuf_set(err, errlen, -EINVAL, "%s port %u: P_Key index %u is empty",
+				  dev->name, dev->port, index);
+	dev->pkey_index = index;
+	return 0;
+}
+
 void verbs_dev_close(struct verbs_dev *dev)
 {
 	if (dev->pd)
@@ -219,6 +273,25 @@ int verbs_chan_create(const struct verbs_dev *dev, struct ibv_comp_channel **out
 	/* poll() tells when to read; the read itself must never block. */
 	fcntl((*out)->fd, F_SETFL, fcntl((*out)->fd, F_GETFL) | O_NONBLOCK);
 	return 0;
+}
+
+/*
+ * ibv_create_qp with inline data of up to @want bytes: a device that
+ * refuses that much is asked for half as much, down to none. @init's
+ * cap.max_inline_data is then what the device gave.
+ */
+static struct ibv_qp *qp_create_inline(struct verbs_dev *dev, struct ibv_qp_init_attr *init,
+				       uint32_t want)
+{
+	struct ibv_qp *qp;
+
+	for (;;) {
+		init->cap.max_inline_data = want;
+		qp = ibv_create_qp(dev->pd, init);
+		if (qp || !want)
+			return qp;
+		want /= 2;
+	}
 }
 
 int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
@@ -264,12 +337,13 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 	}
 	init.send_cq = q->send_cq;
 	init.recv_cq = q->recv_cq;
-	q->qp = ibv_create_qp(dev->pd, &init);
+	q->qp = qp_create_inline(dev, &init, o->max_inline);
 	if (!q->qp) {
 		ret = errbuf_set(err, errlen, -errno, "%s: cannot create a QP: %s",
 				 dev->name, strerror(errno));
 		goto err_mr;
 	}
+	q->max_inline = init.cap.max_inline_data;
 	return 0;
 
 err_mr:
@@ -306,6 +380,18 @@ void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
 	ep->gid = q->dev->gid;
 }
 
+bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
+		     const union ibv_gid *remote)
+{
+	static const uint8_t zero[8];
+
+	if (roce || gid_given)
+		return true;
+	/* The subnet prefix is the GID's first 8 bytes. */
+	return memcmp(remote->raw, zero, 8) && memcmp(local->raw, zero, 8) &&
+	       memcmp(remote->raw, local->raw, 8);
+}
+
 /* The address vector for @remote along @path (the rdma_cm path builds its
  * own with rdma_init_qp_attr and sets the SL and traffic class in it). */
 static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
@@ -315,11 +401,13 @@ static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoi
 	ah->dlid = remote->lid;
 	ah->sl = path->sl;
 	ah->port_num = dev->port;
-	/* The GRH only on RoCE: InfiniBand inside a subnet routes by LID. */
-	if (dev->roce) {
+	ah->static_rate = path->static_rate;
+	/* The GRH on RoCE always; on InfiniBand (which routes by LID inside a
+	 * subnet) with -x, or toward a peer of another subnet. */
+	if (verbs_needs_grh(dev->roce, dev->gid_index >= 0, &dev->gid, &remote->gid)) {
 		ah->is_global = 1;
 		ah->grh.dgid = remote->gid;
-		ah->grh.sgid_index = (uint8_t)dev->gid_index;
+		ah->grh.sgid_index = (uint8_t)(dev->gid_index >= 0 ? dev->gid_index : 0);
 		ah->grh.hop_limit = 64;
 		ah->grh.traffic_class = path->tclass;
 	}
@@ -329,7 +417,7 @@ static int qp_to_init(struct verbs_qp *q, char *err, size_t errlen)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
-		.pkey_index = 0,
+		.pkey_index = q->dev->pkey_index,
 		.port_num = q->dev->port,
 		.qp_access_flags = q->remote_write ? IBV_ACCESS_REMOTE_WRITE : 0,
 	};
@@ -355,7 +443,7 @@ static int qp_to_rtr(struct verbs_qp *q, const struct verbs_endpoint *remote,
 		.dest_qp_num = remote->qpn,
 		.rq_psn = remote->psn,
 		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 12,
+		.min_rnr_timer = VERBS_MIN_RNR_TIMER,
 	};
 	int ret;
 
@@ -423,20 +511,48 @@ int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t err
 	const struct ibv_packet_pacing_caps *pp = &ex.packet_pacing_caps;
 	int ret;
 
-	if (ibv_query_device_ex(q->dev->ctx, NULL, &ex) || !pp->qp_rate_limit_max ||
-	    !(pp->supported_qpts & (1u << IBV_QPT_RC)))
-		return errbuf_set(err, errlen, -EOPNOTSUPP,
-				  "%s has no per-QP rate limiter (packet pacing) for RC QPs; "
-				  "use --rate to pace in software", q->dev->name);
-	if (kbps < pp->qp_rate_limit_min || kbps > pp->qp_rate_limit_max)
+	bool rc_pacing;
+
+	rc_pacing = !ibv_query_device_ex(q->dev->ctx, NULL, &ex) && pp->qp_rate_limit_max &&
+		    (pp->supported_qpts & (1u << IBV_QPT_RC));
+	if (rc_pacing && (kbps < pp->qp_rate_limit_min || kbps > pp->qp_rate_limit_max))
 		return errbuf_set(err, errlen, -EOPNOTSUPP,
 				  "%s limits QP rates to %u .. %u kbit/s, not %u", q->dev->name,
 				  pp->qp_rate_limit_min, pp->qp_rate_limit_max, kbps);
 	ret = ibv_modify_qp(q->qp, &a, IBV_QP_RATE_LIMIT);
 	if (ret)
-		return errbuf_set(err, errlen, -ret, "%s: QP %u rate limit %u kbit/s: %s",
-				  q->dev->name, q->qp->qp_num, kbps, strerror(ret));
+		return errbuf_set(err, errlen, -ret, "%s: QP %u rate limit %u kbit/s refused: %s%s",
+				  q->dev->name, q->qp->qp_num, kbps, strerror(ret),
+				  rc_pacing ? "" : " (the device reports no packet pacing for RC "
+				  "QPs; use --rate to pace in software)");
 	return 0;
+}
+
+enum ibv_rate verbs_static_rate_for_kbps(uint64_t kbps)
+{
+	/* Nominal rates, as the enum names them (ibv_rate_to_mbps gives some
+	 * as signalling rates: 103125 for 100 Gb/s). */
+	static const struct { enum ibv_rate r; uint32_t mbps; } t[] = {
+		{ IBV_RATE_2_5_GBPS, 2500 }, { IBV_RATE_5_GBPS, 5000 },
+		{ IBV_RATE_10_GBPS, 10000 }, { IBV_RATE_14_GBPS, 14000 },
+		{ IBV_RATE_20_GBPS, 20000 }, { IBV_RATE_25_GBPS, 25000 },
+		{ IBV_RATE_28_GBPS, 28000 }, { IBV_RATE_30_GBPS, 30000 },
+		{ IBV_RATE_40_GBPS, 40000 }, { IBV_RATE_50_GBPS, 50000 },
+		{ IBV_RATE_56_GBPS, 56000 }, { IBV_RATE_60_GBPS, 60000 },
+		{ IBV_RATE_80_GBPS, 80000 }, { IBV_RATE_100_GBPS, 100000 },
+		{ IBV_RATE_112_GBPS, 112000 }, { IBV_RATE_120_GBPS, 120000 },
+		{ IBV_RATE_168_GBPS, 168000 }, { IBV_RATE_200_GBPS, 200000 },
+		{ IBV_RATE_300_GBPS, 300000 }, { IBV_RATE_400_GBPS, 400000 },
+		{ IBV_RATE_600_GBPS, 600000 }, { IBV_RATE_800_GBPS, 800000 },
+		{ IBV_RATE_1200_GBPS, 1200000 },
+	};
+	enum ibv_rate best = IBV_RATE_MAX;
+	size_t i;
+
+	/* Sorted by rate: the last that fits is the fastest. */
+	for (i = 0; i < sizeof(t) / sizeof(t[0]) && (uint64_t)t[i].mbps * 1000 <= kbps; i++)
+		best = t[i].r;
+	return best;
 }
 
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id)
@@ -455,6 +571,8 @@ int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id)
 	};
 	struct ibv_send_wr *bad;
 
+	if (len && len <= q->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
 	return -ibv_post_send(q->qp, &wr, &bad);
 }
 
@@ -473,6 +591,40 @@ int verbs_post_recv(struct verbs_qp *q, size_t len, uint64_t wr_id)
 	struct ibv_recv_wr *bad;
 
 	return -ibv_post_recv(q->qp, &wr, &bad);
+}
+
+int verbs_post_recvs(struct verbs_qp *q, size_t len, uint64_t wr_id, uint32_t n)
+{
+	struct ibv_recv_wr wr[VERBS_RECV_CHAIN], *bad;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)q->buf,
+		.length = (uint32_t)len,
+		.lkey = q->mr->lkey,
+	};
+	uint32_t done = 0, k, i;
+	int ret;
+
+	while (done < n) {
+		k = n - done < VERBS_RECV_CHAIN ? n - done : VERBS_RECV_CHAIN;
+		for (i = 0; i < k; i++)
+			wr[i] = (struct ibv_recv_wr){ .wr_id = wr_id, .sg_list = &sge,
+						      .num_sge = 1,
+						      .next = i + 1 < k ? &wr[i + 1] : NULL };
+		ret = ibv_post_recv(q->qp, wr, &bad);
+		if (ret) {
+			/* Those before @bad went in. */
+			done += (uint32_t)(bad - wr);
+			return done ? (int)done : -ret;
+		}
+		done += k;
+	}
+	return (int)done;
+}
+
+bool verbs_dev_is_soft(const struct verbs_dev *dev)
+{
+	/* rxe reports vendor 0xffffff; siw 0x626d74 ("bmt"). */
+	return dev->dev_attr.vendor_id == 0xffffff || dev->dev_attr.vendor_id == 0x626d74;
 }
 
 /* ------------------------------------------------------------------ */
@@ -516,6 +668,29 @@ int verbs_counters_read(const struct verbs_dev *dev, struct verbs_counters *c)
 	return 0;
 }
 
+/* @name's (@after - @before), or -1 when either lacks it. */
+static int64_t counter_delta(const struct verbs_counters *before,
+			     const struct verbs_counters *after, const char *name)
+{
+	int i, j;
+
+	for (i = 0; i < after->n; i++) {
+		if (strcmp(after->name[i], name))
+			continue;
+		for (j = 0; j < before->n; j++)
+			if (!strcmp(before->name[j], name))
+				return (int64_t)(after->value[i] - before->value[j]);
+	}
+	return -1;
+}
+
+void verbs_counters_rx(const struct verbs_counters *before, const struct verbs_counters *after,
+		       struct verbs_rx_trouble *t)
+{
+	t->rnr_naks_sent = counter_delta(before, after, "send_rnr_err");
+	t->out_of_buffer = counter_delta(before, after, "out_of_buffer");
+}
+
 /* Counters that go up when a requester sends a packet again: rxe counts
  * each retry in completer_retry_err and each RNR NAK in rcvd_rnr_err;
  * mlx5 names its ACK timeouts and sequence-error NAKs. */
@@ -549,6 +724,13 @@ uint64_t verbs_counters_retrans(const struct verbs_counters *before,
 	return sum;
 }
 
+const char *verbs_path_source_name(uint8_t source)
+{
+	static const char *const names[] = { "default", "option", "path_record" };
+
+	return source < sizeof(names) / sizeof(names[0]) ? names[source] : "?";
+}
+
 double verbs_path_give_up_ns(const struct verbs_path *p)
 {
 	return (p->retry + 1.0) * 4096.0 * (double)(1ull << p->timeout);
@@ -574,20 +756,60 @@ static int verbs_lanes(uint8_t width)
 	}
 }
 
-/* PortInfo's active speed code -> Gb/s a lane signals; 0: unknown. */
-static double verbs_lane_gbps(uint32_t speed)
+double verbs_lane_data_gbps(uint32_t speed, bool roce)
 {
 	switch (speed) {
-	case 1: return 2.5;		/* SDR */
-	case 2: return 5;		/* DDR */
-	case 4: return 10;		/* QDR */
-	case 8: return 10.3125;		/* FDR10 */
-	case 16: return 14.0625;	/* FDR */
-	case 32: return 25.78125;	/* EDR */
-	case 64: return 53.125;		/* HDR */
-	case 128: return 106.25;	/* NDR */
+	case 1: return roce ? 2.5 : 2;		/* SDR: 8b/10b on IB */
+	case 2: return roce ? 5 : 4;		/* DDR */
+	case 4: return roce ? 10 : 8;		/* QDR; 10GbE, 40GbE 4x */
+	case 8: return 10;			/* FDR10: 64b/66b */
+	case 16: return roce ? 14 : 14.0625 * 64 / 66;	/* FDR: 13.64 */
+	case 32: return 25;			/* EDR */
+	case 64: return 50;			/* HDR */
+	case 128: return 100;			/* NDR */
+	case 256: return 200;			/* XDR */
 	default: return 0;
 	}
+}
+
+uint32_t verbs_speed_from_rate_str(const char *rate)
+{
+	static const struct { const char *name; uint32_t code; } t[] = {
+		{ "SDR", 1 }, { "DDR", 2 }, { "QDR", 4 }, { "FDR10", 8 }, { "FDR", 16 },
+		{ "EDR", 32 }, { "HDR", 64 }, { "NDR", 128 }, { "XDR", 256 },
+	};
+	const char *p = strchr(rate, '(');
+	size_t i, n;
+
+	/* "800 Gb/sec (4X XDR)": the word after the width. */
+	p = p ? strchr(p, ' ') : NULL;
+	if (!p)
+		return 0;
+	p++;
+	n = strcspn(p, ")\n");
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strlen(t[i].name) == n && !strncmp(p, t[i].name, n))
+			return t[i].code;
+	return 0;
+}
+
+/* The port's speed code; from sysfs when verbs has none for it (XDR needs
+ * the extended field that older rdma-core lacks). */
+static uint32_t port_speed(const struct verbs_dev *dev)
+{
+	char path[160], line[64] = "";
+	FILE *f;
+
+	if (verbs_lane_data_gbps(dev->port_attr.active_speed, dev->roce) > 0)
+		return dev->port_attr.active_speed;
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/rate", dev->name,
+		 dev->port);
+	f = fopen(path, "r");
+	if (f && !fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	if (f)
+		fclose(f);
+	return verbs_speed_from_rate_str(line);
 }
 
 void verbs_env(const struct verbs_dev *dev, struct run_env *e)
@@ -599,7 +821,7 @@ void verbs_env(const struct verbs_dev *dev, struct run_env *e)
 	snprintf(e->fw_ver, sizeof(e->fw_ver), "%s", dev->dev_attr.fw_ver);
 	snprintf(e->link_layer, sizeof(e->link_layer), "%s", dev->roce ? "Ethernet" : "InfiniBand");
 	e->port_gbps = verbs_lanes(dev->port_attr.active_width) *
-		       verbs_lane_gbps(dev->port_attr.active_speed);
+		       verbs_lane_data_gbps(port_speed(dev), dev->roce);
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/numa_node", dev->name);
 	f = fopen(path, "r");
 	e->device_numa = -1;

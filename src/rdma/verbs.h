@@ -20,6 +20,14 @@
 #include "base/env.h"
 
 #define VERBS_NAME_MAX 64
+/*
+ * The receiver's RNR timer: 1 = 0.01 ms, the shortest but one. A sender
+ * whose SEND found no RECV posted waits this long before it tries again;
+ * RC's usual 12 (0.64 ms) stalls a 100 Gb/s QP for 0.64 ms per RNR NAK,
+ * and the run looks like a slow fabric.
+ */
+#define VERBS_MIN_RNR_TIMER 1
+#define VERBS_RECV_CHAIN 64		/* RECVs linked into one ibv_post_recv */
 
 /* An open device, one of its ports, its protection domain and chosen GID. */
 struct verbs_dev {
@@ -31,7 +39,9 @@ struct verbs_dev {
 	struct ibv_port_attr port_attr;
 	struct ibv_device_attr dev_attr;
 	bool roce;			/* Ethernet link layer: GRH on every packet */
-	int gid_index;			/* -1 on InfiniBand (LID addressing, no GRH) */
+	int gid_index;			/* -1 on InfiniBand without -x (LID addressing,
+					 * no GRH; gid is then the port GID, index 0) */
+	uint16_t pkey_index;		/* the QPs' P_Key table entry (verbs_dev_use_pkey) */
 	union ibv_gid gid;
 };
 
@@ -51,7 +61,19 @@ struct verbs_path {
 	uint8_t tclass;			/* GRH traffic class (RoCE: IP TOS byte) */
 	uint8_t timeout;		/* local ACK timeout: 4.096 us * 2^timeout */
 	uint8_t retry;			/* transport retry count, 0..7 */
+	uint8_t static_rate;		/* enum ibv_rate of the address vector; 0: the
+					 * port's (not sent to the peer) */
+	/* Where sl and tclass came from (not sent to the peer). */
+	uint8_t sl_source, tclass_source;	/* enum verbs_path_source */
 };
+
+enum verbs_path_source {
+	VERBS_FROM_DEFAULT,		/* nobody chose: 0 */
+	VERBS_FROM_OPTION,		/* --sl, --tclass */
+	VERBS_FROM_PATH_RECORD,		/* rdma_cm's path record (the SM's, or the TOS map) */
+};
+/* "default", "option", "path_record". */
+const char *verbs_path_source_name(uint8_t source);
 
 /*
  * How long RC keeps trying a request on @p before the QP fails: retry + 1
@@ -70,6 +92,7 @@ struct verbs_qp {
 	size_t buf_bytes;
 	uint32_t psn;
 	bool remote_write;		/* the peer may RDMA WRITE into buf */
+	uint32_t max_inline;		/* SENDs up to this many bytes go inline */
 };
 
 struct verbs_qp_opts {
@@ -81,6 +104,8 @@ struct verbs_qp_opts {
 	struct ibv_comp_channel *send_chan; /* optional: send CQ events go here */
 	void *cq_context;		/* handed back by ibv_get_cq_event() */
 	bool remote_write;		/* let the peer RDMA WRITE into buf */
+	uint32_t max_inline;		/* inline SENDs up to this, or the most the
+					 * device takes below it (halved until accepted) */
 };
 
 /* Port counters from sysfs, read before and after a run. */
@@ -102,10 +127,51 @@ int verbs_dev_open(struct verbs_dev *dev, const char *name, int port,
 int verbs_dev_adopt(struct verbs_dev *dev, struct ibv_context *ctx, int port,
 		    int gid_index, char *err, size_t errlen);
 void verbs_dev_close(struct verbs_dev *dev);
+/*
+ * Make the QPs connected from now on use P_Key table entry @index of the
+ * port (QPs set up by rdma_cm take the one rdma_cm resolves). 0, or
+ * -EINVAL with a message when the entry is out of range or empty.
+ */
+int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen);
+
+/*
+ * What the RoCE GID should match: the family (AF_INET, AF_INET6; 0: any,
+ * IPv4 preferred) and, when known, the local address that reaches the
+ * peer (as a GID: IPv4-mapped for IPv4) and its netdev's ifindex (which
+ * says the VLAN too).
+ */
+struct verbs_gid_want {
+	int family;
+	bool has_gid;
+	union ibv_gid gid;
+	uint32_t ifindex;
+};
+/*
+ * How well GID table entry @e fits @w, as perftest chooses: -1 when it
+ * cannot serve (not RoCE v2, the wrong family); otherwise higher for
+ * global scope (not fe80::/10), the address's netdev (VLAN), the address
+ * itself. Pure.
+ */
+int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w);
+/* On RoCE, choose the port's best GID for @w (verbs_gid_score); 0 or
+ * -ENOENT with a message. Nothing on InfiniBand. */
+int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
+		       size_t errlen);
 
 /* The open device's facts for a run's JSON: name, firmware, link layer,
- * port rate (width x lane speed) and NUMA node. */
+ * port rate (width x lane data rate) and NUMA node. */
 void verbs_env(const struct verbs_dev *dev, struct run_env *e);
+
+/*
+ * The data rate of one lane at PortInfo speed code @speed (1 SDR ... 128
+ * NDR, 256 XDR), in Gb/s, after the line code: EDR is 25, not the 25.78
+ * it signals, QDR 8 on InfiniBand (8b/10b). On Ethernet (@roce) the
+ * kernel maps link speeds onto the same codes by their nominal rate
+ * (10GbE: 1x QDR or FDR10), so those read 2.5, 5, 10, 14. 0: unknown.
+ */
+double verbs_lane_data_gbps(uint32_t speed, bool roce);
+/* The speed code in sysfs's "800 Gb/sec (4X XDR)"; 0 when unknown. */
+uint32_t verbs_speed_from_rate_str(const char *rate);
 
 /* The largest message the port carries, in bytes. */
 size_t verbs_dev_max_msg_bytes(const struct verbs_dev *dev);
@@ -121,6 +187,14 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 		    const struct verbs_qp_opts *o, char *err, size_t errlen);
 void verbs_qp_destroy(struct verbs_qp *q);
 
+/*
+ * Whether packets to a peer at GID @remote carry a GRH: always on RoCE;
+ * on InfiniBand when -x named a GID (@gid_given), or when both GIDs are
+ * known and their subnet prefixes differ (a peer behind a router). Pure.
+ */
+bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
+		     const union ibv_gid *remote);
+
 /* Fill @ep with what the peer needs to reach @q. */
 void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep);
 
@@ -130,18 +204,53 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 
 /*
  * Limit @q (at RTS) to @kbps with the NIC's per-QP rate limiter (packet
- * pacing). -EOPNOTSUPP, with a message naming the device, where the device
- * has none or @kbps is outside the range it supports.
+ * pacing, IBV_QP_RATE_LIMIT). Where the device reports packet pacing for
+ * RC QPs, @kbps must lie in its range; where it reports none (mlx5 sets
+ * the RC bit only for raw packet QPs) the modify is tried all the same
+ * and its errno, if it fails, is the error: never refused by assumption.
  */
 int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen);
+/*
+ * InfiniBand's way to limit a QP: the address vector's static rate. The
+ * fastest IB rate at or below @kbps (IBV_RATE_2_5_GBPS ...), or
+ * IBV_RATE_MAX (0) when @kbps is below every IB rate. Pure.
+ */
+enum ibv_rate verbs_static_rate_for_kbps(uint64_t kbps);
 
-/* Post one signaled SEND of @len bytes from the start of the buffer. */
+/* Post one signaled SEND of @len bytes from the start of the buffer,
+ * inline when @len is at most q->max_inline. */
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id);
 /* Post one RECV of @len bytes at the start of the buffer. */
 int verbs_post_recv(struct verbs_qp *q, size_t len, uint64_t wr_id);
+/*
+ * Post @n RECVs of @len bytes at the start of the buffer, linked in lists
+ * of up to VERBS_RECV_CHAIN per ibv_post_recv (one doorbell a list).
+ * Returns how many were posted (all of them, or those before the one the
+ * device refused), or -errno when none was.
+ */
+int verbs_post_recvs(struct verbs_qp *q, size_t len, uint64_t wr_id, uint32_t n);
+
+/*
+ * Whether the device is a NIC run in software on the host's CPUs
+ * (Soft-RoCE rxe, siw), by its vendor id: a receiver there sleeps on
+ * completion events, since a busy poll would take the CPU the NIC needs.
+ */
+bool verbs_dev_is_soft(const struct verbs_dev *dev);
 
 /* Read every counter under the port's hw_counters directory; 0 or -errno. */
 int verbs_counters_read(const struct verbs_dev *dev, struct verbs_counters *c);
+/*
+ * Receive-side trouble in (@after - @before), where the device counts it:
+ * RNR NAKs the port sent (a SEND found no RECV posted; rxe's send_rnr_err)
+ * and messages dropped for want of a RECV (mlx5's out_of_buffer). Each is
+ * -1 when the device has no such counter.
+ */
+struct verbs_rx_trouble {
+	int64_t rnr_naks_sent;
+	int64_t out_of_buffer;
+};
+void verbs_counters_rx(const struct verbs_counters *before, const struct verbs_counters *after,
+		       struct verbs_rx_trouble *t);
 /* Sum over the counters that count retransmissions of (@after - @before). */
 uint64_t verbs_counters_retrans(const struct verbs_counters *before,
 				const struct verbs_counters *after);

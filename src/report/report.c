@@ -197,6 +197,9 @@ static json_t *flow_config_json(const struct lat_report_info *in)
 	json_object_set_new(o, "mtu", json_string(in->mtu));
 	json_object_set_new(o, "sl", json_integer(in->path.sl));
 	json_object_set_new(o, "tclass", json_integer(in->path.tclass));
+	json_object_set_new(o, "sl_source", json_string(verbs_path_source_name(in->path.sl_source)));
+	json_object_set_new(o, "tclass_source",
+			    json_string(verbs_path_source_name(in->path.tclass_source)));
 	json_object_set_new(o, "qp_timeout", json_integer(in->path.timeout));
 	json_object_set_new(o, "retry", json_integer(in->path.retry));
 	json_object_set_new(o, "threads", json_integer(in->threads));
@@ -229,6 +232,7 @@ static json_t *clock_json(const struct clock_cal *clk)
 static json_t *lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	json_t *o = json_object();
+	double bias_ns;
 
 	json_object_set_new(o, "size_bytes", json_integer((json_int_t)r->size_bytes));
 	json_object_set_new(o, "samples", json_integer((json_int_t)r->samples));
@@ -239,6 +243,8 @@ static json_t *lat_result_json(const struct flow_result *r, const struct clock_c
 	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
 	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk, false));
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ns(r, clk->ticks_per_ns,
+			    &bias_ns) ? json_real(bias_ns) : json_null());
 	return o;
 }
 
@@ -367,9 +373,11 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 {
 	size_t i;
 
-	fprintf(out, "rperf lat to %s: %s port %u, %s, MTU %s, SL %u, tclass %u, %u thread%s, "
-		"clock %s (%s)\n\n", info->server, info->device, info->port,
-		info->roce ? "RoCE" : "InfiniBand", info->mtu, info->path.sl, info->path.tclass,
+	fprintf(out, "rperf lat to %s: %s port %u, %s, MTU %s, SL %u (%s), tclass %u (%s), "
+		"%u thread%s, clock %s (%s)\n\n", info->server, info->device, info->port,
+		info->roce ? "RoCE" : "InfiniBand", info->mtu, info->path.sl,
+		verbs_path_source_name(info->path.sl_source), info->path.tclass,
+		verbs_path_source_name(info->path.tclass_source),
 		info->threads, info->threads == 1 ? "" : "s", clock_source_name(info->clk->source),
 		info->clk->method ? info->clk->method : "");
 	lat_table_block(out, "RTT = T_W - T_L", res, n, LAT_RTT, info->clk, false);
@@ -615,6 +623,25 @@ static json_t *bw_interval_json(const struct bw_interval *iv)
 	return o;
 }
 
+/* A counter of the receiver's port, or null where it has none. */
+static json_t *counter_or_null(int64_t v)
+{
+	return v >= 0 ? json_integer((json_int_t)v) : json_null();
+}
+
+/* What the receiver's port counted against the flows: did it keep up? */
+static json_t *bw_receiver_json(const struct flow_result *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "rnr_naks_sent", counter_or_null(r->rx_rnr_naks_sent));
+	json_object_set_new(o, "out_of_buffer", counter_or_null(r->rx_out_of_buffer));
+	json_object_set_new(o, "fell_behind", r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0 ?
+			    json_true() : r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ?
+			    json_null() : json_false());
+	return o;
+}
+
 static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
@@ -625,6 +652,7 @@ static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal
 	json_object_set_new(o, "received", r->rx_valid ? bw_rate_json(r->rx_msgs, r->rx_bytes, s) :
 							  json_null());
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	json_object_set_new(o, "receiver", bw_receiver_json(r));
 	return o;
 }
 
@@ -651,9 +679,11 @@ void report_bw_header(FILE *out, const struct bw_report_info *info)
 {
 	const struct lat_report_info *f = &info->flow;
 
-	fprintf(out, "rperf bw to %s: %s port %u, %s, MTU %s, SL %u, tclass %u, %s of %zu bytes, "
-		"%u thread%s x %u QP%s, window %u, %s\n", f->server, f->device,
-		f->port, f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl, f->path.tclass,
+	fprintf(out, "rperf bw to %s: %s port %u, %s, MTU %s, SL %u (%s), tclass %u (%s), %s of "
+		"%zu bytes, %u thread%s x %u QP%s, window %u, %s\n", f->server, f->device,
+		f->port, f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl,
+		verbs_path_source_name(f->path.sl_source), f->path.tclass,
+		verbs_path_source_name(f->path.tclass_source),
 		info->write ? "RDMA WRITE" : "SEND", info->size_bytes, f->threads,
 		f->threads == 1 ? "" : "s", info->qps, info->qps == 1 ? "" : "s", info->tx_depth,
 		info->event ? "waits for completion events" :
@@ -687,6 +717,30 @@ void report_bw_interval(FILE *out, const struct bw_interval *iv)
 	fflush(out);
 }
 
+/* "-" for a counter the receiver's port does not have. */
+static void counter_str(char *buf, size_t len, int64_t v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%" PRId64, v);
+}
+
+/* The receiver's side of the total: its RNR NAKs and drops, and what they mean. */
+static void bw_receiver_line(FILE *out, const struct flow_result *r)
+{
+	char rnr[24], oob[24];
+
+	counter_str(rnr, sizeof(rnr), r->rx_rnr_naks_sent);
+	counter_str(oob, sizeof(oob), r->rx_out_of_buffer);
+	fprintf(out, "receiver's port: %s RNR NAKs sent, %s out-of-buffer drops%s\n", rnr, oob,
+		r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ? " (not counted there)" : "");
+	if (r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0)
+		fprintf(out, "the receiver fell behind: its RECVs ran out, so these rates are "
+			"its CPU's or ring's (see rperf server --ring, --busy-poll), not the "
+			"fabric's\n");
+}
+
 void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_cal *clk)
 {
 	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
@@ -701,6 +755,7 @@ void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_
 		fprintf(out, "received unknown");
 	fprintf(out, ", %" PRIu64 " retransmissions%s\n", r->retrans,
 		r->status ? " (incomplete)" : "");
+	bw_receiver_line(out, r);
 }
 
 void report_bw_csv_header(FILE *out)

@@ -64,6 +64,11 @@ for s in 64 4096; do
 		.rtt_ns.percentiles.p99_9.samples_needed == 10000' "$WORK/lat.json" >/dev/null ||
 		fail "implausible figures for $s B: $(jq -c --argjson s $s '.results[] | select(.size_bytes == $s) | .rtt_ns | del(.percentiles)' "$WORK/lat.json")"
 done
+# The posting order alternates, so both orders have samples and the
+# residual bias of the order is a figure (half the samples each).
+jq -e '[.results[] | select(.post_order_bias_ns | type == "number")] | length == 2' \
+	"$WORK/lat.json" >/dev/null || fail "no post_order_bias_ns: $(jq -c '[.results[].post_order_bias_ns]' "$WORK/lat.json")"
+echo "posting order's residual bias, ns: $(jq -c '[.results[] | [.size_bytes, (.post_order_bias_ns | round)]]' "$WORK/lat.json")"
 in_vm h2 'cat $RPERF_LAB_RESULTS/server.json' >"$WORK/server.json"
 grep -q '^size 64: .* samples (.* %) unresolved\|^size 4096: .* samples (.* %) unresolved' "$WORK/lat.out" ||
 	jq -e '[.results[].rtt_ns.unresolved] | all(. == 0)' "$WORK/lat.json" >/dev/null ||

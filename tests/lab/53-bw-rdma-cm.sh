@@ -40,6 +40,11 @@ server_signal h2 TERM
 wait "$SRV_PID" || { cat "$WORK/srv.out" >&2; fail "rperf server --rdma-cm did not exit cleanly"; }
 read -r sent recv < <(jq -r '"\(.total.sent.msgs) \(.total.received.msgs // "null")"' "$WORK/cm.json")
 echo "rperf bw --rdma-cm h1 -> h2: sent $sent messages, the server received $recv"
+# Without --sl / --tclass, rdma_cm's path record chose them (rxe: from the
+# TOS map), and the JSON says so.
+jq -e '.config.sl_source == "path_record" and .config.tclass_source == "path_record"' \
+	"$WORK/cm.json" >/dev/null || { jq .config "$WORK/cm.json" >&2; fail "the SL did not come from the path record"; }
+grep -q 'SL 0 (path_record)' "$WORK/cm.out" || { cat "$WORK/cm.out" >&2; fail "no line saying where the SL came from"; }
 jq -e '.complete and .config.connection == "rdma_cm" and
 	([.intervals[] | select(.received == null)] | length == 0)' "$WORK/cm.json" >/dev/null ||
 	{ cat "$WORK/cm.json" >&2; fail "received figures missing over rdma_cm"; }
@@ -57,3 +62,58 @@ grep -q 'side connection to rdma_cm flow 1 refused: it comes from' "$WORK/srv.ou
 grep -q 'side connection to rdma_cm flow 1 refused: wrong secret' "$WORK/srv.out" ||
 	{ cat "$WORK/srv.out" >&2; fail "no line for the side connection with a wrong secret"; }
 echo "forged side connections refused: $(jq .side_connections_refused "$WORK/server.json")"
+
+# --pkey-index: rxe has one P_Key (index 0); index 1 is refused, saying why.
+in_vm h1 "$RPERF bw $LAT_OPTS --pkey-index 1 -D 1 h2 2>&1" >"$WORK/pkey.out" &&
+	fail "rperf bw --pkey-index 1 ran on a port with one P_Key"
+grep -q 'P_Key index 1 is empty\|P_Key index 1 out of range' "$WORK/pkey.out" ||
+	{ cat "$WORK/pkey.out" >&2; fail "--pkey-index 1 was not refused with its reason"; }
+
+# The opcode on the wire is the one asked for, over the TCP exchange and
+# over rdma_cm alike: SEND by default, RDMA WRITE with immediate with
+# --write; the JSON's op says the same. Short paced runs of 64-byte
+# messages (one packet each), captured at the client (tcpdump under TCG
+# may miss some: at least half of the messages sent must be seen).
+server_bg h2 "$WORK/srv-op.out" --rdma-cm
+SRV_PID=${BG_PIDS[-1]}
+wait_listen h2 18520
+# --hw-rate on rxe, which reports no packet pacing: the modify is tried,
+# and its errno is the error (never a refusal by assumption).
+in_vm h1 "$RPERF bw $LAT_OPTS --hw-rate 5m -D 1 h2 2>&1" >"$WORK/hwrate.out" &&
+	fail "rperf bw --hw-rate ran on rxe"
+grep -q 'rate limit 5000 kbit/s refused: .*no packet pacing for RC' "$WORK/hwrate.out" ||
+	{ cat "$WORK/hwrate.out" >&2; fail "--hw-rate did not report the modify's errno"; }
+for run in send-tcp: write-tcp:--write send-cm:--rdma-cm write-cm:--rdma-cm,--write; do
+	name=op-${run%%:*} args=${run#*:}
+	read -r n_send n_wimm n_other < <(bw_opcodes h1 "$name" --event -D 1 -s 64 --rate 1m \
+		"${args//,/ }" h2) || { cat "$WORK/$name.out" "$WORK/srv-op.out" >&2; fail "rperf bw $args failed"; }
+	op=$(jq -r .config.op "$WORK/$name.json")
+	sent=$(jq -r .total.sent.msgs "$WORK/$name.json")
+	echo "rperf bw ${args//,/ }: op $op in the JSON, sent $sent; on the wire $n_send SEND, $n_wimm WRITE with immediate, $n_other other requests"
+	case $name in
+	op-send-*) [ "$op" = send ] && [ "$n_wimm" = 0 ] && [ "$((2 * n_send))" -ge "$sent" ] ;;
+	op-write-*) [ "$op" = write ] && [ "$n_send" = 0 ] && [ "$((2 * n_wimm))" -ge "$sent" ] ;;
+	esac || fail "rperf bw ${args//,/ }: the opcodes on the wire are not the JSON's op ($op), or too few were seen"
+	[ "$n_other" -le 1 ] || fail "rperf bw ${args//,/ }: $n_other requests of other opcodes"
+	# A receiver that keeps up says so (the starved one below must not).
+	jq -e '.total.receiver.fell_behind == false' "$WORK/$name.json" >/dev/null ||
+		{ jq .total "$WORK/$name.json" >&2; fail "rperf bw ${args//,/ }: the receiver fell behind at 1 Mbit/s"; }
+done
+server_signal h2 TERM
+wait "$SRV_PID" || { cat "$WORK/srv-op.out" >&2; fail "the second rperf server did not exit cleanly"; }
+
+# A receiver starved of CPU and RECVs (a ring of 2, a busy loop beside it
+# on its one CPU) is named as the cause: its port's RNR NAKs are counted
+# and reported with the rate, not passed off as a slow fabric.
+server_bg h2 "$WORK/srv-rnr.out" --event --ring 2
+SRV_PID=${BG_PIDS[-1]}
+wait_listen h2 18520
+in_vm_bg h2 'timeout 8 sh -c "while :; do :; done"' "$WORK/spin.out"
+bw_run h1 rnr --event -D 2 -s 64 h2 || { cat "$WORK/rnr.out" "$WORK/srv-rnr.out" >&2; fail "the starved run failed"; }
+server_signal h2 TERM
+wait "$SRV_PID" || { cat "$WORK/srv-rnr.out" >&2; fail "the third rperf server did not exit cleanly"; }
+grep 'receiver' "$WORK/rnr.out"
+jq -e '.total.receiver.rnr_naks_sent > 0 and .total.receiver.fell_behind == true' "$WORK/rnr.json" >/dev/null ||
+	{ cat "$WORK/rnr.out" >&2; jq .total "$WORK/rnr.json" >&2; fail "the starved receiver's RNR NAKs were not reported"; }
+grep -q 'the receiver fell behind' "$WORK/rnr.out" ||
+	{ cat "$WORK/rnr.out" >&2; fail "the starved receiver was not named as the cause"; }

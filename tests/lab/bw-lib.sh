@@ -28,3 +28,23 @@ bw_mbps() {
 roce_goodput_mbps() {
 	awk -v r="$1" -v mtu="${2:-1024}" 'BEGIN { printf "%.3f", r * mtu / (mtu + 58) }'
 }
+
+# Run `rperf bw ARGS` in VM (as bw_run, NAME) while tcpdump captures its
+# RoCE v2 packets on eth0, then print the BTH opcodes (the first byte after
+# the UDP header) of the requests it put on the wire: "SEND WRITE_IMM
+# OTHER", counts of SEND only (0x04), RDMA WRITE only with immediate
+# (0x0b) and any other request opcode (below 0x11, ACK; e.g. the
+# zero-length RDMA WRITE, 0x0a, that ends a run over TCP).
+bw_opcodes() {
+	local vm=$1 name=$2 pcap="\$RPERF_LAB_RESULTS/$2.pcap" rc=0
+	shift 2
+	in_vm "$vm" "tcpdump -Z root -i eth0 -n -s 64 -B 4096 -U -w $pcap udp port 4791 2>$pcap.err & tp=\$!
+for i in \$(seq 100); do grep -q listening $pcap.err && break; sleep 0.1; done
+$RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/$name.json $* >\$RPERF_LAB_RESULTS/$name.out 2>&1; rc=\$?
+sleep 0.5; kill \$tp; wait \$tp; exit \$rc" || rc=$?
+	in_vm "$vm" "cat \$RPERF_LAB_RESULTS/$name.out" >"$WORK/$name.out"
+	in_vm "$vm" "cat \$RPERF_LAB_RESULTS/$name.json" >"$WORK/$name.json"
+	[ "$rc" = 0 ] || return "$rc"
+	in_vm "$vm" "n() { tcpdump -n -r $pcap \"udp port 4791 and \$1\" 2>/dev/null | wc -l; }
+echo \$(n 'udp[8] = 0x04') \$(n 'udp[8] = 0x0b') \$(n 'udp[8] != 0x04 and udp[8] != 0x0b and udp[8] < 0x11')"
+}

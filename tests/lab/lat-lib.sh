@@ -11,8 +11,10 @@ lat_clock() {
 CLOCK=$(lat_clock h1)
 
 # rperf's own options every lab run wants: Soft-RoCE shares the guest's
-# only core with the measuring thread, so the thread yields while polling.
-LAT_OPTS="--yield --clock=$CLOCK"
+# only core with the measuring thread, so the thread yields while polling;
+# the lab's shaped switch queues hold 200-450 ms of packets, longer than
+# the default ACK timeout (14, 67 ms), so 20 (4.3 s).
+LAT_OPTS="--yield --clock=$CLOCK --qp-timeout 20"
 
 # Start `rperf server ARGS` in VM in the background, its output in FILE.
 # Its pid goes to the VM's results directory, so a test can signal it.

@@ -369,7 +369,7 @@ static void test_opts_defaults(void **state)
 	assert_int_equal(o.batch, 1);
 	assert_int_equal(o.cq_mod, 16);
 	assert_int_equal(o.flow.spec.qps, 1);
-	assert_int_equal(o.flow.qp_timeout, 20);
+	assert_int_equal(o.flow.qp_timeout, 14);
 	assert_int_equal(o.flow.spec.rate_bps, 0);
 	assert_false(o.write);
 	assert_false(o.event);
@@ -400,6 +400,12 @@ static void test_opts_full(void **state)
 	assert_int_equal(o.flow.spec.rate_bps, 2500000000ull);
 	assert_true(o.write);
 	assert_true(o.event);
+	assert_int_equal(o.flow.pkey_index, 0);
+	assert_int_equal(PARSE(&o, "--pkey-index", "3", "h3"), 0);
+	assert_int_equal(o.flow.pkey_index, 3);
+	/* WRITE over rdma_cm too: the MR travels on the side connection. */
+	assert_int_equal(PARSE(&o, "--write", "--rdma-cm", "h3"), 0);
+	assert_true(o.write && o.flow.rdma_cm);
 }
 
 static void test_opts_rates(void **state)
@@ -446,7 +452,6 @@ static void test_opts_bad(void **state)
 		{ { "--rate", "fast", "h" }, "--rate 'fast'" },
 		{ { "--hw-rate", "500bit", "h" }, "1 kbit/s" },
 		{ { "--interval", "5", "-D", "2", "h" }, "longer than -D" },
-		{ { "--write", "--rdma-cm", "h" }, "--write needs the TCP" },
 		{ { "--qps", "2", "--rdma-cm", "h" }, "one QP" },
 		{ { "--threads", "2", "--cpu", "1", "h" }, "--cpu lists 1" },
 		{ { "-s", "0", "h" }, "--size '0'" },

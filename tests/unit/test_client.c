@@ -7,7 +7,13 @@
 #include <cmocka.h>
 
 #include "unit.h"
+#include <stdio.h>
+#include <string.h>
+#include <net/if.h>
+#include <sys/socket.h>
+
 #include "engine/client.h"
+#include "engine/sink.h"
 #include "rdma/verbs.h"
 
 /* retry + 1 attempts of 4.096 us * 2^timeout. */
@@ -42,11 +48,213 @@ static void test_completion_timeout(void **state)
 			 (2 * 34359738368ull + 5000000000ull) * 2);
 }
 
+/* The receiver's default ring: 50 us of 64-byte messages at the port's rate. */
+static void test_ring_default(void **state)
+{
+	(void)state;
+	/* 100 Gb/s / (122 bytes * 8) = 102.5 Mpps; x 50 us = 5122. */
+	assert_int_equal(sink_ring_default(100, 0), 5122);
+	assert_int_equal(sink_ring_default(200, 0), 10245);
+	/* Slow or unknown ports: the floor. */
+	assert_int_equal(sink_ring_default(10, 0), SINK_RING_MIN);
+	assert_int_equal(sink_ring_default(0, 0), SINK_RING_MIN);
+	/* The device's limit wins. */
+	assert_int_equal(sink_ring_default(400, 8192), 8192);
+}
+
+static void counter_set(struct verbs_counters *c, const char *name, uint64_t v)
+{
+	strcpy(c->name[c->n], name);
+	c->value[c->n++] = v;
+}
+
+/* RNR NAKs sent (rxe) and out-of-buffer drops (mlx5), -1 where absent. */
+static void test_counters_rx(void **state)
+{
+	struct verbs_counters a = { 0 }, b = { 0 };
+	struct verbs_rx_trouble t;
+
+	(void)state;
+	counter_set(&a, "send_rnr_err", 10);
+	counter_set(&a, "rcvd_rnr_err", 3);
+	counter_set(&b, "rcvd_rnr_err", 9);
+	counter_set(&b, "send_rnr_err", 17);
+	verbs_counters_rx(&a, &b, &t);
+	assert_int_equal(t.rnr_naks_sent, 7);
+	assert_int_equal(t.out_of_buffer, -1);
+	counter_set(&a, "out_of_buffer", 100);
+	counter_set(&b, "out_of_buffer", 100);
+	verbs_counters_rx(&a, &b, &t);
+	assert_int_equal(t.out_of_buffer, 0);
+	a.n = 0;
+	verbs_counters_rx(&a, &b, &t);
+	assert_int_equal(t.rnr_naks_sent, -1);
+	assert_int_equal(t.out_of_buffer, -1);
+}
+
+/* Software NICs by vendor id: rxe, siw; a ConnectX is hardware. */
+static void test_dev_is_soft(void **state)
+{
+	struct verbs_dev d = { 0 };
+
+	(void)state;
+	d.dev_attr.vendor_id = 0xffffff;
+	assert_true(verbs_dev_is_soft(&d));
+	d.dev_attr.vendor_id = 0x626d74;
+	assert_true(verbs_dev_is_soft(&d));
+	d.dev_attr.vendor_id = 0x02c9;	/* Mellanox */
+	assert_false(verbs_dev_is_soft(&d));
+}
+
+/* Port rates are data rates: EDR 4x is 100, not 103; XDR is known. */
+static void test_lane_data_rates(void **state)
+{
+	(void)state;
+	assert_near(4 * verbs_lane_data_gbps(32, false), 100, 0);	/* EDR */
+	assert_near(4 * verbs_lane_data_gbps(64, false), 200, 0);	/* HDR */
+	assert_near(4 * verbs_lane_data_gbps(128, false), 400, 0);	/* NDR */
+	assert_near(4 * verbs_lane_data_gbps(256, false), 800, 0);	/* XDR */
+	assert_near(4 * verbs_lane_data_gbps(4, false), 32, 0);	/* QDR, 8b/10b */
+	assert_near(4 * verbs_lane_data_gbps(16, false), 54.545, 0.001);	/* FDR */
+	/* Ethernet speeds on the same codes: 10GbE, 40GbE, 100GbE. */
+	assert_near(verbs_lane_data_gbps(4, true), 10, 0);
+	assert_near(4 * verbs_lane_data_gbps(8, true), 40, 0);
+	assert_near(4 * verbs_lane_data_gbps(32, true), 100, 0);
+	assert_near(verbs_lane_data_gbps(3, false), 0, 0);
+	assert_int_equal(verbs_speed_from_rate_str("800 Gb/sec (4X XDR)\n"), 256);
+	assert_int_equal(verbs_speed_from_rate_str("56 Gb/sec (4X FDR)"), 16);
+	assert_int_equal(verbs_speed_from_rate_str("40 Gb/sec (4X FDR10)"), 8);
+	assert_int_equal(verbs_speed_from_rate_str("10 Gb/sec"), 0);
+	assert_int_equal(verbs_speed_from_rate_str("(4X YDR)"), 0);
+}
+
+/* A GID table entry: RoCE v2 unless @v1, with @raw16 as the GID. */
+static struct ibv_gid_entry gid_entry(const char *hex16, uint32_t ifindex, bool v1)
+{
+	struct ibv_gid_entry e = { .ndev_ifindex = ifindex,
+				   .gid_type = v1 ? IBV_GID_TYPE_ROCE_V1 : IBV_GID_TYPE_ROCE_V2 };
+	unsigned i, b;
+
+	for (i = 0; i < 16; i++) {
+		sscanf(hex16 + 2 * i, "%2x", &b);
+		e.gid.raw[i] = (uint8_t)b;
+	}
+	return e;
+}
+
+/* The GID is chosen as perftest does: v2, the family and VLAN of the
+ * address used, global scope. */
+static void test_gid_score(void **state)
+{
+	struct ibv_gid_entry ll = gid_entry("fe800000000000005054fffe5e0001ff", 2, false);
+	struct ibv_gid_entry v4 = gid_entry("00000000000000000000ffffc6120001", 2, false);
+	struct ibv_gid_entry v4_v1 = gid_entry("00000000000000000000ffffc6120001", 2, true);
+	struct ibv_gid_entry vlan = gid_entry("00000000000000000000ffffc6130001", 5, false);
+	struct ibv_gid_entry v6 = gid_entry("20010db8000000000000000000000001", 2, false);
+	struct verbs_gid_want any = { 0 }, w = { .family = AF_INET, .has_gid = true,
+						 .gid = vlan.gid, .ifindex = 5 };
+
+	(void)state;
+	assert_int_equal(verbs_gid_score(&v4_v1, &any), -1);
+	/* No address: IPv4, global, over IPv6 and link-local. */
+	assert_true(verbs_gid_score(&v4, &any) > verbs_gid_score(&v6, &any));
+	assert_true(verbs_gid_score(&v6, &any) > verbs_gid_score(&ll, &any));
+	/* The address used is on the VLAN netdev 5: that entry, not eth0's. */
+	assert_true(verbs_gid_score(&vlan, &w) > verbs_gid_score(&v4, &w));
+	assert_int_equal(verbs_gid_score(&v6, &w), -1);
+	assert_int_equal(verbs_gid_score(&ll, &w), -1);
+	/* Same VLAN, another address of it: still above another netdev's. */
+	w.gid = v4.gid;
+	w.ifindex = 2;
+	assert_true(verbs_gid_score(&v4, &w) > verbs_gid_score(&vlan, &w));
+	/* IPv6 asked: the global IPv6 GID, above the link-local. */
+	w = (struct verbs_gid_want){ .family = AF_INET6 };
+	assert_int_equal(verbs_gid_score(&v4, &w), -1);
+	assert_true(verbs_gid_score(&v6, &w) > verbs_gid_score(&ll, &w));
+}
+
+/* The local address that reaches 127.0.0.1 is 127.0.0.1, on lo. */
+static void test_gid_want(void **state)
+{
+	struct verbs_gid_want w;
+
+	(void)state;
+	assert_int_equal(client_gid_want("127.0.0.1", &w), 0);
+	assert_int_equal(w.family, AF_INET);
+	assert_true(w.has_gid);
+	assert_int_equal(w.gid.raw[11], 0xff);
+	assert_int_equal(w.gid.raw[12], 127);
+	assert_int_equal(w.gid.raw[15], 1);
+	assert_int_equal(w.ifindex, if_nametoindex("lo"));
+}
+
+/* rdma_cm's path record gives the SL and traffic class the user did not. */
+static void test_path_from_record(void **state)
+{
+	struct flow_opts o = { .spec.sl = 0, .spec.tclass = 96, .tclass_given = true };
+	struct ibv_sa_path_rec rec = { .sl = 5, .traffic_class = 32 };
+	struct verbs_path p = client_path(&o);
+
+	(void)state;
+	assert_int_equal(p.sl_source, VERBS_FROM_DEFAULT);
+	client_path_from_record(&p, &rec);
+	assert_int_equal(p.sl, 5);
+	assert_string_equal(verbs_path_source_name(p.sl_source), "path_record");
+	assert_int_equal(p.tclass, 96);
+	assert_string_equal(verbs_path_source_name(p.tclass_source), "option");
+	/* --sl wins over the record; no record changes nothing. */
+	o.spec.sl = 2;
+	o.sl_given = true;
+	p = client_path(&o);
+	client_path_from_record(&p, &rec);
+	assert_int_equal(p.sl, 2);
+	assert_int_equal(p.sl_source, VERBS_FROM_OPTION);
+	client_path_from_record(&p, NULL);
+	assert_int_equal(p.sl, 2);
+}
+
+/* --hw-rate on InfiniBand: the fastest static rate at or below it. */
+static void test_static_rate(void **state)
+{
+	(void)state;
+	assert_int_equal(verbs_static_rate_for_kbps(100000000), IBV_RATE_100_GBPS);
+	assert_int_equal(verbs_static_rate_for_kbps(99999999), IBV_RATE_80_GBPS);
+	assert_int_equal(verbs_static_rate_for_kbps(26000000), IBV_RATE_25_GBPS);
+	assert_int_equal(verbs_static_rate_for_kbps(2500000), IBV_RATE_2_5_GBPS);
+	assert_int_equal(verbs_static_rate_for_kbps(2000000), IBV_RATE_MAX);
+	assert_int_equal(verbs_static_rate_for_kbps(5000000000ull), IBV_RATE_1200_GBPS);
+}
+
+/* The GRH: always on RoCE; on IB with -x or toward another subnet. */
+static void test_needs_grh(void **state)
+{
+	union ibv_gid a = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 1 } };
+	union ibv_gid b = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2 } };
+	union ibv_gid other = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 7, 2 } };
+	union ibv_gid none = { 0 };
+
+	(void)state;
+	assert_true(verbs_needs_grh(true, false, &a, &b));
+	assert_false(verbs_needs_grh(false, false, &a, &b));	/* one subnet: LIDs */
+	assert_true(verbs_needs_grh(false, true, &a, &b));	/* -x */
+	assert_true(verbs_needs_grh(false, false, &a, &other));	/* behind a router */
+	assert_false(verbs_needs_grh(false, false, &a, &none));	/* peer's GID unknown */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_give_up_ns),
 		cmocka_unit_test(test_completion_timeout),
+		cmocka_unit_test(test_ring_default),
+		cmocka_unit_test(test_counters_rx),
+		cmocka_unit_test(test_dev_is_soft),
+		cmocka_unit_test(test_lane_data_rates),
+		cmocka_unit_test(test_gid_score),
+		cmocka_unit_test(test_gid_want),
+		cmocka_unit_test(test_path_from_record),
+		cmocka_unit_test(test_static_rate),
+		cmocka_unit_test(test_needs_grh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

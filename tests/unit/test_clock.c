@@ -262,6 +262,22 @@ static void test_live_tsc(void **state)
 		      cal.uncertainty_ppm, cal.method);
 }
 
+/* tsc without a cycle counter (ppc64le ...) falls back, saying why. */
+static void test_source_resolve(void **state)
+{
+	const char *why;
+
+	(void)state;
+	assert_int_equal(clock_source_resolve(CLOCK_SRC_TSC, false, &why), CLOCK_SRC_MONOTONIC);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "no cycle counter"));
+	assert_int_equal(clock_source_resolve(CLOCK_SRC_TSC, true, &why), CLOCK_SRC_TSC);
+	assert_null(why);
+	assert_int_equal(clock_source_resolve(CLOCK_SRC_MONOTONIC, false, &why),
+			 CLOCK_SRC_MONOTONIC);
+	assert_null(why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_calib_invalid),
 		cmocka_unit_test(test_live_monotonic),
 		cmocka_unit_test(test_live_tsc),
+		cmocka_unit_test(test_source_resolve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

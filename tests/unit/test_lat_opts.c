@@ -36,7 +36,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.flow.ib_port, 1);
 	assert_int_equal(o.flow.gid_index, -1);
 	assert_int_equal(o.flow.spec.sl, 0);
-	assert_int_equal(o.flow.qp_timeout, 20);
+	assert_int_equal(o.flow.qp_timeout, 14);
 	assert_int_equal(o.flow.retry, 7);
 	assert_int_equal(o.iterations, 1000);
 	assert_int_equal(o.warmup, 100);
@@ -53,7 +53,7 @@ static void test_full_line(void **state)
 
 	(void)state;
 	assert_int_equal(PARSE(&o, "-d", "mlx5_0", "-i", "2", "-x", "3", "--sl", "15",
-			       "--tclass", "96", "--qp-timeout", "14", "--retry", "3", "-s",
+			       "--tclass", "96", "--qp-timeout", "20", "--retry", "3", "-s",
 			       "64,4k,1m", "--threads", "2", "--cpu", "4,6", "--clock=monotonic",
 			       "--json", "-", "--rdma-cm", "--hugepages", "--yield", "host"), 0);
 	assert_string_equal(o.flow.device, "mlx5_0");
@@ -61,7 +61,7 @@ static void test_full_line(void **state)
 	assert_int_equal(o.flow.gid_index, 3);
 	assert_int_equal(o.flow.spec.sl, 15);
 	assert_int_equal(o.flow.spec.tclass, 96);
-	assert_int_equal(o.flow.qp_timeout, 14);
+	assert_int_equal(o.flow.qp_timeout, 20);
 	assert_int_equal(o.flow.retry, 3);
 	assert_int_equal(o.n_sizes, 3);
 	assert_int_equal(o.sizes[1], 4096);

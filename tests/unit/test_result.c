@@ -140,6 +140,33 @@ static void test_first_error_wins(void **state)
 	assert_string_equal(sum.error, "server gone");
 }
 
+/* The posting order's residual bias: wire-first mean minus loop-first
+ * mean of T_W - T_L; unknown until both orders have samples; merged. */
+static void test_order_bias(void **state)
+{
+	double b;
+
+	(void)state;
+	assert_false(flow_result_order_bias_ns(&part, 2.0, &b));
+	part.order_rtt_sum_ticks[0] = 3000;	/* 3 samples, mean 1000 ticks */
+	part.order_n[0] = 3;
+	assert_false(flow_result_order_bias_ns(&part, 2.0, &b));
+	part.order_rtt_sum_ticks[1] = 1800;	/* 2 samples, mean 900 ticks */
+	part.order_n[1] = 2;
+	assert_true(flow_result_order_bias_ns(&part, 2.0, &b));
+	assert_true(b > 49.999 && b < 50.001);	/* 100 ticks at 2 per ns */
+	/* Negative RTTs (loopback after the wire) count signed. */
+	part.order_rtt_sum_ticks[1] = -200;
+	assert_true(flow_result_order_bias_ns(&part, 1.0, &b));
+	assert_true(b > 1099.999 && b < 1100.001);
+	flow_result_merge(&sum, &part);
+	flow_result_merge(&sum, &part);
+	assert_int_equal(sum.order_n[0], 6);
+	assert_int_equal(sum.order_n[1], 4);
+	assert_true(flow_result_order_bias_ns(&sum, 1.0, &b));
+	assert_true(b > 1099.999 && b < 1100.001);
+}
+
 #define RESULT_TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -150,6 +177,7 @@ int main(void)
 		RESULT_TEST(test_rx_valid_only_if_all),
 		RESULT_TEST(test_histograms_merge),
 		RESULT_TEST(test_first_error_wins),
+		RESULT_TEST(test_order_bias),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
