@@ -35,8 +35,7 @@ struct analyze_opts {
 	const char *sl2vl;		/* NULL: from the input */
 	const char *load;		/* NULL: every SL saturating */
 	const char *packet_size;
-	bool json;
-	const char *json_path;		/* "-": stdout */
+	const char *json_path;		/* --json; "-": stdout */
 	const char *files[ANALYZE_MAX_FILES];
 	int n_files;
 };
@@ -234,7 +233,7 @@ static int emit(const struct analyze_opts *o, const struct arb_config *cfg,
 
 	for (i = 0; i < res->n_warnings; i++)
 		log_warn("%s", res->warnings[i]);
-	if (!o->json) {
+	if (!o->json_path) {
 		report_analyze_table(stdout, &info, cfg, &o->params, res);
 		return fflush(stdout) ? log_error("cannot write to stdout") : 0;
 	}
@@ -259,6 +258,13 @@ static void merge_config_warnings(const struct arb_config *cfg,
 	res->n_warnings = n + keep;
 }
 
+/* A failure before the results, said already: its JSON document (with
+ * --json) and the exit status @status. */
+static int analyze_failed(const struct analyze_opts *o, int status)
+{
+	return cmd_failed_json(o->json_path, "analyze", NULL, status);
+}
+
 static int run(struct analyze_opts *o)
 {
 	struct arb_source_info src;
@@ -268,24 +274,24 @@ static int run(struct analyze_opts *o)
 	int rc;
 
 	if (load_config(o, &cfg, &src))
-		return src.fabric_error ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE;
+		return analyze_failed(o, src.fabric_error ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE);
 	if (apply_ib_overrides(o, &cfg) || choose_model(o, &cfg, src.format))
-		return RPERF_EXIT_USAGE;
+		return analyze_failed(o, RPERF_EXIT_USAGE);
 	if (o->load && analyze_load(o->load, &cfg, &o->params, err, sizeof(err))) {
 		log_error("%s", err);
-		return RPERF_EXIT_USAGE;
+		return analyze_failed(o, RPERF_EXIT_USAGE);
 	}
 	res = malloc(sizeof(*res));
 	if (!res) {
 		log_error("out of memory");
-		return RPERF_EXIT_FAILURE;
+		return analyze_failed(o, RPERF_EXIT_FAILURE);
 	}
 	rc = arb_analyze(&cfg, &o->params, res);
 	if (rc) {
 		free(res);
 		log_error("cannot analyze this configuration with model '%s'",
 			  arb_model_name(o->params.model));
-		return RPERF_EXIT_USAGE;
+		return analyze_failed(o, RPERF_EXIT_USAGE);
 	}
 	merge_config_warnings(&cfg, res);
 	rc = emit(o, &cfg, &src, res);
@@ -375,18 +381,6 @@ static int analyze_opt_link(void *dst, const char *name, const char *value, char
 	return 0;
 }
 
-/* -j, --json[=FILE]: JSON on stdout, or into FILE. */
-static int analyze_opt_json(void *dst, const char *name, const char *value, char *err,
-			    size_t errlen)
-{
-	struct analyze_opts *o = dst;
-
-	(void)name, (void)err, (void)errlen;
-	o->json = true;
-	o->json_path = value ? value : "-";
-	return 0;
-}
-
 #define ANALYZE_STR_(x) #x
 #define ANALYZE_STR(x) ANALYZE_STR_(x)
 
@@ -425,9 +419,8 @@ static const struct opts_entry analyze_opts_table[] = {
 		   "may be 'sat'; ETS: bN:GBPS for a band", struct analyze_opts, load),
 	OPT_CALLBACK('g', "link-gbps", "G", "link rate, Gb/s (default 100)", struct analyze_opts,
 		     params.link_gbps, analyze_opt_link),
-	{ .kind = OPTS_CALLBACK, .short_name = 'j', .long_name = "json", .arg = "FILE",
-	  .help = "JSON on stdout, or written to FILE", .cb = analyze_opt_json,
-	  .optional_value = true },
+	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)",
+		   struct analyze_opts, json_path),
 	OPT_END(),
 };
 

@@ -426,15 +426,17 @@ int cmd_bw(int argc, char **argv)
 	if (ret) {
 		log_error("%s", err);
 		bw_release(&run, NULL, 0);
-		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
-						     RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "bw", err,
+				       client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+								    RPERF_EXIT_FAILURE);
 	}
 	w = bw_workers(&run);
 	if (w && o.flow.csv_path)
 		csv = bw_csv_open(o.flow.csv_path);
 	if (!w || (o.flow.csv_path && !csv)) {
 		bw_release(&run, w, o.flow.threads);
-		return RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "bw", w ? "cannot open the CSV file" :
+				       "cannot set up the workers", RPERF_EXIT_FAILURE);
 	}
 	ret = bw_main(&run, w, csv);
 	if (csv && csv != stdout)

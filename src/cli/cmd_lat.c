@@ -399,15 +399,17 @@ int cmd_lat(int argc, char **argv)
 	if (ret) {
 		log_error("%s", err);
 		lat_release(&run, NULL, 0);
-		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
-						     RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "lat", err,
+				       client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+								    RPERF_EXIT_FAILURE);
 	}
 	w = calloc(o.flow.threads, sizeof(*w));
 	run.csv = o.flow.csv_path ? lat_csv_open(o.flow.csv_path) : NULL;
 	if (!w || (o.flow.csv_path && !run.csv)) {
 		free(w);
 		lat_release(&run, NULL, 0);
-		return RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "lat", w ? "cannot open the CSV file" :
+				       "out of memory", RPERF_EXIT_FAILURE);
 	}
 	stop_install();
 	lat_start(&run, w, o.flow.threads);

@@ -48,7 +48,9 @@ int qosconf_parse(const struct qosconf_source *src, int n_src,
 int qosconf_tc_band_bytes(const char *text, uint64_t bytes[ARB_MAX_BANDS], int *n_bands,
 			  char *err, size_t errlen);
 
-/* Read a file whole; *text is malloc'ed. Returns 0 or -errno (@err set). */
+/* Read a file whole ("-": standard input); *text is malloc'ed. A document
+ * rperf wrote (--json) is refused: it is an output, not an input. Returns
+ * 0 or -errno (@err set). */
 int qosconf_read_file(const char *path, char **text, char *err, size_t errlen);
 
 #endif

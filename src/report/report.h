@@ -63,6 +63,12 @@ void report_criteria_table(FILE *out, const struct criteria *cs);
 
 /* {"command", "schema_version", "version"}: the head of every document. */
 json_t *report_doc_new(const char *command);
+/*
+ * The document of a command that failed before it had anything to
+ * report: the head, "complete": false and "error": @error (schema:
+ * common.schema.json#/$defs/failed_early). New reference.
+ */
+json_t *report_failed_json(const char *command, const char *error);
 /* Sets "schema_version" in @o, an event or document; returns @o. */
 json_t *report_schema_stamp(json_t *o);
 

@@ -20,7 +20,7 @@ start_agents
 TOL=4
 converge shares --tolerance $TOL examples/converge-ets-shares.ini ||
 	fail "converge exited $? on the configuration the switch runs"
-"$RPERF" analyze --model ets --json "$ETS" >"$WORK/analyze.json"
+"$RPERF" analyze --model ets --json - "$ETS" >"$WORK/analyze.json"
 for band in 0 1; do
 	got=$(step_jq shares ".classes[] | select(.band == $band) | .share_pct")
 	want=$(jq -r ".bands[] | select(.band == $band) | .share_pct" "$WORK/analyze.json")

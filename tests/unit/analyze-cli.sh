@@ -5,7 +5,7 @@ RPERF=${RPERF:-src/rperf}
 D=${TEST_DATA:-tests/data}
 fails=0
 out=${TMPDIR:-/tmp}/analyze-cli.$$
-trap 'rm -f "$out" "$out.err" "$out.json"' EXIT
+trap 'rm -f "$out" "$out.err" "$out.json" "$out.in"' EXIT
 
 fail() {
 	echo "FAIL: $*"
@@ -28,7 +28,7 @@ has() {
 
 expect 0 --limit 1 "$D/config-a.table"
 has '^ +3 +3 +saturate +8\.6-50\.0 +8\.57 '
-expect 0 --json "$D/config-a.opensm.conf"
+expect 0 --json - "$D/config-a.opensm.conf"
 has '"model": "ib-packet"'
 has '"runs": 30'
 has '"exact": true'
@@ -43,15 +43,15 @@ has '"mean_distance"'
 has '"warnings": \['
 has '"vls": \['
 has 'config-a.opensm.conf'
-expect 0 --json "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt"
+expect 0 --json - "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt"
 has '"share_pct": 8\.57142857'
-cat "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt" >"$out.json"
-expect 0 --json --format smpquery "$out.json"
+cat "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt" >"$out.in"
+expect 0 --json - --format smpquery "$out.in"
 has '"format": "smpquery"'
-expect 0 --json=- --model ib-fluid --limit 1 "$D/config-a.table"
+expect 0 --json - --model ib-fluid --limit 1 "$D/config-a.table"
 has '"model": "ib-fluid"'
 has '"share_pct": 8\.57142857'
-expect 0 --json "$D/ets-roce.txt" --load 5:10,3:sat,0:sat
+expect 0 --json - "$D/ets-roce.txt" --load 5:10,3:sat,0:sat
 has '"model": "ets"'
 has '"bands": \['
 has '"quantum_bytes": 4500'
@@ -59,6 +59,32 @@ expect 0 --load 0:10,1:sat --link-gbps 200 --limit 1 "$D/config-a.table"
 has '^ +0 +0 +10 +5\.00 +10\.00 '
 expect 0 --json="$out.json" --limit 1 "$D/config-a.table"
 grep -q '"share_pct"' "$out.json" || fail "--json=FILE wrote no JSON"
+
+# --json FILE is an output, whichever way it is spelt, and is never read as
+# an input (it used to be when the file existed); -jFILE is -j FILE.
+expect 0 --json "$out.json" --limit 1 "$D/config-a.table"
+[ ! -s "$out" ] || fail "--json FILE also wrote to stdout: $(head -c 200 "$out")"
+jq -e '.limit == 1 and .format == "table"' "$out.json" >/dev/null || fail "--json FILE: $(head -c 200 "$out.json")"
+expect 0 -j"$out.json" --limit 2 "$D/config-a.table"
+jq -e '.limit == 2' "$out.json" >/dev/null || fail "-jFILE did not write FILE"
+expect 0 -j "$out.json" --limit 3 "$D/config-a.table"
+jq -e '.limit == 3' "$out.json" >/dev/null || fail "-j FILE did not write FILE"
+# rperf's own JSON given as an input: refused, saying what it is.
+expect 2 --limit 1 "$out.json"
+grep -q "rperf's own JSON output (rperf analyze --json), not an input" "$out.err" ||
+	fail "own JSON as input: $(cat "$out.err")"
+# '-' is standard input for an input.
+"$RPERF" analyze --limit 1 - <"$D/config-a.table" >"$out" 2>"$out.err" || fail "stdin input: $(cat "$out.err")"
+has '^ +3 +3 +saturate +8\.6-50\.0 +8\.57 '
+# A failure still leaves a document: complete false, with the error; and
+# a failed run replaces no earlier document with half of one.
+expect 2 --json "$out.json" "$D/no-such-file"
+jq -e '.command == "analyze" and .complete == false and (.error | test("no-such-file"))' \
+	"$out.json" >/dev/null || fail "failed analyze: $(cat "$out.json")"
+ls "$out.json".* >/dev/null 2>&1 && fail "temporary files left: $(ls "$out.json".*)"
+expect 2 --json - "$D/bad-vl.txt"
+jq -e '.complete == false and (.error | test("bad-vl.txt:[0-9]+:"))' "$out" >/dev/null ||
+	fail "failed analyze --json -: $(cat "$out")"
 expect 0 --help
 has 'usage: rperf analyze'
 
@@ -82,12 +108,12 @@ expect 2
 # empty is left out of the range, and chosen on purpose it gives 94.1 %
 # with a warning that it breaks limit 0's alternation.
 OSM="$D/../ib/conf/01-defaults.conf"
-expect 0 --json=- "$OSM"
+expect 0 --json - "$OSM"
 jq -e '.sls[0].share_min_pct == 50 and .sls[0].share_max_pct == 50 and
 	([.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") == null)' "$out" >/dev/null ||
 	fail "OpenSM defaults: SL0 not 50 % in every reading: $(jq -c '.sls[0]' "$out")"
 grep -q "limit0=bytes left out of the range" "$out.err" || fail "no left-out warning: $(cat "$out.err")"
-expect 0 --json=- --semantics limit0=bytes --range-pct 5 "$OSM"
+expect 0 --json - --semantics limit0=bytes --range-pct 5 "$OSM"
 jq -e '(.sls[0].share_pct * 100 | round) == 9412 and .range_pct == 5' "$out" >/dev/null ||
 	fail "--semantics limit0=bytes: $(jq -c '{range_pct, sl0: .sls[0]}' "$out")"
 grep -q "breaks limit 0's alternation" "$out.err" || fail "no breaks warning: $(cat "$out.err")"
