@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "qos/arb.h"
+#include "qos/arb_common.h"
 #include "cli/arb_source.h"
 #include "cli/cmd.h"
 #include "base/jsonfile.h"
@@ -126,6 +127,53 @@ static int analyze_load_item(char *tok, const struct arb_config *cfg,
 	return 0;
 }
 
+/* Whether @band of an ETS input gets load from --load: its own, or a
+ * listed priority's. */
+static bool analyze_band_loaded(const struct arb_config *cfg, const struct arb_params *params,
+				int band)
+{
+	int prio, b;
+
+	if (params->band_load_set[band])
+		return params->band_load_gbps[band] != 0;
+	for (prio = 0; prio < ARB_NUM_PRIOS; prio++) {
+		b = cfg->prio_band[prio] >= 0 ? cfg->prio_band[prio] : cfg->default_band;
+		if (b == band && params->load_gbps[prio] != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --load as a list gives every class it does not name no load at all:
+ * said at the default level, naming the classes that the arbitration
+ * would otherwise serve (ETS bands; SLs whose VL has a weight).
+ */
+static void analyze_warn_unloaded(const struct analyze_opts *o, const struct arb_config *cfg,
+				  struct arb_result *res)
+{
+	char list[160] = "";
+	size_t len = 0;
+	int i, vl, n = 0;
+	bool ets = cfg->kind == ARB_KIND_ETS;
+
+	if (!o->load || !strcmp(o->load, "saturate"))
+		return;
+	for (i = 0; i < (ets ? cfg->n_bands : ARB_NUM_SLS) && len < sizeof(list); i++) {
+		vl = ets ? 0 : cfg->sl2vl[i];
+		if (ets ? analyze_band_loaded(cfg, &o->params, i) :
+		    o->params.load_gbps[i] != 0 || vl == ARB_VL15 ||
+		    (!res->vls[vl].high_weight && !res->vls[vl].low_weight))
+			continue;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%d", n++ ? ", " : "",
+					ets ? "band " : "SL", i);
+	}
+	if (n)
+		arb_common_warn(res, "load-unlisted", "--load '%s' gives %s no load: %s 0 %% "
+				"(name %s, with 'sat' to saturate)", o->load, list,
+				n == 1 ? "it gets" : "they get", n == 1 ? "it" : "them");
+}
+
 /* "saturate", or a list: listed SLs offer that much, the others nothing. */
 static int analyze_load(const char *s, const struct arb_config *cfg, struct arb_params *params,
 			char *err, size_t errlen)
@@ -231,8 +279,18 @@ static int emit(const struct analyze_opts *o, const struct arb_config *cfg,
 	json_t *root;
 	int i, rc;
 
-	for (i = 0; i < res->n_warnings; i++)
-		log_warn("%s", res->warnings[i]);
+	for (i = 0; i < res->n_warnings; i++) {
+		if (!arb_warning_is_note(res->warning_codes[i])) {
+			log_warn("%s", res->warnings[i]);
+			info.n_warnings++;
+		} else if (log_get_level() >= LOG_LEVEL_INFO) {
+			log_info("%s", res->warnings[i]);
+			info.n_notes++;
+		} else {
+			info.n_hidden++;
+		}
+	}
+	info.quiet = log_get_level() < LOG_LEVEL_WARN;
 	if (!o->json_path) {
 		report_analyze_table(stdout, &info, cfg, &o->params, res);
 		return fflush(stdout) ? log_error("cannot write to stdout") : 0;
@@ -255,6 +313,8 @@ static void merge_config_warnings(const struct arb_config *cfg,
 		keep = ARB_MAX_WARNINGS - n;
 	memmove(res->warnings[n], res->warnings[0], sizeof(res->warnings[0]) * keep);
 	memcpy(res->warnings[0], cfg->warnings[0], sizeof(res->warnings[0]) * n);
+	memmove(res->warning_codes[n], res->warning_codes[0], sizeof(res->warning_codes[0]) * keep);
+	memcpy(res->warning_codes[0], cfg->warning_codes[0], sizeof(res->warning_codes[0]) * n);
 	res->n_warnings = n + keep;
 }
 
@@ -293,6 +353,7 @@ static int run(struct analyze_opts *o)
 			  arb_model_name(o->params.model));
 		return analyze_failed(o, RPERF_EXIT_USAGE);
 	}
+	analyze_warn_unloaded(o, &cfg, res);
 	merge_config_warnings(&cfg, res);
 	rc = emit(o, &cfg, &src, res);
 	free(res);

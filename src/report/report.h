@@ -155,6 +155,11 @@ struct analyze_report_info {
 	const char *const *sources;	/* input file names, or the live port */
 	int n_sources;
 	const char *port;		/* the live port an opensm.conf is read for */
+	/* The warnings as stderr showed them: the footer's count. */
+	int n_warnings;			/* shown at the default level */
+	int n_notes;			/* routine notes shown (-v) */
+	int n_hidden;			/* routine notes not shown (no -v) */
+	bool quiet;			/* -q: none shown */
 };
 
 /*

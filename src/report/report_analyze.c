@@ -179,11 +179,15 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 			    const struct arb_result *res)
 {
 	json_t *root = report_doc_new("analyze"), *warnings = json_array();
+	json_t *codes = json_array();
 	bool ib = res->kind == ARB_KIND_VLARB;
 	int i;
 
-	for (i = 0; i < res->n_warnings; i++)
+	for (i = 0; i < res->n_warnings; i++) {
 		json_array_append_new(warnings, json_string(res->warnings[i]));
+		json_array_append_new(codes, json_string(res->warning_codes[i][0] ?
+							 res->warning_codes[i] : "other"));
+	}
 	json_object_set_new(root, "model", json_string(arb_model_name(res->model)));
 	json_object_set_new(root, "runs", ib ? json_integer(res->runs) : json_null());
 	json_object_set_new(root, "limit", ib ? json_integer(res->limit) : json_null());
@@ -197,6 +201,7 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 	analyze_exactness_json(params, res, root);
 	analyze_lists_json(cfg, params, res, root);
 	json_object_set_new(root, "warnings", warnings);
+	json_object_set_new(root, "warning_codes", codes);
 	return root;
 }
 
@@ -320,6 +325,25 @@ static void analyze_vl_rows(FILE *out, const struct arb_result *res)
 	}
 }
 
+/* The footer's " (3 warnings; 6 notes with -v)": what stderr showed. */
+static const char *analyze_warning_count(const struct analyze_report_info *info)
+{
+	static char buf[96];
+	int n = info->n_warnings;
+
+	if (info->quiet)
+		return "";
+	if (info->n_hidden)
+		snprintf(buf, sizeof(buf), " (%d warning%s; %d note%s with -v)", n,
+			 n == 1 ? "" : "s", info->n_hidden, info->n_hidden == 1 ? "" : "s");
+	else if (info->n_notes)
+		snprintf(buf, sizeof(buf), " (%d warning%s, %d note%s)", n, n == 1 ? "" : "s",
+			 info->n_notes, info->n_notes == 1 ? "" : "s");
+	else
+		snprintf(buf, sizeof(buf), " (%d warning%s)", n, n == 1 ? "" : "s");
+	return buf;
+}
+
 void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			  const struct arb_config *cfg,
 			  const struct arb_params *params,
@@ -331,9 +355,8 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 	if (res->uncertain)
 		fprintf(out, "\nA range is a share the readings of the specification "
 			"disagree on; Gb/s and VL shares follow the semantics above.");
-	fprintf(out, "\n%s not listed get nothing; distances are in %s "
-		"(%d warning%s)\n", res->kind == ARB_KIND_ETS ?
-		"Priorities" : "SLs and VLs", res->kind == ARB_KIND_ETS ?
-		"entries served" : "packets of other VLs between two of the VL's",
-		res->n_warnings, res->n_warnings == 1 ? "" : "s");
+	fprintf(out, "\n%s not listed get nothing%s.\nDistances are in %s.\n",
+		res->kind == ARB_KIND_ETS ? "Priorities" : "SLs and VLs",
+		analyze_warning_count(info), res->kind == ARB_KIND_ETS ? "entries served" :
+		"packets of other VLs between two of the VL's");
 }

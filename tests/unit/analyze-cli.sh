@@ -4,6 +4,7 @@
 RPERF=${RPERF:-src/rperf}
 D=${TEST_DATA:-tests/data}
 fails=0
+G=
 out=${TMPDIR:-/tmp}/analyze-cli.$$
 trap 'rm -f "$out" "$out.err" "$out.json" "$out.in"' EXIT
 
@@ -16,7 +17,8 @@ fail() {
 expect() {
 	want=$1
 	shift
-	"$RPERF" analyze "$@" >"$out" 2>"$out.err"
+	# shellcheck disable=SC2086 # G: rperf's global options, words
+	"$RPERF" $G analyze "$@" >"$out" 2>"$out.err"
 	got=$?
 	[ "$got" = "$want" ] || fail "rperf analyze $* exited $got, want $want: $(cat "$out.err")"
 }
@@ -108,6 +110,7 @@ expect 2
 # empty is left out of the range, and chosen on purpose it gives 94.1 %
 # with a warning that it breaks limit 0's alternation.
 OSM="$D/../ib/conf/01-defaults.conf"
+G=-v
 expect 0 --json - "$OSM"
 jq -e '.sls[0].share_min_pct == 50 and .sls[0].share_max_pct == 50 and
 	([.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") == null)' "$out" >/dev/null ||
@@ -117,6 +120,53 @@ expect 0 --json - --semantics limit0=bytes --range-pct 5 "$OSM"
 jq -e '(.sls[0].share_pct * 100 | round) == 9412 and .range_pct == 5' "$out" >/dev/null ||
 	fail "--semantics limit0=bytes: $(jq -c '{range_pct, sl0: .sls[0]}' "$out")"
 grep -q "breaks limit 0's alternation" "$out.err" || fail "no breaks warning: $(cat "$out.err")"
+G=
+
+# Warnings: OpenSM's defaults give at most 3 lines at the default level
+# (what changes the figures or asks for action), the routine notes with
+# -v, none with -q; the footer counts what stderr showed; the JSON keeps
+# every one, each with a code.
+expect 0 "$OSM"
+n=$(grep -c '^rperf: warning: ' "$out.err")
+[ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "OpenSM defaults: $n warning lines, want 1-3: $(cat "$out.err")"
+grep -q "firmware caveat: the shares depend on LimitOfHighPriority 0" "$out.err" ||
+	fail "OpenSM defaults: the firmware caveat is not at the default level"
+grep -q "15 operational VLs assumed, as max_op_vls 5 asks" "$out.err" ||
+	fail "OpenSM defaults: VLCap assumption: $(cat "$out.err")"
+grep -q "weight 0 skipped\|below one 4096-byte packet" "$out.err" &&
+	fail "OpenSM defaults: routine notes at the default level: $(cat "$out.err")"
+notes=$(G=-v; "$RPERF" -v analyze "$OSM" 2>&1 >/dev/null | grep -c '^rperf: ')
+has "not listed get nothing \($n warnings?; $((notes - n)) notes? with -v\)"
+G=-v
+expect 0 "$OSM"
+grep -q "weight 0 skipped" "$out.err" || fail "-v: the notes are not shown: $(cat "$out.err")"
+has "\($n warnings?, $((notes - n)) notes?\)"
+G=-q
+expect 0 "$OSM"
+[ -s "$out.err" ] && fail "-q: stderr not empty: $(cat "$out.err")"
+grep -q "warning" "$out" && fail "-q: the footer still counts warnings: $(tail -n 2 "$out")"
+G=
+expect 0 --json - "$OSM"
+jq -e --argjson n "$notes" '(.warnings | length) == $n and (.warning_codes | length) == $n and
+	(.warning_codes | index("firmware-high-limit") != null) and
+	(.warning_codes | index("weight-0") != null)' "$out" >/dev/null ||
+	fail "OpenSM defaults: the JSON does not keep every warning with a code: $(jq -c '.warning_codes' "$out")"
+# SLs sharing VLs: one line for them all; OpenSM masking SL2VL: one line.
+expect 0 --json - "$D/../ib/conf/10-short-sl2vl.conf"
+n=$(jq '[.warning_codes[] | select(. == "sl-shared-vl")] | length' "$out")
+[ "$n" = 1 ] || fail "SLs sharing VLs: $n warnings, want one"
+jq -e '.warnings[] | select(test("SL2\\+SL3\\+SL4"))' "$out" >/dev/null ||
+	fail "SLs sharing VLs: the line does not list them: $(jq -c .warnings "$out")"
+expect 0 --json - "$D/../ib/conf/18-max-op-vls-3.conf"
+n=$(jq '[.warning_codes[] | select(. == "opensm-sl2vl-masked")] | length' "$out")
+[ "$n" = 1 ] || fail "per-SL masking: $n warnings, want one"
+# --load as a list leaves the classes it does not name without load: said.
+expect 0 --load b0:10g "$D/ets-roce.txt"
+grep -q "warning: --load 'b0:10g' gives band 1, band 2 no load" "$out.err" ||
+	fail "--load b0:10g: no warning for the bands left out: $(cat "$out.err")"
+has '\(1 warning\)'
+expect 0 --load 5:10,3:sat,0:sat "$D/ets-roce.txt"
+grep -q "no load" "$out.err" && fail "every band loaded, yet warned: $(cat "$out.err")"
 expect 2 --semantics carry=maybe "$OSM"
 grep -q -- "--semantics 'carry=maybe'" "$out.err" || fail "bad --semantics not named"
 expect 2 --range-pct 101 "$OSM"

@@ -575,8 +575,8 @@ static void test_opensm_port(void **state)
 	assert_int_equal(cfg.sl2vl[15], 15);			/* VL15 kept */
 	assert_int_equal(cfg.oper_vls, 4);
 	assert_true(has_warning(&cfg, "lists 10 entries, the port holds 8"));
-	assert_true(has_warning(&cfg, "entry 6: VL5 is programmed as VL1"));
-	assert_true(has_warning(&cfg, "SL7's VL7 is programmed as VL3"));
+	assert_true(has_warning(&cfg, "entry 6 (VL5 as VL1)"));
+	assert_true(has_warning(&cfg, "SL7 (VL7 as VL3)"));
 
 	/* A 64-entry port: OpenSM 3.3.23 writes the second block as zeros. */
 	at = snprintf(long_low, sizeof(long_low), "qos TRUE\nqos_vlarb_low ");
