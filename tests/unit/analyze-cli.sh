@@ -29,7 +29,10 @@ has() {
 }
 
 expect 0 --limit 1 "$D/config-a.table"
-has '^ +3 +3 +saturate +8\.6-50\.0 +8\.57 '
+has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
+# A range of shares is a range of Gb/s too, on the link given.
+expect 0 --limit 1 --link-gbps 200 "$D/config-a.table"
+has '^ +3 +3 +saturate +8\.6-50\.0 +17\.1-100\.0 '
 expect 0 --json - "$D/config-a.opensm.conf"
 has '"model": "ib-packet"'
 has '"runs": 30'
@@ -77,7 +80,7 @@ grep -q "rperf's own JSON output (rperf analyze --json), not an input" "$out.err
 	fail "own JSON as input: $(cat "$out.err")"
 # '-' is standard input for an input.
 "$RPERF" analyze --limit 1 - <"$D/config-a.table" >"$out" 2>"$out.err" || fail "stdin input: $(cat "$out.err")"
-has '^ +3 +3 +saturate +8\.6-50\.0 +8\.57 '
+has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
 # A failure still leaves a document: complete false, with the error; and
 # a failed run replaces no earlier document with half of one.
 expect 2 --json "$out.json" "$D/no-such-file"
@@ -167,6 +170,28 @@ grep -q "warning: --load 'b0:10g' gives band 1, band 2 no load" "$out.err" ||
 has '\(1 warning\)'
 expect 0 --load 5:10,3:sat,0:sat "$D/ets-roce.txt"
 grep -q "no load" "$out.err" && fail "every band loaded, yet warned: $(cat "$out.err")"
+
+# ETS and tc: the DSCP and priority map of each band, and no priority
+# table that says nothing gets traffic while a band gets it.
+expect 0 --load b0:10g "$D/ets-roce.txt"
+grep -q "none gets traffic" "$out" && fail "ETS per-band load: 'none gets traffic': $(cat "$out")"
+has '^ +0 +strict +- +10\.00 +10\.00 '
+has '^ +0 DSCP 46,48; priority 5$'
+has '^ +1 DSCP 8,26; priority 3$'
+has '^ +2 the rest \(default\)$'
+expect 0 --format tc "$D/tc-ets-strict-2to1.qdisc.json" "$D/tc-ets-strict-2to1.filter.json"
+has '^ +0 DSCP 46'
+
+# Every line of every table fits in 100 columns, whatever the input.
+# (The inputs by their short names: the header names them as given.)
+R=$(cd "$(dirname "$RPERF")" && pwd)/$(basename "$RPERF")
+for f in "$D"/*.conf "$D"/*.table "$D"/ets-*.txt "$D"/../ib/conf/*.conf; do
+	(cd "$(dirname "$f")" && "$R" -v analyze "$(basename "$f")") >"$out" 2>/dev/null || continue
+	awk -v f="$f" 'length > 100 { print f ": " length " columns: " $0; bad = 1 }
+		END { exit bad }' "$out" || fail "lines over 100 columns: $(awk 'length > 100' "$out")"
+done
+"$RPERF" analyze --limit 1 --link-gbps 0.01 --range-pct 0 "$D/config-a.table" >"$out" 2>/dev/null
+awk 'length > 100 { bad = 1 } END { exit bad }' "$out" || fail "ranges: lines over 100 columns"
 expect 2 --semantics carry=maybe "$OSM"
 grep -q -- "--semantics 'carry=maybe'" "$out.err" || fail "bad --semantics not named"
 expect 2 --range-pct 101 "$OSM"
