@@ -220,6 +220,25 @@ static int apply_ib_overrides(const struct analyze_opts *o, struct arb_config *c
 	return 0;
 }
 
+/*
+ * Options that do not apply to the input read are refused, named, with
+ * what they apply to, rather than ignored: --in-port (a switch's
+ * smpquery sl2vl capture, or a live port) and --node-type (an
+ * opensm.conf).
+ */
+static int check_applies(const struct analyze_opts *o, const struct arb_source_info *src)
+{
+	const char *what = src->live ? "a live port's tables" : qosconf_format_name(src->format);
+
+	if (o->conf.in_port >= 0 && !o->src.port && src->format != QOSCONF_FORMAT_SMPQUERY)
+		return log_error("--in-port applies to a switch's smpquery sl2vl capture "
+				 "or --port (the input port's row), not to %s input", what);
+	if (o->src.node_type_given && !src->live && src->format != QOSCONF_FORMAT_OPENSM)
+		return log_error("--node-type applies to an opensm.conf (its key set), "
+				 "not to %s input", what);
+	return 0;
+}
+
 /* The model must fit the input: ets for ETS, an ib- model for VLArb. */
 static int choose_model(struct analyze_opts *o, const struct arb_config *cfg,
 			enum qosconf_format format)
@@ -335,7 +354,8 @@ static int run(struct analyze_opts *o)
 
 	if (load_config(o, &cfg, &src))
 		return analyze_failed(o, src.fabric_error ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE);
-	if (apply_ib_overrides(o, &cfg) || choose_model(o, &cfg, src.format))
+	if (check_applies(o, &src) || apply_ib_overrides(o, &cfg) ||
+	    choose_model(o, &cfg, src.format))
 		return analyze_failed(o, RPERF_EXIT_USAGE);
 	if (o->load && analyze_load(o->load, &cfg, &o->params, err, sizeof(err))) {
 		log_error("%s", err);
@@ -527,6 +547,9 @@ static int analyze_opts_parse(int argc, char **argv, struct analyze_opts *o, cha
 		return ret;
 	if (!o->n_files && !o->src.port)
 		return errbuf_set(err, errlen, -EINVAL, "no input file (or --port)");
+	if (o->src.ca && !o->src.port)
+		return errbuf_set(err, errlen, -EINVAL, "--ca applies with --port (the local "
+				  "device the MADs leave from): files are read as they are");
 	if (o->n_files > ANALYZE_MAX_FILES)
 		return errbuf_set(err, errlen, -EINVAL, "at most %d input files",
 				  ANALYZE_MAX_FILES);

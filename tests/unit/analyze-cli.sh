@@ -182,6 +182,26 @@ has '^ +2 the rest \(default\)$'
 expect 0 --format tc "$D/tc-ets-strict-2to1.qdisc.json" "$D/tc-ets-strict-2to1.filter.json"
 has '^ +0 DSCP 46'
 
+# A switch's base port 0 (smpquery: "# No VLArbitration tables (BSP0)"),
+# alone, is known without --format and gets the same clear error as with it.
+head -n 1 "$D/ib/config-a.3-0.txt" >"$out.in"
+for args in "$out.in" "-f smpquery $out.in" "$D/ib/config-a.3-0.txt"; do
+	# shellcheck disable=SC2086 # ARGS are words
+	expect 2 $args
+	grep -q "no VL arbitration tables (a switch's base port 0" "$out.err" ||
+		fail "BSP0 capture ($args): $(cat "$out.err")"
+done
+# Options that do not apply are refused, named, rather than ignored.
+expect 2 --in-port 1 "$D/config-a.table"
+grep -q -- "--in-port applies to a switch's smpquery sl2vl capture or --port" "$out.err" ||
+	fail "--in-port with a table: $(cat "$out.err")"
+expect 2 --ca mlx5_0 "$D/config-a.table"
+grep -q -- "--ca applies with --port" "$out.err" || fail "--ca without --port: $(cat "$out.err")"
+expect 2 --node-type ca "$D/ets-roce.txt"
+grep -q -- "--node-type applies to an opensm.conf" "$out.err" ||
+	fail "--node-type with ETS: $(cat "$out.err")"
+expect 0 --node-type ca "$D/config-a.opensm.conf"
+
 # Every line of every table fits in 100 columns, whatever the input.
 # (The inputs by their short names: the header names them as given.)
 R=$(cd "$(dirname "$RPERF")" && pwd)/$(basename "$RPERF")
