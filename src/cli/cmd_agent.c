@@ -42,7 +42,7 @@ static const struct opts_entry agent_opts_table[] = {
 	OPT_UINT('p', "port", "N", "control port (default " AGENT_STR(CTL_DEFAULT_PORT) ")",
 		 struct agent_opts, port, 1, 65535),
 	OPT_STRING(0, "token-file", "FILE", "shared token; required unless bound to the loopback\n"
-		   "('-': standard input's first line; the agent ends when it closes)",
+		   "('-': standard input's first line; the agent ends\nwhen it closes)",
 		   struct agent_opts, token_file),
 	OPT_FLAG(0, "once", "serve one coordinator, then exit", struct agent_opts, once),
 	OPT_END(),
