@@ -36,6 +36,10 @@ int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct 
 
 	if (!o->rdma_cm)
 		return verbs_dev_open(dev, o->device, o->ib_port, o->gid_index, err, errlen);
+	/* No device: the same error, and exit status, as over TCP. */
+	ret = verbs_check_devices(err, errlen);
+	if (ret)
+		return ret;
 	ret = conn_cm_resolve(cm, o->host, o->tcp_port, o->tclass, (int)(o->timeout_s * 1000),
 			      err, errlen);
 	if (ret)

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "qos/arb.h"
 #include "qos/arb_common.h"
 
 /* ------------------------------------------------------------------ */
@@ -86,21 +85,6 @@ void arb_common_waterfill(const struct arb_wf *wf, double link_gbps,
 /* ------------------------------------------------------------------ */
 /* Results and warnings                                                */
 /* ------------------------------------------------------------------ */
-
-bool arb_warning_is_note(const char *code)
-{
-	/* Routine on almost any real table, or shown by the tables already. */
-	static const char *const notes[] = {
-		"weight-0", "below-packet", "sl-shared-vl", "reading-left-out",
-		"readings-disagree", "opensm-max-vls-unused",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
-		if (!strcmp(code, notes[i]))
-			return true;
-	return false;
-}
 
 void __attribute__((format(printf, 3, 4)))
 arb_common_warn(struct arb_result *res, const char *code, const char *fmt, ...)
