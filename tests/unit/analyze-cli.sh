@@ -6,7 +6,7 @@ D=${TEST_DATA:-tests/data}
 fails=0
 G=
 out=${TMPDIR:-/tmp}/analyze-cli.$$
-trap 'rm -f "$out" "$out.err" "$out.json" "$out.in"' EXIT
+trap 'rm -f "$out" "$out.err" "$out.json" "$out.in" "$out.want" "$out.got"' EXIT
 
 fail() {
 	echo "FAIL: $*"
@@ -48,11 +48,55 @@ has '"mean_distance"'
 has '"warnings": \['
 has '"vls": \['
 has 'config-a.opensm.conf'
-expect 0 --json - "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt"
-has '"share_pct": 8\.57142857'
-cat "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt" >"$out.in"
-expect 0 --json - --format smpquery "$out.in"
+# A real capture (smpquery under ibsim, tests/data/ib/README) of the port
+# OpenSM programmed from Config A: ibsim's VLArb caps are 8, so it holds
+# the first 8 high entries, and SL8-SL14 share VL0-VL6 (VLCap 8). The
+# figures expected come from the capture itself, by ib-fluid's law with
+# limit 1 (64 high units, then the low table): a high VL gets
+# 64/(64+L) of the link by its weight, a low VL its weight over 64+L, and
+# the SLs of a VL split it equally.
+CAP="$D/ib/config-a.1-1.txt"
+expect 0 --json - --model ib-fluid --limit 1 "$CAP"
 has '"format": "smpquery"'
+awk '
+	function hex(s,   i, c, v) {
+		gsub(/[ \t]/, "", s); sub(/^0[xX]/, "", s); v = 0
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", tolower(substr(s, i, 1)))
+			v = v * 16 + c - 1
+		}
+		return v
+	}
+	/^# High priority/ { t = "h"; next }
+	/^# Low priority/ { t = "l"; next }
+	/^VL +:/ && t != "" { n = split($0, v, "|"); next }
+	/^WEIGHT:/ && t != "" {
+		split($0, w, "|")
+		for (i = 2; i < n; i++) {
+			vl = hex(v[i]); wt = hex(w[i])
+			if (t == "h") { hi[vl] += wt; H += wt } else { lo[vl] += wt; L += wt }
+		}
+		t = ""; next
+	}
+	/^ports: in +0,/ { split($0, s, "|"); for (i = 2; i <= 17; i++) sl2vl[i - 2] = s[i] + 0 }
+	END {
+		for (sl = 0; sl < 16; sl++) if (sl2vl[sl] != 15) on[sl2vl[sl]]++
+		for (sl = 0; sl < 16; sl++) {
+			vl = sl2vl[sl]
+			pct = vl == 15 ? 0 : 100 * (64 / (64 + L) * hi[vl] / H + lo[vl] / (64 + L)) / on[vl]
+			printf "%.9f\n", pct
+		}
+	}' "$CAP" >"$out.want"
+jq -r '.sls[].share_pct | . * 1e9 | round / 1e9 | tostring' "$out" >"$out.got"
+paste "$out.want" "$out.got" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-6) bad = 1 }
+	END { exit bad }' || fail "the capture's shares: want $(tr '\n' ' ' <"$out.want"), got $(tr '\n' ' ' <"$out.got")"
+[ "$(wc -l <"$out.got")" = 16 ] || fail "the capture's shares: $(wc -l <"$out.got") SLs"
+# A CA's capture (its portinfo in it), and the same with --format.
+expect 0 --json - --model ib-fluid --limit 1 "$D/ib/config-a.2-1.txt"
+has '"format": "smpquery"'
+expect 0 --json - --format smpquery --model ib-fluid --limit 1 "$CAP"
+jq -r '.sls[].share_pct | . * 1e9 | round / 1e9 | tostring' "$out" | cmp -s - "$out.got" ||
+	fail "the capture with --format smpquery differs"
 expect 0 --json - --model ib-fluid --limit 1 "$D/config-a.table"
 has '"model": "ib-fluid"'
 has '"share_pct": 8\.57142857'

@@ -52,7 +52,7 @@ valid "$D"/json/*.json "$D"/json/*.jsonl
 # and not), ETS, tc and dcb.
 i=0
 for args in "$D/config-a.opensm.conf" "$D/config-a.table" \
-	"$D/config-a.smpquery.txt $D/config-a.portinfo.txt" \
+	"$D/ib/config-a.1-1.txt" "$D/ib/config-a.2-1.txt" \
 	"--model ib-fluid --limit 1 $D/config-a.table" \
 	"--model ib-packet --semantics limit0=bytes --range-pct 5 $D/config-a.opensm.conf" \
 	"--model dtable --load 0:10,1:sat $D/config-a.table" \
