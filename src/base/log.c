@@ -7,6 +7,8 @@
 #include "base/log.h"
 
 static enum log_level current_level = LOG_LEVEL_WARN;
+/* The last error said, printed or not: the document of a failed run. */
+static char last_error[512];
 
 void log_set_level(enum log_level level)
 {
@@ -20,11 +22,23 @@ enum log_level log_get_level(void)
 
 static void log_vprint(enum log_level level, const char *tag, const char *fmt, va_list ap)
 {
+	va_list copy;
+
+	if (level == LOG_LEVEL_ERROR) {
+		va_copy(copy, ap);
+		vsnprintf(last_error, sizeof(last_error), fmt, copy);
+		va_end(copy);
+	}
 	if (level > current_level)
 		return;
 	fprintf(stderr, "rperf: %s", tag);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+}
+
+const char *log_last_error(void)
+{
+	return last_error;
 }
 
 int log_error(const char *fmt, ...)

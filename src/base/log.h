@@ -24,6 +24,9 @@ enum log_level log_get_level(void);
 int log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, returning the given negative errno value. */
 int log_errno(int neg_errno, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The text of the last error logged ("" before any), even under -q: what a
+ * failed command's JSON document says. */
+const char *log_last_error(void);
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

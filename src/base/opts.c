@@ -307,6 +307,19 @@ static void opts_usage_table(FILE *out, const struct opts_entry *tab, int col)
 	}
 }
 
+/* The exit statuses, within 80 columns: 3 on a line of its own when long. */
+static void opts_usage_exit(FILE *out, const struct opts_usage *u)
+{
+	const char *exit3 = u->exit3 ? u->exit3 : "measured shares out of tolerance";
+	const char *head = "Exit status: 0 ok, 1 runtime failure, 2 bad usage";
+
+	if (!u->tolerance)
+		fprintf(out, "\n%s.\n", head);
+	else
+		fprintf(out, "\n%s,%s3 %s.\n", head,
+			strlen(head) + strlen(exit3) + 5 > 80 ? "\n" : " ", exit3);
+}
+
 void opts_usage(FILE *out, const struct opts_usage *u)
 {
 	size_t w = opts_label_width(u->table);
@@ -318,9 +331,7 @@ void opts_usage(FILE *out, const struct opts_usage *u)
 	opts_usage_entry(out, "-h, --help", "show this help", col);
 	if (u->more)
 		fprintf(out, "\n%s\n", u->more);
-	fprintf(out, "\nExit status: 0 ok, 1 runtime failure, 2 bad usage%s%s.\n",
-		u->tolerance ? ", 3 " : "", !u->tolerance ? "" :
-		u->exit3 ? u->exit3 : "measured shares out of tolerance");
+	opts_usage_exit(out, u);
 }
 
 void opts_report(const struct opts_usage *u, const char *err)

@@ -23,6 +23,15 @@ struct criteria;
 /* RPERF_EXIT_TOLERANCE when a criterion failed (each named on stderr), else OK. */
 int cmd_criteria_exit(const struct criteria *cs);
 
+/*
+ * A command given --json @path (NULL: none) that fails with @error (NULL:
+ * the last error logged) before it has results still leaves a document
+ * ("complete": false, the error),
+ * written atomically. Returns @status, the exit status of the failure,
+ * for `return cmd_failed_json(...)`.
+ */
+int cmd_failed_json(const char *path, const char *command, const char *error, int status);
+
 struct rperf_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);

@@ -45,7 +45,7 @@ static const struct opts_entry agent_opts_table[] = {
 	OPT_UINT('p', "port", "N", "control port (default " AGENT_STR(CTL_DEFAULT_PORT) ")",
 		 struct agent_opts, port, 1, 65535),
 	OPT_STRING(0, "token-file", "FILE", "shared token; required unless bound to the loopback\n"
-		   "('-': standard input's first line; the agent ends when it closes)",
+		   "('-': standard input's first line; the agent ends\nwhen it closes)",
 		   struct agent_opts, token_file),
 	OPT_STRING(0, "new-token", "FILE", "write a new random token to FILE (32 bytes as hex,\n"
 		   "mode 0600, never over an existing file) and exit", struct agent_opts, new_token),

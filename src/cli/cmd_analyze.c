@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "qos/arb.h"
+#include "qos/arb_common.h"
 #include "cli/arb_source.h"
 #include "cli/cmd.h"
 #include "base/jsonfile.h"
@@ -36,8 +37,7 @@ struct analyze_opts {
 	const char *sl2vl;		/* NULL: from the input */
 	const char *load;		/* NULL: every SL saturating */
 	const char *packet_size;
-	bool json;
-	const char *json_path;		/* "-": stdout */
+	const char *json_path;		/* --json; "-": stdout */
 	const char *files[ANALYZE_MAX_FILES];
 	int n_files;
 };
@@ -128,6 +128,53 @@ static int analyze_load_item(char *tok, const struct arb_config *cfg,
 	return 0;
 }
 
+/* Whether @band of an ETS input gets load from --load: its own, or a
+ * listed priority's. */
+static bool analyze_band_loaded(const struct arb_config *cfg, const struct arb_params *params,
+				int band)
+{
+	int prio, b;
+
+	if (params->band_load_set[band])
+		return params->band_load_gbps[band] != 0;
+	for (prio = 0; prio < ARB_NUM_PRIOS; prio++) {
+		b = cfg->prio_band[prio] >= 0 ? cfg->prio_band[prio] : cfg->default_band;
+		if (b == band && params->load_gbps[prio] != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --load as a list gives every class it does not name no load at all:
+ * said at the default level, naming the classes that the arbitration
+ * would otherwise serve (ETS bands; SLs whose VL has a weight).
+ */
+static void analyze_warn_unloaded(const struct analyze_opts *o, const struct arb_config *cfg,
+				  struct arb_result *res)
+{
+	char list[160] = "";
+	size_t len = 0;
+	int i, vl, n = 0;
+	bool ets = cfg->kind == ARB_KIND_ETS;
+
+	if (!o->load || !strcmp(o->load, "saturate"))
+		return;
+	for (i = 0; i < (ets ? cfg->n_bands : ARB_NUM_SLS) && len < sizeof(list); i++) {
+		vl = ets ? 0 : cfg->sl2vl[i];
+		if (ets ? analyze_band_loaded(cfg, &o->params, i) :
+		    o->params.load_gbps[i] != 0 || vl == ARB_VL15 ||
+		    (!res->vls[vl].high_weight && !res->vls[vl].low_weight))
+			continue;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%d", n++ ? ", " : "",
+					ets ? "band " : "SL", i);
+	}
+	if (n)
+		arb_common_warn(res, "load-unlisted", "--load '%s' gives %s no load: %s 0 %% "
+				"(name %s, with 'sat' to saturate)", o->load, list,
+				n == 1 ? "it gets" : "they get", n == 1 ? "it" : "them");
+}
+
 /* "saturate", or a list: listed SLs offer that much, the others nothing. */
 static int analyze_load(const char *s, const struct arb_config *cfg, struct arb_params *params,
 			char *err, size_t errlen)
@@ -171,6 +218,25 @@ static int apply_ib_overrides(const struct analyze_opts *o, struct arb_config *c
 	for (i = 0; i < n; i++)
 		cfg->sl2vl[i] = vls[i];
 	cfg->sl2vl_explicit = true;
+	return 0;
+}
+
+/*
+ * Options that do not apply to the input read are refused, named, with
+ * what they apply to, rather than ignored: --in-port (a switch's
+ * smpquery sl2vl capture, or a live port) and --node-type (an
+ * opensm.conf).
+ */
+static int check_applies(const struct analyze_opts *o, const struct arb_source_info *src)
+{
+	const char *what = src->live ? "a live port's tables" : qosconf_format_name(src->format);
+
+	if (o->conf.in_port >= 0 && !o->src.port && src->format != QOSCONF_FORMAT_SMPQUERY)
+		return log_error("--in-port applies to a switch's smpquery sl2vl capture "
+				 "or --port (the input port's row), not to %s input", what);
+	if (o->src.node_type_given && !src->live && src->format != QOSCONF_FORMAT_OPENSM)
+		return log_error("--node-type applies to an opensm.conf (its key set), "
+				 "not to %s input", what);
 	return 0;
 }
 
@@ -233,9 +299,19 @@ static int emit(const struct analyze_opts *o, const struct arb_config *cfg,
 	json_t *root;
 	int i, rc;
 
-	for (i = 0; i < res->n_warnings; i++)
-		log_warn("%s", res->warnings[i]);
-	if (!o->json) {
+	for (i = 0; i < res->n_warnings; i++) {
+		if (!arb_warning_is_note(res->warning_codes[i])) {
+			log_warn("%s", res->warnings[i]);
+			info.n_warnings++;
+		} else if (log_get_level() >= LOG_LEVEL_INFO) {
+			log_info("%s", res->warnings[i]);
+			info.n_notes++;
+		} else {
+			info.n_hidden++;
+		}
+	}
+	info.quiet = log_get_level() < LOG_LEVEL_WARN;
+	if (!o->json_path) {
 		report_analyze_table(stdout, &info, cfg, &o->params, res);
 		return fflush(stdout) ? log_error("cannot write to stdout") : 0;
 	}
@@ -257,7 +333,16 @@ static void merge_config_warnings(const struct arb_config *cfg,
 		keep = ARB_MAX_WARNINGS - n;
 	memmove(res->warnings[n], res->warnings[0], sizeof(res->warnings[0]) * keep);
 	memcpy(res->warnings[0], cfg->warnings[0], sizeof(res->warnings[0]) * n);
+	memmove(res->warning_codes[n], res->warning_codes[0], sizeof(res->warning_codes[0]) * keep);
+	memcpy(res->warning_codes[0], cfg->warning_codes[0], sizeof(res->warning_codes[0]) * n);
 	res->n_warnings = n + keep;
+}
+
+/* A failure before the results, said already: its JSON document (with
+ * --json) and the exit status @status. */
+static int analyze_failed(const struct analyze_opts *o, int status)
+{
+	return cmd_failed_json(o->json_path, "analyze", NULL, status);
 }
 
 static int run(struct analyze_opts *o)
@@ -269,25 +354,27 @@ static int run(struct analyze_opts *o)
 	int rc;
 
 	if (load_config(o, &cfg, &src))
-		return src.fabric_error ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE;
-	if (apply_ib_overrides(o, &cfg) || choose_model(o, &cfg, src.format))
-		return RPERF_EXIT_USAGE;
+		return analyze_failed(o, src.fabric_error ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE);
+	if (check_applies(o, &src) || apply_ib_overrides(o, &cfg) ||
+	    choose_model(o, &cfg, src.format))
+		return analyze_failed(o, RPERF_EXIT_USAGE);
 	if (o->load && analyze_load(o->load, &cfg, &o->params, err, sizeof(err))) {
 		log_error("%s", err);
-		return RPERF_EXIT_USAGE;
+		return analyze_failed(o, RPERF_EXIT_USAGE);
 	}
 	res = malloc(sizeof(*res));
 	if (!res) {
 		log_error("out of memory");
-		return RPERF_EXIT_FAILURE;
+		return analyze_failed(o, RPERF_EXIT_FAILURE);
 	}
 	rc = arb_analyze(&cfg, &o->params, res);
 	if (rc) {
 		free(res);
 		log_error("cannot analyze this configuration with model '%s'",
 			  arb_model_name(o->params.model));
-		return RPERF_EXIT_USAGE;
+		return analyze_failed(o, RPERF_EXIT_USAGE);
 	}
+	analyze_warn_unloaded(o, &cfg, res);
 	merge_config_warnings(&cfg, res);
 	rc = emit(o, &cfg, &src, res);
 	free(res);
@@ -376,18 +463,6 @@ static int analyze_opt_link(void *dst, const char *name, const char *value, char
 	return 0;
 }
 
-/* -j, --json[=FILE]: JSON on stdout, or into FILE. */
-static int analyze_opt_json(void *dst, const char *name, const char *value, char *err,
-			    size_t errlen)
-{
-	struct analyze_opts *o = dst;
-
-	(void)name, (void)err, (void)errlen;
-	o->json = true;
-	o->json_path = value ? value : "-";
-	return 0;
-}
-
 #define ANALYZE_STR_(x) #x
 #define ANALYZE_STR(x) ANALYZE_STR_(x)
 
@@ -426,9 +501,8 @@ static const struct opts_entry analyze_opts_table[] = {
 		   "may be 'sat'; ETS: bN:GBPS for a band", struct analyze_opts, load),
 	OPT_CALLBACK('g', "link-gbps", "G", "link rate, Gb/s (default 100)", struct analyze_opts,
 		     params.link_gbps, analyze_opt_link),
-	{ .kind = OPTS_CALLBACK, .short_name = 'j', .long_name = "json", .arg = "FILE",
-	  .help = "JSON on stdout, or written to FILE", .cb = analyze_opt_json,
-	  .optional_value = true },
+	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)",
+		   struct analyze_opts, json_path),
 	OPT_END(),
 };
 
@@ -474,6 +548,9 @@ static int analyze_opts_parse(int argc, char **argv, struct analyze_opts *o, cha
 		return ret;
 	if (!o->n_files && !o->src.port)
 		return errbuf_set(err, errlen, -EINVAL, "no input file (or --port)");
+	if (o->src.ca && !o->src.port)
+		return errbuf_set(err, errlen, -EINVAL, "--ca applies with --port (the local "
+				  "device the MADs leave from): files are read as they are");
 	if (o->n_files > ANALYZE_MAX_FILES)
 		return errbuf_set(err, errlen, -EINVAL, "at most %d input files",
 				  ANALYZE_MAX_FILES);

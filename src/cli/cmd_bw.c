@@ -142,13 +142,15 @@ int cmd_bw(int argc, char **argv)
 	if (ret) {
 		log_error("%s", err);
 		run_bw_release(&r);
-		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "bw", err,
+				       client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+								    RPERF_EXIT_FAILURE);
 	}
 	out.csv = o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) : NULL;
 	if (o.flow.csv_path && !out.csv) {
 		log_error("%s", err);
 		run_bw_release(&r);
-		return RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "bw", err, RPERF_EXIT_FAILURE);
 	}
 	if (out.csv)
 		report_bw_csv_header(out.csv);

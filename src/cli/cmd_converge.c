@@ -71,7 +71,7 @@ static const struct opts_entry coord_opts_table[] = {
 	{ .kind = OPTS_CALLBACK, .long_name = "baseline", .arg = "WHICH",
 	  .help = "first run each lat flow alone (lat, the default\nvalue), or each flow (all): "
 		  "impact factors", .cb = coord_opts_baseline, .optional_value = true },
-	OPT_STRING(0, "json", "FILE", "write the results as JSON ('-': stdout)",
+	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)",
 		   struct converge_opts, json_path),
 	OPT_CALLBACK(0, "fit", "WHICH", "exit 3 against the configured reading of the\n"
 		     "arbitration (default), or the best-fitting one", struct converge_opts,
@@ -414,7 +414,8 @@ int cmd_converge(int argc, char **argv)
 	ret = coord_inputs(c);
 	if (ret) {
 		free(c);
-		return ret == -EIO ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE;
+		return cmd_failed_json(o.json_path, "converge", NULL,
+				       ret == -EIO ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE);
 	}
 	/* Before the run: a missing directory must not cost the results. */
 	if ((o.json_path && jsonfile_check(o.json_path, c->error, sizeof(c->error))) ||
@@ -429,6 +430,8 @@ int cmd_converge(int argc, char **argv)
 	if (c->error[0])
 		log_error("%s", c->error);
 	rep = c->n_steps ? coord_report(c) : 0;
+	if (!c->n_steps)
+		cmd_failed_json(o.json_path, "converge", c->error[0] ? c->error : NULL, 0);
 	if (c->stream && jsonl_close(c->stream, err, sizeof(err))) {
 		log_error("--json-stream: %s", err);
 		c->stream_failed = true;

@@ -140,14 +140,16 @@ int cmd_lat(int argc, char **argv)
 	if (ret) {
 		log_error("%s", err);
 		run_lat_release(&r);
-		return client_error_is_usage(ret) ? RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "lat", err,
+				       client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+								    RPERF_EXIT_FAILURE);
 	}
 	csv.clk = &r.c.clk;
 	csv.f = o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) : NULL;
 	if (o.flow.csv_path && !csv.f) {
 		log_error("%s", err);
 		run_lat_release(&r);
-		return RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "lat", err, RPERF_EXIT_FAILURE);
 	}
 	if (csv.f) {
 		report_lat_csv_header(csv.f);

@@ -343,7 +343,9 @@ int cmd_server(int argc, char **argv)
 	if (ret) {
 		log_error("%s", err);
 		server_release(&sv);
-		return ret == -ENODEV || ret == -EINVAL ? RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE;
+		return cmd_failed_json(o.flow.json_path, "server", err,
+				       ret == -ENODEV || ret == -EINVAL ? RPERF_EXIT_USAGE :
+									  RPERF_EXIT_FAILURE);
 	}
 	sv.start_ns = server_now_ns();
 	server_loop(&sv);

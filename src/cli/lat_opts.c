@@ -57,10 +57,10 @@ static const struct opts_entry lat_opts_table[] = {
 		 warmup, 0, UINT64_MAX / 2),
 	OPT_CALLBACK_ALL('s', "size", "LIST", "message sizes, e.g. 64,4k (default 64)",
 			 lat_opts_sizes),
-	OPT_FLAG('a', "all", "sweep 2 .. 8 MiB in powers of two, within the port's limit",
+	OPT_FLAG('a', "all", "sweep 2 .. 8 MiB in powers of two, within the\nport's limit",
 		 struct lat_opts, all_sizes),
-	OPT_FLAG(0, "ci", "give each RTT percentile's 95 % confidence interval in the table\n"
-		 "(the JSON always has it)", struct lat_opts, ci),
+	OPT_FLAG(0, "ci", "give each RTT percentile's 95 % confidence interval\n"
+		 "in the table (the JSON always has it)", struct lat_opts, ci),
 	OPT_STRING(0, "csv", "FILE", "write every sample's timestamps ('-': stdout)",
 		   struct lat_opts, flow.csv_path),
 	OPT_VALUE(OPTS_SECONDS, 0, "max-p50", "TIME", "fail (exit 3) when a size's median RTT is\n"

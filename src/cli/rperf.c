@@ -26,7 +26,7 @@ const struct rperf_cmd rperf_cmds[] = {
 	  "predict per-SL shares from a port's arbitration configuration" },
 	{ "bw", cmd_bw, cmd_bw_usage, "bandwidth generators on any SL: sent and received rates" },
 	{ "converge", cmd_converge, cmd_converge_usage,
-	  "mixed lat and bw flows from many hosts: per-SL latency and shares vs analyze" },
+	  "mixed lat and bw flows from many hosts, shares vs analyze" },
 	{ "help", cmd_help, cmd_help_usage, "show help for a command" },
 	{ "lat", cmd_lat, cmd_lat_usage, "RTT through the fabric, without end-host overheads" },
 	{ "server", cmd_server, cmd_server_usage, "passive side: keep RECVs posted, count arrivals" },

@@ -137,6 +137,10 @@ int client_open_device(const struct flow_opts *o, struct verbs_dev *dev, struct 
 			ret = verbs_dev_use_pkey(dev, o->pkey_index, err, errlen);
 		return ret;
 	}
+	/* No device: the same error, and exit status, as over TCP. */
+	ret = verbs_check_devices(err, errlen);
+	if (ret)
+		return ret;
 	ret = conn_cm_resolve(cm, o->host, o->tcp_port, o->spec.tclass, (int)(o->timeout_s * 1000),
 			      err, errlen);
 	if (ret)

@@ -96,7 +96,7 @@ static int flow_opts_clock(void *dst, const char *name, const char *value, char 
 	OPT_FLAG(0, "rdma-cm", "connect through librdmacm instead of TCP", struct flow_opts, \
 		 rdma_cm), \
 	OPT_FLAG(0, "hugepages", "put the buffers on huge pages", struct flow_opts, hugepages), \
-	OPT_STRING(0, "json", "FILE", "write the results as JSON ('-': stdout)", \
+	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)", \
 		   struct flow_opts, json_path)
 
 const struct opts_entry flow_opts_listen_table[] = {

@@ -212,3 +212,18 @@ int arb_analyze(const struct arb_config *cfg, const struct arb_params *params,
 		return -EINVAL;
 	return m->analyze(cfg, params, res);
 }
+
+bool arb_warning_is_note(const char *code)
+{
+	/* Routine on almost any real table, or shown by the tables already. */
+	static const char *const notes[] = {
+		"weight-0", "below-packet", "sl-shared-vl", "reading-left-out",
+		"readings-disagree", "opensm-max-vls-unused",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (!strcmp(code, notes[i]))
+			return true;
+	return false;
+}

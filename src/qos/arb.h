@@ -50,6 +50,13 @@ void arb_semantics_format(const struct arb_semantics *sem, char *buf,
 bool arb_model_fits(enum arb_model model, enum arb_kind kind);
 
 /*
+ * Whether a warning of kind @code (arb_result.warning_codes) is a routine
+ * note, shown with -v, rather than one that changes the figures or asks
+ * for action, always shown.
+ */
+bool arb_warning_is_note(const char *code);
+
+/*
  * Run the model in params->model on @cfg: per SL and per VL share, Gb/s
  * and entry distances, with water-filling of the offered loads, and the
  * warnings the configuration deserves. Returns 0, or -EINVAL when the

@@ -87,13 +87,14 @@ void arb_common_waterfill(const struct arb_wf *wf, double link_gbps,
 /* Results and warnings                                                */
 /* ------------------------------------------------------------------ */
 
-void __attribute__((format(printf, 2, 3)))
-arb_common_warn(struct arb_result *res, const char *fmt, ...)
+void __attribute__((format(printf, 3, 4)))
+arb_common_warn(struct arb_result *res, const char *code, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (res->n_warnings >= ARB_MAX_WARNINGS)
 		return;
+	snprintf(res->warning_codes[res->n_warnings], ARB_WARNING_CODE_LEN, "%s", code);
 	va_start(ap, fmt);
 	vsnprintf(res->warnings[res->n_warnings++], ARB_WARNING_LEN, fmt, ap);
 	va_end(ap);

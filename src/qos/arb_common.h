@@ -37,9 +37,10 @@ struct arb_wf {
 void arb_common_waterfill(const struct arb_wf *wf, double link_gbps,
 			  double rate_gbps[ARB_MAX_FLOWS]);
 
-/* Add a warning to @res; those beyond ARB_MAX_WARNINGS are dropped. */
-void __attribute__((format(printf, 2, 3)))
-arb_common_warn(struct arb_result *res, const char *fmt, ...);
+/* Add a warning, of kind @code ("sl-shared-vl", stable: the JSON's), to
+ * @res; those beyond ARB_MAX_WARNINGS are dropped. */
+void __attribute__((format(printf, 3, 4)))
+arb_common_warn(struct arb_result *res, const char *code, const char *fmt, ...);
 
 /* Fill SL (or priority) @sl's rate and share in @res; returns its entry. */
 struct arb_sl_result *arb_common_fill_sl(struct arb_result *res,

@@ -192,7 +192,8 @@ static void arb_ets_warnings(const struct arb_config *cfg, const struct arb_wf *
 		if (wf->load_gbps[f] >= 0 || !cfg->bands[b].strict ||
 		    b == cfg->n_bands - 1)
 			continue;
-		arb_common_warn(res, "band %d is strict and saturating: the bands after "
+		arb_common_warn(res, "ets-strict-starves",
+				"band %d is strict and saturating: the bands after "
 				"it get nothing (give its load with --load)", b);
 		return;
 	}

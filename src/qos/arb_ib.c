@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "qos/arb_common.h"
@@ -307,17 +308,18 @@ static void arb_warn_entries(const struct arb_config *cfg,
 			beyond++;
 	}
 	if (t->cap && t->n_entries > t->cap)
-		arb_common_warn(res, "%s table has %d entries but the port holds %d "
+		arb_common_warn(res, "table-over-cap",
+				"%s table has %d entries but the port holds %d "
 				"(VLArb%sCap): the rest are ignored by the port",
 				name, t->n_entries, t->cap, t == &cfg->high ? "High" : "Low");
 	if (zero)
-		arb_common_warn(res, "%s table: %d %s with weight 0 skipped",
+		arb_common_warn(res, "weight-0", "%s table: %d %s with weight 0 skipped",
 				name, zero, arb_entries(zero));
 	if (vl15)
-		arb_common_warn(res, "%s table: %d %s naming VL15 (management only) "
+		arb_common_warn(res, "vl15-entry", "%s table: %d %s naming VL15 (management only) "
 				"ignored", name, vl15, arb_entries(vl15));
 	if (beyond)
-		arb_common_warn(res, "%s table: %d %s naming VLs beyond the %d "
+		arb_common_warn(res, "vl-beyond-oper", "%s table: %d %s naming VLs beyond the %d "
 				"operational VLs never served", name, beyond,
 				arb_entries(beyond), cfg->oper_vls);
 }
@@ -343,7 +345,7 @@ static void arb_warn_small_weights(const struct arb_config *cfg,
 	}
 	if (!small)
 		return;
-	arb_common_warn(res, "%s table: %d %s below one %u-byte packet: %s",
+	arb_common_warn(res, "below-packet", "%s table: %d %s below one %u-byte packet: %s",
 			arb_table_name(cfg, t), small, arb_entries(small), min_packet,
 			model == ARB_MODEL_IB_FLUID ?
 			"ib-fluid sends parts of packets, a reading no port "
@@ -357,12 +359,42 @@ static bool arb_sl_offers(const struct arb_params *params, int sl)
 	return params->load_gbps[sl] != 0;
 }
 
+/* The SLs that offer traffic and share a VL, all in one line. */
+static void arb_warn_shared_vls(const struct arb_config *cfg, const struct arb_params *params,
+				struct arb_result *res)
+{
+	char list[ARB_WARNING_LEN] = "";
+	int sl, vl, n;
+	size_t len = 0;
+
+	for (vl = 0; vl < ARB_VL15; vl++) {
+		if (!res->vls[vl].high_weight && !res->vls[vl].low_weight)
+			continue;
+		for (sl = 0, n = 0; sl < ARB_NUM_SLS; sl++)
+			n += cfg->sl2vl[sl] == vl && arb_sl_offers(params, sl);
+		if (n < 2)
+			continue;
+		for (sl = 0, n = 0; sl < ARB_NUM_SLS && len < sizeof(list); sl++) {
+			if (cfg->sl2vl[sl] != vl || !arb_sl_offers(params, sl))
+				continue;
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%sSL%d",
+						len && !n ? "; " : "", n ? "+" : "", sl);
+			n++;
+		}
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, " on VL%d", vl);
+	}
+	if (len)
+		arb_common_warn(res, "sl-shared-vl", "SLs sharing a VL split its share equally: %s",
+				list);
+}
+
 /* SL to VL mapping problems, for the SLs that offer traffic. */
 static void arb_warn_sl2vl(const struct arb_config *cfg,
 			   const struct arb_params *params,
 			   struct arb_result *res)
 {
-	int sl, other, vl;
+	int sl, vl;
 
 	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
 		vl = cfg->sl2vl[sl];
@@ -370,27 +402,24 @@ static void arb_warn_sl2vl(const struct arb_config *cfg,
 			continue;
 		if (vl == ARB_VL15) {
 			if (cfg->sl2vl_explicit)
-				arb_common_warn(res, "SL%d maps to VL15 (management "
+				arb_common_warn(res, "sl-vl15", "SL%d maps to VL15 (management "
 						"only): its traffic is dropped", sl);
 			continue;
 		}
 		if (cfg->oper_vls && vl >= cfg->oper_vls)
-			arb_common_warn(res, "SL%d maps to VL%d, beyond the %d "
+			arb_common_warn(res, "sl-vl-beyond-oper",
+					"SL%d maps to VL%d, beyond the %d "
 					"operational VLs", sl, vl, cfg->oper_vls);
 		if (!res->vls[vl].high_weight && !res->vls[vl].low_weight) {
 			if (params->load_gbps[sl] > 0)
-				arb_common_warn(res, "SL%d offers load but VL%d has no "
+				arb_common_warn(res, "sl-no-weight",
+						"SL%d offers load but VL%d has no "
 						"arbitration weight: it gets nothing",
 						sl, vl);
 			continue;
 		}
-		for (other = 0; other < sl; other++)
-			if (cfg->sl2vl[other] == vl && arb_sl_offers(params, other))
-				break;
-		if (other < sl)
-			arb_common_warn(res, "SL%d and SL%d share VL%d: the VL's share "
-					"is split equally between its SLs", other, sl, vl);
 	}
+	arb_warn_shared_vls(cfg, params, res);
 }
 
 static void arb_warn_limit(const struct arb_config *cfg, struct arb_result *res)
@@ -398,13 +427,14 @@ static void arb_warn_limit(const struct arb_config *cfg, struct arb_result *res)
 	int i;
 
 	if (!cfg->limit_known)
-		arb_common_warn(res, "LimitOfHighPriority not in the input: %d assumed "
+		arb_common_warn(res, "limit-assumed",
+				"LimitOfHighPriority not in the input: %d assumed "
 				"(give it with --limit)", cfg->limit);
 	if (cfg->limit != ARB_LIMIT_NONE)
 		return;
 	for (i = 0; i < cfg->low.n_entries; i++) {
 		if (cfg->low.entries[i].weight) {
-			arb_common_warn(res, "limit 255: the high table is never "
+			arb_common_warn(res, "limit-255", "limit 255: the high table is never "
 					"limited, low-priority VLs can starve");
 			return;
 		}
@@ -429,7 +459,7 @@ static void arb_warn_firmware(const struct arb_config *cfg,
 			zero += !t->entries[i].weight && t->entries[i - 1].weight;
 	}
 	if (zero)
-		arb_common_warn(res, "firmware caveat: %d weight-0 %s between "
+		arb_common_warn(res, "firmware-weight-0", "firmware caveat: %d weight-0 %s between "
 				"weighted ones; some firmware misbehaves on them "
 				"(this prediction skips them)", zero, arb_entries(zero));
 	if (!unlimited)
@@ -437,7 +467,7 @@ static void arb_warn_firmware(const struct arb_config *cfg,
 	for (i = 0; i < ARB_NUM_SLS; i++) {
 		if (fabs(unlimited->sls[i].share_pct - res->sls[i].share_pct) < 1)
 			continue;
-		arb_common_warn(res, "firmware caveat: the shares depend on "
+		arb_common_warn(res, "firmware-high-limit", "firmware caveat: the shares depend on "
 				"LimitOfHighPriority %d; firmware that ignores "
 				"VL_HIGH_LIMIT gives SL%d %.1f %% instead of %.1f %%",
 				cfg->limit, i, unlimited->sls[i].share_pct,
@@ -592,11 +622,13 @@ static void arb_ib_compare(const struct arb_config *cfg,
 		arb_ib_add_semantics(cfg, params, arb_ib_semantics_nth(i), res);
 	}
 	if (left_out)
-		arb_common_warn(res, "carry=yes,low=entry,limit0=bytes left out of the "
+		arb_common_warn(res, "reading-left-out",
+				"carry=yes,low=entry,limit0=bytes left out of the "
 				"range: at limit 0 its low turns can pass empty (a light low "
 				"entry repaying its overshoot); the specification alternates");
 	if (arb_ib_breaks_limit0(cfg, params, params->semantics))
-		arb_common_warn(res, "the semantics chosen (carry=yes,low=entry,"
+		arb_common_warn(res, "reading-breaks-limit0",
+				"the semantics chosen (carry=yes,low=entry,"
 				"limit0=bytes) breaks limit 0's alternation on this port: "
 				"its low turns can pass empty");
 	for (i = 0; i < res->n_semantics; i++) {
@@ -613,7 +645,8 @@ static void arb_ib_compare(const struct arb_config *cfg,
 		    params->range_pct)
 			res->uncertain = true;
 	if (res->uncertain)
-		arb_common_warn(res, "the readings of the specification disagree by "
+		arb_common_warn(res, "readings-disagree",
+				"the readings of the specification disagree by "
 				"more than %.1f points: shares are shown as ranges; "
 				"rperf converge tells which one the switch follows",
 				params->range_pct);
@@ -653,13 +686,13 @@ int arb_ib_analyze(const struct arb_config *cfg,
 	struct arb_result unlimited;
 
 	if (params->model == ARB_MODEL_DTABLE && cfg->low.n_entries)
-		arb_common_warn(res, "dtable: the low table is not used (the "
+		arb_common_warn(res, "dtable-low-unused", "dtable: the low table is not used (the "
 				"high table's entries name SLs)");
 	arb_ib_one(cfg, params, params->semantics, true, res);
 	if (params->model == ARB_MODEL_IB_PACKET && params->compare_semantics)
 		arb_ib_compare(cfg, params, res);
 	if (!res->exact)
-		arb_common_warn(res, "no exact period within %u packets: shares "
+		arb_common_warn(res, "no-exact-period", "no exact period within %u packets: shares "
 				"within %.2f points", ARB_SIM_MAX_STEPS, res->bound_pct);
 	arb_queue_packet_bytes(cfg, params, packet_bytes);
 	arb_ib_warnings(cfg, params, packet_bytes, arb_ib_unlimited(cfg, params, &unlimited), res);

@@ -29,8 +29,9 @@
 #define ARB_DEFAULT_LINK_GBPS	100.0
 #define ARB_DEFAULT_PACKET_BYTES 4096
 #define ARB_MAX_WARNINGS	48
-#define ARB_WARNING_LEN		200
+#define ARB_WARNING_LEN		320
 #define ARB_MAX_CONFIG_WARNINGS	24
+#define ARB_WARNING_CODE_LEN	32	/* "sl-shared-vl": what a warning is about */
 
 enum arb_kind {
 	ARB_KIND_VLARB,		/* InfiniBand VLArb + SL2VL */
@@ -103,6 +104,7 @@ struct arb_config {
 	 */
 	int n_warnings;
 	char warnings[ARB_MAX_CONFIG_WARNINGS][ARB_WARNING_LEN];
+	char warning_codes[ARB_MAX_CONFIG_WARNINGS][ARB_WARNING_CODE_LEN];
 
 	/* ETS */
 	int n_bands;
@@ -184,6 +186,7 @@ struct arb_result {
 				 ARB_MAX_BANDS : ARB_NUM_VLS];
 	int n_warnings;
 	char warnings[ARB_MAX_WARNINGS][ARB_WARNING_LEN];
+	char warning_codes[ARB_MAX_WARNINGS][ARB_WARNING_CODE_LEN];
 };
 
 #endif

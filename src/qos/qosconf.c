@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 
 #include "base/errbuf.h"
 #include "qos/qosconf_lex.h"
@@ -404,9 +405,33 @@ int qosconf_parse(const struct qosconf_source *src, int n_src,
 	return rc;
 }
 
+/*
+ * Whether @text is a document rperf wrote (--json): an object with
+ * "command" and "schema_version". Such a file is an output, never a
+ * configuration; the caller refuses it by name.
+ */
+static const char *qosconf_rperf_json(const char *text)
+{
+	static char cmd[32];
+	json_t *root, *c;
+
+	text += strspn(text, " \t\r\n");
+	if (*text != '{')
+		return NULL;
+	root = json_loads(text, 0, NULL);
+	c = json_object_get(root, "command");
+	cmd[0] = '\0';
+	if (json_is_string(c) && json_is_integer(json_object_get(root, "schema_version")))
+		snprintf(cmd, sizeof(cmd), "%s", json_string_value(c));
+	json_decref(root);
+	return cmd[0] ? cmd : NULL;
+}
+
 int qosconf_read_file(const char *path, char **text, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	bool in = !strcmp(path, "-");
+	FILE *f = in ? stdin : fopen(path, "r");
+	const char *cmd;
 	char *buf = NULL;
 	size_t n = 0;
 	int rc = 0;
@@ -424,13 +449,20 @@ int qosconf_read_file(const char *path, char **text, char *err, size_t errlen)
 		rc = -EIO;
 	else if (!rc && n > QOSCONF_MAX_FILE_BYTES)
 		rc = -EFBIG;
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (rc) {
 		free(buf);
 		return errbuf_set(err, errlen, rc, "'%s': %s", path, rc == -EFBIG ?
 				  "larger than the 4 MiB accepted" : strerror(-rc));
 	}
 	buf[n] = '\0';
+	cmd = qosconf_rperf_json(buf);
+	if (cmd) {
+		free(buf);
+		return errbuf_set(err, errlen, -EINVAL, "'%s': rperf's own JSON output (rperf %s "
+				  "--json), not an input: give the files it was made from", path, cmd);
+	}
 	*text = buf;
 	return 0;
 }

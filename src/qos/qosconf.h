@@ -40,7 +40,9 @@ int qosconf_parse(const struct qosconf_source *src, int n_src,
 		  const struct qosconf_opts *opts, struct arb_config *cfg,
 		  enum qosconf_format *format_out, char *err, size_t errlen);
 
-/* Read a file whole; *text is malloc'ed. Returns 0 or -errno (@err set). */
+/* Read a file whole ("-": standard input); *text is malloc'ed. A document
+ * rperf wrote (--json) is refused: it is an output, not an input. Returns
+ * 0 or -errno (@err set). */
 int qosconf_read_file(const char *path, char **text, char *err, size_t errlen);
 
 #endif

@@ -33,8 +33,8 @@ int qosconf_lex_error_line(struct qosconf_parser *p, int line, const char *what)
 	return qosconf_lex_error(p, "%s", what);
 }
 
-void __attribute__((format(printf, 2, 3)))
-qosconf_lex_warn(struct qosconf_parser *p, const char *fmt, ...)
+void __attribute__((format(printf, 3, 4)))
+qosconf_lex_warn(struct qosconf_parser *p, const char *code, const char *fmt, ...)
 {
 	struct arb_config *cfg = p->cfg;
 	char what[ARB_WARNING_LEN];
@@ -47,8 +47,10 @@ qosconf_lex_warn(struct qosconf_parser *p, const char *fmt, ...)
 	for (i = 0; i < cfg->n_warnings; i++)
 		if (!strcmp(cfg->warnings[i], what))
 			return;
-	if (cfg->n_warnings < ARB_MAX_CONFIG_WARNINGS)
-		memcpy(cfg->warnings[cfg->n_warnings++], what, sizeof(what));
+	if (cfg->n_warnings >= ARB_MAX_CONFIG_WARNINGS)
+		return;
+	snprintf(cfg->warning_codes[cfg->n_warnings], ARB_WARNING_CODE_LEN, "%s", code);
+	memcpy(cfg->warnings[cfg->n_warnings++], what, sizeof(what));
 }
 
 char *qosconf_lex_skip_space(const char *s)

@@ -21,9 +21,10 @@ qosconf_lex_error(struct qosconf_parser *p, const char *fmt, ...);
 /* qosconf_lex_error() for an earlier @line (it becomes the current one). */
 int qosconf_lex_error_line(struct qosconf_parser *p, int line, const char *what);
 
-/* Add a warning about the input to p->cfg (once; dropped when full). */
-void __attribute__((format(printf, 2, 3)))
-qosconf_lex_warn(struct qosconf_parser *p, const char *fmt, ...);
+/* Add a warning of kind @code about the input to p->cfg (once; dropped
+ * when full). */
+void __attribute__((format(printf, 3, 4)))
+qosconf_lex_warn(struct qosconf_parser *p, const char *code, const char *fmt, ...);
 
 /* The first non-blank of @s. */
 char *qosconf_lex_skip_space(const char *s);

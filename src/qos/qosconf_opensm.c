@@ -148,7 +148,8 @@ static void opensm_high_limit(struct qosconf_parser *p, const char *key,
 
 	set->high_limit = (int32_t)v;
 	if (*end || !*value)
-		qosconf_lex_warn(p, "%s '%s': OpenSM reads it as %ld", key, value,
+		qosconf_lex_warn(p, "opensm-value-read",
+				 "%s '%s': OpenSM reads it as %ld", key, value,
 				 set->high_limit);
 }
 
@@ -161,7 +162,8 @@ static int opensm_set_value(struct qosconf_parser *p, const char *key,
 	if (!strcmp(field, "max_vls")) {
 		v = opensm_unsigned(value, UINT32_MAX);
 		if (v < 0)
-			qosconf_lex_warn(p, "%s '%s' is not a number: OpenSM ignores "
+			qosconf_lex_warn(p, "opensm-line-ignored",
+					 "%s '%s' is not a number: OpenSM ignores "
 					 "the line", key, value);
 		else
 			set->max_vls = v;
@@ -190,7 +192,8 @@ static void opensm_general(struct qosconf_parser *p, const char *key,
 	}
 	v = opensm_unsigned(value, 255);
 	if (v < 0)
-		qosconf_lex_warn(p, "max_op_vls '%s' is not a number 0-255: OpenSM "
+		qosconf_lex_warn(p, "opensm-value-read",
+				 "max_op_vls '%s' is not a number 0-255: OpenSM "
 				 "keeps %ld", value, p->max_op_vls);
 	else
 		p->max_op_vls = v;
@@ -234,7 +237,8 @@ int qosconf_opensm_line(struct qosconf_parser *p, char *s)
 	if (!opensm_is_field(field))
 		return qosconf_lex_error(p, "unknown key '%s'", s);
 	if (set == QOSCONF_NODE_SW2SW) {
-		qosconf_lex_warn(p, "%s: OpenSM %s has no sw2sw keys and ignores "
+		qosconf_lex_warn(p, "opensm-no-sw2sw",
+				 "%s: OpenSM %s has no sw2sw keys and ignores "
 				 "it; inter-switch ports get the qos_swe_ keys", s,
 				 OPENSM_VERSION);
 		return 0;
@@ -308,7 +312,7 @@ static void opensm_vlarb_misread(struct qosconf_parser *p, const char *key,
 	if (n == listed && i == n)
 		return;
 	opensm_vlarb_show(vl, w, listed, shown, sizeof(shown));
-	qosconf_lex_warn(p, "%s '%.40s%s': OpenSM reads it as %s (it takes a "
+	qosconf_lex_warn(p, "opensm-value-read", "%s '%.40s%s': OpenSM reads it as %s (it takes a "
 			 "number, then skips one character)", key, s,
 			 strlen(s) > 40 ? "..." : "", shown);
 }
@@ -320,11 +324,12 @@ static void opensm_vlarb_entry(struct qosconf_parser *p, const char *key, int i,
 	e->vl = vl % 15;
 	e->weight = (uint8_t)w;
 	if (e->vl != vl)
-		qosconf_lex_warn(p, "%s entry %d: VL %u is programmed as VL%u "
+		qosconf_lex_warn(p, "opensm-vl-masked", "%s entry %d: VL %u is programmed as VL%u "
 				 "(OpenSM takes the VL modulo 15)", key, i + 1, vl,
 				 e->vl);
 	if (e->weight != w)
-		qosconf_lex_warn(p, "%s entry %d: weight %u is programmed as %u "
+		qosconf_lex_warn(p, "opensm-weight-masked",
+				 "%s entry %d: weight %u is programmed as %u "
 				 "(OpenSM keeps its low 8 bits)", key, i + 1, w,
 				 e->weight);
 }
@@ -346,7 +351,8 @@ static void opensm_vlarb_read(struct qosconf_parser *p, const char *key,
 		opensm_vlarb_entry(p, key, i, vl[i], w[i], &t->entries[i]);
 	}
 	if (*at)
-		qosconf_lex_warn(p, "%s lists more than %d entries: OpenSM drops "
+		qosconf_lex_warn(p, "opensm-entries-dropped",
+				 "%s lists more than %d entries: OpenSM drops "
 				 "the rest", key, ARB_MAX_ENTRIES);
 	opensm_vlarb_misread(p, key, s, vl, w, t->listed);
 }
@@ -371,7 +377,8 @@ static void opensm_vlarb_cut(struct qosconf_parser *p, const char *key,
 	int i, weighted = 0;
 
 	if (listed > cap)
-		qosconf_lex_warn(p, "%s lists %d entries, the port holds %d (%s): "
+		qosconf_lex_warn(p, "opensm-entries-over-cap",
+				 "%s lists %d entries, the port holds %d (%s): "
 				 "OpenSM programs the first %d", key, listed, cap,
 				 cap_name, cap);
 	for (i = copied; i < t->n_entries; i++) {
@@ -380,7 +387,8 @@ static void opensm_vlarb_cut(struct qosconf_parser *p, const char *key,
 		t->entries[i].vl = 0;
 	}
 	if (weighted)
-		qosconf_lex_warn(p, "%s entries %d-%d are programmed as 0:0: OpenSM "
+		qosconf_lex_warn(p, "opensm-second-block",
+				 "%s entries %d-%d are programmed as 0:0: OpenSM "
 				 "%s writes the second block %s %% 32 = %d entries "
 				 "long", key, copied + 1, t->n_entries,
 				 OPENSM_VERSION, cap_name, cap % OPENSM_BLOCK_ENTRIES);
@@ -392,6 +400,8 @@ static void opensm_vlarb_program(struct qosconf_parser *p, const char *key,
 				 int cap, int oper_vls, struct arb_table *t)
 {
 	int mask = opensm_vl_mask(oper_vls), i;
+	char list[ARB_WARNING_LEN] = "";
+	size_t len = 0;
 	uint8_t vl;
 
 	memcpy(t->entries, in->entries, sizeof(t->entries));
@@ -402,13 +412,15 @@ static void opensm_vlarb_program(struct qosconf_parser *p, const char *key,
 				 in->listed);
 	for (i = 0; i < t->n_entries && i < in->listed; i++) {
 		vl = t->entries[i].vl & mask;
-		if (vl != t->entries[i].vl && t->entries[i].weight)
-			qosconf_lex_warn(p, "%s entry %d: VL%u is programmed as VL%u: "
-					 "the port has %d operational VLs (OpenSM "
-					 "masks the VL with %d)", key, i + 1,
-					 t->entries[i].vl, vl, oper_vls, mask);
+		if (vl != t->entries[i].vl && t->entries[i].weight && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%sentry %d (VL%u as VL%u)",
+						len ? ", " : "", i + 1, t->entries[i].vl, vl);
 		t->entries[i].vl = vl;
 	}
+	if (len)
+		qosconf_lex_warn(p, "opensm-vl-masked", "%s: the port has %d operational VLs and "
+				 "OpenSM masks the VL with %d: %s", key, oper_vls, mask, list);
 }
 
 /* The list as its writer meant it: VLs split by commas or blanks. */
@@ -432,28 +444,36 @@ static int opensm_sl2vl_read(struct qosconf_parser *p, const char *key,
 			     const char *s, uint8_t *sl2vl)
 {
 	unsigned vl[ARB_NUM_SLS], want[ARB_NUM_SLS];
+	char list[ARB_WARNING_LEN] = "";
 	const char *at = s;
 	int sl, listed = 0, n;
+	size_t len = 0;
 
 	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
 		if (*at)
 			listed = sl + 1;
 		at = opensm_number(at, &vl[sl]);
 		sl2vl[sl] = vl[sl] & 0xf;
-		if (sl2vl[sl] != vl[sl])
-			qosconf_lex_warn(p, "%s: SL%d's VL %u is programmed as VL%u "
-					 "(OpenSM keeps its low 4 bits)", key, sl,
-					 vl[sl], sl2vl[sl]);
+		if (sl2vl[sl] != vl[sl] && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%sSL%d (%u as VL%u)",
+						len ? ", " : "", sl, vl[sl], sl2vl[sl]);
 	}
+	if (len)
+		qosconf_lex_warn(p, "opensm-sl2vl-masked", "%s: OpenSM keeps the low 4 bits of "
+				 "each VL: %s", key, list);
 	n = opensm_sl2vl_intended(s, want);
 	if (*at)
-		qosconf_lex_warn(p, "%s lists more than 16 VLs: OpenSM drops the "
+		qosconf_lex_warn(p, "opensm-sl2vl-dropped",
+				 "%s lists more than 16 VLs: OpenSM drops the "
 				 "rest", key);
 	else if (n >= 0 && n < ARB_NUM_SLS && n == listed)
-		qosconf_lex_warn(p, "%s lists %d VLs: OpenSM maps SL%d-SL15 to VL0",
+		qosconf_lex_warn(p, "opensm-sl2vl-short",
+				 "%s lists %d VLs: OpenSM maps SL%d-SL15 to VL0",
 				 key, n, n);
 	else if (n != listed || memcmp(want, vl, listed * sizeof(*vl)))
-		qosconf_lex_warn(p, "%s '%.40s': OpenSM reads it otherwise (it takes "
+		qosconf_lex_warn(p, "opensm-value-read",
+				 "%s '%.40s': OpenSM reads it otherwise (it takes "
 				 "a number, then skips one character)", key, s);
 	return listed;
 }
@@ -463,19 +483,23 @@ static void opensm_sl2vl_program(struct qosconf_parser *p, const char *key,
 				 uint8_t *sl2vl, int oper_vls)
 {
 	int mask = opensm_vl_mask(oper_vls), sl;
+	char list[ARB_WARNING_LEN] = "";
+	size_t len = 0;
 	uint8_t vl;
 
 	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
 		if (sl2vl[sl] == ARB_VL15)
 			continue;
 		vl = sl2vl[sl] & mask;
-		if (vl != sl2vl[sl])
-			qosconf_lex_warn(p, "%s: SL%d's VL%u is programmed as VL%u: the "
-					 "port has %d operational VLs (OpenSM masks "
-					 "the VL with %d)", key, sl, sl2vl[sl], vl,
-					 oper_vls, mask);
+		if (vl != sl2vl[sl] && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%sSL%d (VL%u as VL%u)",
+						len ? ", " : "", sl, sl2vl[sl], vl);
 		sl2vl[sl] = vl;
 	}
+	if (len)
+		qosconf_lex_warn(p, "opensm-sl2vl-masked", "%s: the port has %d operational VLs "
+				 "and OpenSM masks the VL with %d: %s", key, oper_vls, mask, list);
 }
 
 /* ------------------------------------------------------------------ */
@@ -489,12 +513,14 @@ static void opensm_verify_set(struct qosconf_parser *p, int set)
 	const char *prefix = opensm_set_prefix(set);
 
 	if (s->max_vls > 15)
-		qosconf_lex_warn(p, "%s_max_vls %ld is out of range 1-15: OpenSM "
+		qosconf_lex_warn(p, "opensm-out-of-range",
+				 "%s_max_vls %ld is out of range 1-15: OpenSM "
 				 "uses its default", prefix, s->max_vls);
 	if (s->max_vls > 15)
 		s->max_vls = 0;
 	if (s->high_limit > 255)
-		qosconf_lex_warn(p, "%s_high_limit %ld is out of range 0-255: "
+		qosconf_lex_warn(p, "opensm-out-of-range",
+				 "%s_high_limit %ld is out of range 0-255: "
 				 "OpenSM uses %s", prefix, s->high_limit,
 				 set == QOSCONF_NODE_COUNT ? "its default 0" :
 				 "the generic qos_high_limit");
@@ -519,9 +545,11 @@ static const struct qosconf_port *opensm_port(struct qosconf_parser *p,
 	if (port && port->vl_cap && port->vl_cap < *oper_vls)
 		*oper_vls = port->vl_cap;
 	if (!port || !port->vl_cap)
-		qosconf_lex_warn(p, "the port's VLCap is not known: %d operational "
-				 "VLs assumed (max_op_vls %ld)", *oper_vls,
-				 p->max_op_vls);
+		qosconf_lex_warn(p, "vlcap-unknown",
+				 "%d operational VLs assumed, as max_op_vls %ld "
+				 "asks: the port's VLCap is not known, and a port with "
+				 "fewer data VLs gets fewer (give --port to read it)",
+				 *oper_vls, p->max_op_vls);
 	return port;
 }
 
@@ -536,7 +564,8 @@ static void opensm_warn_max_vls(struct qosconf_parser *p, int own, int oper_vls)
 		s = &p->sets[set];
 	}
 	if (s->max_vls && s->max_vls != oper_vls)
-		qosconf_lex_warn(p, "%s_max_vls %ld: OpenSM %s does not use it; the "
+		qosconf_lex_warn(p, "opensm-max-vls-unused",
+				 "%s_max_vls %ld: OpenSM %s does not use it; the "
 				 "port has %d operational VLs (max_op_vls %ld and "
 				 "the VLCap of the port and its peer)",
 				 opensm_set_prefix(set), s->max_vls, OPENSM_VERSION,
@@ -571,7 +600,7 @@ static int opensm_own_set(struct qosconf_parser *p)
 {
 	if (p->opts->node_type != QOSCONF_NODE_SW2SW)
 		return p->opts->node_type;
-	qosconf_lex_warn(p, "OpenSM %s has no sw2sw key set: inter-switch ports "
+	qosconf_lex_warn(p, "opensm-no-sw2sw", "OpenSM %s has no sw2sw key set: inter-switch ports "
 			 "get the qos_swe_ keys", OPENSM_VERSION);
 	return QOSCONF_NODE_SWE;
 }
@@ -643,7 +672,7 @@ int qosconf_opensm_finish(struct qosconf_parser *p)
 	opensm_tables(p, own, oper_vls, port);
 	p->cfg->oper_vls = oper_vls;
 	if (port && port->vl_cap == 1)
-		qosconf_lex_warn(p, "the port has one data VL: OpenSM programs no "
+		qosconf_lex_warn(p, "opensm-one-vl", "the port has one data VL: OpenSM programs no "
 				 "VL arbitration on it");
 	return 0;
 }

@@ -357,6 +357,7 @@ void qosconf_smp_start(struct qosconf_parser *p)
 bool qosconf_smp_detect(const char *s)
 {
 	return strstr(s, "VLArbitration tables:") || strstr(s, "SL2VL table") ||
+	       strstr(s, "No VLArbitration tables") ||
 	       smp_is_row(s, "VL") || smp_is_row(s, "WEIGHT") ||
 	       !strncmp(s, "ports:", 6) || smp_is_portinfo(s);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errbuf.h"
 #include "rdma/verbs.h"
@@ -162,6 +163,56 @@ static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, 
 	return 0;
 }
 
+/*
+ * Why /dev/infiniband gives this user nothing, for the no-device message:
+ * absent (no RDMA driver loaded), or a uverbs node this user cannot open
+ * (permission), or "" when neither explains it.
+ */
+static const char *dev_node_why(char *buf, size_t cap)
+{
+	struct dirent *e;
+	DIR *d = opendir("/dev/infiniband");
+
+	buf[0] = '\0';
+	if (!d)
+		return errno == EACCES ? "; this user may not read /dev/infiniband" :
+		       "; no /dev/infiniband: no RDMA driver is loaded";
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "uverbs", 6))
+			continue;
+		snprintf(buf, cap, "/dev/infiniband/%.32s", e->d_name);
+		if (access(buf, R_OK | W_OK)) {
+			snprintf(buf, cap, "; /dev/infiniband/%.32s: %s for this user (see its "
+				 "group, often rdma)", e->d_name, strerror(errno));
+			closedir(d);
+			return buf;
+		}
+		buf[0] = '\0';
+	}
+	closedir(d);
+	return buf;
+}
+
+int verbs_no_device(char *err, size_t errlen)
+{
+	char why[160];
+
+	return errbuf_set(err, errlen, -ENXIO, "no RDMA device found (ibv_devices lists "
+			  "none)%s; for Soft-RoCE: 'modprobe rdma_rxe', then 'rdma link add "
+			  "rxe0 type rxe netdev IFACE'", dev_node_why(why, sizeof(why)));
+}
+
+int verbs_check_devices(char *err, size_t errlen)
+{
+	struct ibv_device **list;
+	int n = 0;
+
+	list = ibv_get_device_list(&n);
+	if (list)
+		ibv_free_device_list(list);
+	return list && n > 0 ? 0 : verbs_no_device(err, errlen);
+}
+
 static struct ibv_device *dev_find(struct ibv_device **list, int n, const char *name,
 				   char *err, size_t errlen)
 {
@@ -170,7 +221,7 @@ static struct ibv_device *dev_find(struct ibv_device **list, int n, const char *
 	int i;
 
 	if (n <= 0) {
-		errbuf_set(err, errlen, -ENXIO, "no RDMA device found");
+		verbs_no_device(err, errlen);
 		return NULL;
 	}
 	if (!name)
@@ -196,7 +247,7 @@ int verbs_dev_open(struct verbs_dev *dev, const char *name, int port,
 	memset(dev, 0, sizeof(*dev));
 	list = ibv_get_device_list(&n);
 	if (!list)
-		return errbuf_set(err, errlen, -ENXIO, "no RDMA device found: %s", strerror(errno));
+		return verbs_no_device(err, errlen);
 	d = dev_find(list, n, name, err, errlen);
 	if (!d) {
 		ibv_free_device_list(list);

@@ -121,6 +121,14 @@ struct verbs_counters {
  * the RoCE v2 IPv4-mapped GID on Ethernet ports. Fails with a message when
  * the device is unknown, the port is not ACTIVE or the GID is not usable.
  */
+/*
+ * -ENXIO with what to do in @err when this host shows no RDMA device:
+ * ibv_devices, Soft-RoCE's rdma_rxe, and whether /dev/infiniband is
+ * missing or closed to this user. The one message for every path.
+ */
+int verbs_no_device(char *err, size_t errlen);
+/* 0 when this host has an RDMA device, else verbs_no_device(). */
+int verbs_check_devices(char *err, size_t errlen);
 int verbs_dev_open(struct verbs_dev *dev, const char *name, int port,
 		   int gid_index, char *err, size_t errlen);
 /* Same on a context that someone else (rdma_cm) opened. */

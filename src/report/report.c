@@ -42,6 +42,15 @@ json_t *report_doc_new(const char *command)
 	return o;
 }
 
+json_t *report_failed_json(const char *command, const char *error)
+{
+	json_t *o = report_doc_new(command);
+
+	json_object_set_new(o, "complete", json_false());
+	json_object_set_new(o, "error", json_string(error && error[0] ? error : "failed"));
+	return o;
+}
+
 json_t *report_real_or_null(bool has, double v)
 {
 	return has ? json_real(v) : json_null();

@@ -66,6 +66,12 @@ void report_criteria_table(FILE *out, const struct criteria *cs);
 
 /* {"command", "schema_version", "version"}: the head of every document. */
 json_t *report_doc_new(const char *command);
+/*
+ * The document of a command that failed before it had anything to
+ * report: the head, "complete": false and "error": @error (schema:
+ * common.schema.json#/$defs/failed_early). New reference.
+ */
+json_t *report_failed_json(const char *command, const char *error);
 /* Sets "schema_version" in @o, an event or document; returns @o. */
 json_t *report_schema_stamp(json_t *o);
 
@@ -198,6 +204,11 @@ struct analyze_report_info {
 	const char *const *sources;	/* input file names, or the live port */
 	int n_sources;
 	const char *port;		/* the live port an opensm.conf is read for */
+	/* The warnings as stderr showed them: the footer's count. */
+	int n_warnings;			/* shown at the default level */
+	int n_notes;			/* routine notes shown (-v) */
+	int n_hidden;			/* routine notes not shown (no -v) */
+	bool quiet;			/* -q: none shown */
 };
 
 /*

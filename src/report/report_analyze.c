@@ -180,11 +180,15 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 			    const struct arb_result *res)
 {
 	json_t *root = report_doc_new("analyze"), *warnings = json_array();
+	json_t *codes = json_array();
 	bool ib = res->kind == ARB_KIND_VLARB;
 	int i;
 
-	for (i = 0; i < res->n_warnings; i++)
+	for (i = 0; i < res->n_warnings; i++) {
 		json_array_append_new(warnings, json_string(res->warnings[i]));
+		json_array_append_new(codes, json_string(res->warning_codes[i][0] ?
+							 res->warning_codes[i] : "other"));
+	}
 	json_object_set_new(root, "model", json_string(arb_model_name(res->model)));
 	json_object_set_new(root, "runs", ib ? json_integer(res->runs) : json_null());
 	json_object_set_new(root, "limit", ib ? json_integer(res->limit) : json_null());
@@ -198,6 +202,7 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 	analyze_exactness_json(params, res, root);
 	analyze_lists_json(cfg, params, res, root);
 	json_object_set_new(root, "warnings", warnings);
+	json_object_set_new(root, "warning_codes", codes);
 	return root;
 }
 
@@ -242,26 +247,32 @@ static void analyze_distance_cols(FILE *out, bool has, double mean, double max)
 }
 
 /*
- * An SL's share: one number, or the range over the semantics when they
- * disagree by more than range_pct, so that no share is printed more
- * confidently than the models allow.
+ * An SL's share and rate: one number each, or the ranges over the
+ * semantics when they disagree by more than range_pct, so that no share
+ * is printed more confidently than the models allow.
  */
 static void analyze_share_col(FILE *out, const struct arb_params *params,
 			      const struct arb_result *res,
 			      const struct arb_sl_result *r)
 {
-	char range[32];
+	char range[32], gbps[32];
+	double to_gbps = res->link_gbps / 100;
+	int prec = res->link_gbps >= 10 ? 1 : res->link_gbps >= 1 ? 2 : 4;
 
 	if (!res->uncertain) {
-		fprintf(out, " %8.2f", r->share_pct);
+		fprintf(out, " %8.2f %8.2f", r->share_pct, r->gbps);
 		return;
 	}
-	if (r->share_max_pct - r->share_min_pct > params->range_pct)
+	if (r->share_max_pct - r->share_min_pct > params->range_pct) {
 		snprintf(range, sizeof(range), "%.1f-%.1f", r->share_min_pct,
 			 r->share_max_pct);
-	else
+		snprintf(gbps, sizeof(gbps), "%.*f-%.*f", prec, r->share_min_pct * to_gbps,
+			 prec, r->share_max_pct * to_gbps);
+	} else {
 		snprintf(range, sizeof(range), "%.2f", r->share_pct);
-	fprintf(out, " %11s", range);
+		snprintf(gbps, sizeof(gbps), "%.2f", r->gbps);
+	}
+	fprintf(out, " %11s %11s", range, gbps);
 }
 
 static void analyze_sl_rows(FILE *out, const struct arb_params *params,
@@ -272,9 +283,10 @@ static void analyze_sl_rows(FILE *out, const struct arb_params *params,
 	char offered[16];
 	int i, rows = 0;
 
-	fprintf(out, "%4s %4s %9s %*s %8s %9s %8s\n", unit,
+	fprintf(out, "%4s %4s %9s %*s %*s %9s %8s\n", unit,
 		res->kind == ARB_KIND_ETS ? "band" : "VL", "offered",
-		res->uncertain ? 11 : 8, "share %", "Gb/s", "mean dist", "max dist");
+		res->uncertain ? 11 : 8, "share %", res->uncertain ? 11 : 8, "Gb/s",
+		"mean dist", "max dist");
 	for (i = 0; i < res->n_sls; i++) {
 		r = &res->sls[i];
 		if (r->share_pct <= 0 && r->offered_gbps <= 0)
@@ -286,12 +298,60 @@ static void analyze_sl_rows(FILE *out, const struct arb_params *params,
 			snprintf(offered, sizeof(offered), "%.6g", r->offered_gbps);
 		fprintf(out, "%4d %4d %9s", r->sl, r->vl, offered);
 		analyze_share_col(out, params, res, r);
-		fprintf(out, " %8.2f", r->gbps);
 		analyze_distance_cols(out, r->has_distance, r->mean_distance,
 				      r->max_distance);
 	}
 	if (!rows)
-		fprintf(out, "   (none gets traffic)\n");
+		fprintf(out, "   (%s)\n", res->kind == ARB_KIND_ETS ?
+			"no priority offers load of its own: the bands below carry it" :
+			"none gets traffic");
+}
+
+/* "46,48" or "0-7,10": the members of @band in @map[0..n), runs joined. */
+static void analyze_map_list(const int8_t *map, int n, int band, char *buf, size_t cap)
+{
+	size_t len = 0;
+	int i, j;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len < cap; i = j) {
+		if (map[i] != band) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < n && map[j] == band; j++)
+			;
+		len += (size_t)snprintf(buf + len, cap - len, j - i > 2 ? "%s%d-%d" :
+					j - i == 2 ? "%s%d,%d" : "%s%d", len ? "," : "", i, j - 1);
+	}
+}
+
+/*
+ * ETS: what each band is given, DSCP and priority, one line a band
+ * (continued over lines at 100 columns), and the band of the rest.
+ */
+static void analyze_band_map(FILE *out, const struct arb_config *cfg, const struct arb_result *res)
+{
+	char dscp[400], prio[40], line[512];
+	size_t at, n;
+	int b;
+
+	fprintf(out, "\nband gets\n");
+	for (b = 0; b < res->n_vls; b++) {
+		analyze_map_list(cfg->dscp_band, ARB_NUM_DSCPS, b, dscp, sizeof(dscp));
+		analyze_map_list(cfg->prio_band, ARB_NUM_PRIOS, b, prio, sizeof(prio));
+		snprintf(line, sizeof(line), "%s%s%s%s%s%s", dscp[0] ? "DSCP " : "", dscp,
+			 dscp[0] && prio[0] ? "; " : "", prio[0] ? "priority " : "", prio,
+			 cfg->default_band == b ? (dscp[0] || prio[0] ? "; the rest (default)" :
+						   "the rest (default)") : "");
+		if (!line[0])
+			snprintf(line, sizeof(line), "nothing");
+		fprintf(out, "%4d", b);
+		for (at = 0; line[at]; at += n) {
+			n = strlen(line + at) > 90 ? 90 : strlen(line + at);
+			fprintf(out, "%s %.*s\n", at ? "    " : "", (int)n, line + at);
+		}
+	}
 }
 
 static void analyze_vl_rows(FILE *out, const struct arb_result *res)
@@ -321,6 +381,25 @@ static void analyze_vl_rows(FILE *out, const struct arb_result *res)
 	}
 }
 
+/* The footer's " (3 warnings; 6 notes with -v)": what stderr showed. */
+static const char *analyze_warning_count(const struct analyze_report_info *info)
+{
+	static char buf[96];
+	int n = info->n_warnings;
+
+	if (info->quiet)
+		return "";
+	if (info->n_hidden)
+		snprintf(buf, sizeof(buf), " (%d warning%s; %d note%s with -v)", n,
+			 n == 1 ? "" : "s", info->n_hidden, info->n_hidden == 1 ? "" : "s");
+	else if (info->n_notes)
+		snprintf(buf, sizeof(buf), " (%d warning%s, %d note%s)", n, n == 1 ? "" : "s",
+			 info->n_notes, info->n_notes == 1 ? "" : "s");
+	else
+		snprintf(buf, sizeof(buf), " (%d warning%s)", n, n == 1 ? "" : "s");
+	return buf;
+}
+
 void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			  const struct arb_config *cfg,
 			  const struct arb_params *params,
@@ -329,12 +408,13 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 	analyze_header(out, info, res);
 	analyze_sl_rows(out, params, res);
 	analyze_vl_rows(out, res);
+	if (res->kind == ARB_KIND_ETS)
+		analyze_band_map(out, cfg, res);
 	if (res->uncertain)
-		fprintf(out, "\nA range is a share the readings of the specification "
-			"disagree on; Gb/s and VL shares follow the semantics above.");
-	fprintf(out, "\n%s not listed get nothing; distances are in %s "
-		"(%d warning%s)\n", res->kind == ARB_KIND_ETS ?
-		"Priorities" : "SLs and VLs", res->kind == ARB_KIND_ETS ?
-		"entries served" : "packets of other VLs between two of the VL's",
-		res->n_warnings, res->n_warnings == 1 ? "" : "s");
+		fprintf(out, "\nA range is what the readings of the specification disagree on;\n"
+			"the VL shares follow the semantics above.");
+	fprintf(out, "\n%s not listed get nothing%s.\nDistances are in %s.\n",
+		res->kind == ARB_KIND_ETS ? "Priorities" : "SLs and VLs",
+		analyze_warning_count(info), res->kind == ARB_KIND_ETS ? "entries served" :
+		"packets of other VLs between two of the VL's");
 }

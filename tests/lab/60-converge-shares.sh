@@ -47,7 +47,7 @@ done
 grep -q "agent h3: its sink refused 2 data connection(s)" "$WORK/shares.out" ||
 	fail "converge did not warn of the refused data connections"
 echo "forged data connections from h1 and h3: refused, $(step_jq shares '.ports[0].refused_connections') counted"
-"$RPERF" analyze --model ets --json "$ETS" >"$WORK/analyze.json"
+"$RPERF" analyze --model ets --json - "$ETS" >"$WORK/analyze.json"
 for band in 0 1; do
 	got=$(step_jq shares ".classes[] | select(.band == $band) | .share_pct")
 	want=$(jq -r ".bands[] | select(.band == $band) | .share_pct" "$WORK/analyze.json")

@@ -17,7 +17,7 @@ in_vm sw 'tc -j qdisc show dev p3; tc -j filter show dev p3 parent 10:' >"$WORK/
 # The analysis, less the names of its input and format: bands (strict,
 # quanta), each band's DSCPs and priorities, shares.
 analysis() {
-	"$RPERF" analyze --json --link-gbps 0.01 "$@" 2>/dev/null |
+	"$RPERF" analyze --json - --link-gbps 0.01 "$@" 2>/dev/null |
 		jq -S 'del(.source, .format)'
 }
 analysis "$ETS" >"$WORK/ets.analysis"

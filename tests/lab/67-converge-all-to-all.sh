@@ -35,7 +35,7 @@ converge a2a --tolerance $TOL examples/converge-all-to-all.ini ||
 	fail "a flow has an error: $(step_jq a2a '[.flows[].error] | tostring')"
 [ "$(step_jq a2a '[.ports[].destination] | sort | join(" ")')" = "h1 h2 h3" ] ||
 	fail "expected ports h1 h2 h3: $(step_jq a2a '.ports | tostring')"
-"$RPERF" analyze --model ets --json "$ETS" >"$WORK/analyze.json"
+"$RPERF" analyze --model ets --json - "$ETS" >"$WORK/analyze.json"
 for h in h1 h2 h3; do
 	[ "$(step_jq a2a ".ports[] | select(.destination == \"$h\") | .compared and .within")" = true ] ||
 		fail "port $h: not compared, or out: $(step_jq a2a '.ports | tostring')"

@@ -5,8 +5,9 @@
 RPERF=${RPERF:-src/rperf}
 D=${TEST_DATA:-tests/data}
 fails=0
+G=
 out=${TMPDIR:-/tmp}/analyze-cli.$$
-trap 'rm -f "$out" "$out.err" "$out.json"' EXIT
+trap 'rm -f "$out" "$out.err" "$out.json" "$out.in" "$out.want" "$out.got"' EXIT
 
 fail() {
 	echo "FAIL: $*"
@@ -17,7 +18,8 @@ fail() {
 expect() {
 	want=$1
 	shift
-	"$RPERF" analyze "$@" >"$out" 2>"$out.err"
+	# shellcheck disable=SC2086 # G: rperf's global options, words
+	"$RPERF" $G analyze "$@" >"$out" 2>"$out.err"
 	got=$?
 	[ "$got" = "$want" ] || fail "rperf analyze $* exited $got, want $want: $(cat "$out.err")"
 }
@@ -28,8 +30,11 @@ has() {
 }
 
 expect 0 --limit 1 "$D/config-a.table"
-has '^ +3 +3 +saturate +8\.6-50\.0 +8\.57 '
-expect 0 --json "$D/config-a.opensm.conf"
+has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
+# A range of shares is a range of Gb/s too, on the link given.
+expect 0 --limit 1 --link-gbps 200 "$D/config-a.table"
+has '^ +3 +3 +saturate +8\.6-50\.0 +17\.1-100\.0 '
+expect 0 --json - "$D/config-a.opensm.conf"
 has '"model": "ib-packet"'
 has '"runs": 30'
 has '"exact": true'
@@ -44,15 +49,59 @@ has '"mean_distance"'
 has '"warnings": \['
 has '"vls": \['
 has 'config-a.opensm.conf'
-expect 0 --json "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt"
-has '"share_pct": 8\.57142857'
-cat "$D/config-a.smpquery.txt" "$D/config-a.portinfo.txt" >"$out.json"
-expect 0 --json --format smpquery "$out.json"
+# A real capture (smpquery under ibsim, tests/data/ib/README) of the port
+# OpenSM programmed from Config A: ibsim's VLArb caps are 8, so it holds
+# the first 8 high entries, and SL8-SL14 share VL0-VL6 (VLCap 8). The
+# figures expected come from the capture itself, by ib-fluid's law with
+# limit 1 (64 high units, then the low table): a high VL gets
+# 64/(64+L) of the link by its weight, a low VL its weight over 64+L, and
+# the SLs of a VL split it equally.
+CAP="$D/ib/config-a.1-1.txt"
+expect 0 --json - --model ib-fluid --limit 1 "$CAP"
 has '"format": "smpquery"'
-expect 0 --json=- --model ib-fluid --limit 1 "$D/config-a.table"
+awk '
+	function hex(s,   i, c, v) {
+		gsub(/[ \t]/, "", s); sub(/^0[xX]/, "", s); v = 0
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", tolower(substr(s, i, 1)))
+			v = v * 16 + c - 1
+		}
+		return v
+	}
+	/^# High priority/ { t = "h"; next }
+	/^# Low priority/ { t = "l"; next }
+	/^VL +:/ && t != "" { n = split($0, v, "|"); next }
+	/^WEIGHT:/ && t != "" {
+		split($0, w, "|")
+		for (i = 2; i < n; i++) {
+			vl = hex(v[i]); wt = hex(w[i])
+			if (t == "h") { hi[vl] += wt; H += wt } else { lo[vl] += wt; L += wt }
+		}
+		t = ""; next
+	}
+	/^ports: in +0,/ { split($0, s, "|"); for (i = 2; i <= 17; i++) sl2vl[i - 2] = s[i] + 0 }
+	END {
+		for (sl = 0; sl < 16; sl++) if (sl2vl[sl] != 15) on[sl2vl[sl]]++
+		for (sl = 0; sl < 16; sl++) {
+			vl = sl2vl[sl]
+			pct = vl == 15 ? 0 : 100 * (64 / (64 + L) * hi[vl] / H + lo[vl] / (64 + L)) / on[vl]
+			printf "%.9f\n", pct
+		}
+	}' "$CAP" >"$out.want"
+jq -r '.sls[].share_pct | . * 1e9 | round / 1e9 | tostring' "$out" >"$out.got"
+paste "$out.want" "$out.got" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-6) bad = 1 }
+	END { exit bad }' || fail "the capture's shares: want $(tr '\n' ' ' <"$out.want"), got $(tr '\n' ' ' <"$out.got")"
+[ "$(wc -l <"$out.got")" = 16 ] || fail "the capture's shares: $(wc -l <"$out.got") SLs"
+# A CA's capture (its portinfo in it), and the same with --format.
+expect 0 --json - --model ib-fluid --limit 1 "$D/ib/config-a.2-1.txt"
+has '"format": "smpquery"'
+expect 0 --json - --format smpquery --model ib-fluid --limit 1 "$CAP"
+jq -r '.sls[].share_pct | . * 1e9 | round / 1e9 | tostring' "$out" | cmp -s - "$out.got" ||
+	fail "the capture with --format smpquery differs"
+expect 0 --json - --model ib-fluid --limit 1 "$D/config-a.table"
 has '"model": "ib-fluid"'
 has '"share_pct": 8\.57142857'
-expect 0 --json "$D/ets-roce.txt" --load 5:10,3:sat,0:sat
+expect 0 --json - "$D/ets-roce.txt" --load 5:10,3:sat,0:sat
 has '"model": "ets"'
 has '"bands": \['
 has '"quantum_bytes": 4500'
@@ -60,6 +109,32 @@ expect 0 --load 0:10,1:sat --link-gbps 200 --limit 1 "$D/config-a.table"
 has '^ +0 +0 +10 +5\.00 +10\.00 '
 expect 0 --json="$out.json" --limit 1 "$D/config-a.table"
 grep -q '"share_pct"' "$out.json" || fail "--json=FILE wrote no JSON"
+
+# --json FILE is an output, whichever way it is spelt, and is never read as
+# an input (it used to be when the file existed); -jFILE is -j FILE.
+expect 0 --json "$out.json" --limit 1 "$D/config-a.table"
+[ ! -s "$out" ] || fail "--json FILE also wrote to stdout: $(head -c 200 "$out")"
+jq -e '.limit == 1 and .format == "table"' "$out.json" >/dev/null || fail "--json FILE: $(head -c 200 "$out.json")"
+expect 0 -j"$out.json" --limit 2 "$D/config-a.table"
+jq -e '.limit == 2' "$out.json" >/dev/null || fail "-jFILE did not write FILE"
+expect 0 -j "$out.json" --limit 3 "$D/config-a.table"
+jq -e '.limit == 3' "$out.json" >/dev/null || fail "-j FILE did not write FILE"
+# rperf's own JSON given as an input: refused, saying what it is.
+expect 2 --limit 1 "$out.json"
+grep -q "rperf's own JSON output (rperf analyze --json), not an input" "$out.err" ||
+	fail "own JSON as input: $(cat "$out.err")"
+# '-' is standard input for an input.
+"$RPERF" analyze --limit 1 - <"$D/config-a.table" >"$out" 2>"$out.err" || fail "stdin input: $(cat "$out.err")"
+has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
+# A failure still leaves a document: complete false, with the error; and
+# a failed run replaces no earlier document with half of one.
+expect 2 --json "$out.json" "$D/no-such-file"
+jq -e '.command == "analyze" and .complete == false and (.error | test("no-such-file"))' \
+	"$out.json" >/dev/null || fail "failed analyze: $(cat "$out.json")"
+ls "$out.json".* >/dev/null 2>&1 && fail "temporary files left: $(ls "$out.json".*)"
+expect 2 --json - "$D/bad-vl.txt"
+jq -e '.complete == false and (.error | test("bad-vl.txt:[0-9]+:"))' "$out" >/dev/null ||
+	fail "failed analyze --json -: $(cat "$out")"
 expect 0 --help
 has 'usage: rperf analyze'
 
@@ -83,15 +158,105 @@ expect 2
 # empty is left out of the range, and chosen on purpose it gives 94.1 %
 # with a warning that it breaks limit 0's alternation.
 OSM="$D/../ib/conf/01-defaults.conf"
-expect 0 --json=- "$OSM"
+G=-v
+expect 0 --json - "$OSM"
 jq -e '.sls[0].share_min_pct == 50 and .sls[0].share_max_pct == 50 and
 	([.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") == null)' "$out" >/dev/null ||
 	fail "OpenSM defaults: SL0 not 50 % in every reading: $(jq -c '.sls[0]' "$out")"
 grep -q "limit0=bytes left out of the range" "$out.err" || fail "no left-out warning: $(cat "$out.err")"
-expect 0 --json=- --semantics limit0=bytes --range-pct 5 "$OSM"
+expect 0 --json - --semantics limit0=bytes --range-pct 5 "$OSM"
 jq -e '(.sls[0].share_pct * 100 | round) == 9412 and .range_pct == 5' "$out" >/dev/null ||
 	fail "--semantics limit0=bytes: $(jq -c '{range_pct, sl0: .sls[0]}' "$out")"
 grep -q "breaks limit 0's alternation" "$out.err" || fail "no breaks warning: $(cat "$out.err")"
+G=
+
+# Warnings: OpenSM's defaults give at most 3 lines at the default level
+# (what changes the figures or asks for action), the routine notes with
+# -v, none with -q; the footer counts what stderr showed; the JSON keeps
+# every one, each with a code.
+expect 0 "$OSM"
+n=$(grep -c '^rperf: warning: ' "$out.err")
+[ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "OpenSM defaults: $n warning lines, want 1-3: $(cat "$out.err")"
+grep -q "firmware caveat: the shares depend on LimitOfHighPriority 0" "$out.err" ||
+	fail "OpenSM defaults: the firmware caveat is not at the default level"
+grep -q "15 operational VLs assumed, as max_op_vls 5 asks" "$out.err" ||
+	fail "OpenSM defaults: VLCap assumption: $(cat "$out.err")"
+grep -q "weight 0 skipped\|below one 4096-byte packet" "$out.err" &&
+	fail "OpenSM defaults: routine notes at the default level: $(cat "$out.err")"
+notes=$(G=-v; "$RPERF" -v analyze "$OSM" 2>&1 >/dev/null | grep -c '^rperf: ')
+has "not listed get nothing \($n warnings?; $((notes - n)) notes? with -v\)"
+G=-v
+expect 0 "$OSM"
+grep -q "weight 0 skipped" "$out.err" || fail "-v: the notes are not shown: $(cat "$out.err")"
+has "\($n warnings?, $((notes - n)) notes?\)"
+G=-q
+expect 0 "$OSM"
+[ -s "$out.err" ] && fail "-q: stderr not empty: $(cat "$out.err")"
+grep -q "warning" "$out" && fail "-q: the footer still counts warnings: $(tail -n 2 "$out")"
+G=
+expect 0 --json - "$OSM"
+jq -e --argjson n "$notes" '(.warnings | length) == $n and (.warning_codes | length) == $n and
+	(.warning_codes | index("firmware-high-limit") != null) and
+	(.warning_codes | index("weight-0") != null)' "$out" >/dev/null ||
+	fail "OpenSM defaults: the JSON does not keep every warning with a code: $(jq -c '.warning_codes' "$out")"
+# SLs sharing VLs: one line for them all; OpenSM masking SL2VL: one line.
+expect 0 --json - "$D/../ib/conf/10-short-sl2vl.conf"
+n=$(jq '[.warning_codes[] | select(. == "sl-shared-vl")] | length' "$out")
+[ "$n" = 1 ] || fail "SLs sharing VLs: $n warnings, want one"
+jq -e '.warnings[] | select(test("SL2\\+SL3\\+SL4"))' "$out" >/dev/null ||
+	fail "SLs sharing VLs: the line does not list them: $(jq -c .warnings "$out")"
+expect 0 --json - "$D/../ib/conf/18-max-op-vls-3.conf"
+n=$(jq '[.warning_codes[] | select(. == "opensm-sl2vl-masked")] | length' "$out")
+[ "$n" = 1 ] || fail "per-SL masking: $n warnings, want one"
+# --load as a list leaves the classes it does not name without load: said.
+expect 0 --load b0:10g "$D/ets-roce.txt"
+grep -q "warning: --load 'b0:10g' gives band 1, band 2 no load" "$out.err" ||
+	fail "--load b0:10g: no warning for the bands left out: $(cat "$out.err")"
+has '\(1 warning\)'
+expect 0 --load 5:10,3:sat,0:sat "$D/ets-roce.txt"
+grep -q "no load" "$out.err" && fail "every band loaded, yet warned: $(cat "$out.err")"
+
+# ETS and tc: the DSCP and priority map of each band, and no priority
+# table that says nothing gets traffic while a band gets it.
+expect 0 --load b0:10g "$D/ets-roce.txt"
+grep -q "none gets traffic" "$out" && fail "ETS per-band load: 'none gets traffic': $(cat "$out")"
+has '^ +0 +strict +- +10\.00 +10\.00 '
+has '^ +0 DSCP 46,48; priority 5$'
+has '^ +1 DSCP 8,26; priority 3$'
+has '^ +2 the rest \(default\)$'
+expect 0 --format tc "$D/tc-ets-strict-2to1.qdisc.json" "$D/tc-ets-strict-2to1.filter.json"
+has '^ +0 DSCP 46'
+
+# A switch's base port 0 (smpquery: "# No VLArbitration tables (BSP0)"),
+# alone, is known without --format and gets the same clear error as with it.
+head -n 1 "$D/ib/config-a.3-0.txt" >"$out.in"
+for args in "$out.in" "-f smpquery $out.in" "$D/ib/config-a.3-0.txt"; do
+	# shellcheck disable=SC2086 # ARGS are words
+	expect 2 $args
+	grep -q "no VL arbitration tables (a switch's base port 0" "$out.err" ||
+		fail "BSP0 capture ($args): $(cat "$out.err")"
+done
+# Options that do not apply are refused, named, rather than ignored.
+expect 2 --in-port 1 "$D/config-a.table"
+grep -q -- "--in-port applies to a switch's smpquery sl2vl capture or --port" "$out.err" ||
+	fail "--in-port with a table: $(cat "$out.err")"
+expect 2 --ca mlx5_0 "$D/config-a.table"
+grep -q -- "--ca applies with --port" "$out.err" || fail "--ca without --port: $(cat "$out.err")"
+expect 2 --node-type ca "$D/ets-roce.txt"
+grep -q -- "--node-type applies to an opensm.conf" "$out.err" ||
+	fail "--node-type with ETS: $(cat "$out.err")"
+expect 0 --node-type ca "$D/config-a.opensm.conf"
+
+# Every line of every table fits in 100 columns, whatever the input.
+# (The inputs by their short names: the header names them as given.)
+R=$(cd "$(dirname "$RPERF")" && pwd)/$(basename "$RPERF")
+for f in "$D"/*.conf "$D"/*.table "$D"/ets-*.txt "$D"/../ib/conf/*.conf; do
+	(cd "$(dirname "$f")" && "$R" -v analyze "$(basename "$f")") >"$out" 2>/dev/null || continue
+	awk -v f="$f" 'length > 100 { print f ": " length " columns: " $0; bad = 1 }
+		END { exit bad }' "$out" || fail "lines over 100 columns: $(awk 'length > 100' "$out")"
+done
+"$RPERF" analyze --limit 1 --link-gbps 0.01 --range-pct 0 "$D/config-a.table" >"$out" 2>/dev/null
+awk 'length > 100 { bad = 1 } END { exit bad }' "$out" || fail "ranges: lines over 100 columns"
 expect 2 --semantics carry=maybe "$OSM"
 grep -q -- "--semantics 'carry=maybe'" "$out.err" || fail "bad --semantics not named"
 expect 2 --range-pct 101 "$OSM"

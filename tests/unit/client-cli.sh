@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# rperf lat and rperf bw without RDMA hardware: what they must refuse
+# rperf lat, bw and server without RDMA hardware: what they must refuse
 # before any device is opened (an option combination they cannot run, a
 # --json file that could not be written), with the exit status and the
 # message that name the user's mistake rather than the device's.
@@ -37,6 +37,31 @@ for cmd in lat bw; do
 	refused 1 "'$T/missing/out.json': No such file or directory" \
 		$cmd --json "$T/missing/out.json" 127.0.0.1
 done
+
+# No RDMA device on this host: one message that says what to do, the same
+# exit status (1, a runtime failure) over TCP and over rdma_cm, for lat, bw
+# and server, and their --json document saying it.
+if ls /dev/infiniband/uverbs* >/dev/null 2>&1; then
+	echo "note: this host has RDMA devices: the no-device checks do not apply"
+else
+	for args in "lat 127.0.0.1" "lat --rdma-cm 127.0.0.1" "bw 127.0.0.1" \
+		"bw --rdma-cm 127.0.0.1" "server -D 1" "server --rdma-cm -D 1"; do
+		# shellcheck disable=SC2086 # ARGS are words
+		"$RPERF" ${args%% *} -j "$T/nodev.json" ${args#* } >/dev/null 2>"$T/err"
+		got=$?
+		[ "$got" = 1 ] || { echo "FAIL: rperf $args: exited $got, want 1"; fails=$((fails + 1)); }
+		for want in "no RDMA device found \(ibv_devices lists none\)" "modprobe rdma_rxe" \
+			"rdma link add rxe0 type rxe netdev IFACE" "/dev/infiniband"; do
+			grep -Eq -- "$want" "$T/err" ||
+				{ echo "FAIL: rperf $args: stderr lacks '$want': $(cat "$T/err")"
+				  fails=$((fails + 1)); }
+		done
+		jq -e '.complete == false and (.error | test("no RDMA device found"))' \
+			"$T/nodev.json" >/dev/null 2>&1 ||
+			{ echo "FAIL: rperf $args: no failed --json document"; fails=$((fails + 1)); }
+		rm -f "$T/nodev.json"
+	done
+fi
 
 [ "$fails" = 0 ] || exit 1
 echo "client-cli: all passed"

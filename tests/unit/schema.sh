@@ -53,7 +53,7 @@ valid "$D"/json/*.json "$D"/json/*.jsonl
 # and not), ETS, tc and dcb.
 i=0
 for args in "$D/config-a.opensm.conf" "$D/config-a.table" \
-	"$D/config-a.smpquery.txt $D/config-a.portinfo.txt" \
+	"$D/ib/config-a.1-1.txt" "$D/ib/config-a.2-1.txt" \
 	"--model ib-fluid --limit 1 $D/config-a.table" \
 	"--model ib-packet --semantics limit0=bytes --range-pct 5 $D/config-a.opensm.conf" \
 	"--model dtable --load 0:10,1:sat $D/config-a.table" \
@@ -62,7 +62,7 @@ for args in "$D/config-a.opensm.conf" "$D/config-a.table" \
 	"--format dcb $D/dcb-ets-strict-2to1.ets.json $D/dcb-ets-strict-2to1.app.json"; do
 	i=$((i + 1))
 	# shellcheck disable=SC2086 # ARGS are words
-	"$RPERF" analyze --json="$T/analyze-$i.json" $args 2>"$T/err" ||
+	"$RPERF" analyze --json "$T/analyze-$i.json" $args 2>"$T/err" ||
 		fail "rperf analyze $args: $(cat "$T/err")"
 	valid "$T/analyze-$i.json"
 done
@@ -77,11 +77,32 @@ agent_port = $((20000 + ($$ + 7) % 20000))
 host = 127.0.0.2
 type = lat
 EOT
-"$RPERF" converge --timeout 1 --json-stream "$T/unreached.jsonl" "$T/s.ini" >/dev/null 2>&1 &&
-	fail "converge with no agent exited 0"
-valid "$T/unreached.jsonl"
+"$RPERF" converge --timeout 1 --json-stream "$T/unreached.jsonl" --json "$T/unreached.json" \
+	"$T/s.ini" >/dev/null 2>&1 && fail "converge with no agent exited 0"
+valid "$T/unreached.jsonl" "$T/unreached.json"
+jq -e '.complete == false and (.error | test("cannot be reached"))' "$T/unreached.json" \
+	>/dev/null || fail "the unreached converge's --json does not say why: $(cat "$T/unreached.json")"
 tail -n 1 "$T/unreached.jsonl" | jq -e '.event == "end" and (.error | test("cannot be reached"))' \
 	>/dev/null || fail "the unreached converge's stream does not say why: $(cat "$T/unreached.jsonl")"
+
+# Commands that fail before they have results still write their document
+# (complete false, the error): no device here for lat, bw and server, an
+# input refused for analyze and converge.
+"$RPERF" lat --json "$T/failed-lat.json" --timeout 1 127.0.0.1 >/dev/null 2>&1
+"$RPERF" bw -j "$T/failed-bw.json" --timeout 1 127.0.0.1 >/dev/null 2>&1
+"$RPERF" server -j "$T/failed-server.json" >/dev/null 2>&1
+"$RPERF" analyze -j "$T/failed-analyze.json" "$D/bad-vl.txt" >/dev/null 2>&1
+"$RPERF" converge -j "$T/failed-converge.json" "$D/no-such-scenario.ini" >/dev/null 2>&1
+for k in lat bw server analyze converge; do
+	jq -e --arg k "$k" '.command == $k and .complete == false and (.error | length > 0)' \
+		"$T/failed-$k.json" >/dev/null || fail "failed $k: $(cat "$T/failed-$k.json")"
+	valid "$T/failed-$k.json"
+done
+# A failed document carries nothing else, and a full one is not cut short.
+jq '.config = {}' "$T/failed-lat.json" >"$T/failed-extra.json"
+refused failed-extra.json "'results' is a required property"
+jq 'del(.error)' "$T/failed-bw.json" >"$T/failed-no-error.json"
+refused failed-no-error.json "'error' is a required property"
 
 # Broken on purpose: each must be refused, saying where and why.
 J=$D/json

@@ -350,7 +350,7 @@ static void test_shared_vl_split(void **state)
 	assert_near(res.sls[2].share_pct, 37.5, 1e-9);
 	assert_near(res.vls[0].share_pct, 75, 1e-9);
 	assert_near(res.sls[1].share_pct, 25, 1e-9);
-	assert_true(has_warning("SL0 and SL2 share VL0"));
+	assert_true(has_warning("SL0+SL2 on VL0"));
 	assert_true(has_warning("SL15 maps to VL15"));
 }
 

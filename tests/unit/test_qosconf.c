@@ -87,11 +87,19 @@ static void assert_same_analysis(const struct arb_result *a,
 	}
 }
 
-/* opensm.conf, smpquery text and a table: one port, one analysis. */
+/*
+ * opensm.conf, smpquery text and a table: one port, one analysis. The
+ * smpquery text is the real capture of the port OpenSM programmed from
+ * that opensm.conf under ibsim (tests/data/ib/README): its VLArb caps are
+ * 8 (ibsim's), so it is compared with the opensm.conf read for that
+ * port (its portinfo capture), and ibsim does not store VLHighLimit, so
+ * the limit is given as --limit would.
+ */
 static void test_config_a_three_ways(void **state)
 {
-	static struct arb_result r_conf, r_smp, r_table;
-	const char *smp[] = { "config-a.smpquery.txt", "config-a.portinfo.txt", NULL };
+	static struct arb_result r_conf, r_smp, r_table, r_port;
+	const char *smp[] = { "ib/config-a.1-1.txt", NULL };
+	const char *conf_port[] = { "config-a.opensm.conf", "ib/config-a.1-1.portinfo.txt", NULL };
 	struct qosconf_opts opts;
 	struct arb_config cfg;
 	enum qosconf_format format;
@@ -106,11 +114,20 @@ static void test_config_a_three_ways(void **state)
 	qosconf_opts_init(&opts);
 	assert_int_equal(parse_files(smp, &opts, &cfg, &format), 0);
 	assert_int_equal(format, QOSCONF_FORMAT_SMPQUERY);
-	assert_int_equal(cfg.high.cap, 64);
+	assert_int_equal(cfg.high.cap, 8);
+	assert_int_equal(cfg.high.n_entries, 8);
 	assert_int_equal(cfg.low.n_entries, 8);
-	assert_int_equal(cfg.oper_vls, 15);
+	assert_int_equal(cfg.oper_vls, 8);
 	assert_true(cfg.limit_known);
+	assert_int_equal(cfg.limit, 0);		/* ibsim: VLHighLimit reads 0 */
+	cfg.limit = 1;
 	analyze(&cfg, &r_smp);
+
+	qosconf_opts_init(&opts);
+	assert_int_equal(parse_files(conf_port, &opts, &cfg, &format), 0);
+	assert_int_equal(format, QOSCONF_FORMAT_OPENSM);
+	assert_int_equal(cfg.high.n_entries, 8);
+	analyze(&cfg, &r_port);
 
 	assert_int_equal(parse_one("config-a.table", &cfg, &format), 0);
 	assert_int_equal(format, QOSCONF_FORMAT_TABLE);
@@ -119,7 +136,7 @@ static void test_config_a_three_ways(void **state)
 	cfg.limit_known = true;
 	analyze(&cfg, &r_table);
 
-	assert_same_analysis(&r_conf, &r_smp);
+	assert_same_analysis(&r_port, &r_smp);
 	assert_same_analysis(&r_conf, &r_table);
 	assert_near(r_conf.sls[3].share_pct, 8.5714, 1e-4);
 	assert_near(r_conf.sls[0].share_pct, 45.7143, 1e-4);
@@ -577,8 +594,8 @@ static void test_opensm_port(void **state)
 	assert_int_equal(cfg.sl2vl[15], 15);			/* VL15 kept */
 	assert_int_equal(cfg.oper_vls, 4);
 	assert_true(has_warning(&cfg, "lists 10 entries, the port holds 8"));
-	assert_true(has_warning(&cfg, "entry 6: VL5 is programmed as VL1"));
-	assert_true(has_warning(&cfg, "SL7's VL7 is programmed as VL3"));
+	assert_true(has_warning(&cfg, "entry 6 (VL5 as VL1)"));
+	assert_true(has_warning(&cfg, "SL7 (VL7 as VL3)"));
 
 	/* A 64-entry port: OpenSM 3.3.23 writes the second block as zeros. */
 	at = snprintf(long_low, sizeof(long_low), "qos TRUE\nqos_vlarb_low ");
