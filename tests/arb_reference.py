@@ -172,6 +172,10 @@ def random_config(rng):
         if rng.random() < 0.3:
             cfg["sl2vl"] = [rng.randrange(n_vls) for _ in range(16)]
             cfg["sl2vl"][15] = 15
+    if model != "dtable":
+        # one size per VL here; SLs of one VL with different sizes are
+        # the loaded arbiter's case
+        pkt_sl = [pkt_sl[cfg["sl2vl"][sl]] for sl in range(16)]
     cfg["pkt_sl"] = pkt_sl
     return cfg
 

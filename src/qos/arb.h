@@ -11,7 +11,10 @@
  *    are those of one exact period of the arbiter;
  *  - Ethernet ETS (802.1Qaz, Linux tc-ets): strict bands, then deficit
  *    round robin over quanta.
- * Offered loads are honoured by work-conserving water-filling.
+ * Offered loads: the InfiniBand models feed the packet arbiter with each
+ * SL's packets (constant gaps, Poisson as a check) wherever a queue can
+ * run empty; ETS, a deficit round robin, by water-filling, which is its
+ * long run (max-min fairness weighted by quanta).
  *
  * Everything here is a pure function of its arguments: no I/O, no globals,
  * no printing. Warnings are collected in the result for the caller.
@@ -50,7 +53,7 @@ bool arb_model_fits(enum arb_model model, enum arb_kind kind);
 
 /*
  * Run the model in params->model on @cfg: per SL and per VL share, Gb/s
- * and entry distances, with water-filling of the offered loads, and the
+ * and entry distances under the offered loads, and the
  * warnings the configuration deserves. Returns 0, or -EINVAL when the
  * model does not fit the configuration (ets on VLArb input, or an IB
  * model on ETS input) or a parameter is out of range.
