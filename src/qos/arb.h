@@ -41,11 +41,12 @@ const char *arb_model_options(enum arb_model model);
 /* The model for configurations of @kind when none is named. */
 enum arb_model arb_model_default(enum arb_kind kind);
 /*
- * --semantics: "carry=yes|no,low=entry|packet,limit0=alternate|bytes",
- * any subset in any order, applied over *sem. Returns 0 or -EINVAL.
+ * --semantics: "carry=yes|no,low=entry|packet,limit0=alternate|bytes,
+ * deficit=vl|table", any subset in any order, applied over *sem.
+ * Returns 0 or -EINVAL.
  */
 int arb_semantics_parse(const char *text, struct arb_semantics *sem);
-/* The same form, every key given. */
+/* The same form, every key given but deficit, said only when per table. */
 void arb_semantics_format(const struct arb_semantics *sem, char *buf,
 			  size_t len);
 /* Whether @model analyzes configurations of @kind (ets for ETS, ib-* for VLArb). */

@@ -615,6 +615,22 @@ static void arb_ib_one(const struct arb_config *cfg,
 	arb_ib_one_arrivals(cfg, params, sem, distances, false, res);
 }
 
+/* Whether a VL has weighted entries in both tables. */
+static bool arb_ib_vl_in_both(const struct arb_config *cfg)
+{
+	uint16_t in[2] = { 0, 0 };
+	const struct arb_table *t;
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		t = k ? &cfg->low : &cfg->high;
+		for (i = 0; i < t->n_entries; i++)
+			if (t->entries[i].weight && t->entries[i].vl < ARB_VL15)
+				in[k] |= 1u << t->entries[i].vl;
+	}
+	return (in[0] & in[1]) != 0;
+}
+
 /*
  * The reading that behaves as @sem on this port: limit0 only matters at
  * limit 0 with an entry low turn, and alternate makes that turn a packet.
@@ -622,6 +638,8 @@ static void arb_ib_one(const struct arb_config *cfg,
 static struct arb_semantics arb_ib_effective(const struct arb_config *cfg,
 					     struct arb_semantics sem)
 {
+	if (!sem.carry || !arb_ib_vl_in_both(cfg))
+		sem.deficit_per_table = false;
 	if (cfg->limit == 0 && sem.limit0 == ARB_LIMIT0_ALTERNATE)
 		sem.low_turn = ARB_LOW_PACKET;
 	if (cfg->limit != 0 || sem.low_turn == ARB_LOW_PACKET)
@@ -631,7 +649,8 @@ static struct arb_semantics arb_ib_effective(const struct arb_config *cfg,
 
 static bool arb_sem_equal(struct arb_semantics a, struct arb_semantics b)
 {
-	return a.carry == b.carry && a.low_turn == b.low_turn && a.limit0 == b.limit0;
+	return a.carry == b.carry && a.low_turn == b.low_turn &&
+	       a.limit0 == b.limit0 && a.deficit_per_table == b.deficit_per_table;
 }
 
 /* A semantics already computed that behaves as @sem; NULL: none. */
@@ -850,6 +869,7 @@ struct arb_semantics arb_ib_semantics_nth(int i)
 		.carry = !(i & 1),
 		.low_turn = (i & 2) ? ARB_LOW_PACKET : ARB_LOW_ENTRY,
 		.limit0 = (i & 4) ? ARB_LIMIT0_BYTES : ARB_LIMIT0_ALTERNATE,
+		.deficit_per_table = (i & 8) != 0,
 	};
 
 	return sem;

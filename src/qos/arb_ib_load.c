@@ -9,6 +9,7 @@
  * is the same machine as arb_ib_sim.c (tests/unit/test_arb_load.c holds
  * the two equal). What the specification leaves open beyond that is
  * read as follows:
+ *  - one deficit per queue, or per queue and table (sem.deficit_per_table);
  *  - a visit whose queue empties closes at the next decision; with carry,
  *    unspent credit is dropped when the queue is empty (deficit round
  *    robin: an idle queue saves nothing), an overshoot stays owed;
@@ -43,6 +44,7 @@ struct ld_table {
 	int pos;		/* the open entry, or the next to visit */
 	bool open;
 	int64_t credit;		/* bytes, of the open visit */
+	int64_t *def;		/* the deficits it carries */
 };
 
 struct ld {
@@ -51,7 +53,7 @@ struct ld {
 	struct ld_table tab[2];
 	int64_t limit_bytes, high_sent;
 	int phase;
-	int64_t deficit[ARB_NUM_VLS];
+	int64_t deficit[2][ARB_NUM_VLS];	/* per table, or [0] for both */
 	/* per SL */
 	bool sat[ARB_NUM_SLS];
 	double next_ns[ARB_NUM_SLS], gap_ns[ARB_NUM_SLS];
@@ -128,9 +130,9 @@ static void ld_close(struct ld *m, struct ld_table *t)
 	int q = t->t->entries[t->pos].vl;
 
 	if (m->spec->sem.carry) {
-		m->deficit[q] = t->credit;
-		if (!ld_has(m, q) && m->deficit[q] > 0)
-			m->deficit[q] = 0;
+		t->def[q] = t->credit;
+		if (!ld_has(m, q) && t->def[q] > 0)
+			t->def[q] = 0;
 	}
 	t->open = false;
 	t->credit = 0;
@@ -156,21 +158,21 @@ static int ld_open(struct ld *m, struct ld_table *t, bool once)
 		e = &t->t->entries[t->pos];
 		q = e->vl;
 		if (!ld_entry_ok(e) || !ld_has(m, q)) {
-			if (ld_entry_ok(e) && carry && m->deficit[q] > 0)
-				m->deficit[q] = 0;
+			if (ld_entry_ok(e) && carry && t->def[q] > 0)
+				t->def[q] = 0;
 			t->pos = (t->pos + 1) % t->t->n_entries;
 			continue;
 		}
-		credit = (int64_t)e->weight * ARB_UNIT_BYTES + (carry ? m->deficit[q] : 0);
+		credit = (int64_t)e->weight * ARB_UNIT_BYTES + (carry ? t->def[q] : 0);
 		if (ld_can(m, q, credit)) {
 			if (carry)
-				m->deficit[q] = 0;
+				t->def[q] = 0;
 			t->open = true;
 			t->credit = credit;
 			return q;
 		}
 		if (carry)
-			m->deficit[q] = credit;
+			t->def[q] = credit;
 		t->pos = (t->pos + 1) % t->t->n_entries;
 		if (once)
 			return -1;
@@ -345,6 +347,8 @@ static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
 	}
 	ld_table_init(&m->tab[LD_HIGH], spec->high, offered);
 	ld_table_init(&m->tab[LD_LOW], spec->low, offered);
+	m->tab[LD_HIGH].def = m->deficit[0];
+	m->tab[LD_LOW].def = m->deficit[spec->sem.deficit_per_table];
 	m->limit_bytes = (int64_t)spec->limit * ARB_LIMIT_UNIT_BYTES;
 	if (!m->tab[LD_HIGH].t)
 		m->mode = LD_ONLY_LOW;

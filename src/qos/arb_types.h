@@ -62,9 +62,10 @@ struct arb_semantics {
 	bool carry;		/* a visit's overshoot is owed by the VL's next visit */
 	enum arb_low_turn low_turn;
 	enum arb_limit0 limit0;
+	bool deficit_per_table;	/* a VL in both tables has a deficit in each */
 };
 
-#define ARB_N_SEMANTICS		8	/* every combination of the three */
+#define ARB_N_SEMANTICS		16	/* every combination of the four */
 #define ARB_DEFAULT_RANGE_PCT	1.0	/* semantics disagreeing by more: a range */
 
 struct arb_entry {

@@ -134,6 +134,7 @@ static void test_loaded_saturated_is_backlogged(void **state)
 		random_spec(&spec, &high, &low);
 		spec.max_steps = 200000;
 		spec.want_gaps = false;
+		spec.sem.deficit_per_table = rnd(2);
 		if (arb_sim_run(&spec, &ex) || !ex.exact)
 			continue;
 		memset(&ld, 0, sizeof(ld));
