@@ -35,7 +35,7 @@ start between the moment a packet could go and its start) must agree
 exactly over a period, and under load within a tenth of a packet plus
 the batches' spread.
 
-    tests/arb_reference.py RPERF [--long] [--seed N]
+    tests/arb_reference.py RPERF [--long] [--seed=N] [--fail-fast]
 """
 import json
 import math
@@ -481,6 +481,8 @@ class Checks:
     def __init__(self):
         self.n, self.failed, self.kinds, self.worst = 0, 0, {}, {}
 
+    fail_fast = False
+
     def check(self, kind, ok, diff, msg):
         self.n += 1
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
@@ -488,6 +490,8 @@ class Checks:
         if not ok:
             self.failed += 1
             print(f"FAIL {kind}: {msg}")
+            if self.fail_fast:
+                sys.exit(1)
 
 
 def size_readings(cfg, sizes, loads):
@@ -680,6 +684,7 @@ def main():
     rng = random.Random(seed)
     scale = 8 if long_mode else 1
     checks = Checks()
+    checks.fail_fast = "--fail-fast" in sys.argv
     with tempfile.TemporaryDirectory() as tmp:
         issue_examples(rperf, tmp, checks)
         for _ in range(24 * scale):

@@ -329,6 +329,7 @@ static void arb_ib_distances(struct arb_ib_ctx *ctx, const double *rate_gbps,
 /* Results                                                             */
 /* ------------------------------------------------------------------ */
 
+/* Each queue's table weights; DTable's are its SLs' high-table entries. */
 static void arb_table_weights(const struct arb_config *cfg, struct arb_result *res)
 {
 	const struct arb_entry *e;
@@ -338,7 +339,7 @@ static void arb_table_weights(const struct arb_config *cfg, struct arb_result *r
 		e = &cfg->high.entries[i];
 		res->vls[e->vl].high_weight += e->weight;
 	}
-	for (i = 0; i < cfg->low.n_entries; i++) {
+	for (i = 0; res->model != ARB_MODEL_DTABLE && i < cfg->low.n_entries; i++) {
 		e = &cfg->low.entries[i];
 		res->vls[e->vl].low_weight += e->weight;
 	}
@@ -388,8 +389,7 @@ static void arb_ib_fill(struct arb_ib_ctx *ctx, const double *rate_gbps,
 		r->mean_distance = v->mean_distance;
 		r->max_distance = v->max_distance;
 	}
-	if (ctx->params->model != ARB_MODEL_DTABLE)
-		arb_table_weights(ctx->cfg, res);
+	arb_table_weights(ctx->cfg, res);
 	arb_sum_groups(res);
 }
 
