@@ -333,7 +333,8 @@ def loaded_window(cfg, sem, sizes, loads, packets, link=100.0):
 
 def ets_window(bands, prio_band, sizes, loads, packets, link=100.0):
     """sch_ets's dequeue fed by constant-gap arrivals per priority: share
-    % per band and the window's bound."""
+    % per band and per priority, and the window's bound. Priorities of a
+    band are served one packet each in turn."""
     waiting = [0] * 8
     turn = {}
     active, deficit = [], {}
@@ -382,6 +383,7 @@ def ets_window(bands, prio_band, sizes, loads, packets, link=100.0):
     batches = 8
     per = packets // batches
     got_b = [[0.0] * len(bands) for _ in range(batches)]
+    prio_bytes = [0.0] * 8
     ns_b = [0.0] * batches
     for b in range(-1, batches):
         start, count = now, 0
@@ -402,10 +404,12 @@ def ets_window(bands, prio_band, sizes, loads, packets, link=100.0):
             count += 1
             if b >= 0:
                 got_b[b][prio_band[p]] += size
+                prio_bytes[p] += size
         if b >= 0:
             ns_b[b] = now - start
     ns = sum(ns_b)
     share = [100.0 * sum(g[k] for g in got_b) * 8 / ns / link for k in range(len(bands))]
+    prio_share = [100.0 * x * 8 / ns / link for x in prio_bytes]
     worst = 0.0
     for k in range(len(bands)):
         xs = [100.0 * got_b[b][k] * 8 / ns_b[b] / link for b in range(batches)]
@@ -413,7 +417,7 @@ def ets_window(bands, prio_band, sizes, loads, packets, link=100.0):
         sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (batches - 1))
         worst = max(worst, 3 * sd / math.sqrt(batches))
     state = sum(q + 2 * sizes[k] for k, (_, q) in enumerate(bands))
-    return share, max(worst, 100.0 * state * 8 / ns / link)
+    return share, prio_share, max(worst, 100.0 * state * 8 / ns / link)
 
 
 # ---------------------------------------------------------------------
@@ -589,20 +593,28 @@ def check_distances(doc, dist, exact, checks, label, cfg):
 
 def check_ets(rperf, tmp, rng, checks, long_mode):
     n = rng.randint(2, 5)
-    n_strict = rng.randint(0, min(2, n - 1))
+    n_strict = rng.randint(0, min(2, n - 2))
     bands = [(True, 0) if b < n_strict else (False, rng.choice([500, 1000, 1500, 3000, 4000, 9000]))
              for b in range(n)]
     prio_band = [rng.randrange(n) for _ in range(8)]
     sizes = [rng.choice([256, 1024, 1500, 4096]) for _ in range(n)]
     loads = [0] * 8
-    for p in rng.sample(range(8), rng.randint(2, 5)):
-        loads[p] = None
-    for p in range(8):
-        if loads[p] is None and bands[prio_band[p]][0]:
-            loads[p] = round(rng.uniform(2, 25), 1)     # a strict band never saturates
-    light = [p for p in range(8) if loads[p] is None]
-    if light:
-        loads[rng.choice(light)] = round(rng.uniform(1, 20), 1)
+    drr = [b for b in range(n) if not bands[b][0]]
+    # two DRR bands with a saturating priority each
+    full = rng.sample(drr, min(2, len(drr)))
+    for b in full:
+        loads[b] = None
+        prio_band[b] = b
+    # a light priority: alone in a DRR band, or beside a saturating one,
+    # asking less or more than its share (ETS's water-filling by band,
+    # then by priority, has to get both right)
+    light = 7
+    alone = [b for b in drr if b not in full]
+    prio_band[light] = rng.choice(alone if alone and rng.random() < 0.5 else drr)
+    loads[light] = round(rng.uniform(1, 20 if rng.random() < 0.5 else 70), 1)
+    if n_strict and rng.random() < 0.6:
+        prio_band[6] = 0
+        loads[6] = round(rng.uniform(2, 25), 1)     # a strict band never saturates
     path = os.path.join(tmp, "port.ets")
     with open(path, "w") as f:
         for b, (strict, q) in enumerate(bands):
@@ -616,7 +628,14 @@ def check_ets(rperf, tmp, rng, checks, long_mode):
     got = ets_window(bands, prio_band, sizes, loads, 20000 if not long_mode else 150000)
     if got is None:
         return
-    ours, bound = got
+    ours, ours_prio, bound = got
+    for sl in doc["sls"]:
+        p = sl["sl"]
+        diff = abs(sl["share_pct"] - ours_prio[p])
+        tol = bound + 0.05
+        checks.check("ets loaded (sch_ets dequeue): priority share", diff <= tol, diff,
+                     f"prio {p}: rperf {sl['share_pct']:.3f} sch_ets {ours_prio[p]:.3f} "
+                     f"(tolerance {tol:.3f}) {bands} {prio_band} {sizes} {loads}")
     for band in doc["bands"]:
         b = band["band"]
         diff = abs(band["share_pct"] - ours[b])
