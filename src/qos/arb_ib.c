@@ -705,29 +705,59 @@ static void arb_ib_add_semantics(const struct arb_config *cfg,
 	res->n_semantics++;
 }
 
+/* The queues some SL offers traffic to. */
+static uint16_t arb_ib_offered(const struct arb_config *cfg,
+			       const struct arb_params *params)
+{
+	uint16_t offered = 0;
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = arb_ib_queue(cfg, params, sl);
+		if (q >= 0 && arb_sl_offers(params, sl))
+			offered |= 1u << q;
+	}
+	return offered;
+}
+
+/* Whether table @t has a weighted entry for a queue in @offered. */
+static bool arb_ib_table_sends(const struct arb_table *t, uint16_t offered)
+{
+	int i;
+
+	for (i = 0; i < t->n_entries; i++)
+		if (t->entries[i].weight && t->entries[i].vl < ARB_VL15 &&
+		    (offered & (1u << t->entries[i].vl)))
+			return true;
+	return false;
+}
+
 /*
  * At limit 0 the specification gives the low table the opportunity to
  * send a packet after each high packet. A reading in which a low turn
  * can pass with nothing sent breaks that: a turn of one entry visit
  * (limit0=bytes) whose entry still repays an earlier visit's overshoot
- * (carry), which happens when a low entry weighs less than its VL's
- * packet. Such a reading is not among the plausible ones at limit 0.
+ * (carry), which happens when a low entry of a VL with traffic weighs
+ * less than its VL's packet while the high table has traffic too (else
+ * there are no low turns). Such a reading is not among the plausible
+ * ones at limit 0.
  */
 static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 				 const struct arb_params *params, struct arb_semantics sem)
 {
 	uint32_t packet_bytes[ARB_NUM_VLS];
+	uint16_t offered = arb_ib_offered(cfg, params);
 	const struct arb_entry *e;
 	int i;
 
 	sem = arb_ib_effective(cfg, sem);
 	if (cfg->limit != 0 || !sem.carry || sem.low_turn != ARB_LOW_ENTRY ||
-	    sem.limit0 != ARB_LIMIT0_BYTES)
+	    sem.limit0 != ARB_LIMIT0_BYTES || !arb_ib_table_sends(&cfg->high, offered))
 		return false;
 	arb_queue_packet_bytes(cfg, params, packet_bytes);
 	for (i = 0; i < cfg->low.n_entries; i++) {
 		e = &cfg->low.entries[i];
-		if (e->weight && e->vl < ARB_NUM_VLS &&
+		if (e->weight && e->vl < ARB_VL15 && (offered & (1u << e->vl)) &&
 		    (uint32_t)e->weight * ARB_UNIT_BYTES < packet_bytes[e->vl])
 			return true;
 	}
