@@ -129,8 +129,9 @@ static const char *const arb_limit0_words[] = { "alternate", "bytes" };
 void arb_semantics_format(const struct arb_semantics *sem, char *buf,
 			  size_t len)
 {
-	snprintf(buf, len, "carry=%s,low=%s,limit0=%s", sem->carry ? "yes" : "no",
-		 arb_low_words[sem->low_turn], arb_limit0_words[sem->limit0]);
+	snprintf(buf, len, "carry=%s,low=%s,limit0=%s%s", sem->carry ? "yes" : "no",
+		 arb_low_words[sem->low_turn], arb_limit0_words[sem->limit0],
+		 sem->deficit_per_table ? ",deficit=table" : "");
 }
 
 /* One KEY=VALUE of --semantics into @sem. */
@@ -141,6 +142,10 @@ static int arb_semantics_word(const char *key, const char *val,
 
 	if (!strcmp(key, "carry") && (!strcmp(val, "yes") || !strcmp(val, "no"))) {
 		sem->carry = !strcmp(val, "yes");
+		return 0;
+	}
+	if (!strcmp(key, "deficit") && (!strcmp(val, "vl") || !strcmp(val, "table"))) {
+		sem->deficit_per_table = !strcmp(val, "table");
 		return 0;
 	}
 	for (i = 0; i < 2; i++) {

@@ -12,7 +12,10 @@
  *    are those of one exact period of the arbiter;
  *  - Ethernet ETS (802.1Qaz, Linux tc-ets): strict bands, then deficit
  *    round robin over quanta.
- * Offered loads are honoured by work-conserving water-filling.
+ * Offered loads: the InfiniBand models feed the packet arbiter with each
+ * SL's packets (constant gaps, Poisson as a check) wherever a queue can
+ * run empty; ETS, a deficit round robin, by water-filling, which is its
+ * long run (max-min fairness weighted by quanta).
  *
  * Everything here is a pure function of its arguments: no I/O, no globals,
  * no printing. Warnings are collected in the result for the caller.
@@ -39,11 +42,12 @@ const char *arb_model_options(enum arb_model model);
 /* The model for configurations of @kind when none is named. */
 enum arb_model arb_model_default(enum arb_kind kind);
 /*
- * --semantics: "carry=yes|no,low=entry|packet,limit0=alternate|bytes",
- * any subset in any order, applied over *sem. Returns 0 or -EINVAL.
+ * --semantics: "carry=yes|no,low=entry|packet,limit0=alternate|bytes,
+ * deficit=vl|table", any subset in any order, applied over *sem.
+ * Returns 0 or -EINVAL.
  */
 int arb_semantics_parse(const char *text, struct arb_semantics *sem);
-/* The same form, every key given. */
+/* The same form, every key given but deficit, said only when per table. */
 void arb_semantics_format(const struct arb_semantics *sem, char *buf,
 			  size_t len);
 /* Whether @model analyzes configurations of @kind (ets for ETS, ib-* for VLArb). */
@@ -58,7 +62,7 @@ bool arb_warning_is_note(const char *code);
 
 /*
  * Run the model in params->model on @cfg: per SL and per VL share, Gb/s
- * and entry distances, with water-filling of the offered loads, and the
+ * and entry distances under the offered loads, and the
  * warnings the configuration deserves. Returns 0, or -EINVAL when the
  * model does not fit the configuration (ets on VLArb input, or an IB
  * model on ETS input) or a parameter is out of range.

@@ -29,10 +29,11 @@ struct arb_wf {
 };
 
 /*
- * Split @link_gbps between the flows of @wf: flows offering less than
- * their fair share get their load, the rest split what is left by
- * wf->shares(). rate_gbps[f] is 0 for a flow that offers nothing or
- * whose group is -1.
+ * Split @link_gbps between the flows of @wf: groups asking less than
+ * their share get what they ask, the rest split what is left by
+ * wf->shares(); within a group, flows asking less than an equal part get
+ * their load and the rest split the group's rate equally. rate_gbps[f]
+ * is 0 for a flow that offers nothing or whose group is -1.
  */
 void arb_common_waterfill(const struct arb_wf *wf, double link_gbps,
 			  double rate_gbps[ARB_MAX_FLOWS]);

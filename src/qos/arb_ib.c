@@ -14,8 +14,12 @@
  *  - dtable (Cano-Cano et al. 2024) reads the high table as a DTable whose
  *    entries name SLs, with a deficit counter per SL and a packet size
  *    (MTU) per SL.
- * Every queue with traffic is always backlogged and credited; the shares
- * are those of one exact period of the arbiter (arb_ib_sim.h).
+ * Where every SL that offers traffic saturates (and the SLs of a queue
+ * send one packet size), every queue with traffic is always backlogged
+ * and the shares are those of one exact period of the arbiter
+ * (arb_ib_sim.h). Otherwise the same arbiter is fed by the SLs' packets
+ * at their offered loads (arb_ib_load.h), and shares and distances are
+ * those of its window, within the bound it states.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,6 +29,7 @@
 #include "qos/arb_common.h"
 #include "qos/arb_ib.h"
 #include "qos/arb_ib_sim.h"
+#include "qos/arb_ib_load.h"
 
 /* ------------------------------------------------------------------ */
 /* Running the arbiter for an analysis                                 */
@@ -44,6 +49,24 @@ struct arb_ib_ctx {
 	struct arb_sim_out first;		/* every loaded queue backlogged */
 };
 
+/*
+ * The reading @model fixes over *sem: ib-fluid's (no carry, a low turn
+ * of one entry, limit 0 in bytes) or DTable's (carry); returns whether
+ * a visit sends only what its credit covers (DTable).
+ */
+static bool arb_ib_model_sem(enum arb_model model, struct arb_semantics *sem)
+{
+	if (model == ARB_MODEL_IB_FLUID) {
+		sem->carry = false;
+		sem->low_turn = ARB_LOW_ENTRY;
+		sem->limit0 = ARB_LIMIT0_BYTES;
+	} else if (model == ARB_MODEL_DTABLE) {
+		sem->carry = true;
+		return true;
+	}
+	return false;
+}
+
 static void arb_ib_spec(const struct arb_ib_ctx *ctx, uint16_t queues,
 			struct arb_sim_spec *spec)
 {
@@ -59,14 +82,7 @@ static void arb_ib_spec(const struct arb_ib_ctx *ctx, uint16_t queues,
 	for (q = 0; q < ARB_NUM_VLS; q++)
 		spec->packet_bytes[q] = model == ARB_MODEL_IB_FLUID ?
 					ARB_UNIT_BYTES : ctx->packet_bytes[q];
-	if (model == ARB_MODEL_IB_FLUID) {
-		spec->sem.carry = false;
-		spec->sem.low_turn = ARB_LOW_ENTRY;
-		spec->sem.limit0 = ARB_LIMIT0_BYTES;
-	} else if (model == ARB_MODEL_DTABLE) {
-		spec->sem.carry = true;
-		spec->deficit_round = true;
-	}
+	spec->deficit_round = arb_ib_model_sem(model, &spec->sem);
 }
 
 /* Run the arbiter on @queues backlogged; false when nothing is sent. */
@@ -117,20 +133,60 @@ static int arb_ib_queue(const struct arb_config *cfg,
 	return cfg->sl2vl[sl] == ARB_VL15 ? -1 : cfg->sl2vl[sl];
 }
 
-/* A queue's packet size is that of the lowest SL in it. */
+static bool arb_sl_offers(const struct arb_params *params, int sl)
+{
+	return params->load_gbps[sl] != 0;
+}
+
+/*
+ * A queue's packet size, for the arbiter run backlogged: that of the SLs
+ * that offer traffic to it (the largest, when they differ: the loaded
+ * arbiter then sends each SL's own packets); 4096 when none offers.
+ */
 static void arb_queue_packet_bytes(const struct arb_config *cfg,
 				   const struct arb_params *params,
 				   uint32_t packet_bytes[ARB_NUM_VLS])
 {
+	bool seen[ARB_NUM_VLS] = { false };
 	int sl, q;
 
 	for (q = 0; q < ARB_NUM_VLS; q++)
 		packet_bytes[q] = ARB_DEFAULT_PACKET_BYTES;
-	for (sl = ARB_NUM_SLS - 1; sl >= 0; sl--) {
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
 		q = arb_ib_queue(cfg, params, sl);
-		if (q >= 0)
+		if (q < 0 || !arb_sl_offers(params, sl))
+			continue;
+		if (!seen[q] || params->packet_bytes[sl] > packet_bytes[q])
 			packet_bytes[q] = params->packet_bytes[sl];
+		seen[q] = true;
 	}
+}
+
+/*
+ * Whether the backlogged arbiter's exact period gives the long-run
+ * shares: every SL that offers traffic saturates and the SLs of a queue
+ * send packets of one size, so the loaded arbiter's queues never empty
+ * and it is the backlogged machine. Otherwise the loaded arbiter runs.
+ */
+static bool arb_ib_needs_load(const struct arb_config *cfg,
+			      const struct arb_params *params)
+{
+	uint32_t size[ARB_NUM_VLS] = { 0 };
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = arb_ib_queue(cfg, params, sl);
+		if (q < 0 || !arb_sl_offers(params, sl))
+			continue;
+		if (params->load_gbps[sl] > 0)
+			return true;
+		if (params->model == ARB_MODEL_IB_FLUID)
+			continue;
+		if (size[q] && size[q] != params->packet_bytes[sl])
+			return true;
+		size[q] = params->packet_bytes[sl];
+	}
+	return false;
 }
 
 /* Water-fill the SLs' loads under ctx->sem; rate_gbps per SL. */
@@ -145,6 +201,63 @@ static void arb_ib_waterfill(struct arb_ib_ctx *ctx, double *rate_gbps)
 		wf.load_gbps[sl] = ctx->params->load_gbps[sl];
 	}
 	arb_common_waterfill(&wf, ctx->params->link_gbps, rate_gbps);
+}
+
+/* The reading the loaded arbiter follows for the model, as arb_ib_spec. */
+static void arb_ib_load_spec(const struct arb_config *cfg,
+			     const struct arb_params *params,
+			     struct arb_semantics sem, bool poisson,
+			     struct arb_load_spec *spec)
+{
+	enum arb_model model = params->model;
+	int sl;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->high = &cfg->high;
+	spec->low = model == ARB_MODEL_DTABLE ? NULL : &cfg->low;
+	spec->limit = cfg->limit;
+	spec->sem = sem;
+	spec->deficit_round = arb_ib_model_sem(model, &spec->sem);
+	spec->link_gbps = params->link_gbps;
+	spec->poisson = poisson;
+	spec->seed = 0x2545f4914f6cdd1dull;
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		spec->queue[sl] = arb_ib_queue(cfg, params, sl);
+		spec->load_gbps[sl] = params->load_gbps[sl];
+		spec->packet_bytes[sl] = model == ARB_MODEL_IB_FLUID ?
+					 ARB_UNIT_BYTES : params->packet_bytes[sl];
+	}
+}
+
+/*
+ * The arbiter fed by the SLs' offered loads under @sem (constant gaps,
+ * or Poisson): rate_gbps per SL, and each queue's distances into
+ * res->vls. Returns the bound of a share (0-1); 0 when nothing is sent.
+ */
+static double arb_ib_loaded(const struct arb_config *cfg,
+			    const struct arb_params *params,
+			    struct arb_semantics sem, bool poisson,
+			    double *rate_gbps, struct arb_result *res)
+{
+	struct arb_load_spec spec;
+	struct arb_load_out out;
+	struct arb_vl_result *v;
+	int sl, q;
+
+	arb_ib_load_spec(cfg, params, sem, poisson, &spec);
+	for (sl = 0; sl < ARB_MAX_FLOWS; sl++)
+		rate_gbps[sl] = 0;
+	if (arb_load_run(&spec, &out))
+		return 0;
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		rate_gbps[sl] = out.gbps[sl];
+	for (q = 0; q < ARB_NUM_VLS; q++) {
+		v = &res->vls[q];
+		v->has_distance = out.packets[q] > 0;
+		v->mean_distance = out.mean_distance[q];
+		v->max_distance = (double)out.max_distance[q];
+	}
+	return out.bound;
 }
 
 /* ------------------------------------------------------------------ */
@@ -217,6 +330,7 @@ static void arb_ib_distances(struct arb_ib_ctx *ctx, const double *rate_gbps,
 /* Results                                                             */
 /* ------------------------------------------------------------------ */
 
+/* Each queue's table weights; DTable's are its SLs' high-table entries. */
 static void arb_table_weights(const struct arb_config *cfg, struct arb_result *res)
 {
 	const struct arb_entry *e;
@@ -226,7 +340,7 @@ static void arb_table_weights(const struct arb_config *cfg, struct arb_result *r
 		e = &cfg->high.entries[i];
 		res->vls[e->vl].high_weight += e->weight;
 	}
-	for (i = 0; i < cfg->low.n_entries; i++) {
+	for (i = 0; res->model != ARB_MODEL_DTABLE && i < cfg->low.n_entries; i++) {
 		e = &cfg->low.entries[i];
 		res->vls[e->vl].low_weight += e->weight;
 	}
@@ -276,8 +390,7 @@ static void arb_ib_fill(struct arb_ib_ctx *ctx, const double *rate_gbps,
 		r->mean_distance = v->mean_distance;
 		r->max_distance = v->max_distance;
 	}
-	if (ctx->params->model != ARB_MODEL_DTABLE)
-		arb_table_weights(ctx->cfg, res);
+	arb_table_weights(ctx->cfg, res);
 	arb_sum_groups(res);
 }
 
@@ -354,11 +467,6 @@ static void arb_warn_small_weights(const struct arb_config *cfg,
 			"overshoot is owed by the next visit decides the shares");
 }
 
-static bool arb_sl_offers(const struct arb_params *params, int sl)
-{
-	return params->load_gbps[sl] != 0;
-}
-
 /* The SLs that offer traffic and share a VL, all in one line. */
 static void arb_warn_shared_vls(const struct arb_config *cfg, const struct arb_params *params,
 				struct arb_result *res)
@@ -385,8 +493,8 @@ static void arb_warn_shared_vls(const struct arb_config *cfg, const struct arb_p
 			len += (size_t)snprintf(list + len, sizeof(list) - len, " on VL%d", vl);
 	}
 	if (len)
-		arb_common_warn(res, "sl-shared-vl", "SLs sharing a VL split its share equally: %s",
-				list);
+		arb_common_warn(res, "sl-shared-vl", "SLs sharing a VL send one packet of each "
+				"in turn: %s", list);
 }
 
 /* SL to VL mapping problems, for the SLs that offer traffic. */
@@ -497,22 +605,60 @@ static void arb_ib_warnings(const struct arb_config *cfg,
 /* Analysis                                                            */
 /* ------------------------------------------------------------------ */
 
-/* One water-filled analysis under @sem, without the range and warnings. */
-static void arb_ib_one(const struct arb_config *cfg,
-		       const struct arb_params *params, struct arb_semantics sem,
-		       bool distances, struct arb_result *res)
+/*
+ * One analysis under @sem, without the range and warnings: the exact
+ * period of the backlogged arbiter where that is the long run
+ * (arb_ib_needs_load), else the arbiter fed by the offered loads
+ * (constant gaps, or Poisson with @poisson).
+ */
+static void arb_ib_one_arrivals(const struct arb_config *cfg,
+				const struct arb_params *params,
+				struct arb_semantics sem, bool distances,
+				bool poisson, struct arb_result *res)
 {
 	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params, .sem = sem,
 				  .exact = true, .gaps = distances };
 	double rate_gbps[ARB_MAX_FLOWS];
 
 	arb_queue_packet_bytes(cfg, params, ctx.packet_bytes);
+	res->semantics = sem;
+	if (arb_ib_needs_load(cfg, params)) {
+		res->bound_pct = 100 * arb_ib_loaded(cfg, params, sem, poisson,
+						     rate_gbps, res);
+		res->exact = false;
+		res->loaded = true;
+		res->period_packets = 0;
+		arb_ib_fill(&ctx, rate_gbps, false, res);
+		return;
+	}
 	arb_ib_waterfill(&ctx, rate_gbps);
 	arb_ib_fill(&ctx, rate_gbps, distances, res);
-	res->semantics = sem;
 	res->exact = ctx.exact;
 	res->period_packets = ctx.period_packets;
 	res->bound_pct = 100 * ctx.bound;
+}
+
+static void arb_ib_one(const struct arb_config *cfg,
+		       const struct arb_params *params, struct arb_semantics sem,
+		       bool distances, struct arb_result *res)
+{
+	arb_ib_one_arrivals(cfg, params, sem, distances, false, res);
+}
+
+/* Whether a VL has weighted entries in both tables. */
+static bool arb_ib_vl_in_both(const struct arb_config *cfg)
+{
+	uint16_t in[2] = { 0, 0 };
+	const struct arb_table *t;
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		t = k ? &cfg->low : &cfg->high;
+		for (i = 0; i < t->n_entries; i++)
+			if (t->entries[i].weight && t->entries[i].vl < ARB_VL15)
+				in[k] |= 1u << t->entries[i].vl;
+	}
+	return (in[0] & in[1]) != 0;
 }
 
 /*
@@ -522,6 +668,8 @@ static void arb_ib_one(const struct arb_config *cfg,
 static struct arb_semantics arb_ib_effective(const struct arb_config *cfg,
 					     struct arb_semantics sem)
 {
+	if (!sem.carry || !arb_ib_vl_in_both(cfg))
+		sem.deficit_per_table = false;
 	if (cfg->limit == 0 && sem.limit0 == ARB_LIMIT0_ALTERNATE)
 		sem.low_turn = ARB_LOW_PACKET;
 	if (cfg->limit != 0 || sem.low_turn == ARB_LOW_PACKET)
@@ -531,14 +679,14 @@ static struct arb_semantics arb_ib_effective(const struct arb_config *cfg,
 
 static bool arb_sem_equal(struct arb_semantics a, struct arb_semantics b)
 {
-	return a.carry == b.carry && a.low_turn == b.low_turn && a.limit0 == b.limit0;
+	return a.carry == b.carry && a.low_turn == b.low_turn &&
+	       a.limit0 == b.limit0 && a.deficit_per_table == b.deficit_per_table;
 }
 
-/* The shares of a semantics already computed that behaves as @sem. */
-static const double *arb_ib_known(const struct arb_config *cfg,
-				  const struct arb_params *params,
-				  const struct arb_result *res,
-				  struct arb_semantics sem)
+/* A semantics already computed that behaves as @sem; NULL: none. */
+static const struct arb_sem_result *arb_ib_known(const struct arb_config *cfg,
+						 const struct arb_result *res,
+						 struct arb_semantics sem)
 {
 	int i;
 
@@ -546,29 +694,72 @@ static const double *arb_ib_known(const struct arb_config *cfg,
 	for (i = 0; i < res->n_semantics; i++)
 		if (arb_sem_equal(arb_ib_effective(cfg, res->per_semantics[i].semantics),
 				  sem))
-			return res->per_semantics[i].share_pct;
-	(void)params;
+			return &res->per_semantics[i];
 	return NULL;
 }
 
-/* Semantics @i's shares into the next slot of res->per_semantics. */
+/* One analysis' shares and distances into @s. */
+static void arb_ib_sem_store(const struct arb_result *one,
+			     struct arb_sem_result *s)
+{
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		s->share_pct[sl] = one->sls[sl].share_pct;
+	for (q = 0; q < ARB_NUM_VLS; q++) {
+		s->has_distance[q] = one->vls[q].has_distance;
+		s->mean_distance[q] = one->vls[q].mean_distance;
+		s->max_distance[q] = one->vls[q].max_distance;
+	}
+}
+
+/* Semantics @sem's shares into the next slot of res->per_semantics. */
 static void arb_ib_add_semantics(const struct arb_config *cfg,
 				 const struct arb_params *params,
 				 struct arb_semantics sem, struct arb_result *res)
 {
 	struct arb_sem_result *s = &res->per_semantics[res->n_semantics];
-	const double *known = arb_ib_known(cfg, params, res, sem);
+	const struct arb_sem_result *known = arb_ib_known(cfg, res, sem);
 	struct arb_result other;
-	int sl;
 
-	if (!known) {
+	if (known) {
+		*s = *known;
+	} else {
 		memset(&other, 0, sizeof(other));
-		arb_ib_one(cfg, params, sem, false, &other);
+		arb_ib_one(cfg, params, sem, true, &other);
+		arb_ib_sem_store(&other, s);
+		if (!other.exact)
+			res->bound_pct = fmax(res->bound_pct, other.bound_pct);
 	}
 	s->semantics = sem;
-	for (sl = 0; sl < ARB_NUM_SLS; sl++)
-		s->share_pct[sl] = known ? known[sl] : other.sls[sl].share_pct;
 	res->n_semantics++;
+}
+
+/* The queues some SL offers traffic to. */
+static uint16_t arb_ib_offered(const struct arb_config *cfg,
+			       const struct arb_params *params)
+{
+	uint16_t offered = 0;
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = arb_ib_queue(cfg, params, sl);
+		if (q >= 0 && arb_sl_offers(params, sl))
+			offered |= 1u << q;
+	}
+	return offered;
+}
+
+/* Whether table @t has a weighted entry for a queue in @offered. */
+static bool arb_ib_table_sends(const struct arb_table *t, uint16_t offered)
+{
+	int i;
+
+	for (i = 0; i < t->n_entries; i++)
+		if (t->entries[i].weight && t->entries[i].vl < ARB_VL15 &&
+		    (offered & (1u << t->entries[i].vl)))
+			return true;
+	return false;
 }
 
 /*
@@ -576,28 +767,97 @@ static void arb_ib_add_semantics(const struct arb_config *cfg,
  * send a packet after each high packet. A reading in which a low turn
  * can pass with nothing sent breaks that: a turn of one entry visit
  * (limit0=bytes) whose entry still repays an earlier visit's overshoot
- * (carry), which happens when a low entry weighs less than its VL's
- * packet. Such a reading is not among the plausible ones at limit 0.
+ * (carry), which happens when a low entry of a VL with traffic weighs
+ * less than its VL's packet while the high table has traffic too (else
+ * there are no low turns). Such a reading is not among the plausible
+ * ones at limit 0.
  */
 static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 				 const struct arb_params *params, struct arb_semantics sem)
 {
 	uint32_t packet_bytes[ARB_NUM_VLS];
+	uint16_t offered = arb_ib_offered(cfg, params);
 	const struct arb_entry *e;
 	int i;
 
 	sem = arb_ib_effective(cfg, sem);
 	if (cfg->limit != 0 || !sem.carry || sem.low_turn != ARB_LOW_ENTRY ||
-	    sem.limit0 != ARB_LIMIT0_BYTES)
+	    sem.limit0 != ARB_LIMIT0_BYTES || !arb_ib_table_sends(&cfg->high, offered))
 		return false;
 	arb_queue_packet_bytes(cfg, params, packet_bytes);
 	for (i = 0; i < cfg->low.n_entries; i++) {
 		e = &cfg->low.entries[i];
-		if (e->weight && e->vl < ARB_NUM_VLS &&
+		if (e->weight && e->vl < ARB_VL15 && (offered & (1u << e->vl)) &&
 		    (uint32_t)e->weight * ARB_UNIT_BYTES < packet_bytes[e->vl])
 			return true;
 	}
 	return false;
+}
+
+/* Each queue's distances: their range over the readings compared. */
+static void arb_ib_distance_ranges(struct arb_result *res)
+{
+	const struct arb_sem_result *s;
+	struct arb_vl_result *v;
+	int i, q;
+
+	for (q = 0; q < ARB_NUM_VLS; q++) {
+		v = &res->vls[q];
+		v->mean_distance_min = v->mean_distance_max = v->mean_distance;
+		v->max_distance_min = v->max_distance_max = v->max_distance;
+		for (i = 0; v->has_distance && i < res->n_semantics; i++) {
+			s = &res->per_semantics[i];
+			if (!s->has_distance[q])
+				continue;
+			v->mean_distance_min = fmin(v->mean_distance_min, s->mean_distance[q]);
+			v->mean_distance_max = fmax(v->mean_distance_max, s->mean_distance[q]);
+			v->max_distance_min = fmin(v->max_distance_min, s->max_distance[q]);
+			v->max_distance_max = fmax(v->max_distance_max, s->max_distance[q]);
+		}
+	}
+}
+
+/*
+ * The distances the readings disagree on (by more than half a packet),
+ * as one warning: the columns follow the semantics shown.
+ */
+static void arb_ib_warn_distances(struct arb_result *res)
+{
+	char line[ARB_WARNING_LEN], *at = line;
+	const struct arb_vl_result *v;
+	size_t left = sizeof(line);
+	int q, n;
+
+	line[0] = '\0';
+	for (q = 0; q < ARB_NUM_VLS && left > 1; q++) {
+		v = &res->vls[q];
+		if (!v->has_distance ||
+		    (v->mean_distance_max - v->mean_distance_min <= 0.5 &&
+		     v->max_distance_max == v->max_distance_min))
+			continue;
+		n = snprintf(at, left, "%sVL%d mean %.2f-%.2f max %.0f-%.0f",
+			     at == line ? "" : "; ", q, v->mean_distance_min,
+			     v->mean_distance_max, v->max_distance_min,
+			     v->max_distance_max);
+		if (n < 0 || (size_t)n >= left)
+			break;
+		at += n;
+		left -= (size_t)n;
+	}
+	if (line[0])
+		arb_common_warn(res, "distances-differ", "distances differ between the readings: %s", line);
+}
+
+/* Uncertain: some SL's range is wider than range_pct (said once). */
+static void arb_ib_uncertain(const struct arb_params *params,
+			     struct arb_result *res)
+{
+	int sl;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		if (res->sls[sl].share_max_pct - res->sls[sl].share_min_pct >
+		    params->range_pct)
+			res->uncertain = true;
 }
 
 /* Every semantics' shares; the SLs' ranges; uncertain past range_pct. */
@@ -608,8 +868,7 @@ static void arb_ib_compare(const struct arb_config *cfg,
 	int i, sl;
 	bool left_out = false;
 
-	for (sl = 0; sl < ARB_NUM_SLS; sl++)
-		res->per_semantics[0].share_pct[sl] = res->sls[sl].share_pct;
+	arb_ib_sem_store(res, &res->per_semantics[0]);
 	res->per_semantics[0].semantics = params->semantics;
 	res->n_semantics = 1;
 	for (i = 0; i < ARB_N_SEMANTICS; i++) {
@@ -640,10 +899,9 @@ static void arb_ib_compare(const struct arb_config *cfg,
 						res->per_semantics[i].share_pct[sl]);
 		}
 	}
-	for (sl = 0; sl < ARB_NUM_SLS; sl++)
-		if (res->sls[sl].share_max_pct - res->sls[sl].share_min_pct >
-		    params->range_pct)
-			res->uncertain = true;
+	arb_ib_uncertain(params, res);
+	arb_ib_distance_ranges(res);
+	arb_ib_warn_distances(res);
 	if (res->uncertain)
 		arb_common_warn(res, "readings-disagree",
 				"the readings of the specification disagree by "
@@ -674,9 +932,98 @@ struct arb_semantics arb_ib_semantics_nth(int i)
 		.carry = !(i & 1),
 		.low_turn = (i & 2) ? ARB_LOW_PACKET : ARB_LOW_ENTRY,
 		.limit0 = (i & 4) ? ARB_LIMIT0_BYTES : ARB_LIMIT0_ALTERNATE,
+		.deficit_per_table = (i & 8) != 0,
 	};
 
 	return sem;
+}
+
+/* Widen each SL's range to take in the shares of @other. */
+static void arb_ib_widen(struct arb_result *res, const struct arb_result *other)
+{
+	struct arb_sl_result *r;
+	int sl;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		r = &res->sls[sl];
+		r->share_min_pct = fmin(r->share_min_pct, other->sls[sl].share_pct);
+		r->share_max_pct = fmax(r->share_max_pct, other->sls[sl].share_pct);
+	}
+}
+
+/*
+ * The check of constant gaps: the same analysis with Poisson arrivals.
+ * Its shares join the range (the arrival process is not known), and a
+ * difference beyond both windows' bounds is said.
+ */
+static void arb_ib_poisson(const struct arb_config *cfg,
+			   const struct arb_params *params, struct arb_result *res)
+{
+	struct arb_result p;
+	double diff, worst = 0;
+	int sl, at = -1;
+
+	memset(&p, 0, sizeof(p));
+	arb_ib_one_arrivals(cfg, params, params->semantics, false, true, &p);
+	arb_ib_widen(res, &p);
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		diff = fabs(p.sls[sl].share_pct - res->sls[sl].share_pct) -
+		       res->bound_pct - p.bound_pct;
+		if (diff > worst) {
+			worst = diff;
+			at = sl;
+		}
+	}
+	if (at >= 0)
+		arb_common_warn(res, "poisson-differs", "Poisson arrivals give SL%d %.2f %% against %.2f %% "
+				"with constant gaps: the range holds both", at,
+				p.sls[at].share_pct, res->sls[at].share_pct);
+}
+
+/*
+ * SLs of one queue that send packets of different sizes: the arbiter
+ * sends each SL's own packets, one SL after the other; the readings in
+ * which the queue's packets are all of its smallest, or all of its
+ * largest, size join the range. Returns whether there were any.
+ */
+static bool arb_ib_size_readings(const struct arb_config *cfg,
+				 const struct arb_params *params,
+				 struct arb_result *res)
+{
+	uint32_t lo[ARB_NUM_VLS] = { 0 }, hi[ARB_NUM_VLS] = { 0 }, b;
+	struct arb_params one;
+	struct arb_result other;
+	bool mixed = false;
+	int sl, q, k;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = arb_ib_queue(cfg, params, sl);
+		if (q < 0 || !arb_sl_offers(params, sl))
+			continue;
+		b = params->packet_bytes[sl];
+		lo[q] = lo[q] && lo[q] < b ? lo[q] : b;
+		hi[q] = hi[q] > b ? hi[q] : b;
+		mixed |= lo[q] != hi[q];
+	}
+	if (!mixed || params->model == ARB_MODEL_IB_FLUID)
+		return false;
+	for (k = 0; k < 2; k++) {
+		one = *params;
+		for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+			q = arb_ib_queue(cfg, params, sl);
+			if (q >= 0)
+				one.packet_bytes[sl] = k ? hi[q] : lo[q] ? lo[q] :
+						       params->packet_bytes[sl];
+		}
+		memset(&other, 0, sizeof(other));
+		arb_ib_one(cfg, &one, params->semantics, false, &other);
+		arb_ib_widen(res, &other);
+	}
+	arb_common_warn(res, "vl-mixed-sizes", "SLs of one %s send packets of different sizes: it "
+			"sends each SL's own packets in turn; its packets all of "
+			"the smallest or all of the largest size are in the range",
+			params->model == ARB_MODEL_DTABLE ? "queue" : "VL");
+	return true;
 }
 
 int arb_ib_analyze(const struct arb_config *cfg,
@@ -689,9 +1036,21 @@ int arb_ib_analyze(const struct arb_config *cfg,
 		arb_common_warn(res, "dtable-low-unused", "dtable: the low table is not used (the "
 				"high table's entries name SLs)");
 	arb_ib_one(cfg, params, params->semantics, true, res);
-	if (params->model == ARB_MODEL_IB_PACKET && params->compare_semantics)
+	if (res->loaded)
+		arb_ib_poisson(cfg, params, res);
+	arb_ib_size_readings(cfg, params, res);
+	if (params->model == ARB_MODEL_IB_PACKET && params->compare_semantics) {
 		arb_ib_compare(cfg, params, res);
-	if (!res->exact)
+	} else {
+		arb_ib_distance_ranges(res);
+		arb_ib_uncertain(params, res);
+	}
+	if (res->loaded)
+		arb_common_warn(res, "offered-loads", "offered loads: shares of the arbiter fed by "
+				"them, over %u packets after %u of warm-up, within "
+				"%.2f points", ARB_LOAD_PACKETS,
+				ARB_LOAD_PACKETS / ARB_LOAD_BATCHES, res->bound_pct);
+	else if (!res->exact)
 		arb_common_warn(res, "no-exact-period", "no exact period within %u packets: shares "
 				"within %.2f points", ARB_SIM_MAX_STEPS, res->bound_pct);
 	arb_queue_packet_bytes(cfg, params, packet_bytes);

@@ -13,7 +13,8 @@
  *    positive (the last may overshoot: entries round up to a packet), or,
  *    for DTable, while the credit covers a whole packet;
  *  - on closing, the leftover (overshoot owed, or unspent credit) is the
- *    queue's deficit when carried, else dropped;
+ *    queue's deficit when carried, else dropped; one deficit per queue,
+ *    or one per queue and table (sem.deficit_per_table);
  *  - the high table sends until limit x 4096 bytes are reached (a packet
  *    started below it completes; limit 0 is one packet), then the low
  *    table gets a turn: one packet (ARB_LOW_PACKET, or limit 0 with
@@ -50,7 +51,7 @@ struct sim_state {
 	int32_t open[2];
 	int32_t credit[2];	/* bytes, of the open visit */
 	int32_t high_sent;	/* bytes since the last low turn */
-	int32_t deficit[ARB_NUM_VLS];
+	int32_t deficit[2][ARB_NUM_VLS];	/* per table, or [0] for both */
 };
 
 struct sim {
@@ -278,7 +279,8 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 			      const bool round)
 {
 	const int32_t *pb = m->packet_bytes;
-	int32_t def[ARB_NUM_VLS], phase = st->phase, sent = st->high_sent;
+	int32_t def[2][ARB_NUM_VLS], phase = st->phase, sent = st->high_sent;
+	int32_t *dhi = def[0], *dlo = def[m->spec->sem.deficit_per_table];
 	const int32_t limit_bytes = m->limit_bytes;
 	struct sim_reg hi, lo;
 	uint64_t i;
@@ -289,15 +291,15 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 	memcpy(def, st->deficit, sizeof(def));
 	for (i = 0; i < n && !SIM_CLOCK_WRAPPED(mode, hi, lo); i++) {
 		if (mode == SIM_ONLY_LOW) {
-			vl = sim_table_packet(&lo, def, pb, carry, round);
+			vl = sim_table_packet(&lo, dlo, pb, carry, round);
 		} else if (mode == SIM_ONLY_HIGH) {
-			vl = sim_table_packet(&hi, def, pb, carry, round);
+			vl = sim_table_packet(&hi, dhi, pb, carry, round);
 		} else {
 			vl = phase == SIM_LOW ?
-			     sim_low_turn(&lo, def, pb, &phase, carry, round,
+			     sim_low_turn(&lo, dlo, pb, &phase, carry, round,
 					  mode == SIM_LIMITED_PACKET) : -1;
 			if (vl < 0) {
-				vl = sim_table_packet(&hi, def, pb, carry, round);
+				vl = sim_table_packet(&hi, dhi, pb, carry, round);
 				sent += pb[vl];
 				if (sent >= limit_bytes) {
 					sent = 0;

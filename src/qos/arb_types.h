@@ -64,9 +64,10 @@ struct arb_semantics {
 	bool carry;		/* a visit's overshoot is owed by the VL's next visit */
 	enum arb_low_turn low_turn;
 	enum arb_limit0 limit0;
+	bool deficit_per_table;	/* a VL in both tables has a deficit in each */
 };
 
-#define ARB_N_SEMANTICS		8	/* every combination of the three */
+#define ARB_N_SEMANTICS		16	/* every combination of the four */
 #define ARB_DEFAULT_RANGE_PCT	1.0	/* semantics disagreeing by more: a range */
 
 struct arb_entry {
@@ -140,8 +141,10 @@ struct arb_sl_result {
 	double share_min_pct;
 	double share_max_pct;
 	bool has_distance;		/* false: never served */
-	/* packets of other VLs between two of this SL's VL (IB models), or
-	 * entries between two turns (ETS), on the water-filled set */
+	/* IB models: per packet of the SL's VL, the packets of other VLs
+	 * that start between the moment it could go (arrived, first in its
+	 * VL) and its start, under the offered loads; mean and largest.
+	 * ETS: entries between two turns. */
 	double mean_distance;
 	double max_distance;
 };
@@ -158,12 +161,18 @@ struct arb_vl_result {
 	bool has_distance;
 	double mean_distance;
 	double max_distance;
+	/* ib-packet compared over every semantics: the distances' ranges */
+	double mean_distance_min, mean_distance_max;
+	double max_distance_min, max_distance_max;
 };
 
-/* One semantics' shares, when ib-packet compares them. */
+/* One semantics' shares and distances, when ib-packet compares them. */
 struct arb_sem_result {
 	struct arb_semantics semantics;
 	double share_pct[ARB_NUM_SLS];
+	bool has_distance[ARB_NUM_VLS];
+	double mean_distance[ARB_NUM_VLS];
+	double max_distance[ARB_NUM_VLS];
 };
 
 struct arb_result {
@@ -172,6 +181,7 @@ struct arb_result {
 	int runs;
 	struct arb_semantics semantics;	/* the one share_pct follows */
 	bool exact;			/* shares of one exact period */
+	bool loaded;			/* the arbiter fed by the offered loads */
 	uint64_t period_packets;	/* packets in that period (all backlogged) */
 	double bound_pct;		/* when not exact: error bound of a share */
 	int n_semantics;		/* filled entries of per_semantics */

@@ -220,7 +220,7 @@ static void analyze_header(FILE *out, const struct analyze_report_info *info,
 		info->port ? info->port : "", arb_model_name(res->model));
 	char name[96];
 
-	if (res->kind == ARB_KIND_VLARB)
+	if (res->kind == ARB_KIND_VLARB && res->model != ARB_MODEL_DTABLE)
 		fprintf(out, ", limit %d%s", res->limit,
 			res->limit == ARB_LIMIT_NONE ? " (none)" : "");
 	fprintf(out, ", link %.6g Gb/s\n", res->link_gbps);
@@ -354,6 +354,25 @@ static void analyze_band_map(FILE *out, const struct arb_config *cfg, const stru
 	}
 }
 
+/* DTable's queues are its SLs: the weight of each one's table entries. */
+static void analyze_dtable_rows(FILE *out, const struct arb_result *res)
+{
+	const struct arb_vl_result *v;
+	int i;
+
+	fprintf(out, "\n%4s %6s %8s %8s %9s %8s\n", "SL", "weight", "share %",
+		"Gb/s", "mean dist", "max dist");
+	for (i = 0; i < res->n_vls; i++) {
+		v = &res->vls[i];
+		if (!v->high_weight && v->share_pct <= 0)
+			continue;
+		fprintf(out, "%4d %6d %8.2f %8.2f", v->vl, v->high_weight,
+			v->share_pct, v->gbps);
+		analyze_distance_cols(out, v->has_distance, v->mean_distance,
+				      v->max_distance);
+	}
+}
+
 static void analyze_vl_rows(FILE *out, const struct arb_result *res)
 {
 	const struct arb_vl_result *v;
@@ -361,6 +380,10 @@ static void analyze_vl_rows(FILE *out, const struct arb_result *res)
 	char a[16], b[16];
 	int i;
 
+	if (res->model == ARB_MODEL_DTABLE) {
+		analyze_dtable_rows(out, res);
+		return;
+	}
 	fprintf(out, "\n%4s %6s %7s %8s %8s %9s %8s\n", ets ? "band" : "VL",
 		ets ? "kind" : "high", ets ? "quantum" : "low", "share %", "Gb/s",
 		"mean dist", "max dist");

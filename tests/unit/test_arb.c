@@ -301,11 +301,15 @@ static void test_limit_255_starves_low(void **state)
 	assert_near(res.sls[1].share_pct, 100, 1e-9);
 }
 
-/* Water-filling: a flow below its share frees the rest for the others. */
+/*
+ * A flow below its share frees the rest for the others: the loaded
+ * arbiter's shares, within the bound it states.
+ */
 static void test_waterfill(void **state)
 {
 	struct arb_config cfg;
 	struct arb_params params;
+	double b;
 	int sl;
 
 	(void)state;
@@ -320,16 +324,94 @@ static void test_waterfill(void **state)
 	params.load_gbps[0] = 10;
 	params.link_gbps = 200;
 	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
-	/* SL0 takes its 10; 190 left for SL1:SL2 = 1:2. */
-	assert_near(res.sls[0].gbps, 10, 1e-9);
-	assert_near(res.sls[1].gbps, 190.0 / 3, 1e-6);
-	assert_near(res.sls[2].gbps, 380.0 / 3, 1e-6);
-	assert_near(res.sls[0].share_pct, 5, 1e-9);
+	assert_true(res.loaded);
+	b = res.bound_pct;
+	assert_true(b > 0 && b < 0.05);
+	/* SL0 takes its 10; 190 left for SL1:SL2 = 1:2 (one low table). */
+	assert_near(res.sls[0].share_pct, 5, b);
+	assert_near(res.sls[1].share_pct, 100 * 190.0 / 3 / 200, b);
+	assert_near(res.sls[2].share_pct, 100 * 380.0 / 3 / 200, b);
 	/* Everyone below their share: everyone gets what they offer. */
 	params.load_gbps[1] = 20;
 	params.load_gbps[2] = 30;
 	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
-	assert_near(res.sls[2].gbps, 30, 1e-9);
+	assert_near(res.sls[2].share_pct, 15, res.bound_pct);
+}
+
+/* Example of a high and a low table at @limit: VL0, VL1 high, VL2 low. */
+static void three_vls(struct arb_config *cfg, struct arb_params *params,
+		      int w1, int limit)
+{
+	int sl;
+
+	arb_config_init(cfg, ARB_KIND_VLARB);
+	add(&cfg->high, 0, 64);
+	add(&cfg->high, 1, w1);
+	add(&cfg->low, 2, 64);
+	cfg->limit = limit;
+	cfg->limit_known = true;
+	arb_params_init(params);
+	for (sl = 3; sl < ARB_NUM_SLS; sl++)
+		params->load_gbps[sl] = 0;
+}
+
+/*
+ * A high-table SL that offers less than its share leaves it to the other
+ * high-table SLs: LimitOfHighPriority keeps the low table's share.
+ */
+static void test_partial_high(void **state)
+{
+	static const struct {
+		int w1, limit;
+		double load1, want[3];
+	} cases[] = {
+		{ 192, 4, 40, { 40, 40, 20 } },
+		{ 64, 1, 10, { 40, 10, 50 } },
+	};
+	struct arb_config cfg;
+	struct arb_params params;
+	unsigned i;
+	int sl;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		three_vls(&cfg, &params, cases[i].w1, cases[i].limit);
+		params.load_gbps[1] = cases[i].load1;
+		assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+		for (sl = 0; sl < 3; sl++) {
+			assert_near(res.sls[sl].share_pct, cases[i].want[sl], res.bound_pct);
+			assert_true(res.sls[sl].share_min_pct <= cases[i].want[sl] + res.bound_pct);
+			assert_true(res.sls[sl].share_max_pct >= cases[i].want[sl] - res.bound_pct);
+		}
+	}
+}
+
+/* A VL's packets are those of the SLs that send: SL0 offers nothing. */
+static void test_packet_size_of_senders(void **state)
+{
+	struct arb_config cfg;
+	struct arb_params params;
+	int sl;
+
+	(void)state;
+	arb_config_init(&cfg, ARB_KIND_VLARB);
+	add(&cfg.high, 0, 16);
+	add(&cfg.low, 1, 64);
+	cfg.sl2vl[2] = 0;
+	cfg.limit_known = true;
+	arb_params_init(&params);
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		params.load_gbps[sl] = sl == 1 || sl == 2 ? -1 : 0;
+	params.packet_bytes[2] = 256;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_true(res.exact);
+	assert_near(res.sls[2].share_pct, 100.0 * 256 / (256 + 4096), 1e-9);
+	/* SL0 sends 4096-byte packets too: a mix, and the range says so */
+	params.load_gbps[0] = -1;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_true(res.loaded);
+	assert_true(res.sls[2].share_min_pct < 100.0 * 256 / (256 + 4096) + 0.1);
+	assert_true(has_warning("packets of different sizes"));
 }
 
 static void test_shared_vl_split(void **state)
@@ -515,6 +597,8 @@ int main(void)
 		cmocka_unit_test(test_packet_small_weights),
 		cmocka_unit_test(test_limit_255_starves_low),
 		cmocka_unit_test(test_waterfill),
+		cmocka_unit_test(test_partial_high),
+		cmocka_unit_test(test_packet_size_of_senders),
 		cmocka_unit_test(test_shared_vl_split),
 		cmocka_unit_test(test_table_warnings),
 		cmocka_unit_test(test_ets_strict_then_drr),

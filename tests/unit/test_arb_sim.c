@@ -9,6 +9,7 @@
  * small enough that no period is found. Every field of the result must
  * be identical: the fast path is the same arbiter, only quicker.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "qos/arb_ib_sim.h"
+#include "qos/arb_ib_load.h"
 #include "arb_sim_slow.h"
 #include "unit.h"
 
@@ -113,10 +115,60 @@ static void test_fast_matches_reference(void **state)
 	assert_true(inexact > 10);
 }
 
+/*
+ * The loaded arbiter (arb_ib_load.c) with every queue saturated is the
+ * backlogged one: over its window its shares are those of the exact
+ * period, within the bound it states.
+ */
+static void test_loaded_saturated_is_backlogged(void **state)
+{
+	struct arb_table high, low;
+	struct arb_sim_spec spec;
+	struct arb_load_spec ld;
+	struct arb_sim_out ex;
+	struct arb_load_out out;
+	double total, share;
+	int i, q, checked = 0;
+
+	(void)state;
+	for (i = 0; i < CASES / 2; i++) {
+		random_spec(&spec, &high, &low);
+		spec.max_steps = 200000;
+		spec.want_gaps = false;
+		spec.sem.deficit_per_table = rnd(2);
+		if (arb_sim_run(&spec, &ex) || !ex.exact)
+			continue;
+		memset(&ld, 0, sizeof(ld));
+		ld.high = spec.high;
+		ld.low = spec.low;
+		ld.limit = spec.limit;
+		ld.sem = spec.sem;
+		ld.deficit_round = spec.deficit_round;
+		ld.link_gbps = 100;
+		ld.packets = 1u << 15;
+		for (q = 0; q < ARB_NUM_SLS; q++) {
+			ld.queue[q] = q < ARB_VL15 ? q : -1;
+			ld.load_gbps[q] = (spec.backlogged & (1u << q)) ? -1 : 0;
+			ld.packet_bytes[q] = spec.packet_bytes[q];
+		}
+		assert_int_equal(arb_load_run(&ld, &out), 0);
+		total = 0;
+		for (q = 0; q < ARB_NUM_VLS; q++)
+			total += (double)ex.bytes[q];
+		for (q = 0; q < ARB_NUM_VLS; q++) {
+			share = (double)ex.bytes[q] / total;
+			assert_true(fabs(out.gbps[q] / 100 - share) <= out.bound + 1e-9);
+		}
+		checked++;
+	}
+	assert_true(checked > CASES / 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fast_matches_reference),
+		cmocka_unit_test(test_loaded_saturated_is_backlogged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

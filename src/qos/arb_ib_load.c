@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The packet-level table arbiter under offered loads (see arb_ib_load.h).
+ *
+ * The arbiter is arb_ib_sim.c's, step for step, with one difference: an
+ * entry is passed over while its queue has no packet waiting (the
+ * arbiter is work-conserving), so a light SL's unused turns go to the
+ * entries that follow it in its own table, as a port does, and not to
+ * every other SL in proportion. With every offered queue saturated it
+ * is the same machine as arb_ib_sim.c (tests/unit/test_arb_load.c holds
+ * the two equal). What the specification leaves open beyond that is
+ * read as follows:
+ *  - one deficit per queue, or per queue and table (sem.deficit_per_table);
+ *  - a visit whose queue empties closes at the next decision; with carry,
+ *    unspent credit is dropped when the queue is empty (deficit round
+ *    robin: an idle queue saves nothing), an overshoot stays owed;
+ *  - when the high table has nothing to send the low table is served,
+ *    and that counts as the low table's opportunity (the limit restarts);
+ *  - SLs sharing a queue are served one packet each in turn among those
+ *    with a packet waiting (their hosts interleave): a queue's packet
+ *    size is the mix of the SLs that offer traffic, in proportion to
+ *    what each sends.
+ * Arrivals: each light SL sends its packets at a constant gap (its
+ * load), or at exponential gaps of the same mean (Poisson); a
+ * saturating SL always has a packet.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "qos/arb_ib_load.h"
+
+enum { LD_HIGH, LD_LOW };
+
+enum ld_mode {
+	LD_ONLY_LOW,		/* no high table with traffic */
+	LD_ONLY_HIGH,		/* the high table, never limited */
+	LD_LIMITED_PACKET,	/* limited, a low turn is one packet */
+	LD_LIMITED_ENTRY,	/* limited, a low turn is one entry visit */
+};
+
+struct ld_table {
+	const struct arb_table *t;
+	uint16_t queues;	/* queues of its weighted entries */
+	int pos;		/* the open entry, or the next to visit */
+	bool open;
+	int64_t credit;		/* bytes, of the open visit */
+	int64_t *def;		/* the deficits it carries */
+};
+
+struct ld {
+	const struct arb_load_spec *spec;
+	enum ld_mode mode;
+	struct ld_table tab[2];
+	int64_t limit_bytes, high_sent;
+	int phase;
+	int64_t deficit[2][ARB_NUM_VLS];	/* per table, or [0] for both */
+	/* per SL */
+	bool sat[ARB_NUM_SLS];
+	double next_ns[ARB_NUM_SLS], gap_ns[ARB_NUM_SLS];
+	uint64_t waiting[ARB_NUM_SLS];
+	/* per queue */
+	int sat_sls[ARB_NUM_VLS];
+	uint64_t waiting_q[ARB_NUM_VLS];
+	int rr[ARB_NUM_VLS];		/* the SL whose turn is next */
+	uint64_t head_since[ARB_NUM_VLS];	/* packet count when first waiting */
+	uint16_t avail;			/* queues with a packet waiting */
+	uint64_t sent;			/* packets sent so far */
+	double now_ns;
+	uint64_t rng;
+};
+
+static double ld_uniform(struct ld *m)
+{
+	m->rng ^= m->rng >> 12;
+	m->rng ^= m->rng << 25;
+	m->rng ^= m->rng >> 27;
+	return ((m->rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* The gap to an SL's next packet: constant, or exponential (Poisson). */
+static double ld_gap(struct ld *m, int sl)
+{
+	double u;
+
+	if (!m->spec->poisson)
+		return m->gap_ns[sl];
+	do
+		u = ld_uniform(m);
+	while (u <= 0);
+	return -log(u) * m->gap_ns[sl];
+}
+
+static bool ld_entry_ok(const struct arb_entry *e)
+{
+	return e->weight && e->vl < ARB_VL15;
+}
+
+/* The SL whose packet queue @q sends next (one each in turn). */
+static int ld_pick(const struct ld *m, int q)
+{
+	int i, sl;
+
+	for (i = 0; i < ARB_NUM_SLS; i++) {
+		sl = (m->rr[q] + i) % ARB_NUM_SLS;
+		if (m->spec->queue[sl] == q && (m->sat[sl] || m->waiting[sl]))
+			return sl;
+	}
+	return -1;
+}
+
+static bool ld_has(const struct ld *m, int q)
+{
+	return m->avail & (1u << q);
+}
+
+/* Whether @credit lets queue @q send its next packet. */
+static bool ld_can(const struct ld *m, int q, int64_t credit)
+{
+	int sl;
+
+	if (!m->spec->deficit_round)
+		return credit > 0;
+	sl = ld_pick(m, q);
+	return sl >= 0 && credit >= (int64_t)m->spec->packet_bytes[sl];
+}
+
+/* Close the open visit: the leftover is the deficit when carried. */
+static void ld_close(struct ld *m, struct ld_table *t)
+{
+	int q = t->t->entries[t->pos].vl;
+
+	if (m->spec->sem.carry) {
+		t->def[q] = t->credit;
+		if (!ld_has(m, q) && t->def[q] > 0)
+			t->def[q] = 0;
+	}
+	t->open = false;
+	t->credit = 0;
+	t->pos = (t->pos + 1) % t->t->n_entries;
+}
+
+/*
+ * Visit entries from the table's position until one can send, passing
+ * over those whose queue has nothing. Returns its queue; -1 when the
+ * table has nothing to send, or, when @once, after one visit that
+ * cannot send (a low turn of one entry that passes).
+ */
+static int ld_open(struct ld *m, struct ld_table *t, bool once)
+{
+	const struct arb_entry *e;
+	bool carry = m->spec->sem.carry;
+	int64_t credit;
+	int i, q;
+
+	if (!(t->queues & m->avail))
+		return -1;
+	for (i = 0;; i = (i + 1) % t->t->n_entries) {
+		e = &t->t->entries[t->pos];
+		q = e->vl;
+		if (!ld_entry_ok(e) || !ld_has(m, q)) {
+			if (ld_entry_ok(e) && carry && t->def[q] > 0)
+				t->def[q] = 0;
+			t->pos = (t->pos + 1) % t->t->n_entries;
+			continue;
+		}
+		credit = (int64_t)e->weight * ARB_UNIT_BYTES + (carry ? t->def[q] : 0);
+		if (ld_can(m, q, credit)) {
+			if (carry)
+				t->def[q] = 0;
+			t->open = true;
+			t->credit = credit;
+			return q;
+		}
+		if (carry)
+			t->def[q] = credit;
+		t->pos = (t->pos + 1) % t->t->n_entries;
+		if (once)
+			return -1;
+	}
+}
+
+/* The queue of the table's next packet; -1 as ld_open. */
+static int ld_take(struct ld *m, struct ld_table *t, bool once)
+{
+	int q;
+
+	if (t->open) {
+		q = t->t->entries[t->pos].vl;
+		if (ld_has(m, q) && ld_can(m, q, t->credit))
+			return q;
+		ld_close(m, t);
+		if (once)
+			return -1;
+	}
+	return ld_open(m, t, once);
+}
+
+/* A low turn's queue, or -1 when it passes; the phase returns to high. */
+static int ld_low_turn(struct ld *m, struct ld_table **by)
+{
+	struct ld_table *lo = &m->tab[LD_LOW];
+	int q;
+
+	*by = lo;
+	if (m->mode == LD_LIMITED_PACKET) {
+		m->phase = LD_HIGH;
+		return ld_take(m, lo, false);
+	}
+	q = ld_take(m, lo, true);
+	if (q < 0)
+		m->phase = LD_HIGH;
+	return q;
+}
+
+/* The queue the arbiter serves next, and the table it charges; -1: none. */
+static int ld_decide(struct ld *m, struct ld_table **by)
+{
+	struct ld_table *hi = &m->tab[LD_HIGH], *lo = &m->tab[LD_LOW];
+	int q;
+
+	if (m->mode == LD_ONLY_LOW || !(hi->queues & m->avail)) {
+		*by = lo;
+		q = lo->t ? ld_take(m, lo, false) : -1;
+		if (q >= 0) {
+			m->high_sent = 0;
+			m->phase = LD_HIGH;
+		}
+		return q;
+	}
+	if (m->mode != LD_ONLY_HIGH && m->phase == LD_LOW) {
+		if (lo->queues & m->avail) {
+			q = ld_low_turn(m, by);
+			if (q >= 0)
+				return q;
+		}
+		m->phase = LD_HIGH;
+	}
+	*by = hi;
+	return ld_take(m, hi, false);
+}
+
+/* Queue @q sends one packet charged to @t; returns its SL. */
+static int ld_send(struct ld *m, struct ld_table *t, int q)
+{
+	int sl = ld_pick(m, q);
+	int64_t bytes = m->spec->packet_bytes[sl];
+
+	if (!m->sat[sl]) {
+		m->waiting[sl]--;
+		if (!--m->waiting_q[q] && !m->sat_sls[q])
+			m->avail &= ~(1u << q);
+	}
+	m->rr[q] = (sl + 1) % ARB_NUM_SLS;
+	m->head_since[q] = m->sent + 1;
+	t->credit -= bytes;
+	if (!(ld_has(m, q) ? ld_can(m, q, t->credit) :
+	      (m->spec->deficit_round ? t->credit >= bytes : t->credit > 0)))
+		ld_close(m, t);
+	if (t == &m->tab[LD_HIGH] && m->mode != LD_ONLY_HIGH) {
+		m->high_sent += bytes;
+		if (m->high_sent >= m->limit_bytes) {
+			m->high_sent = 0;
+			m->phase = LD_LOW;
+		}
+	} else if (t == &m->tab[LD_LOW] && m->mode == LD_LIMITED_ENTRY &&
+		   m->phase == LD_LOW && !t->open) {
+		m->phase = LD_HIGH;
+	}
+	m->sent++;
+	return sl;
+}
+
+/* Packets that have arrived by now join their queues. */
+static void ld_arrivals(struct ld *m)
+{
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = m->spec->queue[sl];
+		if (m->sat[sl] || q < 0 || m->gap_ns[sl] <= 0)
+			continue;
+		while (m->next_ns[sl] <= m->now_ns) {
+			if (!ld_has(m, q))
+				m->head_since[q] = m->sent;
+			m->avail |= 1u << q;
+			m->waiting[sl]++;
+			m->waiting_q[q]++;
+			m->next_ns[sl] += ld_gap(m, sl);
+		}
+	}
+}
+
+/* The next arrival of a light SL that a table serves; INFINITY: none. */
+static double ld_next_arrival(const struct ld *m)
+{
+	uint16_t served = m->tab[LD_HIGH].queues | m->tab[LD_LOW].queues;
+	double t = INFINITY;
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = m->spec->queue[sl];
+		if (!m->sat[sl] && q >= 0 && (served & (1u << q)) &&
+		    m->gap_ns[sl] > 0 && m->next_ns[sl] < t)
+			t = m->next_ns[sl];
+	}
+	return t;
+}
+
+static void ld_table_init(struct ld_table *t, const struct arb_table *tab,
+			  uint16_t offered)
+{
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	if (!tab)
+		return;
+	for (i = 0; i < tab->n_entries; i++)
+		if (ld_entry_ok(&tab->entries[i]))
+			t->queues |= (1u << tab->entries[i].vl) & offered;
+	if (t->queues)
+		t->t = tab;
+}
+
+/* The arbiter's start; returns false when no weighted entry has traffic. */
+static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
+{
+	uint16_t offered = 0;
+	int sl, q;
+
+	memset(m, 0, sizeof(*m));
+	m->spec = spec;
+	m->rng = spec->seed ? spec->seed : 0x9e3779b97f4a7c15ull;
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = spec->queue[sl];
+		if (q < 0 || q >= ARB_NUM_VLS || spec->load_gbps[sl] == 0)
+			continue;
+		offered |= 1u << q;
+		m->sat[sl] = spec->load_gbps[sl] < 0;
+		if (m->sat[sl]) {
+			m->sat_sls[q]++;
+			m->avail |= 1u << q;
+			continue;
+		}
+		m->gap_ns[sl] = spec->packet_bytes[sl] * 8.0 / spec->load_gbps[sl];
+		m->next_ns[sl] = spec->poisson ? ld_gap(m, sl) :
+				 m->gap_ns[sl] * fmod(0.618034 * (sl + 1), 1.0);
+	}
+	ld_table_init(&m->tab[LD_HIGH], spec->high, offered);
+	ld_table_init(&m->tab[LD_LOW], spec->low, offered);
+	m->tab[LD_HIGH].def = m->deficit[0];
+	m->tab[LD_LOW].def = m->deficit[spec->sem.deficit_per_table];
+	m->limit_bytes = (int64_t)spec->limit * ARB_LIMIT_UNIT_BYTES;
+	if (!m->tab[LD_HIGH].t)
+		m->mode = LD_ONLY_LOW;
+	else if (!m->tab[LD_LOW].t || spec->limit == ARB_LIMIT_NONE)
+		m->mode = LD_ONLY_HIGH;
+	else if (spec->sem.low_turn == ARB_LOW_PACKET ||
+		 (spec->limit == 0 && spec->sem.limit0 == ARB_LIMIT0_ALTERNATE))
+		m->mode = LD_LIMITED_PACKET;
+	else
+		m->mode = LD_LIMITED_ENTRY;
+	return m->tab[LD_HIGH].t || m->tab[LD_LOW].t;
+}
+
+/* What the measured window holds, per batch and in all. */
+struct ld_window {
+	double bytes[ARB_LOAD_BATCHES][ARB_NUM_SLS];
+	double ns[ARB_LOAD_BATCHES];
+	uint64_t dist_sum[ARB_NUM_VLS];
+};
+
+/*
+ * One step: arrivals up to now, then one packet (or, with nothing to
+ * send, a jump to the next arrival). Returns the SL sent, -1 when the
+ * link idled, -2 when nothing will ever come.
+ */
+static int ld_step(struct ld *m, int *queue, uint64_t *distance)
+{
+	struct ld_table *by = NULL;
+	double next;
+	int q, sl;
+
+	ld_arrivals(m);
+	q = (m->avail & (m->tab[LD_HIGH].queues | m->tab[LD_LOW].queues)) ?
+	    ld_decide(m, &by) : -1;
+	if (q < 0) {
+		next = ld_next_arrival(m);
+		if (isinf(next))
+			return -2;
+		m->now_ns = next;
+		return -1;
+	}
+	*queue = q;
+	*distance = m->sent - m->head_since[q];
+	sl = ld_send(m, by, q);
+	m->now_ns += m->spec->packet_bytes[sl] * 8.0 / m->spec->link_gbps;
+	return sl;
+}
+
+/* Run @n packets into batch @b of @w (NULL: warm-up). -EINVAL: none come. */
+static int ld_batch(struct ld *m, uint64_t n, struct ld_window *w, int b,
+		    struct arb_load_out *out)
+{
+	double start = m->now_ns;
+	uint64_t i = 0, d;
+	int sl, q;
+
+	while (i < n) {
+		sl = ld_step(m, &q, &d);
+		if (sl == -2)
+			return -EINVAL;
+		if (sl < 0)
+			continue;
+		i++;
+		if (!w)
+			continue;
+		w->bytes[b][sl] += m->spec->packet_bytes[sl];
+		out->packets[q]++;
+		w->dist_sum[q] += d;
+		if (d > out->max_distance[q])
+			out->max_distance[q] = d;
+	}
+	if (w)
+		w->ns[b] = m->now_ns - start;
+	return 0;
+}
+
+/* What the arbiter's state can hold at either end of a window (bytes). */
+static double ld_state_bytes(const struct ld *m)
+{
+	double bytes = 0;
+	int k, i;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; m->tab[k].t && i < m->tab[k].t->n_entries; i++)
+			bytes += m->tab[k].t->entries[i].weight * (double)ARB_UNIT_BYTES;
+	for (i = 0; i < ARB_NUM_SLS; i++)
+		if (m->spec->queue[i] >= 0 && m->spec->load_gbps[i] != 0)
+			bytes += 2.0 * m->spec->packet_bytes[i];
+	return bytes;
+}
+
+/* Rates of the window, and the bound of its shares. */
+static void ld_finish(const struct ld *m, const struct ld_window *w,
+		      struct arb_load_out *out)
+{
+	double ns = 0, mean, var, share, se, worst = 0;
+	int b, sl, q;
+
+	for (b = 0; b < ARB_LOAD_BATCHES; b++)
+		ns += w->ns[b];
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		mean = var = 0;
+		for (b = 0; b < ARB_LOAD_BATCHES; b++) {
+			out->gbps[sl] += w->bytes[b][sl] * 8.0 / ns;
+			mean += w->bytes[b][sl] * 8.0 / w->ns[b] / ARB_LOAD_BATCHES;
+		}
+		for (b = 0; b < ARB_LOAD_BATCHES; b++) {
+			share = w->bytes[b][sl] * 8.0 / w->ns[b] - mean;
+			var += share * share / (ARB_LOAD_BATCHES - 1);
+		}
+		se = sqrt(var / ARB_LOAD_BATCHES) / m->spec->link_gbps;
+		if (se > worst)
+			worst = se;
+	}
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		out->mean_distance[q] = out->packets[q] ?
+					(double)w->dist_sum[q] / out->packets[q] : 0;
+	out->bound = fmax(3 * worst, ld_state_bytes(m) * 8.0 /
+			  (ns * m->spec->link_gbps));
+}
+
+int arb_load_run(const struct arb_load_spec *spec, struct arb_load_out *out)
+{
+	uint64_t n = spec->packets ? spec->packets : ARB_LOAD_PACKETS;
+	struct ld_window w;
+	struct ld m;
+	int b;
+
+	memset(out, 0, sizeof(*out));
+	memset(&w, 0, sizeof(w));
+	if (!ld_init(&m, spec) || spec->link_gbps <= 0)
+		return -EINVAL;
+	if (ld_batch(&m, n / ARB_LOAD_BATCHES, NULL, 0, out))
+		return -EINVAL;
+	for (b = 0; b < ARB_LOAD_BATCHES; b++)
+		if (ld_batch(&m, n / ARB_LOAD_BATCHES, &w, b, out))
+			return -EINVAL;
+	ld_finish(&m, &w, out);
+	return 0;
+}
