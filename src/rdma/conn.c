@@ -221,7 +221,7 @@ int conn_msg_unpack(const uint8_t in[CONN_MSG_BYTES], struct conn_msg *m)
 	m->flow_id = get32(in + 8);
 	for (i = 0; i < 4; i++)
 		m->v[i] = (uint64_t)get32(in + 12 + 8 * i) << 32 | get32(in + 16 + 8 * i);
-	if (m->kind < CONN_MSG_QUERY || m->kind > CONN_MSG_RX)
+	if (m->kind < CONN_MSG_QUERY || m->kind > CONN_MSG_LAST)
 		return -EPROTO;
 	return 0;
 }

@@ -83,6 +83,7 @@ enum conn_msg_kind {
 	CONN_MSG_MR = 5,		/* client: ask; server: v = addr, rkey, bytes */
 	CONN_MSG_RX = 6,		/* client: ask; server: v = RNR NAKs sent + 1,
 					 * out-of-buffer drops + 1 (0: not counted) */
+	CONN_MSG_LAST = CONN_MSG_RX,	/* the decoder accepts QUERY .. LAST */
 };
 
 struct conn_msg {

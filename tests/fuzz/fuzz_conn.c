@@ -54,7 +54,7 @@ static int fuzz_conn_msg(const uint8_t *frame)
 	uint8_t got[CONN_MSG_BYTES];
 	struct conn_msg m;
 
-	if (fuzz_conn_verdict(conn_msg_unpack(frame, &m), frame, CONN_MSG_QUERY, CONN_MSG_MR))
+	if (fuzz_conn_verdict(conn_msg_unpack(frame, &m), frame, CONN_MSG_QUERY, CONN_MSG_LAST))
 		return -EPROTO;
 	conn_msg_pack(&m, got);
 	if (memcmp(frame, got, sizeof(got)))
