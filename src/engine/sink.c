@@ -271,22 +271,32 @@ int sink_flow_bind(struct sink_flow *f, const struct sockaddr *client, char *err
 	return 0;
 }
 
-int sink_secret_check(const char *want_ip, const uint8_t want[CONN_SECRET_BYTES],
-		      const char *src_ip, const uint8_t got[CONN_SECRET_BYTES], char *err,
-		      size_t errlen)
+/* Is @src_ip the flow's source @want_ip? 0, or -EPERM with the reason. */
+static int sink_addr_check(const char *want_ip, const char *src_ip, char *err, size_t errlen)
 {
-	if (CRYPTO_memcmp(want, got, CONN_SECRET_BYTES))
-		return errbuf_set(err, errlen, -EACCES, "wrong secret for the flow");
 	if (!want_ip[0] || strcmp(want_ip, src_ip))
 		return errbuf_set(err, errlen, -EPERM, "it comes from %s, the flow from %s",
 				  src_ip, want_ip[0] ? want_ip : "nowhere known");
 	return 0;
 }
 
+int sink_secret_check(const char *want_ip, const uint8_t want[CONN_SECRET_BYTES],
+		      const char *src_ip, const uint8_t got[CONN_SECRET_BYTES], char *err,
+		      size_t errlen)
+{
+	if (CRYPTO_memcmp(want, got, CONN_SECRET_BYTES))
+		return errbuf_set(err, errlen, -EACCES, "wrong secret for the flow");
+	return sink_addr_check(want_ip, src_ip, err, errlen);
+}
+
 int sink_attach_check(const struct sink_flow *f, const char *src_ip,
 		      const uint8_t secret[CONN_SECRET_BYTES], char *err, size_t errlen)
 {
-	return sink_secret_check(f->client_ip, f->secret, src_ip, secret, err, errlen);
+	/* The flow is named by its id: its address is checked first. */
+	int ret = sink_addr_check(f->client_ip, src_ip, err, errlen);
+
+	return ret ? ret : sink_secret_check(f->client_ip, f->secret, src_ip, secret, err,
+					     errlen);
 }
 
 /*

@@ -112,8 +112,9 @@ int sink_secret_check(const char *want_ip, const uint8_t want[CONN_SECRET_BYTES]
 		      size_t errlen);
 /*
  * May a side connection from address @src_ip, holding @secret, attach to
- * rdma_cm flow @f? Only from the address the flow came from, with its
- * secret (sink_secret_check). 0, or -EACCES/-EPERM with the reason.
+ * rdma_cm flow @f? Only from the address the flow came from (checked
+ * first: -EPERM), with its secret (sink_secret_check: -EACCES). 0, or
+ * -EPERM/-EACCES with the reason.
  * Pure: the unit tests call it directly.
  */
 int sink_attach_check(const struct sink_flow *f, const char *src_ip,
