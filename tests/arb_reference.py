@@ -630,20 +630,15 @@ def check_ets(rperf, tmp, rng, checks, long_mode):
     if got is None:
         return
     ours, ours_prio, bound = got
-    for sl in doc["sls"]:
-        p = sl["sl"]
-        diff = abs(sl["share_pct"] - ours_prio[p])
-        tol = bound + 0.05
-        checks.check("ets loaded (sch_ets dequeue): priority share", diff <= tol, diff,
-                     f"prio {p}: rperf {sl['share_pct']:.3f} sch_ets {ours_prio[p]:.3f} "
-                     f"(tolerance {tol:.3f}) {bands} {prio_band} {sizes} {loads}")
-    for band in doc["bands"]:
-        b = band["band"]
-        diff = abs(band["share_pct"] - ours[b])
-        tol = bound + 0.05
-        checks.check("ets loaded (sch_ets dequeue): band share", diff <= tol, diff,
-                     f"band {b}: rperf {band['share_pct']:.3f} sch_ets {ours[b]:.3f} "
-                     f"(tolerance {tol:.3f}) {bands} {prio_band} {sizes} {loads}")
+    tol = bound + 0.05
+    for what, rows, key, want in (("priority", doc["sls"], "sl", ours_prio),
+                                  ("band", doc["bands"], "band", ours)):
+        for row in rows:
+            i = row[key]
+            diff = abs(row["share_pct"] - want[i])
+            checks.check(f"ets loaded (sch_ets dequeue): {what} share", diff <= tol, diff,
+                         f"{what} {i}: rperf {row['share_pct']:.3f} sch_ets {want[i]:.3f} "
+                         f"(tolerance {tol:.3f}) {bands} {prio_band} {sizes} {loads}")
 
 
 ISSUE_CASES = [
