@@ -371,18 +371,22 @@ static const char *link_host(const struct topo *t, int l)
 	return t->nodes[k->b].is_switch ? NULL : t->nodes[k->b].name;
 }
 
-/* The most link @l's round-trip share can be: no pair crossing it c
- * times can give it more than 2 (y + z sd) / c, the others being >= 0. */
-static double hop_bound(const struct design *d, int l)
+/* The most each link's round-trip share can be, into bound[n]: no pair
+ * crossing it c times can give it more than 2 (y + z sd) / c, the
+ * others being >= 0. One pass over the pairs. */
+static double *hop_bounds(const struct design *d)
 {
-	double best = INFINITY;
+	double *bound = malloc((d->n + 1) * sizeof(*bound));
 
+	if (!bound)
+		return NULL;
+	for (size_t l = 0; l < d->n; l++)
+		bound[l] = INFINITY;
 	for (size_t i = 0; i < d->m; i++)
 		for (size_t p = d->start[i]; p < d->start[i + 1]; p++)
-			if (d->col[p] == l)
-				best = fmin(best, 2 * (d->y[i] + LOCATE_Z * sqrt(d->var[i])) /
-					    d->coef[p]);
-	return fmax(best, 0);
+			bound[d->col[p]] = fmin(bound[d->col[p]], fmax(0, 2 * (d->y[i] +
+						LOCATE_Z * sqrt(d->var[i])) / d->coef[p]));
+	return bound;
 }
 
 /* The name of another link of group @gi than @l, for a message. */
@@ -395,7 +399,7 @@ static const char *group_other(const struct topo *t, const struct groups *g, int
 }
 
 /* Hop @l's figures and why, from the fit. */
-static void hop_fill(const struct topo *t, const struct design *d, const struct groups *g,
+static void hop_fill(const struct topo *t, const double *bound, const struct groups *g,
 		     const struct fit *f, int l, struct locate_hop *hop)
 {
 	int gi = g->of[l];
@@ -420,7 +424,7 @@ static void hop_fill(const struct topo *t, const struct design *d, const struct 
 	}
 	hop->est_ns = NAN;
 	hop->ci_low_ns = 0;
-	hop->ci_high_ns = !crossed ? INFINITY : whole ? hop->group_ci_high_ns : hop_bound(d, l);
+	hop->ci_high_ns = !crossed ? INFINITY : whole ? hop->group_ci_high_ns : bound[l];
 	if (!crossed)
 		snprintf(hop->why, sizeof(hop->why), "no pair crosses it: unknown");
 	else if (whole)
@@ -491,7 +495,7 @@ int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n
 	struct design d = { 0 };
 	struct groups g = { 0 };
 	struct fit f = { 0 };
-	double *G = NULL, *h = NULL;
+	double *G = NULL, *h = NULL, *bound = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -507,12 +511,13 @@ int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n
 		rc = fit_solve(&d, &g, G, h, &f);
 	if (!rc) {
 		out->hops = calloc(t->n_links, sizeof(*out->hops));
-		rc = out->hops ? 0 : -ENOMEM;
+		bound = hop_bounds(&d);
+		rc = out->hops && bound ? 0 : -ENOMEM;
 	}
 	if (!rc) {
 		out->n_hops = t->n_links;
 		for (size_t l = 0; l < t->n_links; l++)
-			hop_fill(t, &d, &g, &f, (int)l, &out->hops[l]);
+			hop_fill(t, bound, &g, &f, (int)l, &out->hops[l]);
 		out->n_used = d.m;
 		out->rank = f.rank;
 		out->ecmp = d.ecmp;
@@ -530,6 +535,7 @@ int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n
 	fit_free(&f);
 	free(G);
 	free(h);
+	free(bound);
 	return rc;
 }
 
