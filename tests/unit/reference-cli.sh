@@ -5,7 +5,8 @@
 # own outputs (tests/data/json) of other commands, and the lab's lat
 # output broken one way at a time. Each refusal exits 2 with one error
 # line naming the file and the cause, and --json gets a failed document
-# that says the same.
+# that says the same. And the lab's own --reference output is checked
+# against the two documents it came from.
 # Run by `make check` with RPERF, TEST_DATA and TEST_TOP set.
 RPERF=${RPERF:-src/rperf}
 TOP=${TEST_TOP:-.}
@@ -79,6 +80,27 @@ refused "$T/negative.json" "size $S, RTT p50: a resolved percentile without a ti
 # A document of a lat run that failed before it measured.
 "$RPERF" lat --reference "$T/no-such.json" --json "$T/failed.json" 192.0.2.1 >/dev/null 2>&1
 refused "$T/failed.json" "the run did not complete"
+# The lab's pair: the switched run (lat.json) took the back-to-back one
+# (lat-direct.json) as its reference. Each difference it reported is its
+# percentile minus the reference's, with [lo - hi', hi - lo'] (0.1 ns
+# rounding each), and no figure where either side has none.
+jq -e --slurpfile d "$D/lat-direct.json" '
+	def near(a; b): (a - b | if . < 0 then -. else . end) <= 0.25;
+	def side(a; b): if a == null or b == null then null else a - b end;
+	.reference.confidence == 0.9 and ([.results[] | . as $m |
+		($d[0].results[] | select(.size_bytes == $m.size_bytes) | .rtt_ns.percentiles) as $r |
+		["p50", "p90", "p99"][] | . as $k | $m.reference[$k] as $x |
+		$m.rtt_ns.percentiles[$k] as $p | $r[$k] as $q |
+		if $p.state == "resolved" and $q.state == "resolved" then
+			$x.state == "resolved" and near($x.value_ns; $p.value_ns - $q.value_ns) and
+			$x.reference_ns == $q.value_ns and
+			(side($p.ci_low_ns; $q.ci_high_ns) as $lo | if $lo == null then $x.ci_low_ns == null
+				else near($x.ci_low_ns; $lo) end) and
+			(side($p.ci_high_ns; $q.ci_low_ns) as $hi | if $hi == null then $x.ci_high_ns == null
+				else near($x.ci_high_ns; $hi) end)
+		else $x.state != "resolved" and $x.value_ns == null and ($x.reason | length > 0) end] |
+		length == 3 * ($d[0].results | length) and all)' "$D/lat.json" >/dev/null ||
+	fail "the lab's --reference output is not its two documents' difference"
 "$RPERF" lat --help | grep -q -- '--reference FILE' || fail "--help does not give --reference"
 [ "$fails" = 0 ] || exit 1
 echo "reference-cli: every broken reference refused, naming the file"
