@@ -213,6 +213,31 @@ static void test_check(void **state)
 }
 
 /*
+ * The table's block: the reference named, one row a size, each cell the
+ * difference and its interval in us (this run's p50 minus the
+ * reference's), a size the reference lacks said so.
+ */
+static void test_table(const struct lat_report_info *info, const struct flow_result *r)
+{
+	static char buf[16384];
+	char want[64];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	const struct ref_pct *p50 = &info->ref->sizes[0].pct[0];
+	struct hist_quantile q;
+
+	assert_non_null(f);
+	report_lat_table(f, info, r, 2);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nadded to the reference '" LAB_LAT "' (this RTT's percentile "
+				    "minus the reference's), us, 90 % intervals\n"));
+	hist_quantile(r[0].rtt, 50, 0, &q);
+	snprintf(want, sizeof(want), "%.3f [", ((double)q.value - p50->value_ns) / 1e3);
+	assert_non_null(strstr(buf, want));
+	assert_non_null(strstr(buf, "\n      128            not in the reference\n"));
+	assert_non_null(strstr(buf, "a difference of percentiles, not a percentile of differences"));
+}
+
+/*
  * The report against the lab's output: per size, this run's percentile
  * minus the reference's, inside its interval; a size the reference lacks
  * is null; the head names the file.
@@ -262,6 +287,7 @@ static void test_report_reference(void **state)
 	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(doc, "results"), 1),
 						 "reference")));
 	json_decref(doc);
+	test_table(&info, r);
 	flow_result_release(&r[0]);
 	flow_result_release(&r[1]);
 }
