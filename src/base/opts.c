@@ -318,6 +318,8 @@ static void opts_usage_exit(FILE *out, const struct opts_usage *u)
 	else
 		fprintf(out, "\n%s,%s3 %s.\n", head,
 			strlen(head) + strlen(exit3) + 5 > 80 ? "\n" : " ", exit3);
+	if (u->exit4)
+		fprintf(out, "4 %s.\n", u->exit4);
 }
 
 void opts_usage(FILE *out, const struct opts_usage *u)

@@ -93,6 +93,7 @@ struct opts_usage {
 	const char *more;		/* after the options, or NULL */
 	bool tolerance;			/* exit status 3 applies */
 	const char *exit3;		/* what exit status 3 means; NULL: out of tolerance */
+	const char *exit4;		/* what exit status 4 means; NULL: it is not given */
 };
 
 /* opts_parse() found -h or --help. */

@@ -16,6 +16,8 @@ enum rperf_exit {
 	RPERF_EXIT_FAILURE = 1,
 	RPERF_EXIT_USAGE = 2,
 	RPERF_EXIT_TOLERANCE = 3,
+	/* converge: nothing out of tolerance, but a share the run cannot decide */
+	RPERF_EXIT_INCONCLUSIVE = 4,
 };
 
 struct criteria;

@@ -104,6 +104,8 @@ static const struct opts_usage coord_opts_usage = {
 	.more = "SCENARIO is described in rperf-scenario(5).",
 	.tolerance = true,
 	.exit3 = "shares out of tolerance or a criterion failed",
+	.exit4 = "inconclusive: no share out, but one whose interval straddles the\n"
+		 "tolerance's edge (run longer)",
 };
 
 void cmd_converge_usage(FILE *out)
@@ -392,7 +394,7 @@ int cmd_converge(int argc, char **argv)
 {
 	struct converge_opts o;
 	struct coord *c;
-	bool within = true;
+	bool out = false, undecided = false;
 	size_t i;
 	int ret, rep;
 
@@ -437,12 +439,15 @@ int cmd_converge(int argc, char **argv)
 		c->stream_failed = true;
 	}
 	rep = rep || c->stream_failed;
-	for (i = 0; i < c->n_steps; i++)
-		within = (cmd_criteria_exit(&c->steps[i].criteria) == RPERF_EXIT_OK) &&
-			 within && c->steps[i].within;
+	for (i = 0; i < c->n_steps; i++) {
+		out = out || cmd_criteria_exit(&c->steps[i].criteria) != RPERF_EXIT_OK ||
+		      c->steps[i].verdict == CONVERGE_OUT;
+		undecided = undecided || c->steps[i].verdict == CONVERGE_INCONCLUSIVE;
+	}
 	coord_release(c);
 	free(c);
 	if (ret || rep)
 		return RPERF_EXIT_FAILURE;
-	return within ? RPERF_EXIT_OK : RPERF_EXIT_TOLERANCE;
+	/* Out wins; a share the run cannot decide is no pass, and not an out either. */
+	return out ? RPERF_EXIT_TOLERANCE : undecided ? RPERF_EXIT_INCONCLUSIVE : RPERF_EXIT_OK;
 }

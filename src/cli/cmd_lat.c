@@ -42,7 +42,7 @@ static void lat_csv_sample(void *arg, unsigned index, size_t size_bytes,
 }
 
 /* The table (unless stdout carries JSON or CSV) and the --json file. */
-static int lat_report(const struct lat_opts *o, struct run_lat *r)
+static int lat_report(const struct lat_opts *o, struct run_lat *r, const struct ref_doc *ref)
 {
 	struct lat_report_info info = {
 		.criteria = &r->crit, .env = &r->c.env, .server = o->flow.host,
@@ -51,7 +51,7 @@ static int lat_report(const struct lat_opts *o, struct run_lat *r)
 		.path = r->c.path, .clk = &r->c.clk, .threads = o->flow.spec.threads,
 		.rdma_cm = o->flow.rdma_cm, .hugepages = o->flow.hugepages && r->c.got_huge,
 		.iterations = o->iterations, .duration_s = o->duration_s, .warmup = o->warmup,
-		.ci = o->ci,
+		.ci = o->ci, .ref = o->reference_path ? ref : NULL,
 	};
 	char err[256];
 	json_t *doc;
@@ -70,6 +70,25 @@ static int lat_report(const struct lat_opts *o, struct run_lat *r)
 			log_error("%s", err);
 	}
 	return ret;
+}
+
+/*
+ * The reference against the run about to start: its clock and sizes
+ * (known once the port is, for -a). 0, or -EINVAL with the reason in
+ * @err; a size the reference lacks is warned of, the rest compared.
+ */
+static int lat_ref_check(const struct ref_doc *ref, const struct run_lat *r, char *err,
+			 size_t errlen)
+{
+	char missing[256];
+
+	if (ref_doc_check(ref, clock_source_name(r->c.clk.source), r->sizes, r->n_sizes, missing,
+			  sizeof(missing), err, errlen))
+		return -EINVAL;
+	if (missing[0])
+		log_warn("reference '%s' has no size %s: %s compared without it", ref->path, missing,
+			 strchr(missing, ',') ? "those sizes are" : "that size is");
+	return 0;
 }
 
 /* Parse: 0, or the exit status for bad usage and --help (*@done). */
@@ -95,7 +114,7 @@ static int lat_parse(int argc, char **argv, struct lat_opts *o, bool *done)
 }
 
 /* Run and report, the CSV open; the exit status. */
-static int lat_main(const struct lat_opts *o, struct run_lat *r)
+static int lat_main(const struct lat_opts *o, struct run_lat *r, const struct ref_doc *ref)
 {
 	int ret;
 
@@ -105,7 +124,7 @@ static int lat_main(const struct lat_opts *o, struct run_lat *r)
 		log_warn("no huge pages available: buffers on normal pages");
 	if (r->c.error)
 		log_error("%s", r->c.error);
-	ret = lat_report(o, r);
+	ret = lat_report(o, r, ref);
 	if (r->c.error || ret)
 		return RPERF_EXIT_FAILURE;
 	return cmd_criteria_exit(&r->crit);
@@ -117,6 +136,7 @@ int cmd_lat(int argc, char **argv)
 	struct lat_csv csv = { .o = &o };
 	struct run_lat_cfg cfg;
 	struct run_lat r;
+	struct ref_doc ref;
 	char err[256];
 	bool done;
 	int ret;
@@ -124,6 +144,10 @@ int cmd_lat(int argc, char **argv)
 	ret = lat_parse(argc, argv, &o, &done);
 	if (done)
 		return ret;
+	if (o.reference_path && ref_doc_load(o.reference_path, &ref, err, sizeof(err))) {
+		log_error("%s", err);
+		return cmd_failed_json(o.flow.json_path, "lat", err, RPERF_EXIT_USAGE);
+	}
 	if (client_begin(&o.flow, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
@@ -144,6 +168,11 @@ int cmd_lat(int argc, char **argv)
 				       client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
 								    RPERF_EXIT_FAILURE);
 	}
+	if (o.reference_path && lat_ref_check(&ref, &r, err, sizeof(err))) {
+		log_error("%s", err);
+		run_lat_release(&r);
+		return cmd_failed_json(o.flow.json_path, "lat", err, RPERF_EXIT_USAGE);
+	}
 	csv.clk = &r.c.clk;
 	csv.f = o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) : NULL;
 	if (o.flow.csv_path && !csv.f) {
@@ -155,7 +184,7 @@ int cmd_lat(int argc, char **argv)
 		report_lat_csv_header(csv.f);
 		cfg.on_sample = lat_csv_sample;
 	}
-	ret = lat_main(&o, &r);
+	ret = lat_main(&o, &r, &ref);
 	if (csv.f && csv.f != stdout)
 		fclose(csv.f);
 	run_lat_release(&r);

@@ -24,6 +24,7 @@ struct lat_opts {
 	size_t n_sizes;
 	bool all_sizes;			/* -a: filled in once the port is known */
 	bool ci;			/* --ci: each percentile's interval in the table */
+	const char *reference_path;	/* --reference: NULL when not given */
 	bool iters_given;		/* -n was on the command line */
 	bool sizes_given;		/* -s was */
 	bool help;

@@ -61,6 +61,9 @@ static const struct opts_entry lat_opts_table[] = {
 		 struct lat_opts, all_sizes),
 	OPT_FLAG(0, "ci", "give each RTT percentile's 95 % confidence interval\n"
 		 "in the table (the JSON always has it)", struct lat_opts, ci),
+	OPT_STRING(0, "reference", "FILE", "an earlier lat --json over a reference path\n"
+		   "(e.g. back to back): report what this path adds\n"
+		   "to its p50, p90, p99, with 90 % intervals", struct lat_opts, reference_path),
 	OPT_STRING(0, "csv", "FILE", "write every sample's timestamps ('-': stdout)",
 		   struct lat_opts, flow.csv_path),
 	OPT_VALUE(OPTS_SECONDS, 0, "max-p50", "TIME", "fail (exit 3) when a size's median RTT is\n"

@@ -99,6 +99,10 @@ struct agent_step {
 	bool sink_ok;
 	int lfd;
 	uint64_t *base_bytes, *base_msgs, *base_errors;
+	/* per flow marked: bytes in each ended interval (CTL_INTERVALS a
+	 * flow), and its count at the last interval's end */
+	uint64_t *iv_bytes, *iv_last;
+	unsigned n_iv;			/* intervals ended */
 	pthread_t sink_tid;
 	bool sink_thread;		/* started */
 	volatile sig_atomic_t sink_quit;	/* to the thread: stop serving */

@@ -131,7 +131,10 @@ void agent_sink_release(struct agent_step *st)
 	free(st->base_bytes);
 	free(st->base_msgs);
 	free(st->base_errors);
-	st->base_bytes = st->base_msgs = st->base_errors = NULL;
+	free(st->iv_bytes);
+	free(st->iv_last);
+	st->base_bytes = st->base_msgs = st->base_errors = st->iv_bytes = st->iv_last = NULL;
+	st->n_iv = 0;
 }
 
 /* Counts of every sink flow now, the window's start. */
@@ -142,14 +145,52 @@ static int agent_sink_mark(struct agent_step *st)
 	st->base_bytes = calloc(n + 1, sizeof(uint64_t));
 	st->base_msgs = calloc(n + 1, sizeof(uint64_t));
 	st->base_errors = calloc(n + 1, sizeof(uint64_t));
-	if (!st->base_bytes || !st->base_msgs || !st->base_errors)
+	st->iv_bytes = calloc((n + 1) * CTL_INTERVALS, sizeof(uint64_t));
+	st->iv_last = calloc(n + 1, sizeof(uint64_t));
+	st->n_iv = 0;
+	if (!st->base_bytes || !st->base_msgs || !st->base_errors || !st->iv_bytes || !st->iv_last)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
+		st->iv_last[i] = st->sink.flows[i]->bytes;
 		st->base_bytes[i] = st->sink.flows[i]->bytes;
 		st->base_msgs[i] = st->sink.flows[i]->msgs;
 		st->base_errors[i] = st->sink.flows[i]->errors;
 	}
 	return 0;
+}
+
+/*
+ * At @now, when the window's next interval has ended (the window of
+ * @duration_ns from @mark_ns in CTL_INTERVALS equal parts), what each of
+ * the @n_base flows marked received in it. One interval a call: a late
+ * wake-up ends it late and the next one short, each still whole.
+ */
+static void agent_sink_interval(struct agent_step *st, uint64_t now, uint64_t mark_ns,
+				size_t n_base)
+{
+	uint64_t end = mark_ns + st->duration_ns / CTL_INTERVALS * (st->n_iv + 1), b;
+	size_t i;
+
+	if (!st->iv_bytes || st->n_iv >= CTL_INTERVALS || now < end)
+		return;
+	for (i = 0; i < n_base; i++) {
+		b = st->sink.flows[i]->bytes;
+		st->iv_bytes[i * CTL_INTERVALS + st->n_iv] = b - st->iv_last[i];
+		st->iv_last[i] = b;
+	}
+	st->n_iv++;
+}
+
+/* Flow @i's bytes in each ended interval; none for a flow that came later. */
+static json_t *agent_sink_intervals(const struct agent_step *st, size_t i, size_t n_base)
+{
+	json_t *arr = json_array();
+	unsigned k;
+
+	for (k = 0; i < n_base && k < st->n_iv; k++)
+		json_array_append_new(arr, json_integer((json_int_t)
+				      st->iv_bytes[i * CTL_INTERVALS + k]));
+	return arr;
 }
 
 /* What each sink flow received in the window (flows that came later count from 0). */
@@ -171,6 +212,7 @@ static json_t *agent_sink_result(struct agent_step *st, size_t n_base)
 					(i < n_base ? st->base_bytes[i] : 0))));
 		json_object_set_new(o, "errors", json_integer((json_int_t)(f->errors -
 					(i < n_base ? st->base_errors[i] : 0))));
+		json_object_set_new(o, "intervals", agent_sink_intervals(st, i, n_base));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -229,6 +271,8 @@ static void *agent_sink_main(void *arg)
 				n_base = st->sink.n_flows;
 			mark_ns = now;
 		}
+		if (!ready && mark_ns)
+			agent_sink_interval(st, now, mark_ns, n_base);
 		if (!ready && (st->stop || (mark_ns && now >= mark_ns + st->duration_ns))) {
 			agent_sink_hand_over(st, st->base_bytes ? mark_ns : 0, n_base);
 			ready = true;

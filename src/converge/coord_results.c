@@ -239,6 +239,24 @@ static void coord_source_results(struct coord *c, struct converge_step *st, cons
 	}
 }
 
+/*
+ * A flow's bytes in each interval (@iv, which ctl_validate() passed) into
+ * its class @k; the port's intervals are those every flow it received
+ * reported (a flow that came after the window began reports none).
+ */
+static void coord_sink_intervals(struct converge_port *p, struct converge_class *k,
+				 const json_t *iv)
+{
+	size_t j, n = json_array_size(iv);
+
+	if (n > CONVERGE_INTERVALS)
+		n = CONVERGE_INTERVALS;
+	p->n_iv = !p->iv_seen || n < p->n_iv ? (unsigned)n : p->n_iv;
+	p->iv_seen = true;
+	for (j = 0; j < n; j++)
+		k->iv_bytes[j] += (uint64_t)json_integer_value(json_array_get(iv, j));
+}
+
 /* What destination agent @a received, per flow and per class, at its port. */
 static void coord_sink_result(struct coord *c, struct converge_step *st, const json_t *by_peer,
 			      const struct coord_agent *a)
@@ -268,6 +286,8 @@ static void coord_sink_result(struct coord *c, struct converge_step *st, const j
 				(int)json_integer_value(json_object_get(s, "tclass"))));
 		if (k)
 			k->bytes += bytes;
+		if (k && bytes)
+			coord_sink_intervals(p, k, json_object_get(s, "intervals"));
 		cf = coord_step_flow(st, by_peer, json_string_value(json_object_get(s, "peer")));
 		if (cf && cf->port == port) {
 			cf->bytes += bytes;
@@ -294,6 +314,35 @@ static void coord_sink_results(struct coord *c, struct converge_step *st, const 
 /* Analysis                                                            */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Class @k's share in each interval of its port that carried anything,
+ * and their interval (converge_share_ci); none when fewer than two.
+ */
+static void coord_share_ci(const struct converge_step *st, struct converge_class *k)
+{
+	const struct converge_port *p = &st->ports[k->port];
+	double pct[CONVERGE_INTERVALS];
+	uint64_t total;
+	unsigned j, n = 0;
+	size_t i;
+
+	for (j = 0; j < p->n_iv; j++) {
+		for (total = 0, i = 0; i < st->n_classes; i++)
+			if (st->classes[i].port == k->port)
+				total += st->classes[i].iv_bytes[j];
+		if (total)
+			pct[n++] = 100.0 * (double)k->iv_bytes[j] / (double)total;
+	}
+	k->has_ci = converge_share_ci(pct, n, &k->ci_low_pct, &k->ci_high_pct);
+}
+
+/* Class @k's verdict against its analyzed share, with tolerance @tol (pp). */
+static void coord_class_verdict(struct converge_class *k, double tol)
+{
+	k->verdict = converge_judge(k->has_ci, k->ci_low_pct, k->ci_high_pct, k->analyzed_pct, tol);
+	k->within = k->verdict == CONVERGE_WITHIN;
+}
+
 /* Each port's total and each class's share of it. */
 static void coord_shares(struct converge_step *st)
 {
@@ -315,6 +364,7 @@ static void coord_shares(struct converge_step *st)
 		p = &st->ports[k->port];
 		k->gbps = p->window_s > 0 ? (double)k->bytes * 8 / p->window_s / 1e9 : 0;
 		k->share_pct = total[k->port] ? 100.0 * (double)k->bytes / (double)total[k->port] : 0;
+		coord_share_ci(st, k);
 	}
 }
 
@@ -383,6 +433,18 @@ static void coord_readings(const struct arb_result *res, struct converge_step *s
 	}
 }
 
+/* The step's verdict: the worst of its compared ports' (within when none is). */
+static void coord_step_verdict(struct converge_step *st)
+{
+	size_t i;
+
+	st->verdict = CONVERGE_WITHIN;
+	for (i = 0; i < st->n_ports; i++)
+		if (st->ports[i].compared)
+			st->verdict = converge_worse(st->verdict, st->ports[i].verdict);
+	st->within = st->verdict == CONVERGE_WITHIN;
+}
+
 /* --fit best: compare each class with the best-fitting reading instead. */
 static void coord_follow_best(struct converge_step *st, double tol)
 {
@@ -391,19 +453,22 @@ static void coord_follow_best(struct converge_step *st, double tol)
 
 	if (!st->fit.has || st->fit.best == st->fit.configured)
 		return;
-	st->within = true;
 	for (j = 0; j < st->n_ports; j++)
-		st->ports[j].within = true;
+		st->ports[j].verdict = CONVERGE_WITHIN;
 	for (j = 0; j < st->n_classes; j++) {
 		k = &st->classes[j];
 		if (!k->has_analyzed)
 			continue;
 		k->analyzed_pct = k->reading_pct[st->fit.best];
 		k->diff_pp = k->share_pct - k->analyzed_pct;
-		k->within = fabs(k->diff_pp) <= tol;
-		if (st->ports[k->port].compared && !k->within)
-			st->ports[k->port].within = st->within = false;
+		coord_class_verdict(k, tol);
+		if (st->ports[k->port].compared)
+			st->ports[k->port].verdict = converge_worse(st->ports[k->port].verdict,
+								    k->verdict);
 	}
+	for (j = 0; j < st->n_ports; j++)
+		st->ports[j].within = st->ports[j].verdict == CONVERGE_WITHIN;
+	coord_step_verdict(st);
 }
 
 /*
@@ -451,7 +516,7 @@ static int coord_analyze_port(struct coord *c, struct converge_step *st, int por
 				 arb_model_name(params.model), c->arb_name);
 		return -EINVAL;
 	}
-	p->within = true;
+	p->verdict = CONVERGE_WITHIN;
 	for (j = 0; j < st->n_classes; j++) {
 		k = &st->classes[j];
 		if (k->port != port)
@@ -460,10 +525,11 @@ static int coord_analyze_port(struct coord *c, struct converge_step *st, int por
 							    &k->analyzed_pct) :
 					(k->analyzed_pct = res.sls[k->key].share_pct, true);
 		k->diff_pp = k->share_pct - k->analyzed_pct;
-		k->within = fabs(k->diff_pp) <= tol;
-		if (p->compared && k->has_analyzed && !k->within)
-			p->within = false;
+		coord_class_verdict(k, tol);
+		if (p->compared && k->has_analyzed)
+			p->verdict = converge_worse(p->verdict, k->verdict);
 	}
+	p->within = p->verdict == CONVERGE_WITHIN;
 	coord_readings(&res, st, port);
 	return 0;
 }
@@ -479,7 +545,6 @@ static int coord_analyze(struct coord *c, struct converge_step *st, double tol)
 
 	memset(&st->fit, 0, sizeof(st->fit));
 	st->compared = false;
-	st->within = true;
 	for (i = 0; i < st->n_ports; i++) {
 		if (st->ports[i].window_s <= 0)
 			continue;
@@ -487,8 +552,8 @@ static int coord_analyze(struct coord *c, struct converge_step *st, double tol)
 		if (ret)
 			return ret;
 		st->compared = st->compared || st->ports[i].compared;
-		st->within = st->within && (!st->ports[i].compared || st->ports[i].within);
 	}
+	coord_step_verdict(st);
 	st->analysis_link_gbps = st->n_ports ? st->ports[0].analysis_link_gbps : 0;
 	coord_fit(st);
 	if (c->o->fit_best)
@@ -695,6 +760,7 @@ int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[
 	coord_start_figures(st);
 	coord_shares(st);
 	st->within = true;
+	st->verdict = CONVERGE_WITHIN;
 	if (c->have_cfg && st->window_s > 0) {
 		if (coord_analyze(c, st, c->o->tolerance_pp))
 			return -EINVAL;

@@ -35,7 +35,8 @@
 /* Schema                                                              */
 /* ================================================================== */
 
-enum ctl_kind { K_INT, K_NUM, K_STR, K_BOOL, K_ARRAY, K_OBJ, K_HIST };
+/* K_COUNTS: an array of at most max integers, each from 0 to I64. */
+enum ctl_kind { K_INT, K_NUM, K_STR, K_BOOL, K_ARRAY, K_OBJ, K_HIST, K_COUNTS };
 
 struct ctl_field {
 	const char *name;
@@ -82,6 +83,8 @@ static const struct ctl_field sink_fields[] = {
 	{ "msgs", K_INT, true, 0, I64, NULL, NULL },
 	{ "bytes", K_INT, true, 0, I64, NULL, NULL },
 	{ "errors", K_INT, true, 0, I64, NULL, NULL },
+	/* bytes in each interval of the window that ended (CTL_INTERVALS) */
+	{ "intervals", K_COUNTS, true, 0, CTL_INTERVALS, NULL, NULL },
 	FIELD_END,
 };
 
@@ -193,7 +196,7 @@ static const char *kind_name(enum ctl_kind k)
 {
 	static const char *const names[] = { "an integer", "a number", "a string",
 					     "true or false", "an array", "an object",
-					     "a histogram" };
+					     "a histogram", "an array of counts" };
 	return names[k];
 }
 
@@ -221,6 +224,7 @@ static bool kind_ok(enum ctl_kind k, const json_t *v)
 	case K_ARRAY: return json_is_array(v);
 	case K_OBJ: return json_is_object(v);
 	case K_HIST: return json_is_object(v);
+	case K_COUNTS: return json_is_array(v);
 	}
 	return false;
 }
@@ -275,6 +279,15 @@ static int check_value(const struct ctl_field *f, const json_t *v, const char *w
 		if (hist_wire_unpack(v, NULL, sub, sizeof(sub)))
 			return errbuf_set(err, errlen, -EPROTO, "%s: '%s': %s", where, f->name,
 					  sub);
+	} else if (f->kind == K_COUNTS) {
+		if (json_array_size(v) > f->max)
+			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' has more than %g items",
+					  where, f->name, f->max);
+		for (i = 0; i < json_array_size(v); i++)
+			if (!json_is_integer(json_array_get(v, i)) ||
+			    json_integer_value(json_array_get(v, i)) < 0)
+				return errbuf_set(err, errlen, -EPROTO, "%s: '%s'[%zu] must be "
+						  "an integer from 0", where, f->name, i);
 	} else if (f->kind == K_ARRAY && f->item) {
 		if (json_array_size(v) > f->max)
 			return errbuf_set(err, errlen, -EPROTO, "%s: '%s' has more than %g items",

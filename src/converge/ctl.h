@@ -27,6 +27,8 @@
  *    source address, connections, message size. Nothing else gets a QP.)
  *   start {at_ns, warmup_ms, duration_ms}
  *                                -> result {flows, sink, refused} | error {...}
+ *   (sink: per flow received, its bytes in the window and in each of
+ *    its CTL_INTERVALS intervals that ended before the window did)
  *   stop {}                      (any time: end the run, keep results)
  * and again from setup for the next step of a sweep. The agent never runs
  * a command or opens a file the coordinator names: a setup only names
@@ -60,7 +62,7 @@
 
 #include "engine/flow_opts.h"
 
-#define CTL_VERSION		4
+#define CTL_VERSION		5
 #define CTL_DEFAULT_PORT	18530
 #define CTL_MAGIC		0x52504354u	/* "RPCT" */
 #define CTL_MAGIC_SEALED	0x5250434du	/* "RPCM" */
@@ -75,6 +77,12 @@
 #define CTL_SECRET_HEX		32	/* a flow's data-connection secret (CONN_SECRET_BYTES) */
 #define CTL_MAC_HEX		64	/* HMAC-SHA256 */
 #define CTL_MAX_FLOWS		64
+/*
+ * A sink splits its window into this many equal intervals and reports
+ * what each flow received in each (result's sink[].intervals): the
+ * spread of the classes' shares over them is their confidence.
+ */
+#define CTL_INTERVALS		10
 #define CTL_NAME_MAX		64
 /* A peer gone without a word is found within 25 s: 10 s idle, then 3 probes 5 s apart. */
 #define CTL_KEEPIDLE_S		10

@@ -22,6 +22,36 @@
 #define CONVERGE_MAX_CLASSES	64
 #define CONVERGE_MAX_FLOWS	64
 #define CONVERGE_MAX_READINGS	8
+/* The intervals a sink splits its window into (CTL_INTERVALS on the wire). */
+#define CONVERGE_INTERVALS	10
+/* The confidence of a share's interval. */
+#define CONVERGE_SHARE_CONFIDENCE	0.95
+
+/*
+ * A class's share against its analyzed one, given the share's interval:
+ * WITHIN when the whole interval lies within the tolerance of the
+ * analyzed share, OUT when the whole interval lies beyond it,
+ * INCONCLUSIVE when it straddles the tolerance's edge (or there is no
+ * interval: the window had fewer than two intervals).
+ */
+enum converge_verdict { CONVERGE_WITHIN, CONVERGE_OUT, CONVERGE_INCONCLUSIVE };
+
+/* "within", "out", "inconclusive". */
+const char *converge_verdict_name(enum converge_verdict v);
+/*
+ * The verdict on a share whose interval is [@lo_pct, @hi_pct] (@has_ci
+ * false: none) against @analyzed_pct with a tolerance of @tol_pp. Pure.
+ */
+enum converge_verdict converge_judge(bool has_ci, double lo_pct, double hi_pct,
+				     double analyzed_pct, double tol_pp);
+/* The worse of two verdicts: OUT over INCONCLUSIVE over WITHIN. */
+enum converge_verdict converge_worse(enum converge_verdict a, enum converge_verdict b);
+/*
+ * A Student-t interval at CONVERGE_SHARE_CONFIDENCE for the mean of the
+ * @n per-interval shares @pct (mean +- t(n - 1) s / sqrt(n)), clamped to
+ * 0 .. 100. False (no interval) when @n < 2. Pure.
+ */
+bool converge_share_ci(const double *pct, unsigned n, double *lo_pct, double *hi_pct);
 
 /*
  * A destination's port: its classes are analyzed and compared on their
@@ -33,7 +63,10 @@ struct converge_port {
 	double total_gbps;		/* received in all */
 	double analysis_link_gbps;
 	bool compared;			/* false: nothing saturates it */
-	bool within;
+	bool within;			/* verdict == CONVERGE_WITHIN */
+	enum converge_verdict verdict;	/* the worst of its compared classes' */
+	unsigned n_iv;			/* intervals every flow it received reported */
+	bool iv_seen;			/* n_iv is set */
 	uint64_t refused_conns;		/* data connections its sink refused: no flow's secret */
 };
 
@@ -55,7 +88,12 @@ struct converge_class {
 	bool has_analyzed;
 	double analyzed_pct;
 	double diff_pp;			/* share_pct - analyzed_pct */
-	bool within;
+	bool within;			/* verdict == CONVERGE_WITHIN */
+	enum converge_verdict verdict;
+	/* Its bytes in each of its port's intervals, their shares' interval. */
+	uint64_t iv_bytes[CONVERGE_INTERVALS];
+	bool has_ci;
+	double ci_low_pct, ci_high_pct;
 	double reading_pct[CONVERGE_MAX_READINGS];	/* analyzed by each reading (fit) */
 	/*
 	 * Taken as saturating, yet below its analyzed share by more than the
@@ -151,6 +189,7 @@ struct converge_step {
 	double analysis_link_gbps;	/* the first port's */
 	bool compared;			/* false: nothing saturates any port */
 	bool within;			/* every port's */
+	enum converge_verdict verdict;	/* the worst of its compared ports' */
 	struct converge_port ports[CONVERGE_MAX_PORTS];
 	size_t n_ports;
 	bool cut_short;			/* a signal or a failure: window_s is what ran */

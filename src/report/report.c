@@ -4,6 +4,7 @@
  * report shares, and the lat, server and bw reports. The analyze and converge reports have files of their own.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,20 +122,39 @@ const char *report_state_word(enum hist_q_state state)
 	       "too_few_samples" : state == HIST_Q_EMPTY ? "no_samples" : "resolved";
 }
 
+/*
+ * A percentile figure of a histogram of @n samples, @unresolved of them
+ * placeholders, as the JSON gives it: its state, value and the sides of
+ * its interval that are figures (not open, not among the unresolved).
+ */
+static void figure_pct(const struct report_figure *fig, uint64_t unresolved, uint64_t n,
+		       struct ref_pct *p)
+{
+	const struct hist_quantile *q = &fig->q;
+	bool ranked = q->state != HIST_Q_EMPTY;
+
+	p->state = q->state;
+	p->value_ns = fig->ns;
+	p->has_lo = ranked && q->lo_rank && !q->lo_unresolved;
+	p->lo_ns = fig->lo_ns;
+	p->has_hi = ranked && q->hi_rank <= n && q->hi_rank > unresolved;
+	p->hi_ns = fig->hi_ns;
+}
+
 /* {"state", "value_ns", "rank", "ci_low_ns", "ci_high_ns", "ci_ranks", "samples_needed", "reason"} */
 static json_t *hist_pct_json(const struct report_figure *fig, uint64_t unresolved, uint64_t n)
 {
 	const struct hist_quantile *q = &fig->q;
-	bool ok = fig->state == HIST_Q_RESOLVED, ranked = q->state != HIST_Q_EMPTY;
+	bool ok = fig->state == HIST_Q_RESOLVED;
 	json_t *o = json_object();
+	struct ref_pct p;
 
+	figure_pct(fig, unresolved, n, &p);
 	json_object_set_new(o, "state", json_string(report_state_word(q->state)));
 	json_object_set_new(o, "value_ns", ok ? json_ns(fig->ns) : json_null());
 	json_object_set_new(o, "rank", json_integer((json_int_t)q->rank));
-	json_object_set_new(o, "ci_low_ns", ranked && q->lo_rank && !q->lo_unresolved ?
-			    json_ns(fig->lo_ns) : json_null());
-	json_object_set_new(o, "ci_high_ns", ranked && q->hi_rank <= n &&
-			    q->hi_rank > unresolved ? json_ns(fig->hi_ns) : json_null());
+	json_object_set_new(o, "ci_low_ns", p.has_lo ? json_ns(fig->lo_ns) : json_null());
+	json_object_set_new(o, "ci_high_ns", p.has_hi ? json_ns(fig->hi_ns) : json_null());
 	json_object_set_new(o, "ci_ranks", json_pack("[II]", (json_int_t)q->lo_rank,
 						     (json_int_t)q->hi_rank));
 	json_object_set_new(o, "samples_needed", json_integer((json_int_t)q->needed));
@@ -257,6 +277,77 @@ static json_t *lat_result_json(const struct flow_result *r, const struct clock_c
 	return o;
 }
 
+/*
+ * Size @r's differences against the reference's @rs, in ref_pct_keys'
+ * order, and the measured percentiles they come from.
+ */
+static void lat_ref_diffs(const struct flow_result *r, const struct ref_size *rs,
+			  const struct clock_cal *clk, struct ref_pct *m, struct ref_diff *d)
+{
+	uint64_t unres = hist_zeros(r->rtt);
+	struct report_figure fig;
+	size_t i, j;
+
+	for (i = 0; i < REF_N_PCTS; i++) {
+		for (j = 0; strcmp(hist_fields[j].key, ref_pct_keys[i]); j++)
+			;
+		report_hist_figure(r->rtt, unres, &hist_fields[j], clk, &fig);
+		figure_pct(&fig, unres, hist_count(r->rtt), &m[i]);
+		ref_diff(&m[i], &rs->pct[i], &d[i]);
+	}
+}
+
+/* Why difference @d of percentile @key is not a figure, in words. */
+static void ref_why(const struct ref_diff *d, const char *key, char *buf, size_t len)
+{
+	snprintf(buf, len, "the %s %s %s", d->by_reference ? "reference's" : "measured", key,
+		 d->state == HIST_Q_UNRESOLVED ? "is unresolved" : d->state == HIST_Q_TOO_FEW ?
+		 "has too few samples" : "has no samples");
+}
+
+/* {"p50": {"state", "value_ns", "ci_low_ns", "ci_high_ns", "reference_ns", "reason"}, ...} */
+static json_t *lat_ref_json(const struct flow_result *r, const struct ref_size *rs,
+			    const struct clock_cal *clk)
+{
+	struct ref_pct m[REF_N_PCTS];
+	struct ref_diff d[REF_N_PCTS];
+	json_t *o = json_object(), *x;
+	char why[96];
+	size_t i;
+
+	lat_ref_diffs(r, rs, clk, m, d);
+	for (i = 0; i < REF_N_PCTS; i++) {
+		bool ok = d[i].state == HIST_Q_RESOLVED;
+
+		ref_why(&d[i], ref_pct_keys[i], why, sizeof(why));
+		x = json_object();
+		json_object_set_new(x, "state", json_string(report_state_word(d[i].state)));
+		json_object_set_new(x, "value_ns", ok ? json_ns(d[i].value_ns) : json_null());
+		json_object_set_new(x, "ci_low_ns", ok && d[i].has_lo ? json_ns(d[i].lo_ns) :
+				    json_null());
+		json_object_set_new(x, "ci_high_ns", ok && d[i].has_hi ? json_ns(d[i].hi_ns) :
+				    json_null());
+		json_object_set_new(x, "reference_ns", rs->pct[i].state == HIST_Q_RESOLVED ?
+				    json_ns(rs->pct[i].value_ns) : json_null());
+		json_object_set_new(x, "reason", ok ? json_null() : json_string(why));
+		json_object_set_new(o, ref_pct_keys[i], x);
+	}
+	return o;
+}
+
+/* The document's "reference": the file, and what its differences' intervals cover. */
+static json_t *lat_ref_head_json(const struct ref_doc *ref)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "file", json_string(ref->path));
+	json_object_set_new(o, "confidence", json_real(round(REF_CONFIDENCE * 1000) / 1000));
+	json_object_set_new(o, "method", json_string("measured minus reference percentile; "
+			    "interval [low measured - high reference, high measured - low "
+			    "reference] of the two 95 % intervals (Bonferroni)"));
+	return o;
+}
+
 json_t *report_lat_json(const struct lat_report_info *info, const struct flow_result *res,
 			size_t n, const char *error)
 {
@@ -265,9 +356,20 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 
 	json_object_set_new(root, "config", lat_config_json(info));
 	json_object_set_new(root, "clock", clock_json(info->clk));
-	for (i = 0; i < n; i++)
-		json_array_append_new(arr, lat_result_json(&res[i], info->clk));
+	for (i = 0; i < n; i++) {
+		json_t *o = lat_result_json(&res[i], info->clk);
+		const struct ref_size *rs;
+
+		if (info->ref) {
+			rs = ref_doc_find(info->ref, res[i].size_bytes);
+			json_object_set_new(o, "reference", rs ? lat_ref_json(&res[i], rs, info->clk) :
+					    json_null());
+		}
+		json_array_append_new(arr, o);
+	}
 	json_object_set_new(root, "results", arr);
+	if (info->ref)
+		json_object_set_new(root, "reference", lat_ref_head_json(info->ref));
 	json_object_set_new(root, "environment", run_env_json(info->env));
 	json_object_set_new(root, "criteria", report_criteria_json(info->criteria));
 	json_object_set_new(root, "complete", json_boolean(!error));
@@ -377,6 +479,57 @@ static void lat_table_notes(FILE *out, const struct flow_result *res, size_t n)
 	}
 }
 
+/* A cell of the reference block: "value [lo, hi]" in us, or why it is no figure. */
+static void lat_ref_cell(FILE *out, const struct ref_diff *d)
+{
+	char lo[16] = "-", hi[16] = "-", cell[64];
+
+	if (d->state != HIST_Q_RESOLVED) {
+		snprintf(cell, sizeof(cell), "%s (%s)", d->state == HIST_Q_UNRESOLVED ?
+			 "unresolved" : d->state == HIST_Q_TOO_FEW ? "too few" : "no samples",
+			 d->by_reference ? "reference" : "measured");
+		fprintf(out, " %31s", cell);
+		return;
+	}
+	if (d->has_lo)
+		snprintf(lo, sizeof(lo), "%.3f", d->lo_ns / 1e3);
+	if (d->has_hi)
+		snprintf(hi, sizeof(hi), "%.3f", d->hi_ns / 1e3);
+	snprintf(cell, sizeof(cell), "%.3f [%s, %s]", d->value_ns / 1e3, lo, hi);
+	fprintf(out, " %31s", cell);
+}
+
+/* What the path adds to the reference's, per size: one row each. */
+static void lat_table_ref(FILE *out, const struct ref_doc *ref, const struct flow_result *res,
+			  size_t n, const struct clock_cal *clk)
+{
+	struct ref_pct m[REF_N_PCTS];
+	struct ref_diff d[REF_N_PCTS];
+	const struct ref_size *rs;
+	size_t i, j;
+
+	fprintf(out, "\nadded to the reference '%s' (this RTT's percentile minus the reference's), "
+		"us, %.0f %% intervals\n%9s", ref->path, REF_CONFIDENCE * 100, "bytes");
+	for (j = 0; j < REF_N_PCTS; j++)
+		fprintf(out, " %31s", ref_pct_keys[j]);
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%9zu", res[i].size_bytes);
+		rs = ref_doc_find(ref, res[i].size_bytes);
+		if (!rs) {
+			fprintf(out, " %31s\n", "not in the reference");
+			continue;
+		}
+		lat_ref_diffs(&res[i], rs, clk, m, d);
+		for (j = 0; j < REF_N_PCTS; j++)
+			lat_ref_cell(out, &d[j]);
+		fputc('\n', out);
+	}
+	fprintf(out, "(a difference of percentiles, not a percentile of differences: the medians' "
+		"is the shift between the paths; the tails' mean as much only when the two "
+		"distributions differ by a shift; -: a side the counts cannot bound)\n");
+}
+
 void report_lat_table(FILE *out, const struct lat_report_info *info,
 		      const struct flow_result *res, size_t n)
 {
@@ -391,6 +544,8 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 		info->clk->method ? info->clk->method : "");
 	lat_table_block(out, "RTT = T_W - T_L", res, n, LAT_RTT, info->clk, false);
 	lat_table_notes(out, res, n);
+	if (info->ref)
+		lat_table_ref(out, info->ref, res, n, info->clk);
 	if (info->ci) {
 		fputc('\n', out);
 		lat_table_block(out, "RTT", res, n, LAT_RTT, info->clk, true);

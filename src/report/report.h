@@ -19,6 +19,7 @@
 #include "engine/criteria.h"
 #include "engine/probe.h"
 #include "engine/result.h"
+#include "engine/run.h"
 #include "rdma/verbs.h"
 
 /* ================================================================== */
@@ -44,6 +45,7 @@ struct lat_report_info {
 	double duration_s;
 	uint64_t warmup;
 	bool ci;			/* --ci: the table gives each percentile's interval */
+	const struct ref_doc *ref;	/* --reference: what this path adds to it; NULL: none */
 };
 
 /*
@@ -131,7 +133,11 @@ json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *c
 /*
  * The lat document: {"command", "version", "config", "clock", "results":
  * [one object per size], "complete", "error"}. @n results, the last of
- * which may be partial. @error NULL when the run completed.
+ * which may be partial. @error NULL when the run completed. With
+ * info->ref, a "reference" head ({"file", "confidence", "method"}) and
+ * per size a "reference": {p50, p90, p99: {"state", "value_ns",
+ * "ci_low_ns", "ci_high_ns", "reference_ns", "reason"}}, null for a size
+ * the reference lacks (see lat --reference below).
  */
 json_t *report_lat_json(const struct lat_report_info *info, const struct flow_result *res,
 			size_t n, const char *error);
@@ -153,6 +159,97 @@ struct sink;
 /* Flows and per-SL totals of a server. */
 json_t *report_server_json(const struct sink *s, double elapsed_s);
 void report_server_table(FILE *out, const struct sink *s, double elapsed_s);
+
+/* ================================================================== */
+/* lat --reference                                                     */
+/* ================================================================== */
+
+/*
+ * `rperf lat --reference FILE`: what the measured path adds to a
+ * reference path (back to back, or one whose latency is known), per
+ * size, from an earlier `rperf lat --json` document over the reference.
+ *
+ * Each difference is of two percentiles, measured minus reference, with
+ * a conservative interval from the two percentiles' own 95 % intervals:
+ * [lo_measured - hi_reference, hi_measured - lo_reference]. Both
+ * intervals cover their percentiles together with probability at least
+ * 1 - 0.05 - 0.05 (Bonferroni), so the difference's interval covers the
+ * difference of the true percentiles with at least REF_CONFIDENCE.
+ *
+ * A difference of percentiles is not a percentile of the differences:
+ * the medians' difference is the shift between the two distributions;
+ * the tails' differences are what a shift adds only when the
+ * distributions differ by one.
+ *
+ * The document is read as hostile input: every field used is checked
+ * (types, states against values, intervals around their values), and a
+ * file that is not a complete lat document is refused, naming it.
+ */
+
+/* The coverage of every difference's interval (Bonferroni, two 95 % CIs). */
+#define REF_CONFIDENCE	(1.0 - 2.0 * (1.0 - HIST_CI_CONFIDENCE))
+/* The percentiles compared, as lat's JSON names them. */
+#define REF_N_PCTS	3
+extern const char *const ref_pct_keys[REF_N_PCTS];
+/* The largest reference document read (its bytes). */
+#define REF_MAX_FILE_BYTES	(16u << 20)
+
+/* One percentile of a run: its state, value and interval's sides, in ns. */
+struct ref_pct {
+	enum hist_q_state state;	/* RESOLVED: @value_ns is a figure */
+	double value_ns;
+	bool has_lo, has_hi;		/* false: that side is open or unresolved */
+	double lo_ns, hi_ns;
+};
+
+/* measured - reference, or why it is not a figure. */
+struct ref_diff {
+	enum hist_q_state state;	/* RESOLVED, else the first side's state that is not */
+	bool by_reference;		/* not RESOLVED: the reference's side is why */
+	double value_ns;		/* RESOLVED */
+	bool has_lo, has_hi;		/* the interval's sides (false: open) */
+	double lo_ns, hi_ns;
+};
+
+/*
+ * The difference @m - @r of one percentile: a figure when both are
+ * resolved (the measured side's state first, then the reference's,
+ * otherwise), with the interval [m.lo - r.hi, m.hi - r.lo]; a side is
+ * open when either side it needs is. Pure.
+ */
+void ref_diff(const struct ref_pct *m, const struct ref_pct *r, struct ref_diff *d);
+
+/* One size of the reference run. */
+struct ref_size {
+	size_t size_bytes;
+	struct ref_pct pct[REF_N_PCTS];		/* in ref_pct_keys' order */
+};
+
+/* A reference run, as read from its document. */
+struct ref_doc {
+	const char *path;		/* as given: every message names it */
+	char clock[16];			/* its clock's source ("tsc", "monotonic") */
+	size_t n;
+	struct ref_size sizes[RUN_MAX_SIZES];
+};
+
+/*
+ * Read and check @path, an `rperf lat --json` document, into @d. 0, or
+ * -errno / -EPROTO with the reason (naming the file) in @err.
+ */
+int ref_doc_load(const char *path, struct ref_doc *d, char *err, size_t errlen);
+
+/*
+ * Check the reference against the run it qualifies: the same clock
+ * source (@clock) and at least one of its @n sizes. 0, or -EINVAL with
+ * the reason in @err. @missing (NULL: not asked) gets a list of the
+ * sizes the reference lacks ("" when none).
+ */
+int ref_doc_check(const struct ref_doc *d, const char *clock, const size_t *sizes, size_t n,
+		  char *missing, size_t missinglen, char *err, size_t errlen);
+
+/* The reference's size @size_bytes, or NULL. */
+const struct ref_size *ref_doc_find(const struct ref_doc *d, size_t size_bytes);
 
 /* ================================================================== */
 /* bw                                                                  */

@@ -73,6 +73,10 @@ static json_t *converge_class_json(const struct converge_report_info *info,
 			    report_real_or_null(c->has_analyzed, c->analyzed_pct));
 	json_object_set_new(o, "diff_pp", report_real_or_null(cmp, c->diff_pp));
 	json_object_set_new(o, "within", cmp ? json_boolean(c->within) : json_null());
+	json_object_set_new(o, "verdict", cmp ? json_string(converge_verdict_name(c->verdict)) :
+			    json_null());
+	json_object_set_new(o, "share_ci_pct", c->has_ci ?
+			    json_pack("[ff]", c->ci_low_pct, c->ci_high_pct) : json_null());
 	/* Taken as saturating but short of its share: not kept backlogged. */
 	json_object_set_new(o, "backlogged", cmp && c->saturating ?
 			    json_boolean(!c->not_backlogged) : json_null());
@@ -179,6 +183,9 @@ static json_t *converge_port_json(const struct converge_port *p)
 	json_object_set_new(o, "analysis_link_gbps", json_real(p->analysis_link_gbps));
 	json_object_set_new(o, "compared", json_boolean(p->compared));
 	json_object_set_new(o, "within", json_boolean(p->within));
+	json_object_set_new(o, "verdict", p->compared ? json_string(converge_verdict_name(p->verdict)) :
+			    json_null());
+	json_object_set_new(o, "intervals", json_integer(p->n_iv));
 	json_object_set_new(o, "refused_connections", json_integer((json_int_t)p->refused_conns));
 	return o;
 }
@@ -205,6 +212,7 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 	json_object_set_new(o, "analysis_link_gbps", json_real(st->analysis_link_gbps));
 	json_object_set_new(o, "compared", json_boolean(st->compared));
 	json_object_set_new(o, "within", json_boolean(st->within));
+	json_object_set_new(o, "verdict", json_string(converge_verdict_name(st->verdict)));
 	json_object_set_new(o, "cut_short", json_boolean(st->cut_short));
 	json_object_set_new(o, "setup_ms", json_real(st->setup_ms));
 	json_object_set_new(o, "start", converge_start_json(&st->start));
@@ -260,6 +268,7 @@ static json_t *converge_head_json(const struct converge_report_info *info)
 static void converge_tail_json(json_t *root, const struct converge_report_info *info,
 			       const struct converge_step *steps, size_t n, const char *error)
 {
+	enum converge_verdict v = CONVERGE_WITHIN;
 	bool within = true, passed = true;
 	size_t i;
 
@@ -267,9 +276,11 @@ static void converge_tail_json(json_t *root, const struct converge_report_info *
 	json_object_set_new(root, "connect_ms", json_real(info->connect_ms));
 	for (i = 0; i < n; i++) {
 		within = within && steps[i].within;
+		v = converge_worse(v, steps[i].verdict);
 		passed = passed && !criteria_failed(&steps[i].criteria);
 	}
 	json_object_set_new(root, "within_tolerance", json_boolean(within));
+	json_object_set_new(root, "verdict", json_string(converge_verdict_name(v)));
 	json_object_set_new(root, "criteria_passed", json_boolean(passed));
 	json_object_set_new(root, "complete", json_boolean(!error));
 	json_object_set_new(root, "error", error ? json_string(error) : json_null());
@@ -356,8 +367,13 @@ static void converge_class_row(FILE *out, const struct converge_step *st,
 		fprintf(out, "%8.1f ", c->analyzed_pct);
 	else
 		fprintf(out, "%8s ", "-");
+	if (c->has_ci)
+		fprintf(out, "%6.1f-%-6.1f ", c->ci_low_pct, c->ci_high_pct);
+	else
+		fprintf(out, "%13s ", "-");
 	if (cmp)
-		fprintf(out, "%+7.1f  %s\n", c->diff_pp, c->within ? "ok" : "OUT");
+		fprintf(out, "%+7.1f  %s\n", c->diff_pp, c->verdict == CONVERGE_WITHIN ? "ok" :
+			c->verdict == CONVERGE_OUT ? "OUT" : "inconclusive");
 	else
 		fprintf(out, "%7s  %s\n", "-", "-");
 }
@@ -524,9 +540,9 @@ static void converge_port_rows(FILE *out, const struct converge_report_info *inf
 
 	if (st->n_ports > 1)
 		fprintf(out, "%sinto %s:\n", p ? "\n" : "", port->host);
-	fprintf(out, "%5s %3s %3s %9s %9s %9s %10s %8s %8s %7s  %s\n",
+	fprintf(out, "%5s %3s %3s %9s %9s %9s %10s %8s %8s %13s %7s  %s\n",
 		info->ets ? "band" : "sl", "lat", "bw", "p50_us", "p99_us", "p99.9_us",
-		"Mb/s", "share%", "analyzd%", "diff", "within");
+		"Mb/s", "share%", "analyzd%", "share 95% CI", "diff", "verdict");
 	for (k = 0; k < st->n_classes; k++)
 		if (st->classes[k].port == (int)p)
 			converge_class_row(out, st, &st->classes[k]);
@@ -536,7 +552,8 @@ static void converge_port_rows(FILE *out, const struct converge_report_info *inf
 		port->window_s);
 	if (info->arbitration)
 		fprintf(out, "%s", !port->compared ? "; not compared: no class saturates it" :
-			port->within ? "; within" : "; OUT");
+			port->verdict == CONVERGE_WITHIN ? "; within" :
+			port->verdict == CONVERGE_OUT ? "; OUT" : "; inconclusive");
 	fprintf(out, "\n");
 }
 
@@ -613,7 +630,8 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 
 	fprintf(out, "step,active_bw,%s,lat_flows,bw_flows,p50_ns,p99_ns,p99_9_ns,gbps,"
 		     "share_pct,analyzed_pct,diff_pp,within,window_s,cut_short,baseline_flow,"
-		     "impact_p50,impact_p99,impact_p99_9,destination\n",
+		     "impact_p50,impact_p99,impact_p99_9,destination,verdict,share_ci_low_pct,"
+		     "share_ci_high_pct\n",
 		info->ets ? "band" : "sl");
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < steps[i].n_classes; k++) {
@@ -636,7 +654,12 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 			fprintf(out, "%.3f,%d,%s,", steps[i].window_s, steps[i].cut_short,
 				steps[i].baseline ? steps[i].flows[steps[i].alone].name : "");
 			converge_impact_csv(out, c);
-			fprintf(out, "%s\n", c->dest ? c->dest : "");
+			fprintf(out, "%s,%s,", c->dest ? c->dest : "", steps[i].compared &&
+				c->has_analyzed ? converge_verdict_name(c->verdict) : "");
+			if (c->has_ci)
+				fprintf(out, "%.2f,%.2f\n", c->ci_low_pct, c->ci_high_pct);
+			else
+				fprintf(out, ",\n");
 		}
 	}
 }

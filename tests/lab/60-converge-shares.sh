@@ -56,6 +56,15 @@ for band in 0 1; do
 		fail "band $band: measured $got %, analyzed $want %"
 done
 [ "$(step_jq shares '.classes | length')" = 2 ] || fail "expected two classes"
+# Each share has its 95 % interval from its shares in the sink's ten
+# intervals of the window (at least nine whole ones reported), and its
+# verdict follows from the interval: within, all of it within TOL.
+step_jq shares '.ports[0].intervals >= 9 and .ports[0].verdict == "within" and
+	.verdict == "within" and ([.classes[] | .share_ci_pct as $c | $c != null and
+	$c[0] <= $c[1] and $c[0] >= .analyzed_pct - '$TOL' and $c[1] <= .analyzed_pct + '$TOL' and
+	.verdict == "within" and .within] | all)' | grep -qx true ||
+	fail "share intervals: $(step_jq shares '[.ports[0].intervals, [.classes[] | [.share_pct, .share_ci_pct, .analyzed_pct, .verdict]]] | tostring')"
+echo "share intervals ($(step_jq shares .ports[0].intervals) intervals): $(step_jq shares '[.classes[] | "band \(.band): \(.share_pct * 10 | round / 10) % in [\(.share_ci_pct[0] * 10 | round / 10), \(.share_ci_pct[1] * 10 | round / 10)], analyzed \(.analyzed_pct * 10 | round / 10), \(.verdict)"] | join("; ")')"
 for h in $AGENT_HOSTS; do
 	check_agent_sandbox "$h"
 done
@@ -72,6 +81,7 @@ rc=0
 converge wrong --tolerance $TOL --arbitration tests/data/ets-wrong-1to1.txt examples/converge-ets-shares.ini || rc=$?
 [ "$rc" = 3 ] || fail "a wrong expected configuration exited $rc, want 3"
 grep -q OUT "$WORK/wrong.out" || fail "the table does not mark the class out of tolerance"
+[ "$(jq -r .verdict "$WORK/wrong.json")" = out ] || fail "the wrong configuration's verdict: $(jq -c .verdict "$WORK/wrong.json")"
 echo "converge: within tolerance of analyze (exit 0); wrong configuration detected (exit 3)"
 # The agent logged each refusal (its output is whole once it has ended).
 stop_agents h3

@@ -11,11 +11,11 @@
 trap 'stop_agents; cleanup' EXIT
 start_agents
 
-# Shares are 60-converge-shares.sh's business: exit 3 is fine here, 1 is not.
+# Shares are 60-converge-shares.sh's business: exit 3 (out) and 4 (inconclusive) are fine here, 1 is not.
 run() {
 	local rc=0
 	converge "$@" || rc=$?
-	[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "$1: converge exited $rc"
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || [ "$rc" = 4 ] || fail "$1: converge exited $rc"
 }
 # The same scenarios with pass/fail criteria: in its own band the lat flow
 # keeps a p99 within 10 s and the first DRR band at least half of the port;

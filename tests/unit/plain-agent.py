@@ -11,7 +11,7 @@ import struct
 import sys
 
 MAGIC = 0x52504354  # "RPCT": a plain control frame
-VERSION = 4
+VERSION = 5
 
 
 def send(conn, msg):

@@ -289,8 +289,11 @@ static void test_bad_hellos(void **state)
 {
 	(void)state;
 	refused("{\"type\":\"hello\",\"version\":1,\"nonce\":\"" N64 "\"}",
-		"expected a hello of version 4 with a nonce");
-	refused("{\"type\":\"hello\",\"version\":2}", "expected a hello of version 4 with a nonce");
+		"expected a hello of version 5 with a nonce");
+	/* The protocol before the sink's intervals. */
+	refused("{\"type\":\"hello\",\"version\":4,\"nonce\":\"" N64 "\"}",
+		"expected a hello of version 5 with a nonce");
+	refused("{\"type\":\"hello\",\"version\":2}", "expected a hello of version 5 with a nonce");
 	refused("{\"type\":\"hello\",\"version\":2,\"token\":\"" TOKEN "\"}",
 		"unknown field 'token'");
 	refused("{\"type\":\"run\",\"cmd\":\"touch /tmp/rperf-pwned\"}",

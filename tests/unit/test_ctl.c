@@ -62,10 +62,15 @@ static void test_good(void **state)
 	assert_int_equal(parse("{\"type\":\"error\",\"error\":\"x\",\"flow\":\"bw1\"}"), 0);
 	assert_int_equal(parse("{\"type\":\"result\",\"flows\":[],\"window_ns\":1,\"sink\":"
 			       "[{\"peer\":\"a:1\",\"sl\":0,\"tclass\":0,\"msgs\":1,\"bytes\":2,"
-			       "\"errors\":0}]}"), 0);
+			       "\"errors\":0,\"intervals\":[1,0,1]}]}"), 0);
 	assert_int_equal(parse(RESULT_LAT("{\"count\":2,\"min\":5,\"max\":6,\"sum\":\"b\","
 					  "\"sumsq\":\"3d\",\"buckets\":[[5,1],[6,1]]}")), 0);
 }
+
+/* A result whose sink counted one flow, with @rest's fields besides. */
+#define SINK(rest) "{\"type\":\"result\",\"flows\":[],\"window_ns\":1,\"sink\":" \
+	"[{\"peer\":\"a:1\",\"sl\":0,\"tclass\":0,\"errors\":0,\"msgs\":1,\"bytes\":2" \
+	rest "}]}"
 
 static void test_bad(void **state)
 {
@@ -110,6 +115,12 @@ static void test_bad(void **state)
 		{ "{\"type\":\"setup\",\"sink\":\"yes\"}", "'sink' must be true or false" },
 		{ "{\"type\":\"error\",\"error\":\"\"}", "bad length" },
 		{ RESULT_LAT("[]"), "result.flows[0]: 'rtt' must be a histogram" },
+		{ SINK(""), "result.sink[0]: 'intervals' is missing" },
+		{ SINK(",\"intervals\":[1,-1]"), "'intervals'[1] must be an integer from 0" },
+		{ SINK(",\"intervals\":[1,2.5]"), "'intervals'[1] must be an integer from 0" },
+		{ SINK(",\"intervals\":{}"), "'intervals' must be an array of counts" },
+		{ SINK(",\"intervals\":[0,0,0,0,0,0,0,0,0,0,0]"),
+		  "'intervals' has more than 10 items" },
 		{ RESULT_LAT("{\"count\":3,\"min\":5,\"max\":6,\"sum\":\"b\",\"sumsq\":\"3d\","
 			     "\"buckets\":[[5,1],[6,1]]}"),
 		  "result.flows[0]: 'rtt': histogram: buckets hold 2 samples, count says 3" },

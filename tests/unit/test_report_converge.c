@@ -122,16 +122,36 @@ static char *capture(void (*fn)(FILE *, const struct converge_report_info *,
 
 static void test_table_csv(void **state)
 {
+	json_t *doc, *k;
 	char *out;
 
 	(void)state;
 	fill();
 	step.classes[1].diff_pp = -3;
 	step.classes[1].within = false;
+	step.classes[1].verdict = CONVERGE_OUT;
 	out = capture(report_converge_table);
 	assert_non_null(strstr(out, "classes are ETS bands"));
 	assert_non_null(strstr(out, "OUT"));
 	assert_non_null(strstr(out, " ok"));
+	/* A share whose interval straddles the tolerance's edge, with its interval. */
+	step.classes[1].verdict = CONVERGE_INCONCLUSIVE;
+	step.classes[1].has_ci = true;
+	step.classes[1].ci_low_pct = 21.25;
+	step.classes[1].ci_high_pct = 30.5;
+	out = capture(report_converge_table);
+	assert_non_null(strstr(out, "  21.2-30.5   "));
+	assert_non_null(strstr(out, "  inconclusive\n"));
+	assert_null(strstr(out, "OUT"));
+	doc = report_converge_json(&info, &step, 1, NULL);
+	k = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
+					   "classes"), 1);
+	assert_string_equal(json_string_value(json_object_get(k, "verdict")), "inconclusive");
+	assert_near(json_real_value(json_array_get(json_object_get(k, "share_ci_pct"), 0)), 21.25, 0);
+	assert_near(json_real_value(json_array_get(json_object_get(k, "share_ci_pct"), 1)), 30.5, 0);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(doc, "steps"), 0), "classes"), 0), "share_ci_pct")));
+	json_decref(doc);
 	assert_null(strstr(out, "(cut short)"));
 	step.cut_short = true;
 	out = capture(report_converge_table);
@@ -139,8 +159,9 @@ static void test_table_csv(void **state)
 	out = capture(report_converge_csv);
 	assert_non_null(strstr(out, "step,active_bw,band,"));
 	assert_non_null(strstr(out, "\n0,2,1,1,1,"));
-	assert_non_null(strstr(out, ",within,window_s,cut_short,baseline_flow,impact_p50,impact_p99,impact_p99_9,destination\n"));
-	assert_non_null(strstr(out, ",24.50,25.00,-3.00,0,10.000,1,,,,,h3\n"));
+	assert_non_null(strstr(out, ",within,window_s,cut_short,baseline_flow,impact_p50,impact_p99,"
+				    "impact_p99_9,destination,verdict,share_ci_low_pct,share_ci_high_pct\n"));
+	assert_non_null(strstr(out, ",24.50,25.00,-3.00,0,10.000,1,,,,,h3,inconclusive,21.25,30.50\n"));
 	/* A step that ended before its window began has no table. */
 	step.window_s = 0;
 	step.flows[0].error[0] = 'x';
@@ -232,7 +253,8 @@ static void test_ports(void **state)
 	step.n_ports = 2;
 	step.ports[0].total_gbps = 0.0075;
 	step.ports[1] = (struct converge_port){ .host = "h1", .window_s = 9.5,
-		.total_gbps = 0.0025, .compared = true, .within = false };
+		.total_gbps = 0.0025, .compared = true, .within = false,
+		.verdict = CONVERGE_OUT };
 	step.classes[1].port = 1;
 	step.classes[1].dest = "h1";
 	step.flows[0].rate_bps = 4000000;

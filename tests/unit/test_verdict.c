@@ -47,6 +47,24 @@ static struct hist *verdict_lat_ns;
 static struct converge_step *verdict_before;
 static size_t n_verdict_before;
 
+/*
+ * Each class's bytes in each of the sink's CONVERGE_INTERVALS intervals,
+ * when a test sets them (verdict_iv[class]); else its bytes evenly.
+ */
+static const uint64_t *verdict_iv[3];
+
+/* Class @c's (the @i-th's) intervals as its sink reports them. */
+static json_t *verdict_intervals(const struct verdict_class *c, size_t i)
+{
+	json_t *arr = json_array();
+	unsigned k;
+
+	for (k = 0; k < CONVERGE_INTERVALS; k++)
+		json_array_append_new(arr, json_integer((json_int_t)(i < 3 && verdict_iv[i] ?
+				      verdict_iv[i][k] : c->bytes / CONVERGE_INTERVALS)));
+	return arr;
+}
+
 /* The one destination, agent 0, whose port every class and flow is at. */
 #define VERDICT_DEST "h3"
 
@@ -84,8 +102,9 @@ static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp,
 	for (i = 0; i < n; i++) {
 		step.classes[i] = (struct converge_class){ .key = cls[i].sl, .n_bw = 1,
 			.saturating = cls[i].saturating, .dest = VERDICT_DEST };
-		json_array_append_new(sink, json_pack("{s:i, s:i, s:I, s:s}", "sl", cls[i].sl,
-				"tclass", 0, "bytes", (json_int_t)cls[i].bytes, "peer", "-"));
+		json_array_append_new(sink, json_pack("{s:i, s:i, s:I, s:s, s:o}", "sl", cls[i].sl,
+				"tclass", 0, "bytes", (json_int_t)cls[i].bytes, "peer", "-",
+				"intervals", verdict_intervals(&cls[i], i)));
 	}
 	step.n_classes = n;
 	step.classes[0].lat_ns = verdict_lat_ns;
@@ -157,6 +176,73 @@ static void test_one_class_out(void **state)
 	assert_near(step.classes[2].analyzed_pct, 0, 1e-9);
 	assert_false(step.classes[2].within);
 	assert_false(step.within);
+}
+
+/* The interval of ten shares: mean +- t(9) s / sqrt(10); none of one; clamped. */
+static void test_share_ci(void **state)
+{
+	const double pct[10] = { 70, 90, 70, 90, 70, 90, 70, 90, 70, 90 }, one = 50;
+	const double edge[2] = { 1, 3 };
+	double lo, hi, half = 2.262 * sqrt(1000.0 / 9) / sqrt(10);
+
+	(void)state;
+	assert_true(converge_share_ci(pct, 10, &lo, &hi));
+	assert_near(lo, 80 - half, 1e-9);
+	assert_near(hi, 80 + half, 1e-9);
+	assert_false(converge_share_ci(&one, 1, &lo, &hi));
+	/* Two shares, 1 and 3: t(1) = 12.706 reaches below 0, kept at 0. */
+	assert_true(converge_share_ci(edge, 2, &lo, &hi));
+	assert_near(lo, 0, 0);
+	assert_near(hi, 2 + 12.706 * sqrt(2) / sqrt(2), 1e-9);
+}
+
+/* Within only when the whole interval is; out only when all of it is beyond. */
+static void test_judge(void **state)
+{
+	(void)state;
+	assert_int_equal(converge_judge(true, 71, 79, 75, 4), CONVERGE_WITHIN);
+	assert_int_equal(converge_judge(true, 71, 79.5, 75, 4), CONVERGE_INCONCLUSIVE);
+	assert_int_equal(converge_judge(true, 70, 80, 75, 4), CONVERGE_INCONCLUSIVE);
+	assert_int_equal(converge_judge(true, 79.5, 90, 75, 4), CONVERGE_OUT);
+	assert_int_equal(converge_judge(true, 60, 70.9, 75, 4), CONVERGE_OUT);
+	assert_int_equal(converge_judge(true, 60, 71, 75, 4), CONVERGE_INCONCLUSIVE);
+	assert_int_equal(converge_judge(false, 75, 75, 75, 4), CONVERGE_INCONCLUSIVE);
+	assert_int_equal(converge_worse(CONVERGE_WITHIN, CONVERGE_INCONCLUSIVE),
+			 CONVERGE_INCONCLUSIVE);
+	assert_int_equal(converge_worse(CONVERGE_OUT, CONVERGE_INCONCLUSIVE), CONVERGE_OUT);
+	assert_string_equal(converge_verdict_name(CONVERGE_INCONCLUSIVE), "inconclusive");
+}
+
+/*
+ * 80 / 20 over the window, but 70 / 30 and 90 / 10 in turn from interval
+ * to interval: against 75 / 25 with 10 pp the point is within, the
+ * interval (80 +- 7.5) reaches past 85: inconclusive, and so the step.
+ * Steady intervals at the same 80 / 20 are within; with 2 pp, out.
+ */
+static void test_inconclusive(void **state)
+{
+	static const uint64_t a[10] = { 70, 90, 70, 90, 70, 90, 70, 90, 70, 90 };
+	static const uint64_t b[10] = { 30, 10, 30, 10, 30, 10, 30, 10, 30, 10 };
+	const struct verdict_class cls[] = { { 0, true, 800 }, { 1, true, 200 } };
+
+	(void)state;
+	verdict_iv[0] = a;
+	verdict_iv[1] = b;
+	assert_int_equal(verdict_run(cls, 2, 10, true), 0);
+	verdict_iv[0] = verdict_iv[1] = NULL;
+	assert_near(step.classes[0].share_pct, 80, 1e-9);
+	assert_true(step.classes[0].has_ci);
+	assert_true(step.classes[0].ci_low_pct < 75 && step.classes[0].ci_high_pct > 85);
+	assert_int_equal(step.classes[0].verdict, CONVERGE_INCONCLUSIVE);
+	assert_false(step.classes[0].within);
+	assert_int_equal(step.ports[0].verdict, CONVERGE_INCONCLUSIVE);
+	assert_int_equal(step.verdict, CONVERGE_INCONCLUSIVE);
+	assert_false(step.within);
+	assert_int_equal(verdict_run(cls, 2, 10, true), 0);
+	assert_int_equal(step.verdict, CONVERGE_WITHIN);
+	assert_int_equal(verdict_run(cls, 2, 2, true), 0);
+	assert_int_equal(step.classes[0].verdict, CONVERGE_OUT);
+	assert_int_equal(step.verdict, CONVERGE_OUT);
 }
 
 /* A class the arbitration starves and that received nothing is within. */
@@ -382,6 +468,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_analyzed_shares),
+		cmocka_unit_test(test_share_ci),
+		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_inconclusive),
 		cmocka_unit_test(test_boundary),
 		cmocka_unit_test(test_one_class_out),
 		cmocka_unit_test(test_criteria),
