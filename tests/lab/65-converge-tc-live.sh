@@ -5,7 +5,7 @@
 # Its live `tc -j qdisc show` and `tc -j filter show` must give rperf
 # analyze the same analysis (bands, quanta, DSCP map, shares) as the ETS
 # file, and converge, given that output as its arbitration, must compare
-# with it and exit 0.
+# with it and exit 0 (or 4, a share not judged: not this test's subject).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/converge-lib.sh"
 
@@ -32,9 +32,9 @@ in_vm h1 "cat >\$RPERF_LAB_RESULTS/p3.json <<'JSON'
 $(cat "$WORK/p3.tc")
 JSON"
 start_agents
-converge live --tolerance 4 --arbitration '$RPERF_LAB_RESULTS/p3.json' examples/converge-ets-paced.ini ||
+converge_ran live --tolerance 4 --arbitration '$RPERF_LAB_RESULTS/p3.json' examples/converge-ets-paced.ini ||
 	fail "converge against the live tc output exited $?"
 jq -e '.config.arbitration | tostring | test("p3.json")' "$WORK/live.json" >/dev/null ||
 	fail "converge did not take the tc output as its arbitration"
 [ "$(step_jq live '.classes | length')" = 3 ] || fail "expected three bands"
-echo "converge: compared with the live tc output, exit 0"
+echo "converge: compared with the live tc output"

@@ -70,7 +70,7 @@ type = bw
 rate = 5mbit
 INI
 
-converge many '$RPERF_LAB_RESULTS/many.ini' || fail "converge exited $?"
+converge_ran many '$RPERF_LAB_RESULTS/many.ini' || fail "converge exited $?"
 J=$WORK/many.json
 [ "$(jq -r .agents "$J")" = 8 ] || fail "agents: $(jq -r .agents "$J"), want 8"
 [ "$(step_jq many '[.ports[].destination] | sort | join(" ")')" = "h3:18531 h3:18532" ] ||
