@@ -4,6 +4,7 @@
  * base so that every layer (a command, an engine's pre-run check) can use
  * it without reaching up to the report.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,4 +150,32 @@ int jsonl_close(struct jsonl *s, char *err, size_t errlen)
 		ret = errbuf_set(err, errlen, -errno, "'%s': %s", s->path, strerror(errno));
 	free(s);
 	return ret;
+}
+
+int jsonfile_each(const char *text, int (*fn)(void *ctx, int line, json_t *v), void *ctx,
+		  int *bad_line, json_error_t *e)
+{
+	size_t len = strlen(text), off = 0, i;
+	int line = 1, rc;
+	json_t *v;
+
+	*bad_line = 0;
+	for (;;) {
+		for (; off < len && isspace((unsigned char)text[off]); off++)
+			line += text[off] == '\n';
+		if (off == len)
+			return 0;
+		v = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK, e);
+		if (!v) {
+			*bad_line = line + (e->line > 0 ? e->line - 1 : 0);
+			return -EINVAL;
+		}
+		rc = fn(ctx, line, v);
+		json_decref(v);
+		if (rc)
+			return rc;
+		for (i = 0; i < (size_t)e->position && off + i < len; i++)
+			line += text[off + i] == '\n';
+		off += (size_t)e->position;
+	}
 }

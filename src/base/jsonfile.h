@@ -32,6 +32,15 @@ int textfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
 int jsonfile_check(const char *path, char *err, size_t errlen);
 
 /*
+ * Each JSON value of @text in turn (a file may hold the output of two
+ * commands, one after the other) to @fn, with the line it starts on.
+ * 0, the first non-zero return of @fn, or -EINVAL for bad JSON, with
+ * *bad_line (else 0) and @e saying where and why.
+ */
+int jsonfile_each(const char *text, int (*fn)(void *ctx, int line, json_t *v), void *ctx,
+		  int *bad_line, json_error_t *e);
+
+/*
  * A JSON-lines stream: one compact object per line, each flushed to the
  * kernel as it is written, so a run killed at any point leaves whole
  * lines up to its last event. @path "-" is stdout.
