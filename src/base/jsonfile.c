@@ -4,6 +4,7 @@
  * base so that every layer (a command, an engine's pre-run check) can use
  * it without reaching up to the report.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,16 +59,16 @@ int jsonfile_check(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
+int textfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
+		   size_t errlen)
 {
 	char *tmp;
 	int fd, ret = 0;
 	FILE *f;
 
 	if (!strcmp(path, "-")) {
-		if (json_dumpf(root, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF ||
-		    fflush(stdout))
-			return errbuf_set(err, errlen, -EIO, "cannot write JSON to stdout");
+		if (fill(stdout, arg) || fflush(stdout))
+			return errbuf_set(err, errlen, -EIO, "cannot write to stdout");
 		return 0;
 	}
 	fd = jsonfile_tmp_open(path, &tmp, err, errlen);
@@ -76,8 +77,7 @@ int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
 	fchmod(fd, 0644);
 	f = fdopen(fd, "w");
 	errno = 0;
-	if (!f || json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ||
-	    fflush(f) || fsync(fd))
+	if (!f || fill(f, arg) || fflush(f) || fsync(fd))
 		ret = jsonfile_write_error(path, err, errlen);
 	if ((f ? fclose(f) : close(fd)) && !ret)
 		ret = jsonfile_write_error(path, err, errlen);
@@ -86,6 +86,21 @@ int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
 	if (ret)
 		unlink(tmp);
 	free(tmp);
+	return ret;
+}
+
+/* textfile_write()'s filler of a JSON document, indented, a newline after. */
+static int jsonfile_fill(FILE *f, void *root)
+{
+	return json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
+{
+	int ret = textfile_write(path, jsonfile_fill, root, err, errlen);
+
+	if (ret && !strcmp(path, "-"))
+		return errbuf_set(err, errlen, -EIO, "cannot write JSON to stdout");
 	return ret;
 }
 
@@ -135,4 +150,32 @@ int jsonl_close(struct jsonl *s, char *err, size_t errlen)
 		ret = errbuf_set(err, errlen, -errno, "'%s': %s", s->path, strerror(errno));
 	free(s);
 	return ret;
+}
+
+int jsonfile_each(const char *text, int (*fn)(void *ctx, int line, json_t *v), void *ctx,
+		  int *bad_line, json_error_t *e)
+{
+	size_t len = strlen(text), off = 0, i;
+	int line = 1, rc;
+	json_t *v;
+
+	*bad_line = 0;
+	for (;;) {
+		for (; off < len && isspace((unsigned char)text[off]); off++)
+			line += text[off] == '\n';
+		if (off == len)
+			return 0;
+		v = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK, e);
+		if (!v) {
+			*bad_line = line + (e->line > 0 ? e->line - 1 : 0);
+			return -EINVAL;
+		}
+		rc = fn(ctx, line, v);
+		json_decref(v);
+		if (rc)
+			return rc;
+		for (i = 0; i < (size_t)e->position && off + i < len; i++)
+			line += text[off + i] == '\n';
+		off += (size_t)e->position;
+	}
 }

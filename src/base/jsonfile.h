@@ -8,6 +8,7 @@
 #define RPERF_JSONFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 
 /*
@@ -17,11 +18,27 @@
  */
 int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen);
 /*
+ * The same for any text: @fill(f, @arg) writes it (0, or nonzero when it
+ * could not) into the temporary file, which is then synced and renamed
+ * over @path ("-": @fill writes stdout). 0 or -errno with "'PATH': why".
+ */
+int textfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
+		   size_t errlen);
+/*
  * Whether jsonfile_write() can create its temporary file for @path:
  * checked before a run, so that a missing or read-only directory is
  * found before the measurement rather than after it. 0 or -errno.
  */
 int jsonfile_check(const char *path, char *err, size_t errlen);
+
+/*
+ * Each JSON value of @text in turn (a file may hold the output of two
+ * commands, one after the other) to @fn, with the line it starts on.
+ * 0, the first non-zero return of @fn, or -EINVAL for bad JSON, with
+ * *bad_line (else 0) and @e saying where and why.
+ */
+int jsonfile_each(const char *text, int (*fn)(void *ctx, int line, json_t *v), void *ctx,
+		  int *bad_line, json_error_t *e);
 
 /*
  * A JSON-lines stream: one compact object per line, each flushed to the

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/jsonfile.h"
 #include "qos/qosconf_lex.h"
 
 int __attribute__((format(printf, 2, 3)))
@@ -147,33 +148,33 @@ int qosconf_lex_table_add(struct qosconf_parser *p, struct arb_table *t,
 	return 0;
 }
 
+/* jsonfile_each()'s callback: the reader's, with p->line set. */
+struct json_each_ctx {
+	struct qosconf_parser *p;
+	int (*fn)(struct qosconf_parser *p, json_t *v);
+};
+
+static int json_each_one(void *ctx, int line, json_t *v)
+{
+	struct json_each_ctx *c = ctx;
+
+	c->p->line = line;
+	return c->fn(c->p, v);
+}
+
 int qosconf_lex_json_each(struct qosconf_parser *p, const char *text,
 			  int (*fn)(struct qosconf_parser *p, json_t *v))
 {
-	size_t len = strlen(text), off = 0, i;
+	struct json_each_ctx c = { p, fn };
 	json_error_t e;
-	json_t *v;
-	int line = 1, err;
+	int bad_line, rc;
 
-	for (;;) {
-		for (; off < len && isspace((unsigned char)text[off]); off++)
-			line += text[off] == '\n';
-		if (off == len)
-			return 0;
-		v = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK, &e);
-		if (!v) {
-			p->line = line + (e.line > 0 ? e.line - 1 : 0);
-			return qosconf_lex_error(p, "bad JSON: %s", e.text);
-		}
-		p->line = line;
-		err = fn(p, v);
-		json_decref(v);
-		if (err)
-			return err;
-		for (i = 0; i < (size_t)e.position && off + i < len; i++)
-			line += text[off + i] == '\n';
-		off += (size_t)e.position;
+	rc = jsonfile_each(text, json_each_one, &c, &bad_line, &e);
+	if (rc == -EINVAL && bad_line) {
+		p->line = bad_line;
+		return qosconf_lex_error(p, "bad JSON: %s", e.text);
 	}
+	return rc;
 }
 
 int qosconf_lex_json_int(struct qosconf_parser *p, const json_t *o, const char *key,

@@ -5,7 +5,8 @@
 # TEST_DATA set (the fixtures; the fuzz inputs sit beside them).
 FUZZ=${TEST_DATA:-tests/data}/../fuzz
 rc=0
-for t in opensm smpquery table ets tc dcb scenario ctl conn sink setup results mad tccount; do
+for t in opensm smpquery table ets tc dcb scenario ctl conn sink setup results mad tccount \
+	topo_ib topo_lldp topo_file; do
 	bin=tests/fuzz/replay_$t
 	set --
 	for d in "$FUZZ/corpus/$t" "$FUZZ/regressions/$t"; do

@@ -7,9 +7,12 @@
 # opensm.conf read for the live port (its caps, operational VLs and node
 # type) must equal the opensm.conf read with the port's portinfo capture.
 # A directed route reaches the same port as its LID; a base port 0 and
-# an unanswered LID are refused with the reason.
+# an unanswered LID are refused with the reason. ibnetdiscover's live
+# output is fed to the topology reader (tests/ib/topo_probe), on this
+# fabric and on the one tests/data/ib/two-switch.ibnetdiscover.txt was
+# captured from.
 #
-# Run by `make check` with RPERF and TEST_TOP set. Needs ibsim-utils,
+# Run by `make check` with RPERF, TOPO_PROBE and TEST_TOP set. Needs ibsim-utils,
 # opensm, infiniband-diags and jq (scripts/install-deps); it fails, never
 # skips, without them.
 RPERF=${RPERF:-src/rperf}
@@ -98,8 +101,35 @@ inner() {
 			fails=$((fails + 1))
 		fi
 	done
+	topology_live "$out" || fails=$((fails + 1))
 	echo "$n ports: $fails failures"
 	[ "$fails" = 0 ]
+}
+
+# Under ibsim-run: ibnetdiscover's live output of tests/ib/net through the
+# topology reader (tests/ib/topo_probe): its four nodes, the two links
+# between the switches kept apart, and the hosts' route across them said
+# to have two shortest paths.
+topology_live() {
+	ibnetdiscover >"$1/topology.txt" 2>/dev/null ||
+		{ echo "FAIL: ibnetdiscover failed"; return 1; }
+	"$TOPO_PROBE" "$1/topology.txt" >"$1/topo.out" 2>&1 ||
+		{ echo "FAIL: the reader refused ibnetdiscover's output: $(cat "$1/topo.out")"; return 1; }
+	sort "$1/topo.out" >"$1/topo.sorted"
+	cat >"$1/topo.want" <<'W'
+link Hca1 - Switch1:1
+link Hca2 - Switch2:1
+link Switch2:3 - Switch1:3
+link Switch2:5 - Switch1:5
+node Hca1 host
+node Hca2 host
+node Switch1 switch
+node Switch2 switch
+route Hca1 Hca2 3 ecmp
+route Hca2 Hca1 3 ecmp
+W
+	diff -u "$1/topo.want" "$1/topo.sorted" >"$1/topo.diff" ||
+		{ echo "FAIL: ibnetdiscover read live:"; cat "$1/topo.diff"; return 1; }
 }
 
 if [ "${1:-}" = --inner ]; then
@@ -126,5 +156,19 @@ for name in $CONFS; do
 		fails=$((fails + 1))
 	fi
 done
+# The ibnetdiscover capture the reader's unit tests use, taken again live
+# from its ibsim fabric: the reader must make the same topology of both.
+TOPO_PROBE=${TOPO_PROBE:-tests/ib/topo_probe}
+export TOPO_PROBE
+two=$TOP/tests/data/ib/two-switch
+mkdir -p "$work/two"
+if ! (cd "$work/two" && "$IBLAB" run --net "$two.net" ibnetdiscover >"$work/two.txt" 2>"$work/two.err") ||
+	! "$TOPO_PROBE" "$work/two.txt" | sort >"$work/two.live" ||
+	! "$TOPO_PROBE" "$two.ibnetdiscover.txt" | sort >"$work/two.kept" ||
+	[ "$(wc -l <"$work/two.kept")" -ne 23 ] || ! diff -u "$work/two.kept" "$work/two.live"; then
+	echo "FAIL: ibnetdiscover on $two.net, live and kept, differ or are refused"
+	grep -v ibwarn "$work/two.err"
+	fails=$((fails + 1))
+fi
 echo "ib-live: $(echo "$CONFS" | wc -w) configurations, $fails failed"
 [ "$fails" = 0 ]

@@ -18,7 +18,7 @@ python3 "$SRC_DIR/../scripts/check-layers" "$SRC_DIR" || exit 1
 	exit 1
 }
 # The layers, lowest first, as Makefile.am lists them.
-ORDER="base rdma engine qos converge report cli"
+ORDER="base rdma engine qos fabric converge report cli"
 T=$(mktemp -d "${TMPDIR:-/tmp}/layers.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 fails=0

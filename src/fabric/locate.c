@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The hop localization (see locate.h for the model, the identifiability
+ * and the uncertainty): routes for every used pair, the crossings matrix,
+ * its groups of identical columns, non-negative least squares on the
+ * groups (nnls.c), each hop's interval, and the slow hops.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errbuf.h"
+#include "fabric/locate.h"
+#include "fabric/nnls.h"
+#include "fabric/topo_int.h"
+
+#define LOCATE_Z 1.96		/* two-sided 95 % */
+#define LOCATE_MAD_SIGMA 1.4826	/* MAD to standard deviation, normal data */
+#define LOCATE_ROUTE_MAX 256
+
+/* The used pairs' crossings: row i has entries [start[i], start[i + 1])
+ * of (col, coef); y its figure, var its variance from its interval. */
+struct design {
+	size_t m, n, cap, *start;
+	int *col;
+	double *coef, *y, *var;
+	bool ecmp;
+};
+
+/* Searches from each node that ends a pair, made when first needed. */
+struct routes {
+	const struct topo *t;
+	int **dist, **via;
+	double **paths;
+};
+
+static void routes_free(struct routes *r)
+{
+	for (size_t v = 0; r->dist && v < r->t->n_nodes; v++) {
+		free(r->dist[v]);
+		free(r->via[v]);
+		free(r->paths[v]);
+	}
+	free(r->dist);
+	free(r->via);
+	free(r->paths);
+}
+
+/* The route from @src to @dst into @links; *ecmp set when several. */
+static int routes_get(struct routes *r, int src, int dst, int *links, size_t *n, bool *ecmp)
+{
+	size_t nn = r->t->n_nodes;
+
+	if (!r->dist[src]) {
+		r->dist[src] = malloc(nn * sizeof(int));
+		r->via[src] = malloc(nn * sizeof(int));
+		r->paths[src] = malloc(nn * sizeof(double));
+		if (!r->dist[src] || !r->via[src] || !r->paths[src] ||
+		    topo_bfs(r->t, src, r->dist[src], r->paths[src], r->via[src]))
+			return -ENOMEM;
+	}
+	*ecmp = r->paths[src][dst] > 1;
+	return topo_bfs_route(r->t, r->dist[src], r->via[src], dst, links, LOCATE_ROUTE_MAX, n);
+}
+
+/* Append one pair's crossings (its route there and back) as a row. */
+static int design_row(struct design *d, const int *fwd, size_t nf, const int *back, size_t nb)
+{
+	size_t at = d->start[d->m], i, k, len = 0;
+
+	if (at + nf + nb > d->cap) {
+		size_t cap = 2 * (at + nf + nb);
+		int *col = realloc(d->col, cap * sizeof(*col));
+		double *coef = col ? realloc(d->coef, cap * sizeof(*coef)) : NULL;
+
+		if (col)
+			d->col = col;
+		if (!coef)
+			return -ENOMEM;
+		d->coef = coef;
+		d->cap = cap;
+	}
+
+	for (i = 0; i < nf + nb; i++) {
+		int l = i < nf ? fwd[i] : back[i - nf];
+
+		for (k = at; k < at + len && d->col[k] != l; k++)
+			;
+		if (k < at + len) {
+			d->coef[k] += 1;
+		} else {
+			d->col[at + len] = l;
+			d->coef[at + len++] = 1;
+		}
+	}
+	d->start[++d->m] = at + len;
+	return 0;
+}
+
+/* The design of the resolved observations; *unresolved counts the rest. */
+static int design_build(const struct topo *t, const struct locate_obs *obs, size_t n,
+			struct design *d, size_t *unresolved, char *err, size_t errlen)
+{
+	struct routes r = { .t = t };
+	int fwd[LOCATE_ROUTE_MAX], back[LOCATE_ROUTE_MAX], rc = 0;
+	size_t i, nf, nb;
+
+	r.dist = calloc(t->n_nodes, sizeof(*r.dist));
+	r.via = calloc(t->n_nodes, sizeof(*r.via));
+	r.paths = calloc(t->n_nodes, sizeof(*r.paths));
+	d->start = calloc(n + 1, sizeof(*d->start));
+	d->y = malloc((n + 1) * sizeof(*d->y));
+	d->var = malloc((n + 1) * sizeof(*d->var));
+	if (!r.dist || !r.via || !r.paths || !d->start || !d->y || !d->var)
+		rc = errbuf_set(err, errlen, -ENOMEM, "locate: out of memory");
+	for (i = 0; i < n && !rc; i++) {
+		const struct locate_obs *o = &obs[i];
+		int s = topo_host(t, o->src), e = topo_host(t, o->dst);
+		bool ef, eb;
+
+		if (!o->resolved) {
+			(*unresolved)++;
+			continue;
+		}
+		if (s < 0 || e < 0)
+			rc = errbuf_set(err, errlen, -EINVAL, "locate: host '%s' is not in the topology",
+					s < 0 ? o->src : o->dst);
+		else if (s == e)
+			rc = errbuf_set(err, errlen, -EINVAL, "locate: '%s' is both ends of a pair",
+					o->src);
+		else if (!isfinite(o->rtt_ns) || !(o->ci_low_ns <= o->rtt_ns) ||
+			 !(o->rtt_ns <= o->ci_high_ns))
+			rc = errbuf_set(err, errlen, -EINVAL, "locate: pair '%s' '%s': figure %g ns "
+					"outside its interval [%g, %g]", o->src, o->dst, o->rtt_ns,
+					o->ci_low_ns, o->ci_high_ns);
+		else if (routes_get(&r, s, e, fwd, &nf, &ef) || routes_get(&r, e, s, back, &nb, &eb))
+			rc = errbuf_set(err, errlen, -ENOENT, "locate: no route of at most %d links "
+					"between '%s' and '%s'", LOCATE_ROUTE_MAX, o->src, o->dst);
+		if (rc)
+			break;
+		d->y[d->m] = o->rtt_ns;
+		d->var[d->m] = pow((o->ci_high_ns - o->ci_low_ns) / (2 * LOCATE_Z), 2);
+		d->ecmp |= ef || eb;
+		if (design_row(d, fwd, nf, back, nb))
+			rc = errbuf_set(err, errlen, -ENOMEM, "locate: out of memory");
+	}
+	routes_free(&r);
+	d->n = t->n_links;
+	if (!rc && !d->m)
+		rc = errbuf_set(err, errlen, -EINVAL, "locate: no resolved pair to locate from");
+	return rc;
+}
+
+static void design_free(struct design *d)
+{
+	free(d->start);
+	free(d->col);
+	free(d->coef);
+	free(d->y);
+	free(d->var);
+}
+
+/* G = A^T A over all links (n x n) and h = A^T y. */
+static int normal_build(const struct design *d, double **G, double **h)
+{
+	size_t i, p, q, n = d->n;
+
+	*G = calloc(n * n + 1, sizeof(**G));
+	*h = calloc(n + 1, sizeof(**h));
+	if (!*G || !*h)
+		return -ENOMEM;
+	for (i = 0; i < d->m; i++)
+		for (p = d->start[i]; p < d->start[i + 1]; p++) {
+			(*h)[d->col[p]] += d->coef[p] * d->y[i];
+			for (q = d->start[i]; q < d->start[i + 1]; q++)
+				(*G)[(size_t)d->col[p] * n + (size_t)d->col[q]] += d->coef[p] * d->coef[q];
+		}
+	return 0;
+}
+
+/* Groups of links whose columns are identical (crossed the same number
+ * of times by the same pairs): |a_j - a_k|^2 = G_jj + G_kk - 2 G_jk = 0,
+ * exact in small integers. Crossed groups are numbered 0..n_crossed-1
+ * by their first link; each link no pair crosses is a group of its own
+ * after them. rep[g] is a group's first link. */
+struct groups {
+	size_t n_crossed, n_groups;
+	int *of, *rep, *size;
+};
+
+static int groups_build(const double *G, size_t n, struct groups *g)
+{
+	size_t j, k;
+
+	g->of = malloc((n + 1) * sizeof(*g->of));
+	g->rep = malloc((n + 1) * sizeof(*g->rep));
+	g->size = calloc(n + 1, sizeof(*g->size));
+	if (!g->of || !g->rep || !g->size)
+		return -ENOMEM;
+	g->n_crossed = 0;
+	for (j = 0; j < n; j++) {
+		g->of[j] = -1;
+		if (!(G[j * n + j] > 0))
+			continue;
+		for (k = 0; k < g->n_crossed; k++) {
+			size_t r = (size_t)g->rep[k];
+
+			if (G[j * n + j] == G[r * n + r] && G[j * n + r] == G[j * n + j])
+				break;
+		}
+		if (k == g->n_crossed)
+			g->rep[g->n_crossed++] = (int)j;
+		g->of[j] = (int)k;
+		g->size[k]++;
+	}
+	g->n_groups = g->n_crossed;
+	for (j = 0; j < n; j++)
+		if (g->of[j] < 0) {
+			g->rep[g->n_groups] = (int)j;
+			g->size[g->n_groups] = 1;
+			g->of[j] = (int)g->n_groups++;
+		}
+	return 0;
+}
+
+static void groups_free(struct groups *g)
+{
+	free(g->of);
+	free(g->rep);
+	free(g->size);
+}
+
+/* The fit over the crossed groups: per-crossing times x, which are
+ * identifiable, the basis of independent groups and the covariance of
+ * the linear estimator on it (sd per group, NAN outside the basis). */
+struct fit {
+	size_t k, rank, *basis;
+	double *x, *sd, rss, s_excess2;
+	bool *ident;
+};
+
+/* The figure the fit predicts for row i, and row i's coefficient on
+ * group gi (0 when it does not cross it). */
+static double row_pred(const struct design *d, const struct groups *g, const double *x, size_t i)
+{
+	double s = 0;
+
+	for (size_t p = d->start[i]; p < d->start[i + 1]; p++)
+		if (g->rep[g->of[d->col[p]]] == d->col[p])
+			s += d->coef[p] * x[g->of[d->col[p]]];
+	return s;
+}
+
+/*
+ * The covariance of the least-squares estimator on the basis B:
+ * Cov = (A_B^T A_B)^-1 A_B^T diag(sigma^2) A_B (A_B^T A_B)^-1, where
+ * sigma_i^2 is row i's variance from its interval plus the residual's
+ * share the intervals do not explain (see locate.h). f->sd[basis[a]]
+ * gets the square root of the diagonal.
+ */
+static int fit_covariance(const struct design *d, const struct groups *g, const double *Gr,
+			  struct fit *f)
+{
+	size_t r = f->rank, a, b, c, i, p, q;
+	double *S = calloc(r * r + 1, sizeof(*S)), *Si = calloc(r * r + 1, sizeof(*Si));
+	double *M = calloc(r * r + 1, sizeof(*M));
+	long *pos = malloc((f->k + 1) * sizeof(*pos));
+	int rc = -ENOMEM;
+
+	if (!S || !Si || !M || !pos)
+		goto out;
+	for (a = 0; a < f->k; a++)
+		pos[a] = -1;
+	for (a = 0; a < r; a++) {
+		pos[f->basis[a]] = (long)a;
+		for (b = 0; b < r; b++)
+			S[a * r + b] = Gr[f->basis[a] * f->k + f->basis[b]];
+	}
+	rc = nnls_spd_inverse(S, r, Si);
+	for (i = 0; !rc && i < d->m; i++) {
+		double s2 = d->var[i] + f->s_excess2;
+
+		/* the row's entries on basis groups (one link stands for its group) */
+		for (p = d->start[i]; p < d->start[i + 1]; p++) {
+			long pa = pos[g->of[d->col[p]]];
+
+			if (g->rep[g->of[d->col[p]]] != d->col[p] || pa < 0)
+				continue;
+			for (q = d->start[i]; q < d->start[i + 1]; q++) {
+				long pb = pos[g->of[d->col[q]]];
+
+				if (g->rep[g->of[d->col[q]]] == d->col[q] && pb >= 0)
+					M[(size_t)pa * r + (size_t)pb] += s2 * d->coef[p] * d->coef[q];
+			}
+		}
+	}
+	for (a = 0; !rc && a < r; a++) {	/* diag(Si M Si) */
+		double v = 0;
+
+		for (b = 0; b < r; b++)
+			for (c = 0; c < r; c++)
+				v += Si[a * r + b] * M[b * r + c] * Si[c * r + a];
+		f->sd[f->basis[a]] = sqrt(fmax(v, 0));
+	}
+out:
+	free(S);
+	free(Si);
+	free(M);
+	free(pos);
+	return rc;
+}
+
+/* Solve: NNLS on the crossed groups, their structure, the residual and
+ * the covariance. */
+static int fit_solve(const struct design *d, const struct groups *g, const double *G,
+		     const double *h, struct fit *f)
+{
+	size_t k = g->n_crossed, a, b, i;
+	double *Gr = malloc((k * k + 1) * sizeof(*Gr)), *hr = malloc((k + 1) * sizeof(*hr));
+	double mean_var = 0;
+	int rc = -ENOMEM;
+
+	f->k = k;
+	f->x = calloc(k + 1, sizeof(*f->x));
+	f->sd = malloc((k + 1) * sizeof(*f->sd));
+	f->basis = malloc((k + 1) * sizeof(*f->basis));
+	f->ident = malloc((k + 1) * sizeof(*f->ident));
+	if (!Gr || !hr || !f->x || !f->sd || !f->basis || !f->ident)
+		goto out;
+	for (a = 0; a < k; a++) {
+		hr[a] = h[g->rep[a]];
+		f->sd[a] = NAN;
+		for (b = 0; b < k; b++)
+			Gr[a * k + b] = G[(size_t)g->rep[a] * d->n + (size_t)g->rep[b]];
+	}
+	rc = nnls_normal(Gr, hr, k, f->x);
+	if (!rc)
+		rc = nnls_structure(Gr, k, &f->rank, f->basis, f->ident);
+	if (rc)
+		goto out;
+	f->rss = 0;
+	for (i = 0; i < d->m; i++) {
+		f->rss += pow(d->y[i] - row_pred(d, g, f->x, i), 2);
+		mean_var += d->var[i] / (double)d->m;
+	}
+	f->s_excess2 = d->m > f->rank ? fmax(0, f->rss / (double)(d->m - f->rank) - mean_var) : 0;
+	rc = fit_covariance(d, g, Gr, f);
+out:
+	free(Gr);
+	free(hr);
+	return rc;
+}
+
+static void fit_free(struct fit *f)
+{
+	free(f->x);
+	free(f->sd);
+	free(f->basis);
+	free(f->ident);
+}
+
+/* The host at either end of link @l, or NULL. */
+static const char *link_host(const struct topo *t, int l)
+{
+	const struct topo_link *k = &t->links[l];
+
+	if (!t->nodes[k->a].is_switch)
+		return t->nodes[k->a].name;
+	return t->nodes[k->b].is_switch ? NULL : t->nodes[k->b].name;
+}
+
+/* The most each link's round-trip share can be, into bound[n]: no pair
+ * crossing it c times can give it more than 2 (y + z sd) / c, the
+ * others being >= 0. One pass over the pairs. */
+static double *hop_bounds(const struct design *d)
+{
+	double *bound = malloc((d->n + 1) * sizeof(*bound));
+
+	if (!bound)
+		return NULL;
+	for (size_t l = 0; l < d->n; l++)
+		bound[l] = INFINITY;
+	for (size_t i = 0; i < d->m; i++)
+		for (size_t p = d->start[i]; p < d->start[i + 1]; p++)
+			bound[d->col[p]] = fmin(bound[d->col[p]], fmax(0, 2 * (d->y[i] +
+						LOCATE_Z * sqrt(d->var[i])) / d->coef[p]));
+	return bound;
+}
+
+/* The name of another link of group @gi than @l, for a message. */
+static const char *group_other(const struct topo *t, const struct groups *g, int gi, int l)
+{
+	for (size_t j = 0; j < t->n_links; j++)
+		if (g->of[j] == gi && (int)j != l)
+			return t->links[j].name;
+	return "";
+}
+
+/* Hop @l's figures and why, from the fit. */
+static void hop_fill(const struct topo *t, const double *bound, const struct groups *g,
+		     const struct fit *f, int l, struct locate_hop *hop)
+{
+	int gi = g->of[l];
+	const char *host = link_host(t, l);
+	bool crossed = (size_t)gi < g->n_crossed, whole = crossed && f->ident[gi];
+
+	memset(hop, 0, sizeof(*hop));
+	hop->link = l;
+	hop->group = gi;
+	hop->crossed = crossed;
+	hop->group_est_ns = whole ? 2 * f->x[gi] : NAN;
+	hop->group_ci_low_ns = whole ? fmax(0, hop->group_est_ns - LOCATE_Z * 2 * f->sd[gi]) : NAN;
+	hop->group_ci_high_ns = whole ? hop->group_est_ns + LOCATE_Z * 2 * f->sd[gi] : NAN;
+	hop->identifiable = whole && g->size[gi] == 1;
+	if (hop->identifiable) {
+		hop->est_ns = hop->group_est_ns;
+		hop->ci_low_ns = hop->group_ci_low_ns;
+		hop->ci_high_ns = hop->group_ci_high_ns;
+		snprintf(hop->why, sizeof(hop->why), "round-trip share%s%.60s%s",
+			 host ? "; holds " : "", host ? host : "", host ? "'s own share too" : "");
+		return;
+	}
+	hop->est_ns = NAN;
+	hop->ci_low_ns = 0;
+	hop->ci_high_ns = !crossed ? INFINITY : whole ? hop->group_ci_high_ns : bound[l];
+	if (!crossed)
+		snprintf(hop->why, sizeof(hop->why), "no pair crosses it: unknown");
+	else if (whole)
+		snprintf(hop->why, sizeof(hop->why), "crossed by the same pairs as '%.60s'%s: "
+			 "only the sum of %d hops is known, %.0f ns", group_other(t, g, gi, l),
+			 g->size[gi] > 2 ? " and others" : "", g->size[gi], hop->group_est_ns);
+	else
+		snprintf(hop->why, sizeof(hop->why), "the pairs fix only a combination of it "
+			 "with other hops (rank %zu of %zu groups): at most %.0f ns",
+			 f->rank, f->k, hop->ci_high_ns);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of @n values (sorted in place). */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Name the slow hops (the rules in locate.h). */
+static int slow_hops(struct locate_result *r, const struct locate_opts *o)
+{
+	double *v = malloc((r->n_hops + 1) * sizeof(*v)), med, mad, thr;
+	size_t i, n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < r->n_hops; i++)
+		if (r->hops[i].identifiable)
+			v[n++] = r->hops[i].est_ns;
+	if (n < 3 && !o->excess) {
+		free(v);
+		return 0;	/* too few hops for a median and a spread */
+	}
+	med = n ? median(v, n) : 0;
+	for (i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	mad = n ? median(v, n) : 0;
+	thr = n >= 3 ? med + o->k_mad * LOCATE_MAD_SIGMA * mad : -INFINITY;
+	for (i = 0; i < r->n_hops; i++) {
+		struct locate_hop *h = &r->hops[i];
+		double floor_ns = o->excess ? o->min_excess_ns : med;
+
+		if (!h->identifiable || !(h->est_ns > thr) || !(h->ci_low_ns > floor_ns))
+			continue;
+		h->slow = true;
+		snprintf(h->why, sizeof(h->why), "%s%.0f ns [%.0f, %.0f] is above the median "
+			 "%.0f ns + %g x 1.4826 MAD (%.0f ns) of %zu identifiable hops",
+			 o->excess ? "excess " : "", h->est_ns, h->ci_low_ns, h->ci_high_ns, med,
+			 o->k_mad, mad, n);
+	}
+	free(v);
+	return 0;
+}
+
+int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n,
+		    const struct locate_opts *opt, struct locate_result *out,
+		    char *err, size_t errlen)
+{
+	static const struct locate_opts defaults = { .k_mad = 3 };
+	struct design d = { 0 };
+	struct groups g = { 0 };
+	struct fit f = { 0 };
+	double *G = NULL, *h = NULL, *bound = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	opt = opt ? opt : &defaults;
+	if (!t->n_links)
+		return errbuf_set(err, errlen, -EINVAL, "locate: the topology has no link");
+	rc = design_build(t, obs, n, &d, &out->n_unresolved, err, errlen);
+	if (!rc)
+		rc = normal_build(&d, &G, &h);
+	if (!rc)
+		rc = groups_build(G, d.n, &g);
+	if (!rc)
+		rc = fit_solve(&d, &g, G, h, &f);
+	if (!rc) {
+		out->hops = calloc(t->n_links, sizeof(*out->hops));
+		bound = hop_bounds(&d);
+		rc = out->hops && bound ? 0 : -ENOMEM;
+	}
+	if (!rc) {
+		out->n_hops = t->n_links;
+		for (size_t l = 0; l < t->n_links; l++)
+			hop_fill(t, bound, &g, &f, (int)l, &out->hops[l]);
+		out->n_used = d.m;
+		out->rank = f.rank;
+		out->ecmp = d.ecmp;
+		out->residual_rms_ns = sqrt(f.rss / (double)d.m);
+		rc = slow_hops(out, opt);
+	}
+	if (rc == -ENOMEM)
+		errbuf_set(err, errlen, rc, "locate: out of memory");
+	else if (rc == -ERANGE)
+		errbuf_set(err, errlen, rc, "locate: the least-squares solver did not settle");
+	if (rc)
+		locate_free(out);
+	design_free(&d);
+	groups_free(&g);
+	fit_free(&f);
+	free(G);
+	free(h);
+	free(bound);
+	return rc;
+}
+
+int locate_hops(const struct topo *t, const struct locate_obs *obs, size_t n,
+		struct locate_result *out, char *err, size_t errlen)
+{
+	return locate_hops_opt(t, obs, n, NULL, out, err, errlen);
+}
+
+void locate_free(struct locate_result *r)
+{
+	free(r->hops);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The topology dispatcher: it tells each source's format, reads the file,
+ * hands it to its reader, and keeps what every reader adds consistent
+ * (one node per name, one link per pair of ends, link names). Above the
+ * readers (topo_file.c, topo_ib.c, topo_lldp.c), which only call the
+ * helpers here through topo_int.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/errbuf.h"
+#include "fabric/topo_int.h"
+
+#define TOPO_FILE_MAX_BYTES (64u << 20)
+
+int topo_src_error(struct topo_src *s, int line, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		return errbuf_set(s->err, s->errlen, -EINVAL, "%s:%d: %s", s->name, line, what);
+	return errbuf_set(s->err, s->errlen, -EINVAL, "%s: %s", s->name, what);
+}
+
+int topo_src_node(struct topo_src *s, int line, const char *name, bool is_switch)
+{
+	struct topo *t = s->t;
+	struct topo_node *nodes;
+	size_t i, len = strlen(name);
+
+	if (!len || len >= TOPO_NAME_MAX)
+		return topo_src_error(s, line, "node name '%.40s%s' is %s", name,
+				      len > 40 ? "..." : "", len ? "too long" : "empty");
+	for (i = 0; i < t->n_nodes; i++)
+		if (!strcmp(t->nodes[i].name, name)) {
+			t->nodes[i].is_switch |= is_switch;
+			return (int)i;
+		}
+	if (t->n_nodes >= (size_t)1 << 24)
+		return topo_src_error(s, line, "more than %d nodes", 1 << 24);
+	nodes = realloc(t->nodes, (t->n_nodes + 1) * sizeof(*nodes));
+	if (!nodes)
+		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
+	t->nodes = nodes;
+	memset(&nodes[t->n_nodes], 0, sizeof(*nodes));
+	memcpy(nodes[t->n_nodes].name, name, len + 1);
+	nodes[t->n_nodes].is_switch = is_switch;
+	return (int)t->n_nodes++;
+}
+
+/* Whether link @l joins (a, a_port) and (b, b_port), either way round. */
+static bool link_same(const struct topo_link *l, int a, const char *a_port, int b,
+		      const char *b_port)
+{
+	if (l->a == a && l->b == b && !strcmp(l->a_port, a_port) && !strcmp(l->b_port, b_port))
+		return true;
+	return l->a == b && l->b == a && !strcmp(l->a_port, b_port) && !strcmp(l->b_port, a_port);
+}
+
+int topo_src_link(struct topo_src *s, int line, int a, const char *a_port,
+		  int b, const char *b_port, bool dedup)
+{
+	struct topo *t = s->t;
+	struct topo_link *links, *l;
+	size_t i;
+
+	a_port = a_port ? a_port : "";
+	b_port = b_port ? b_port : "";
+	if (strlen(a_port) >= TOPO_PORT_MAX || strlen(b_port) >= TOPO_PORT_MAX)
+		return topo_src_error(s, line, "port name longer than %d characters",
+				      TOPO_PORT_MAX - 1);
+	if (a == b)
+		return topo_src_error(s, line, "'%s' linked to itself", t->nodes[a].name);
+	for (i = 0; dedup && i < t->n_links; i++)
+		if (link_same(&t->links[i], a, a_port, b, b_port))
+			return 0;
+	if (t->n_links >= (size_t)1 << 24)
+		return topo_src_error(s, line, "more than %d links", 1 << 24);
+	links = realloc(t->links, (t->n_links + 1) * sizeof(*links));
+	if (!links)
+		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
+	t->links = links;
+	l = &links[t->n_links++];
+	memset(l, 0, sizeof(*l));
+	l->a = a;
+	l->b = b;
+	strcpy(l->a_port, a_port);
+	strcpy(l->b_port, b_port);
+	return 0;
+}
+
+const char *topo_detect(const char *text)
+{
+	const char *p = text;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p == '{' || *p == '[')
+		return "lldp";
+	return topo_ib_detect(text) ? "ibnetdiscover" : "file";
+}
+
+/* How many links node @v has. */
+static size_t node_degree(const struct topo *t, int v)
+{
+	size_t i, d = 0;
+
+	for (i = 0; i < t->n_links; i++)
+		d += (t->links[i].a == v) + (t->links[i].b == v);
+	return d;
+}
+
+/* One end of a link as shown: "node" or "node:port" (a switch, or a
+ * node with several links, names its port when known). */
+static void end_name(const struct topo *t, int v, const char *port, char *out, size_t len)
+{
+	if (port[0] && (t->nodes[v].is_switch || node_degree(t, v) > 1))
+		snprintf(out, len, "%s:%s", t->nodes[v].name, port);
+	else
+		snprintf(out, len, "%s", t->nodes[v].name);
+}
+
+/* Name every link from its ends, the host's first, once all sources
+ * are in (a reader may learn what a node is after its links). */
+static void name_links(struct topo *t)
+{
+	char a[TOPO_NAME_MAX + TOPO_PORT_MAX], b[TOPO_NAME_MAX + TOPO_PORT_MAX];
+	size_t i;
+
+	for (i = 0; i < t->n_links; i++) {
+		struct topo_link *l = &t->links[i];
+
+		if (t->nodes[l->a].is_switch && !t->nodes[l->b].is_switch) {
+			struct topo_link k = *l;
+
+			l->a = k.b;
+			l->b = k.a;
+			memcpy(l->a_port, k.b_port, sizeof(l->a_port));
+			memcpy(l->b_port, k.a_port, sizeof(l->b_port));
+		}
+
+		end_name(t, l->a, l->a_port, a, sizeof(a));
+		end_name(t, l->b, l->b_port, b, sizeof(b));
+		snprintf(l->name, sizeof(l->name), "%.78s - %.78s", a, b);
+	}
+}
+
+int topo_parse(struct topo *t, const char *name, const char *text, const char *format,
+	       const char *host, char *err, size_t errlen)
+{
+	struct topo_src s = { .name = name, .t = t, .err = err, .errlen = errlen };
+	int rc;
+
+	if (!format)
+		format = topo_detect(text);
+	if (!strcmp(format, "ibnetdiscover"))
+		rc = topo_ib_parse(&s, text);
+	else if (!strcmp(format, "lldp"))
+		rc = topo_lldp_parse(&s, text, host);
+	else if (!strcmp(format, "file"))
+		rc = topo_file_parse(&s, text);
+	else
+		return errbuf_set(err, errlen, -EINVAL,
+				  "unknown topology format '%s' (ibnetdiscover, lldp, file)", format);
+	if (!rc)
+		name_links(t);
+	return rc;
+}
+
+/* The whole of @path, NUL-terminated, into *text (a NUL inside is refused). */
+static int read_text(const char *path, char **text, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	size_t len;
+	char *buf;
+
+	if (!f)
+		return errbuf_set(err, errlen, -errno, "cannot open '%s': %s", path, strerror(errno));
+	buf = malloc(TOPO_FILE_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory reading '%s'", path);
+	}
+	len = fread(buf, 1, TOPO_FILE_MAX_BYTES + 1, f);
+	if (ferror(f) || len > TOPO_FILE_MAX_BYTES || memchr(buf, '\0', len)) {
+		int bad = ferror(f);
+
+		fclose(f);
+		free(buf);
+		return errbuf_set(err, errlen, -EINVAL, "'%s': %s", path,
+				  bad ? "read error" : len > TOPO_FILE_MAX_BYTES ?
+				  "larger than 64 MiB" : "not text (holds a NUL byte)");
+	}
+	fclose(f);
+	buf[len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+/*
+ * One path argument: FILE, or HOST=FILE for an lldp file that does not
+ * name its own chassis (taken as HOST=FILE only when FILE exists and
+ * the whole argument does not).
+ */
+static void split_host(const char *arg, char *host, size_t hostlen, const char **path)
+{
+	const char *eq = strchr(arg, '=');
+	struct stat st;
+
+	host[0] = '\0';
+	*path = arg;
+	if (!eq || (size_t)(eq - arg) >= hostlen || !stat(arg, &st) || stat(eq + 1, &st))
+		return;
+	memcpy(host, arg, (size_t)(eq - arg));
+	host[eq - arg] = '\0';
+	*path = eq + 1;
+}
+
+int topo_read(struct topo *t, const char *const *paths, size_t n_paths,
+	      const char *format, char *err, size_t errlen)
+{
+	char host[TOPO_NAME_MAX];
+	const char *path;
+	size_t i;
+	int rc = 0;
+
+	if (!n_paths)
+		return errbuf_set(err, errlen, -EINVAL, "no topology file given");
+	for (i = 0; i < n_paths && !rc; i++) {
+		char *text = NULL;
+
+		split_host(paths[i], host, sizeof(host), &path);
+		rc = read_text(path, &text, err, errlen);
+		if (rc)
+			break;
+		rc = topo_parse(t, path, text, format, host[0] ? host : NULL, err, errlen);
+		free(text);
+	}
+	if (!rc && !t->n_links)
+		rc = errbuf_set(err, errlen, -EINVAL, "'%s': no link in the topology", paths[0]);
+	if (rc)
+		topo_free(t);
+	return rc;
+}
+
+void topo_free(struct topo *t)
+{
+	free(t->nodes);
+	free(t->links);
+	memset(t, 0, sizeof(*t));
+}
+
+int topo_host(const struct topo *t, const char *name)
+{
+	size_t i, len = strlen(name);
+	int found = -1;
+
+	for (i = 0; i < t->n_nodes; i++)
+		if (!strcmp(t->nodes[i].name, name))
+			return (int)i;
+	for (i = 0; len && i < t->n_nodes; i++) {
+		if (strncmp(t->nodes[i].name, name, len) || t->nodes[i].name[len] != ' ')
+			continue;
+		if (found >= 0)
+			return -1;	/* two nodes of that host: ambiguous */
+		found = (int)i;
+	}
+	return found;
+}

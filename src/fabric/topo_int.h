@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Inside the topology module: what the readers (topo_file.c, topo_ib.c,
+ * topo_lldp.c) share with the dispatcher (topo.c), and the breadth-first
+ * search that routes and the localization use (topo_route.c). Not for
+ * other modules.
+ */
+#ifndef RPERF_FABRIC_TOPO_INT_H
+#define RPERF_FABRIC_TOPO_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fabric/topo.h"
+
+/* One source being read: its name for messages, the topology it adds to,
+ * and where the error goes. */
+struct topo_src {
+	const char *name;
+	struct topo *t;
+	char *err;
+	size_t errlen;
+};
+
+/* Set "name:line: what" (line 0: "name: what") in src->err; -EINVAL. */
+int topo_src_error(struct topo_src *s, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The node named @name (added when new; a switch when @is_switch, and an
+ * existing node becomes one when a later source says so). Its index, or
+ * -EINVAL (empty or too long a name, with the message at @line) or
+ * -ENOMEM.
+ */
+int topo_src_node(struct topo_src *s, int line, const char *name, bool is_switch);
+
+/*
+ * A link between nodes @a and @b at ports @a_port and @b_port ("" or
+ * NULL: unknown). With @dedup, a link with the same ends (either way
+ * round) is kept once: the sources that report a link from both ends.
+ * 0, or -EINVAL (a port name too long, a node linked to itself) or
+ * -ENOMEM.
+ */
+int topo_src_link(struct topo_src *s, int line, int a, const char *a_port,
+		  int b, const char *b_port, bool dedup);
+
+/* The readers: each adds one source's nodes and links. @host names the
+ * local chassis of an lldp source (NULL: from the text). */
+int topo_file_parse(struct topo_src *s, const char *text);
+int topo_ib_parse(struct topo_src *s, const char *text);
+int topo_lldp_parse(struct topo_src *s, const char *text, const char *host);
+bool topo_ib_detect(const char *text);
+
+/* Breadth-first search from @src over @t: dist[v] hops (-1 unreached),
+ * paths[v] the number of shortest paths (saturating), via[v] the
+ * lowest-index link entering v on a shortest path (-1 for src and the
+ * unreached). Arrays hold n_nodes entries. 0 or -ENOMEM. */
+int topo_bfs(const struct topo *t, int src, int *dist, double *paths, int *via);
+/* The route to @dst from the search above, from its source: 0, -ENOENT
+ * (unreached) or -ENOSPC (more than @max links). */
+int topo_bfs_route(const struct topo *t, const int *dist, const int *via, int dst,
+		   int *links, size_t max, size_t *n);
+
+#endif

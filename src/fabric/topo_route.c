@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Routes through a topology: breadth-first search from a host, counting
+ * the shortest paths to every node (parallel links count as several), so
+ * that equal-cost multipath is seen and said, never hidden. A path never
+ * passes through a host other than its two ends: hosts do not forward.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "base/errbuf.h"
+#include "fabric/topo_int.h"
+
+/* Adjacency in compressed rows: the links of node v are
+ * adj[start[v] .. start[v + 1]), in increasing link index. */
+struct adjacency {
+	size_t *start;
+	int *adj;
+};
+
+static int adjacency_build(const struct topo *t, struct adjacency *g)
+{
+	size_t i, *fill;
+
+	g->start = calloc(t->n_nodes + 1, sizeof(*g->start));
+	g->adj = malloc((2 * t->n_links + 1) * sizeof(*g->adj));
+	fill = calloc(t->n_nodes + 1, sizeof(*fill));
+	if (!g->start || !g->adj || !fill) {
+		free(g->start);
+		free(g->adj);
+		free(fill);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->n_links; i++) {
+		g->start[t->links[i].a + 1]++;
+		g->start[t->links[i].b + 1]++;
+	}
+	for (i = 0; i < t->n_nodes; i++)
+		g->start[i + 1] += g->start[i];
+	for (i = 0; i < t->n_links; i++) {
+		int a = t->links[i].a, b = t->links[i].b;
+
+		g->adj[g->start[a] + fill[a]++] = (int)i;
+		g->adj[g->start[b] + fill[b]++] = (int)i;
+	}
+	free(fill);
+	return 0;
+}
+
+int topo_bfs(const struct topo *t, int src, int *dist, double *paths, int *via)
+{
+	struct adjacency g;
+	size_t head = 0, tail = 0, v;
+	int *queue;
+
+	if (adjacency_build(t, &g))
+		return -ENOMEM;
+	queue = malloc((t->n_nodes + 1) * sizeof(*queue));
+	if (!queue) {
+		free(g.start);
+		free(g.adj);
+		return -ENOMEM;
+	}
+	for (v = 0; v < t->n_nodes; v++) {
+		dist[v] = -1;
+		paths[v] = 0;
+		via[v] = -1;
+	}
+	dist[src] = 0;
+	paths[src] = 1;
+	queue[tail++] = src;
+	while (head < tail) {
+		int u = queue[head++];
+		size_t k;
+
+		if (u != src && !t->nodes[u].is_switch)
+			continue;	/* a host ends a path, it does not forward */
+		for (k = g.start[u]; k < g.start[u + 1]; k++) {
+			int l = g.adj[k];
+			int w = t->links[l].a == u ? t->links[l].b : t->links[l].a;
+
+			if (dist[w] < 0) {
+				dist[w] = dist[u] + 1;
+				via[w] = l;
+				queue[tail++] = w;
+			}
+			if (dist[w] == dist[u] + 1) {
+				paths[w] += paths[u];
+				if (l < via[w])
+					via[w] = l;
+			}
+		}
+	}
+	free(queue);
+	free(g.start);
+	free(g.adj);
+	return 0;
+}
+
+int topo_bfs_route(const struct topo *t, const int *dist, const int *via, int dst,
+		   int *links, size_t max, size_t *n)
+{
+	int v = dst, k;
+
+	*n = 0;
+	if (dist[dst] < 0)
+		return -ENOENT;
+	if ((size_t)dist[dst] > max)
+		return -ENOSPC;
+	for (k = dist[dst] - 1; k >= 0; k--) {
+		int l = via[v];
+
+		links[k] = l;
+		v = t->links[l].a == v ? t->links[l].b : t->links[l].a;
+	}
+	*n = (size_t)dist[dst];
+	return 0;
+}
+
+int topo_route(const struct topo *t, int src, int dst, int *links, size_t max,
+	       size_t *n, bool *ecmp, char *err, size_t errlen)
+{
+	size_t nn = t->n_nodes;
+	int *dist, *via, rc;
+	double *paths;
+
+	*n = 0;
+	*ecmp = false;
+	if (src < 0 || dst < 0 || (size_t)src >= nn || (size_t)dst >= nn)
+		return errbuf_set(err, errlen, -EINVAL, "route: node index out of range");
+	dist = malloc(nn * sizeof(*dist));
+	via = malloc(nn * sizeof(*via));
+	paths = malloc(nn * sizeof(*paths));
+	rc = dist && via && paths ? topo_bfs(t, src, dist, paths, via) : -ENOMEM;
+	if (!rc) {
+		rc = topo_bfs_route(t, dist, via, dst, links, max, n);
+		*ecmp = !rc && paths[dst] > 1;
+	}
+	if (rc == -ENOMEM)
+		errbuf_set(err, errlen, rc, "route: out of memory");
+	else if (rc == -ENOENT)
+		errbuf_set(err, errlen, rc, "no path from '%s' to '%s'", t->nodes[src].name,
+			   t->nodes[dst].name);
+	else if (rc == -ENOSPC)
+		errbuf_set(err, errlen, rc, "the path from '%s' to '%s' has more than %zu links",
+			   t->nodes[src].name, t->nodes[dst].name, max);
+	free(dist);
+	free(via);
+	free(paths);
+	return rc;
+}

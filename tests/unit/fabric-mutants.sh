@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Mutation run of the fabric layer's unit tests: each mutant below is a
+# plausible mistake in the topology or the localization, applied to a
+# copy of src/fabric; the unit tests test_topo and test_locate are built
+# against the copy (with the built libbase.a) and must FAIL on it. The
+# unmutated copy must pass. Prints each mutant's verdict and "caught N of
+# M"; exits 1 unless every mutant is caught.
+#
+# Run by `make check` with SRC_DIR, TEST_TOP and LAYER_CC, LAYER_LIBDIR,
+# LAYER_EXT_LIBS set; takes a few seconds.
+SRC_DIR=${SRC_DIR:-src}
+TOP=${TEST_TOP:-.}
+[ -n "$LAYER_CC" ] && [ -n "$LAYER_LIBDIR" ] || {
+	echo "FAIL: LAYER_CC and LAYER_LIBDIR are not set (run through make check)"
+	exit 1
+}
+T=$(mktemp -d "${TMPDIR:-/tmp}/fabric-mutants.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+
+# name|file|perl substitution (must change the file)
+mutants='no-factor-2|locate.c|s/whole \? 2 \* f->x\[gi\]/whole ? f->x[gi]/
+one-way-only|locate.c|s/routes_get\(&r, e, s, back, &nb, &eb\)\)/routes_get(\&r, e, s, back, \&nb, \&eb) || (nb = 0))/
+swapped-route|topo_route.c|s/links\[k\] = l;/links[dist[dst] - 1 - k] = l;/
+hosts-forward|topo_route.c|s/if \(u != src && !t->nodes\[u\].is_switch\)/if (0)/
+no-groups|locate.c|s/G\[j \* n \+ r\] == G\[j \* n \+ j\]\)/G[j * n + r] == G[j * n + j] \&\& 0)/
+rank-blind|nnls.c|s/ident\[basis\[i\]\] = false;/;/
+slow-without-mad|locate.c|s/med \+ o->k_mad \* LOCATE_MAD_SIGMA \* mad/med/
+negative-allowed|nnls.c|s/if \(alpha > 1\) \{/if (1) {/
+ib-one-end|topo_ib.c|s/return topo_src_link\(s, line, a, port, b, rport, true\);/return topo_src_link(s, line, a, port, b, rport, false);/'
+
+# build DIR: the two tests against the fabric sources in DIR; 0 if both pass.
+build_and_run() {
+	dir=$1
+	for t in test_topo test_locate; do
+		# shellcheck disable=SC2086
+		$LAYER_CC -I"$dir/.." -I"$SRC_DIR" -I"$TOP/tests/unit" \
+			-DTEST_DATA="\"$TOP/tests/data\"" -o "$T/$t" "$TOP/tests/unit/$t.c" \
+			"$dir"/*.c "$LAYER_LIBDIR/base/libbase.a" -lcmocka $LAYER_EXT_LIBS \
+			>"$T/build.log" 2>&1 || { echo "build failed:"; head -n 5 "$T/build.log"; return 2; }
+		"$T/$t" >"$T/$t.log" 2>&1 || return 1
+	done
+	return 0
+}
+
+mkdir -p "$T/src/fabric"
+cp "$SRC_DIR"/fabric/*.c "$SRC_DIR"/fabric/*.h "$T/src/fabric/"
+build_and_run "$T/src/fabric"
+rc=$?
+[ $rc = 0 ] || { echo "FAIL: the unmutated fabric does not pass ($rc)"; cat "$T"/*.log | tail -n 20; exit 1; }
+
+caught=0 total=0
+while IFS='|' read -r name file sub; do
+	[ -n "$name" ] || continue
+	total=$((total + 1))
+	rm -rf "$T/m"
+	mkdir -p "$T/m/fabric"
+	cp "$T/src/fabric/"* "$T/m/fabric/"
+	if ! perl -0pi -e "\$n = ($sub); END { exit(\$n ? 0 : 1) }" "$T/m/fabric/$file"; then
+		echo "mutant $name: ERROR: the substitution did not apply to $file"
+		continue
+	fi
+	build_and_run "$T/m/fabric"
+	case $? in
+	0) echo "mutant $name: MISSED (the tests pass)" ;;
+	1) echo "mutant $name: caught"; caught=$((caught + 1)) ;;
+	*) echo "mutant $name: ERROR: did not build" ;;
+	esac
+done <<EOF_M
+$mutants
+EOF_M
+echo "caught $caught of $total"
+[ "$caught" = "$total" ]
