@@ -28,7 +28,8 @@ const struct opts_entry cmd_agents_opts_table[] = {
 	OPT_CALLBACK(0, "launch", "HOW", "start the agents (rperf agent --once): ssh, one\n"
 		     "a host, or srun, one job step",
 		     struct converge_opts, launch, cmd_opts_launch),
-	OPT_STRING(0, "agent-command", "CMD", "with --launch: the rperf to run there (default rperf)",
+	OPT_STRING(0, "agent-command", "CMD", "with --launch: the rperf to run there\n"
+		   "(default rperf)",
 		   struct converge_opts, agent_cmd),
 	OPT_STRING(0, "token-file", "FILE", "the agents' shared token", struct converge_opts,
 		   token_file),

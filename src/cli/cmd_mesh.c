@@ -25,6 +25,8 @@
 #include "converge/mesh.h"
 #include "report/report.h"
 
+#define MESH_MAX_TOPO_FILES	64
+
 struct mesh_cli {
 	const char *operand;		/* SCENARIO */
 	const char *hosts;		/* --hosts */
@@ -42,6 +44,10 @@ struct mesh_cli {
 	const char *json_path, *csv_path, *om_path, *plot_prefix, *stream_path;
 	double interval_s;
 	unsigned count;
+	const char *topo_paths[MESH_MAX_TOPO_FILES];
+	size_t n_topo;
+	const char *topo_format;
+	const char *reference;
 };
 
 /* One SL or traffic class of a list, into the int array @dst. */
@@ -98,6 +104,29 @@ static int mesh_opt_clock(void *dst, const char *name, const char *value, char *
 	return flow_opts_clock(&o->clock, name, value, err, errlen);
 }
 
+/* --topology FILE, again for each file. */
+static int mesh_opt_topology(void *dst, const char *name, const char *value, char *err,
+			     size_t errlen)
+{
+	struct mesh_cli *o = dst;
+
+	if (o->n_topo == MESH_MAX_TOPO_FILES)
+		return errbuf_set(err, errlen, -EINVAL, "%s: at most %d files", name,
+				  MESH_MAX_TOPO_FILES);
+	o->topo_paths[o->n_topo++] = value;
+	return 0;
+}
+
+/* --topology-format ibnetdiscover|lldp|file */
+static int mesh_opt_topo_format(void *dst, const char *name, const char *value, char *err,
+				size_t errlen)
+{
+	if (strcmp(value, "ibnetdiscover") && strcmp(value, "lldp") && strcmp(value, "file"))
+		return opts_bad_value(err, errlen, name, value, "ibnetdiscover, lldp or file");
+	*(const char **)dst = value;
+	return 0;
+}
+
 /* -x, --gid-index N */
 static int mesh_opt_gid(void *dst, const char *name, const char *value, char *err,
 			size_t errlen)
@@ -130,6 +159,14 @@ static const struct opts_entry mesh_opts_table[] = {
 	{ .kind = OPTS_NUMBER, .short_name = 'k', .long_name = "mad-k", .arg = "K",
 	  .help = "outliers: p50 above median + K scaled MADs of\nits class's pairs (default 3)",
 	  .off = offsetof(struct mesh_cli, mad_k), .max = 1000, .expect = "0 to 1000" },
+	OPT_GROUP("Where the latency is"),
+	OPT_CALLBACK_ALL(0, "topology", "FILE", "locate the slow hops in this fabric:\n"
+			 "ibnetdiscover, lldpcli -f json show neighbors or\n"
+			 "a topology file; again for more files", mesh_opt_topology),
+	OPT_CALLBACK(0, "topology-format", "FMT", "ibnetdiscover, lldp or file (default: from\n"
+		     "each file's content)", struct mesh_cli, topo_format, mesh_opt_topo_format),
+	OPT_STRING(0, "reference", "FILE", "an earlier rperf mesh --json: pairs and hops as\n"
+		   "the excess over it", struct mesh_cli, reference),
 	OPT_GROUP("Outputs"),
 	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)", struct mesh_cli,
 		   json_path),
@@ -188,6 +225,9 @@ static int mesh_opts_parse(int argc, char **argv, struct mesh_cli *o, char *err,
 				  "--launch needs --token-file: the agents listen beyond the loopback");
 	if (o->count && !o->interval_s)
 		return errbuf_set(err, errlen, -EINVAL, "--count goes with --interval");
+	if ((o->topo_format || o->reference) && !o->n_topo)
+		return errbuf_set(err, errlen, -EINVAL, "--%s goes with --topology",
+				  o->reference ? "reference" : "topology-format");
 	return 0;
 }
 
@@ -267,6 +307,78 @@ static int mesh_settings(const struct mesh_cli *o, struct scenario *sc, struct m
 	mo->base = sc;
 	mo->conv = &o->conv;
 	return 0;
+}
+
+/* One pair of an earlier mesh document into @r: false when its p50 is no figure. */
+static bool mesh_ref_pair(const json_t *p, struct mesh_ref *r)
+{
+	const json_t *q = json_object_get(p, "p50");
+	const char *src = json_string_value(json_object_get(p, "src")),
+		   *dst = json_string_value(json_object_get(p, "dst"));
+
+	if (!src || !dst || !json_is_number(json_object_get(q, "value_ns")) ||
+	    !json_is_number(json_object_get(q, "ci_low_ns")) ||
+	    !json_is_number(json_object_get(q, "ci_high_ns")))
+		return false;
+	snprintf(r->src, sizeof(r->src), "%s", src);
+	snprintf(r->dst, sizeof(r->dst), "%s", dst);
+	r->sl = (int)json_integer_value(json_object_get(p, "sl"));
+	r->tclass = (int)json_integer_value(json_object_get(p, "tclass"));
+	r->p50_ns = json_number_value(json_object_get(q, "value_ns"));
+	r->ci_low_ns = json_number_value(json_object_get(q, "ci_low_ns"));
+	r->ci_high_ns = json_number_value(json_object_get(q, "ci_high_ns"));
+	return true;
+}
+
+/*
+ * --reference: the pairs of an earlier `rperf mesh --json` whose p50 and
+ * its interval are figures, into *@refs (malloc'ed), *@n of them.
+ */
+static int mesh_read_reference(const char *path, struct mesh_ref **refs, size_t *n, char *err,
+			       size_t errlen)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je), *pairs, *p;
+	size_t i;
+
+	if (!doc)
+		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': %s", path, je.text);
+	pairs = json_object_get(doc, "pairs");
+	if (strcmp(json_string_value(json_object_get(doc, "command")) ?: "", "mesh") ||
+	    !json_is_array(pairs)) {
+		json_decref(doc);
+		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': not an rperf mesh "
+				  "document", path);
+	}
+	*refs = calloc(json_array_size(pairs) + 1, sizeof(**refs));
+	if (!*refs) {
+		json_decref(doc);
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	}
+	*n = 0;
+	json_array_foreach(pairs, i, p)
+		*n += mesh_ref_pair(p, &(*refs)[*n]);
+	json_decref(doc);
+	return 0;
+}
+
+/* --topology and --reference into @topo, @refs and @mo. */
+static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct mesh_ref **refs,
+		       struct mesh_opts *mo, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!o->n_topo)
+		return 0;
+	ret = topo_read(topo, o->topo_paths, o->n_topo, o->topo_format, err, errlen);
+	if (ret)
+		return ret == -ENOMEM ? ret : -EINVAL;
+	mo->topo = topo;
+	if (o->reference) {
+		ret = mesh_read_reference(o->reference, refs, &mo->n_refs, err, errlen);
+		mo->refs = *refs;
+	}
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -371,6 +483,8 @@ int cmd_mesh(int argc, char **argv)
 	const char *hosts[MESH_MAX_HOSTS];
 	struct mesh_out out = { 0 };
 	struct mesh_opts mo = { 0 };
+	struct mesh_ref *refs = NULL;
+	struct topo topo = { 0 };
 	struct mesh_run m;
 	struct scenario *sc;
 	struct mesh_cli o;
@@ -391,8 +505,12 @@ int cmd_mesh(int argc, char **argv)
 		   errbuf_set(err, sizeof(err), -ENOMEM, "out of memory");
 	if (!ret)
 		ret = mesh_settings(&o, sc, &mo, err, sizeof(err));
+	if (!ret)
+		ret = mesh_fabric(&o, &topo, &refs, &mo, err, sizeof(err));
 	if (ret) {
 		log_error("%s", err);
+		topo_free(&topo);
+		free(refs);
 		free(buf);
 		free(sc);
 		return cmd_failed_json(o.json_path, "mesh", err, ret == -EINVAL ?
@@ -400,7 +518,7 @@ int cmd_mesh(int argc, char **argv)
 	}
 	mo.hosts = hosts;
 	out = (struct mesh_out){ .o = &o, .info = { .source = o.operand ? sc->name : "--hosts",
-							 .interval_s = o.interval_s } };
+		.interval_s = o.interval_s, .reference = o.reference } };
 	ret = mesh_init(&m, &mo);
 	if (!ret && ((o.json_path && jsonfile_check(o.json_path, err, sizeof(err))) ||
 		     (o.om_path && jsonfile_check(o.om_path, err, sizeof(err))) ||
@@ -415,6 +533,8 @@ int cmd_mesh(int argc, char **argv)
 	if (jsonl_close(out.stream, err, sizeof(err)))
 		out.failed = log_error("--json-stream: %s", err) || true;
 	mesh_free(&m);
+	topo_free(&topo);
+	free(refs);
 	free(buf);
 	free(sc);
 	return ret || out.failed ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;

@@ -2,7 +2,7 @@
 /*
  * rperf mesh's engine: the round-robin schedule, each round's steps run
  * through the converge coordinator, every pair's RTTs gathered. The
- * outlier rule is mesh_outlier.c. See mesh.h.
+ * outlier rule is mesh_outlier.c, the slow hops mesh_locate.c. See mesh.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -90,6 +90,10 @@ void mesh_reset(struct mesh_run *m)
 	free(m->outliers);
 	m->outliers = NULL;
 	m->n_outliers = 0;
+	for (i = 0; m->loc && i < m->o->n_classes; i++)
+		locate_free(&m->loc[i].res);
+	free(m->loc);
+	m->loc = NULL;
 	m->steps_done = 0;
 	m->complete = false;
 	m->error[0] = '\0';
@@ -261,5 +265,5 @@ int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg)
 		json_decref(c->agents[i].env);
 	free(c->steps);
 	free(c);
-	return mesh_outliers(m) ? -ENOMEM : ret;
+	return mesh_outliers(m) || mesh_locate(m) ? -ENOMEM : ret;
 }

@@ -27,6 +27,8 @@
 
 #include "base/hist.h"
 #include "converge/coord.h"
+#include "fabric/locate.h"
+#include "fabric/topo.h"
 
 #define MESH_MAX_HOSTS		COORD_MAX_HOSTS
 #define MESH_MAX_CLASSES	16
@@ -60,6 +62,13 @@ struct mesh_class {
 	int sl, tclass;
 };
 
+/* An earlier pass's p50 of one pair (--reference), in ns. */
+struct mesh_ref {
+	char src[SCENARIO_HOST_MAX], dst[SCENARIO_HOST_MAX];
+	int sl, tclass;
+	double p50_ns, ci_low_ns, ci_high_ns;
+};
+
 struct mesh_opts {
 	const char *const *hosts;	/* the agents' addresses, HOST or HOST:PORT */
 	size_t n_hosts;
@@ -70,6 +79,9 @@ struct mesh_opts {
 	double mad_k;			/* the outlier rule's k */
 	const struct scenario *base;	/* [global] settings: device, ports, clock ... */
 	const struct converge_opts *conv;	/* launch, token, timeout */
+	const struct topo *topo;	/* --topology: locate the slow hops; NULL: not */
+	const struct mesh_ref *refs;	/* --reference: pairs as their excess over it */
+	size_t n_refs;
 };
 
 /* An ordered pair on a class: what it measured. */
@@ -85,6 +97,14 @@ struct mesh_pair {
 };
 
 enum mesh_outlier_kind { MESH_OUT_PAIR, MESH_OUT_HOST, MESH_OUT_CLASS };
+
+/* The hops of one class, located over the topology (fabric/locate.h). */
+struct mesh_locate {
+	bool ok;			/* @res holds the fit; else @error says why not */
+	struct locate_result res;
+	size_t n_no_ref;		/* resolved pairs the reference has no figure of */
+	char error[256];
+};
 
 struct mesh_outlier {
 	enum mesh_outlier_kind kind;
@@ -113,6 +133,7 @@ struct mesh_run {
 	double connect_ms;
 	struct mesh_outlier *outliers;
 	size_t n_outliers;
+	struct mesh_locate *loc;	/* one per class when o->topo, else NULL */
 	bool complete;
 	char error[512];
 };
@@ -142,5 +163,17 @@ int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg);
  * and why, and m->outliers. 0 or -ENOMEM.
  */
 int mesh_outliers(struct mesh_run *m);
+
+/*
+ * mesh_locate.c: the slow hops of each class (after mesh_outliers(), which
+ * reads the p50s): every pair whose p50 and its interval are resolved,
+ * named by its host (an agent's HOST:PORT is its HOST), as its excess over
+ * the reference's p50 of the same pair when o->refs is given, solved over
+ * o->topo by locate_hops_opt() into m->loc. A class that cannot be solved
+ * says why in its error. 0 or -ENOMEM.
+ */
+int mesh_locate(struct mesh_run *m);
+/* The reference's figure of pair @p, or NULL. */
+const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_pair *p);
 
 #endif

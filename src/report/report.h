@@ -289,11 +289,11 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 /* mesh (its pairs and outliers: converge/mesh.h)                      */
 /* ================================================================== */
 
-/* What the mesh's reports say beyond its run: where the hops are. */
+/* What the mesh's reports say beyond its run. */
 struct mesh_report_info {
 	const char *source;		/* "--hosts" or the scenario's name */
 	double interval_s;		/* 0: one pass */
-	json_t *locate;			/* {"hops": [...], "locate": {...}} or NULL; borrowed */
+	const char *reference;		/* --reference's file, or NULL */
 };
 
 /*
@@ -301,7 +301,11 @@ struct mesh_report_info {
  * "version", "config", "hosts", "pass", "rounds", "steps", "steps_done",
  * "duration_s", "connect_ms", "pairs": [{src, dst, sl, tclass, samples,
  * unresolved, p50, p99, p99_9, outlier, why, error}], "outliers": [{kind,
- * name, sl, why}], "hops", "locate", "complete", "error"}.
+ * name, sl, why}], "hops": [{name, sl, est_ns, ci_low_ns, ci_high_ns,
+ * identifiable, group, group_est_ns, ..., crossed, slow, why}] (every
+ * class's), "locate": {sl, residual_rms_ns, used, unresolved, no_reference,
+ * rank, ecmp, error} (the first class's), "locate_by_sl": [...] (each
+ * class's), "complete", "error"}; hops and locate null without a topology.
  */
 json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_run *m);
 /* --json-stream: {"event": "step", "command": "mesh", pass, round, half,

@@ -51,6 +51,19 @@ has "--launch needs --token-file"
 expect 2 --hosts "h1,[::1"
 has "host '\[::1'"
 
+# The fabric's inputs: refused before any agent is reached.
+printf 'h1 sw1\nh2 sw1:p1:x\n' >"$T/bad.topo"
+expect 2 --hosts h1,h2 --topology "$T/bad.topo"
+has "bad.topo:2: "
+expect 2 --hosts h1,h2 --reference "$T/m.json"
+has "--reference goes with --topology"
+printf 'h1 sw1\nh2 sw1\n' >"$T/fabric.topo"
+echo '{"command": "lat"}' >"$T/lat.json"
+expect 2 --hosts h1,h2 --topology "$T/fabric.topo" --reference "$T/lat.json"
+has "not an rperf mesh document"
+expect 2 --hosts h1,h2 --topology "$T/fabric.topo" --topology-format dot
+has "--topology-format 'dot': expected ibnetdiscover, lldp or file"
+
 # No agent listens: every output is written, and says the mesh is incomplete.
 P=$((20000 + ($$ + 11) % 20000))
 expect 1 --hosts "127.0.0.1:$P 127.0.0.2:$P,127.0.0.3:$P" --timeout 1 --sl 0,2 \
@@ -71,6 +84,23 @@ done
 ls "$T" | grep -q 'm\.prom\.' && fail "a temporary file was left: $(ls "$T")"
 promtool check metrics <"$T/m.prom" >"$T/p" 2>&1 || fail "promtool: $(cat "$T/p")"
 grep -q '^rperf_mesh_complete 0$' "$T/m.prom" || fail "the OpenMetrics text does not say incomplete"
+
+# With a topology and no figure, the hops are not located, and say why.
+expect 1 --hosts "127.0.0.1:$P,127.0.0.2:$P" --timeout 1 --topology "$T/fabric.topo" \
+	-j "$T/t.json"
+"$TOP/scripts/validate-json" "$TOP/schema" "$T/t.json" >"$T/v" 2>&1 ||
+	fail "the JSON with a topology does not validate: $(cat "$T/v")"
+jq -e '.locate.error != null and .hops == [] and (.locate_by_sl | length) == 1' "$T/t.json" \
+	>/dev/null || fail "no figure, yet hops: $(jq -c '[.hops, .locate]' "$T/t.json")"
+
+# A made-up mesh over two switches, the trunk 20 us slower: its JSON
+# validates, the trunk is the one slow hop.
+"$TEST_MESH" --located >"$T/located.json" 2>"$T/located.txt" || fail "test_mesh --located failed"
+"$TOP/scripts/validate-json" "$TOP/schema" "$T/located.json" >"$T/v" 2>&1 ||
+	fail "the located JSON does not validate: $(cat "$T/v")"
+jq -e '[.hops[] | select(.slow) | .name] == ["sw1:p3 - sw2:p3"]' "$T/located.json" >/dev/null ||
+	fail "the trunk is not the one slow hop: $(jq -c .hops "$T/located.json")"
+grep -q '^  sw1:p3 - sw2:p3 .* SLOW' "$T/located.txt" || fail "the table does not name the trunk: $(cat "$T/located.txt")"
 
 # A made-up mesh with figures, unresolved quantiles and an empty pair.
 "$TEST_MESH" --openmetrics >"$T/made-up.prom" || fail "test_mesh --openmetrics failed"

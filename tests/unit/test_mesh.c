@@ -2,9 +2,11 @@
 /*
  * rperf mesh without agents: the round-robin schedule (every ordered pair
  * once, no host twice in a step, N - 1 rounds for an even N), the
- * outlier rule on made-up matrices, and the OpenMetrics text. With
- * --openmetrics, prints a made-up mesh's OpenMetrics text instead (for
- * promtool, tests/unit/mesh-cli.sh).
+ * outlier rule on made-up matrices, the OpenMetrics text, the hops
+ * located over a topology. With --openmetrics, prints a made-up mesh's
+ * OpenMetrics text instead (for promtool), with --located the JSON of a
+ * mesh over two switches with its hops (for the schema), its table on
+ * stderr (tests/unit/mesh-cli.sh).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -94,7 +96,9 @@ static void made_up(struct mesh_run *m, struct mesh_opts *o, size_t n, size_t n_
 		o->classes[k] = (struct mesh_class){ .sl = (int)k, .tclass = 0 };
 	o->mad_k = 3;
 	o->duration_s = 1;
+	o->size_bytes = 64;
 	assert_int_equal(mesh_init(m, o), 0);
+	m->pass = 1;
 	for (i = 0; i < m->n_pairs; i++)
 		m->pairs[i].rtt_ns = rtts(10000 * (1 + 0.5 * (double)m->pairs[i].cls) *
 					  (1 + 0.004 * (double)(i % 5)), 2000, 0);
@@ -200,6 +204,92 @@ static void test_outlier_class(void **state)
 	mesh_free(&m);
 }
 
+/*
+ * Two switches joined by a trunk, h1 and h2 on sw1, h3 and h4 on sw2;
+ * every pair 10 us, 20 us more across the trunk: the trunk is located at
+ * 20 us and named slow, no host link is; the JSON and the OpenMetrics
+ * text carry the hops. With a reference of the same figures less 20 us
+ * across, the excess puts the trunk at 20 us again and the host links at 0.
+ */
+static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *topo,
+			 struct mesh_ref *refs)
+{
+	static const char fabric[] = "h1 sw1:p1\nh2 sw1:p2\nh3 sw2:p1\nh4 sw2:p2\n"
+				     "sw1:p3 sw2:p3\n";
+	char err[256];
+	bool across;
+	size_t i;
+
+	memset(topo, 0, sizeof(*topo));
+	assert_int_equal(topo_parse(topo, "fabric", fabric, "file", NULL, err, sizeof(err)), 0);
+	made_up(m, o, 4, 1);
+	o->topo = topo;
+	for (i = 0; i < m->n_pairs; i++) {
+		across = (m->pairs[i].src < 2) != (m->pairs[i].dst < 2);
+		hist_free(m->pairs[i].rtt_ns);
+		m->pairs[i].rtt_ns = rtts(across ? 30000 : 10000, 2000, 0);
+		refs[i] = (struct mesh_ref){ .sl = 0, .p50_ns = 10000, .ci_low_ns = 9990,
+					     .ci_high_ns = 10010 };
+		snprintf(refs[i].src, sizeof(refs[i].src), "%s", hosts[m->pairs[i].src]);
+		snprintf(refs[i].dst, sizeof(refs[i].dst), "%s", hosts[m->pairs[i].dst]);
+	}
+	assert_int_equal(mesh_outliers(m), 0);
+	assert_int_equal(mesh_locate(m), 0);
+}
+
+static void test_locate(void **state)
+{
+	const struct locate_hop *h;
+	struct topo topo;
+	struct mesh_ref refs[12];
+	struct mesh_report_info info = { .source = "--hosts" };
+	struct mesh_opts o;
+	struct mesh_run m;
+	char *text = NULL;
+	size_t i, len = 0, n_slow = 0;
+	json_t *doc;
+	FILE *f;
+	bool across;
+
+	(void)state;
+	two_switches(&m, &o, &topo, refs);
+	assert_true(m.loc[0].ok);
+	assert_int_equal(m.loc[0].res.n_used, 12);
+	for (i = 0; i < m.loc[0].res.n_hops; i++) {
+		h = &m.loc[0].res.hops[i];
+		assert_true(h->identifiable);
+		across = topo.nodes[topo.links[h->link].a].is_switch &&
+			 topo.nodes[topo.links[h->link].b].is_switch;
+		assert_near(h->est_ns, across ? 20000 : 5000, 200);
+		assert_int_equal(h->slow, across);
+		n_slow += h->slow;
+	}
+	assert_int_equal(n_slow, 1);
+	doc = report_mesh_json(&info, &m);
+	assert_int_equal(json_array_size(json_object_get(doc, "hops")), 5);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "locate"), "used")),
+			 12);
+	json_decref(doc);
+	f = open_memstream(&text, &len);
+	assert_int_equal(report_mesh_openmetrics(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "rperf_mesh_hop_slow{link=\"sw1:p3 - sw2:p3\",sl=\"0\"} 1\n"));
+	free(text);
+	/* The excess over a reference at 10 us everywhere. */
+	o.refs = refs;
+	o.n_refs = m.n_pairs;
+	assert_int_equal(mesh_locate(&m), 0);
+	assert_true(m.loc[0].ok);
+	for (i = 0; i < m.loc[0].res.n_hops; i++) {
+		h = &m.loc[0].res.hops[i];
+		across = topo.nodes[topo.links[h->link].a].is_switch &&
+			 topo.nodes[topo.links[h->link].b].is_switch;
+		assert_near(h->est_ns, across ? 20000 : 0, 200);
+	}
+	mesh_free(&m);
+	topo_free(&topo);
+}
+
 /* The made-up mesh behind the OpenMetrics test: an unresolved pair, an empty one. */
 static void om_mesh(struct mesh_run *m, struct mesh_opts *o)
 {
@@ -254,14 +344,29 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_outlier_floor),
 		cmocka_unit_test(test_outlier_class),
 		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_locate),
 	};
+	struct mesh_report_info info = { .source = "--hosts" };
+	struct mesh_ref refs[12];
 	struct mesh_opts o;
 	struct mesh_run m;
+	struct topo topo;
+	json_t *doc;
 
 	if (argc == 2 && !strcmp(argv[1], "--openmetrics")) {
 		om_mesh(&m, &o);
 		report_mesh_openmetrics(stdout, &m);
 		mesh_free(&m);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--located")) {
+		two_switches(&m, &o, &topo, refs);
+		doc = report_mesh_json(&info, &m);
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		json_decref(doc);
+		report_mesh_table(stderr, &info, &m);
+		mesh_free(&m);
+		topo_free(&topo);
 		return 0;
 	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
