@@ -52,8 +52,8 @@ mesh_over() {
 # identifiable, slow, why.
 mesh_hops() {
 	jq -r 'def us: if . == null then "-" else . / 1e3 | round | tostring end;
-		(.hops // [])[] | "  \(.name): \(.est_ns | us) us [\(.ci_low_ns | us), \(.ci_high_ns | us)]" +
-		" identifiable \(.identifiable) group \(.group) slow \(.slow)\(if .slow then ": " + .why else "" end)",
+		((.hops // [])[] | "  \(.name): \(.est_ns | us) us [\(.ci_low_ns | us), \(.ci_high_ns | us)]" +
+		" identifiable \(.identifiable) group \(.group) slow \(.slow)\(if .slow then ": " + .why else "" end)"),
 		(.locate // empty | "  residual rms \(.residual_rms_ns | us) us, \(.used) pairs used, \(.unresolved) unresolved, ecmp \(.ecmp)")' \
 		"$WORK/$1.json"
 }
