@@ -6,7 +6,7 @@
 # as its reference, must name h3's link as the slow hop, its estimate
 # within 20 % of D (it holds h3's own share too: a host and its link are
 # always crossed together), and neither the trunk nor another host's link.
-# D as in 45-mesh-trunk.sh.
+# D as in 45-mesh-trunk.sh. About 90 s.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/converge-lib.sh"
 . "$(dirname "$0")/mesh-lib.sh"
