@@ -2,7 +2,8 @@
 /*
  * A fabric's topology: its nodes (hosts and switches) and the links
  * between them, read from what the fabric's own tools print
- * (ibnetdiscover for InfiniBand, `lldpcli -f json show neighbors` for
+ * (ibnetdiscover for InfiniBand, its default output or -p or -g;
+ * `lldpcli -f json show neighbors` for
  * Ethernet/RoCE hosts and switches) or from a simple topology file, and
  * the routes a pair of hosts takes through it (shortest paths).
  */

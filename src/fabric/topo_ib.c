@@ -11,10 +11,19 @@
  * A node is named by its node description (the quoted text after '#'),
  * or by its id when the description is empty or shared by several
  * nodes. Every link is printed from both its ends: it is kept once. The
- * vendid=, devid=, *guid= lines and comments are skipped; a line that is
- * none of these is refused with its file:line.
+ * vendid=, devid=, *guid= lines, comments and -g's "Non-Chassis Nodes"
+ * are skipped; a line that is none of these is refused with its file:line.
+ *
+ * ibnetdiscover -p (one port a line) is read too:
+ *
+ *   SW     1  8 0x0000000000200000 4x SDR - SW     3  8 0x0000000000200001 ( 'sw1' - 'sw2' )
+ *   SW     1  7 0x0000000000200000 4x SDR                                    'sw1'
+ *
+ * a node named by its description, or its GUID when that is shared; an
+ * unconnected port has no link.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,27 +112,6 @@ static bool ib_header(const char *line, struct ib_node *node)
 	if (*p == '#' && !ib_quoted(ib_blank(p + 1), node->desc, sizeof(node->desc)))
 		node->desc[0] = '\0';
 	return true;
-}
-
-bool topo_ib_detect(const char *text)
-{
-	struct ib_node node;
-
-	while (*text) {
-		const char *end = strchr(text, '\n');
-		char line[256];
-		size_t len = end ? (size_t)(end - text) : strlen(text);
-
-		if (len < sizeof(line)) {
-			memcpy(line, text, len);
-			line[len] = '\0';
-			if (ib_header(line, &node) || !strncmp(line, "switchguid=", 11) ||
-			    !strncmp(line, "caguid=", 7))
-				return true;
-		}
-		text += len + (end != NULL);
-	}
-	return false;
 }
 
 /* The name of the node with @id: its description when that is unique,
@@ -223,7 +211,8 @@ static bool ib_skip(const char *line)
 	size_t i;
 
 	line = ib_blank(line);
-	if (!*line || *line == '#')
+	if (!*line || *line == '#' || !strncmp(line, "Non-Chassis Nodes", 17) ||
+	    !strncmp(line, "Chassis ", 8))
 		return true;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strncmp(line, keys[i], strlen(keys[i])))
@@ -259,11 +248,193 @@ static int ib_links(struct topo_src *s, const char *text, const struct ib_nodes 
 	return rc;
 }
 
+/* One end of a -p line: "SW|CA|RT LID PORT 0xGUID" at *p; the GUID
+ * into @guid, the port into @port. */
+static const char *ports_end(const char *p, bool *is_switch, char *port, size_t plen,
+			     char *guid, size_t glen)
+{
+	size_t n;
+
+	p = ib_blank(p);
+	if (strncmp(p, "SW ", 3) && strncmp(p, "CA ", 3) && strncmp(p, "RT ", 3))
+		return NULL;
+	*is_switch = p[0] == 'S';
+	p = ib_blank(p + 3);
+	p += strspn(p, "0123456789");			/* the LID */
+	p = ib_blank(p);
+	n = strspn(p, "0123456789");
+	if (!n || n >= plen)
+		return NULL;
+	memcpy(port, p, n);
+	port[n] = '\0';
+	p = ib_blank(p + n);
+	n = strncmp(p, "0x", 2) ? 0 : 2 + strspn(p + 2, "0123456789abcdefABCDEF");
+	if (n < 3 || n >= glen)
+		return NULL;
+	memcpy(guid, p, n);
+	guid[n] = '\0';
+	return p + n;
+}
+
+/* The two descriptions of "( 'A' - 'B' )" at the end of a -p line. */
+static bool ports_descs(const char *p, char *a, char *b, size_t len)
+{
+	const char *open = strstr(p, "( '"), *mid, *end;
+
+	if (!open)
+		return false;
+	open += 3;
+	mid = strstr(open, "' - '");
+	end = mid ? strstr(mid + 5, "' )") : NULL;
+	if (!end || (size_t)(mid - open) >= len || (size_t)(end - mid - 5) >= len)
+		return false;
+	memcpy(a, open, (size_t)(mid - open));
+	a[mid - open] = '\0';
+	memcpy(b, mid + 5, (size_t)(end - mid - 5));
+	b[end - mid - 5] = '\0';
+	return true;
+}
+
+/* Whether @text is ibnetdiscover -p output (its first line is a port). */
+static bool ports_detect(const char *text)
+{
+	char port[16], guid[IB_ID_MAX];
+	bool sw;
+
+	return ports_end(text, &sw, port, sizeof(port), guid, sizeof(guid)) != NULL;
+}
+
+/* Note node @guid with @desc (pass 1 of -p). */
+static int ports_note(struct topo_src *s, struct ib_nodes *ns, const char *guid,
+		      const char *desc, bool is_switch)
+{
+	struct ib_node *v;
+	size_t i;
+
+	for (i = 0; i < ns->n; i++)
+		if (!strcmp(ns->v[i].id, guid))
+			return 0;
+	v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
+	if (!v)
+		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
+	ns->v = v;
+	memset(&v[ns->n], 0, sizeof(*v));
+	snprintf(v[ns->n].id, sizeof(v->id), "%s", guid);
+	snprintf(v[ns->n].desc, sizeof(v->desc), "%s", desc);
+	v[ns->n++].is_switch = is_switch;
+	return 0;
+}
+
+/* One -p line: 0 and, on pass 2, its link. */
+static int ports_line(struct topo_src *s, int line, const char *text, struct ib_nodes *ns,
+		      bool link)
+{
+	char port[16], rport[16], guid[IB_ID_MAX], rguid[IB_ID_MAX];
+	char desc[TOPO_NAME_MAX], rdesc[TOPO_NAME_MAX];
+	const char *p, *dash, *paren;
+	bool sw, rsw;
+	int a, b, rc;
+
+	p = ports_end(text, &sw, port, sizeof(port), guid, sizeof(guid));
+	if (!p)
+		return topo_src_error(s, line, "not ibnetdiscover -p output: '%.40s'", text);
+	paren = strstr(p, "( '");
+	if (!paren) {	/* a port with nothing at its other end: "... 'desc'" */
+		size_t n = strlen(p);
+
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+			n--;
+		if (n && p[n - 1] == '\'')
+			return 0;
+	}
+	dash = strstr(p, " - ");
+	if (!paren || !dash || dash > paren ||
+	    !ports_end(dash + 3, &rsw, rport, sizeof(rport), rguid, sizeof(rguid)) ||
+	    !ports_descs(dash, desc, rdesc, sizeof(desc)))
+		return topo_src_error(s, line, "bad port line (want ... - TYPE LID PORT GUID "
+				      "( 'a' - 'b' ))");
+	if (!link) {
+		rc = ports_note(s, ns, guid, desc, sw);
+		return rc ? rc : ports_note(s, ns, rguid, rdesc, rsw);
+	}
+	a = topo_src_node(s, line, ib_name(ns, guid, ""), sw);
+	if (a < 0)
+		return a;
+	b = topo_src_node(s, line, ib_name(ns, rguid, ""), rsw);
+	return b < 0 ? b : topo_src_link(s, line, a, port, b, rport, true);
+}
+
+/* ibnetdiscover -p: pass 1 the nodes, pass 2 the links. */
+static int ports_parse(struct topo_src *s, const char *text)
+{
+	struct ib_nodes ns = { 0 };
+	char line[IB_LINE_MAX];
+	int rc = 0;
+
+	for (int pass = 0; pass < 2 && !rc; pass++) {
+		const char *t = text;
+		int n = 0;
+
+		while (*t && !rc) {
+			const char *end = strchr(t, '\n');
+			size_t len = end ? (size_t)(end - t) : strlen(t);
+
+			n++;
+			if (len >= sizeof(line)) {
+				rc = topo_src_error(s, n, "line longer than %d characters",
+						    IB_LINE_MAX - 1);
+				break;
+			}
+			memcpy(line, t, len);
+			line[len] = '\0';
+			t += len + (end != NULL);
+			if (*ib_blank(line))
+				rc = ports_line(s, n, line, &ns, pass == 1);
+		}
+	}
+	free(ns.v);
+	return rc;
+}
+
+/* @text past its blank lines. */
+static const char *ib_blank_lines(const char *text)
+{
+	while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n')
+		text++;
+	return text;
+}
+
+bool topo_ib_detect(const char *text)
+{
+	struct ib_node node;
+
+	if (ports_detect(ib_blank_lines(text)))
+		return true;
+
+	while (*text) {
+		const char *end = strchr(text, '\n');
+		char line[256];
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+
+		if (len < sizeof(line)) {
+			memcpy(line, text, len);
+			line[len] = '\0';
+			if (ib_header(line, &node) || !strncmp(line, "switchguid=", 11) ||
+			    !strncmp(line, "caguid=", 7))
+				return true;
+		}
+		text += len + (end != NULL);
+	}
+	return false;
+}
+
 int topo_ib_parse(struct topo_src *s, const char *text)
 {
 	struct ib_nodes ns = { 0 };
 	int rc;
 
+	if (ports_detect(ib_blank_lines(text)))
+		return ports_parse(s, text);
 	rc = ib_collect(s, text, &ns);
 	if (!rc && !ns.n)
 		rc = topo_src_error(s, 0, "no Switch or Ca node in the ibnetdiscover output");

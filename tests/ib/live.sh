@@ -109,7 +109,7 @@ inner() {
 # Under ibsim-run: ibnetdiscover's live output of tests/ib/net through the
 # topology reader (tests/ib/topo_probe): its four nodes, the two links
 # between the switches kept apart, and the hosts' route across them said
-# to have two shortest paths.
+# to have two shortest paths; the same from ibnetdiscover -p.
 topology_live() {
 	ibnetdiscover >"$1/topology.txt" 2>/dev/null ||
 		{ echo "FAIL: ibnetdiscover failed"; return 1; }
@@ -130,6 +130,12 @@ route Hca2 Hca1 3 ecmp
 W
 	diff -u "$1/topo.want" "$1/topo.sorted" >"$1/topo.diff" ||
 		{ echo "FAIL: ibnetdiscover read live:"; cat "$1/topo.diff"; return 1; }
+	# one port a line (-p): the same fabric
+	ibnetdiscover -p >"$1/topology-p.txt" 2>/dev/null ||
+		{ echo "FAIL: ibnetdiscover -p failed"; return 1; }
+	"$TOPO_PROBE" "$1/topology-p.txt" 2>&1 | sort >"$1/topo-p.sorted"
+	diff -u "$1/topo.want" "$1/topo-p.sorted" >"$1/topo.diff" ||
+		{ echo "FAIL: ibnetdiscover -p read live:"; cat "$1/topo.diff"; return 1; }
 }
 
 if [ "${1:-}" = --inner ]; then

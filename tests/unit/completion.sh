@@ -79,6 +79,9 @@ values analyze --model ib-packet ib-fluid dtable ets
 values lat --clock tsc monotonic
 values bw --clock tsc monotonic
 values mesh --clock tsc monotonic
+values mesh --topology-format ibnetdiscover lldp file
+values mesh --launch ssh srun
+values converge --launch ssh srun
 # A prefix narrows them; files are never offered.
 [ "$(complete_words rperf lat --clock t)" = tsc ] || fail "rperf lat --clock t: $(complete_words rperf lat --clock t)"
 [ "$(complete_words rperf analyze --model d)" = dtable ] || fail "rperf analyze --model d: not dtable alone"

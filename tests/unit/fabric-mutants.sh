@@ -8,7 +8,7 @@
 # M"; exits 1 unless every mutant is caught.
 #
 # Run by `make check` with SRC_DIR, TEST_TOP and LAYER_CC, LAYER_LIBDIR,
-# LAYER_EXT_LIBS set; takes a few seconds.
+# LAYER_EXT_LIBS set; one compile and two links a mutant, a few seconds.
 SRC_DIR=${SRC_DIR:-src}
 TOP=${TEST_TOP:-.}
 [ -n "$LAYER_CC" ] && [ -n "$LAYER_LIBDIR" ] || {
@@ -29,23 +29,37 @@ slow-without-mad|locate.c|s/med \+ o->k_mad \* LOCATE_MAD_SIGMA \* mad/med/
 negative-allowed|nnls.c|s/if \(alpha > 1\) \{/if (1) {/
 ib-one-end|topo_ib.c|s/return topo_src_link\(s, line, a, port, b, rport, true\);/return topo_src_link(s, line, a, port, b, rport, false);/'
 
-# build DIR: the two tests against the fabric sources in DIR; 0 if both pass.
-build_and_run() {
-	dir=$1
+# cc OUT SRC: compile one file against the fabric headers in $T/inc.
+cc() {
+	# shellcheck disable=SC2086
+	$LAYER_CC -I"$T/inc" -I"$SRC_DIR" -I"$TOP/tests/unit" -DTEST_DATA="\"$TOP/tests/data\"" \
+		-c -o "$1" "$2" >"$T/build.log" 2>&1 ||
+		{ echo "build failed:"; head -n 5 "$T/build.log"; return 2; }
+}
+
+# run_tests OBJDIR: the two tests linked with the fabric objects in
+# OBJDIR; 0 if both pass, 1 if one fails, 2 if they do not build.
+run_tests() {
 	for t in test_topo test_locate; do
 		# shellcheck disable=SC2086
-		$LAYER_CC -I"$dir/.." -I"$SRC_DIR" -I"$TOP/tests/unit" \
-			-DTEST_DATA="\"$TOP/tests/data\"" -o "$T/$t" "$TOP/tests/unit/$t.c" \
-			"$dir"/*.c "$LAYER_LIBDIR/base/libbase.a" -lcmocka $LAYER_EXT_LIBS \
-			>"$T/build.log" 2>&1 || { echo "build failed:"; head -n 5 "$T/build.log"; return 2; }
+		$LAYER_CC -o "$T/$t" "$T/$t.o" "$1"/*.o "$LAYER_LIBDIR/base/libbase.a" -lcmocka \
+			$LAYER_EXT_LIBS >"$T/build.log" 2>&1 ||
+			{ echo "link failed:"; head -n 5 "$T/build.log"; return 2; }
 		"$T/$t" >"$T/$t.log" 2>&1 || return 1
 	done
 	return 0
 }
 
-mkdir -p "$T/src/fabric"
-cp "$SRC_DIR"/fabric/*.c "$SRC_DIR"/fabric/*.h "$T/src/fabric/"
-build_and_run "$T/src/fabric"
+# The unmutated layer, compiled once; a mutant recompiles its one file.
+mkdir -p "$T/inc/fabric" "$T/obj"
+cp "$SRC_DIR"/fabric/*.h "$T/inc/fabric/"
+for f in "$SRC_DIR"/fabric/*.c; do
+	cc "$T/obj/$(basename "$f" .c).o" "$f" || exit 1
+done
+for t in test_topo test_locate; do
+	cc "$T/$t.o" "$TOP/tests/unit/$t.c" || exit 1
+done
+run_tests "$T/obj"
 rc=$?
 [ $rc = 0 ] || { echo "FAIL: the unmutated fabric does not pass ($rc)"; cat "$T"/*.log | tail -n 20; exit 1; }
 
@@ -54,13 +68,18 @@ while IFS='|' read -r name file sub; do
 	[ -n "$name" ] || continue
 	total=$((total + 1))
 	rm -rf "$T/m"
-	mkdir -p "$T/m/fabric"
-	cp "$T/src/fabric/"* "$T/m/fabric/"
-	if ! perl -0pi -e "\$n = ($sub); END { exit(\$n ? 0 : 1) }" "$T/m/fabric/$file"; then
+	mkdir -p "$T/m"
+	cp "$T/obj/"*.o "$T/m/"
+	cp "$SRC_DIR/fabric/$file" "$T/m.c"
+	if ! perl -0pi -e "\$n = ($sub); END { exit(\$n ? 0 : 1) }" "$T/m.c"; then
 		echo "mutant $name: ERROR: the substitution did not apply to $file"
 		continue
 	fi
-	build_and_run "$T/m/fabric"
+	if ! cc "$T/m/$(basename "$file" .c).o" "$T/m.c"; then
+		echo "mutant $name: ERROR: did not build"
+		continue
+	fi
+	run_tests "$T/m"
 	case $? in
 	0) echo "mutant $name: MISSED (the tests pass)" ;;
 	1) echo "mutant $name: caught"; caught=$((caught + 1)) ;;

@@ -126,6 +126,45 @@ static void test_ib_clos(void **state)
 	topo_free(&t);
 }
 
+/* Whether @a and @b have the same nodes and links (by name). */
+static void assert_same_topo(const struct topo *a, const struct topo *b)
+{
+	assert_int_equal(a->n_nodes, b->n_nodes);
+	assert_int_equal(a->n_links, b->n_links);
+	for (size_t i = 0; i < a->n_nodes; i++) {
+		int j = topo_host(b, a->nodes[i].name);
+
+		assert_true(j >= 0);
+		assert_int_equal(a->nodes[i].is_switch, b->nodes[j].is_switch);
+	}
+	for (size_t i = 0; i < a->n_links; i++)
+		if (link_named(b, a->links[i].name) < 0)
+			fail_msg("link '%s' in one, not the other", a->links[i].name);
+}
+
+/* ibnetdiscover -p (one port a line) and -g (grouped) read as the
+ * default output of the same fabric. */
+static void test_ib_other_outputs(void **state)
+{
+	static const char *const d[] = { "ib/clos.ibnetdiscover.txt" };
+	static const char *const p[] = { "ib/clos.ibnetdiscover-p.txt" };
+	static const char *const d2[] = { "ib/two-switch.ibnetdiscover.txt" };
+	static const char *const g[] = { "ib/two-switch.ibnetdiscover-g.txt" };
+	struct topo a, b;
+
+	(void)state;
+	assert_int_equal(load(&a, NULL, 1, d), 0);
+	assert_int_equal(load(&b, NULL, 1, p), 0);
+	assert_same_topo(&a, &b);
+	topo_free(&a);
+	topo_free(&b);
+	assert_int_equal(load(&a, NULL, 1, d2), 0);
+	assert_int_equal(load(&b, "ibnetdiscover", 1, g), 0);
+	assert_same_topo(&a, &b);
+	topo_free(&a);
+	topo_free(&b);
+}
+
 static void test_lldp_merged(void **state)
 {
 	static const char *const f[] = { "lldp/h1.json", "lldp/h2.json", "lldp/h3.json",
@@ -210,6 +249,9 @@ static void test_file_errors(void **state)
 	assert_non_null(strstr(err, "names no local chassis"));
 	assert_int_equal(load_text(&t, "Switch\t8 \"S-1\"\t# \"sw1\"\n[1]\t\"H-2\"\n"), -EINVAL);
 	assert_non_null(strstr(err, ":2: bad port line"));
+	assert_int_equal(load_text(&t, "SW 1 1 0x1 4x SDR - CA 2 1 0x2 ( 'sw1' - 'h1' )\n"
+				   "SW 1 2 0x1 4x SDR - CA 3\n"), -EINVAL);
+	assert_non_null(strstr(err, ":2: bad port line"));
 }
 
 static void test_detect(void **state)
@@ -244,6 +286,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ib_two_switch),
 		cmocka_unit_test(test_ib_clos),
+		cmocka_unit_test(test_ib_other_outputs),
 		cmocka_unit_test(test_lldp_merged),
 		cmocka_unit_test(test_lldp_local_name),
 		cmocka_unit_test(test_file),

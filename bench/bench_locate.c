@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Cost of the hop localization (fabric/locate.h) on a two-level fabric:
+ * LEAVES leaves of HOSTS hosts each, every leaf linked to each of SPINES
+ * spines, every ordered pair of hosts observed (figures made from a
+ * 2000 ns round trip plus 3000 ns across leaves). Prints the fabric's
+ * size, the rank the pairs give and the CPU time of locate_hops(). Not a
+ * test: the time depends on the machine.
+ *
+ * usage: bench_locate [LEAVES HOSTS SPINES, default 8 8 4]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "fabric/locate.h"
+
+/* The fabric in the simple topology format; NULL when out of memory. */
+static char *fabric_text(int leaves, int hosts, int spines)
+{
+	size_t cap = (size_t)leaves * (size_t)(hosts + spines) * 48 + 1, o = 0;
+	char *text = malloc(cap);
+
+	for (int l = 0; text && l < leaves; l++) {
+		for (int h = 0; h < hosts; h++)
+			o += (size_t)snprintf(text + o, cap - o, "h%d_%d leaf%d\n", l, h, l);
+		for (int s = 0; s < spines; s++)
+			o += (size_t)snprintf(text + o, cap - o, "leaf%d spine%d\n", l, s);
+	}
+	return text;
+}
+
+int main(int argc, char **argv)
+{
+	int leaves = argc > 3 ? atoi(argv[1]) : 8, hosts = argc > 3 ? atoi(argv[2]) : 8;
+	int spines = argc > 3 ? atoi(argv[3]) : 4, n_hosts = leaves * hosts;
+	struct locate_obs *obs = malloc(sizeof(*obs) * (size_t)n_hosts * (size_t)n_hosts + 1);
+	char (*names)[32] = malloc(32 * (size_t)n_hosts + 1), err[512];
+	char *text = fabric_text(leaves, hosts, spines);
+	struct locate_result r;
+	struct topo t = { 0 };
+	size_t n = 0;
+	clock_t c;
+
+	if (leaves < 1 || hosts < 1 || spines < 1 || n_hosts < 2 || !obs || !names || !text ||
+	    topo_parse(&t, "bench", text, "file", NULL, err, sizeof(err))) {
+		fprintf(stderr, "usage: bench_locate [LEAVES HOSTS SPINES] (%s)\n", err);
+		return 2;
+	}
+	for (int i = 0; i < n_hosts; i++)
+		snprintf(names[i], sizeof(names[i]), "h%d_%d", i / hosts, i % hosts);
+	for (int i = 0; i < n_hosts; i++)
+		for (int j = 0; j < n_hosts; j++) {
+			double y = 2000 + (i / hosts != j / hosts ? 3000 : 0);
+
+			if (i != j)
+				obs[n++] = (struct locate_obs){ names[i], names[j], 0, y, y - 50,
+								y + 50, true };
+		}
+	c = clock();
+	if (locate_hops(&t, obs, n, &r, err, sizeof(err))) {
+		fprintf(stderr, "bench_locate: %s\n", err);
+		return 1;
+	}
+	printf("%d hosts, %zu links, %zu pairs: rank %zu, ecmp %s, %.2f s of CPU\n", n_hosts,
+	       t.n_links, n, r.rank, r.ecmp ? "yes" : "no", (double)(clock() - c) / CLOCKS_PER_SEC);
+	locate_free(&r);
+	topo_free(&t);
+	free(text);
+	free(obs);
+	free(names);
+	return 0;
+}
