@@ -13,7 +13,9 @@
 # fit's residual 1.1 to 1.6 ms rms (the lab resolves a hop to about 2.5 ms);
 # and a delay of 10 ms on the trunk raised rperf lat's median across it
 # by 12 to 16 ms (a guest idle that long wakes late on a busy machine).
-# 20 % of 50 ms stays clear of all of that. About 130 s.
+# 20 % of 50 ms stays clear of all of that (beside stress-ng --cpu 1 the
+# trunk came out +4.0 and +2.7 %; at D = 20 ms, +4.5 and +12.2 %: too near
+# 20 % for a gate). About 130 s (170 s beside stress-ng).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/converge-lib.sh"
 . "$(dirname "$0")/mesh-lib.sh"
