@@ -59,16 +59,16 @@ int jsonfile_check(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
+int textfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
+		   size_t errlen)
 {
 	char *tmp;
 	int fd, ret = 0;
 	FILE *f;
 
 	if (!strcmp(path, "-")) {
-		if (json_dumpf(root, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF ||
-		    fflush(stdout))
-			return errbuf_set(err, errlen, -EIO, "cannot write JSON to stdout");
+		if (fill(stdout, arg) || fflush(stdout))
+			return errbuf_set(err, errlen, -EIO, "cannot write to stdout");
 		return 0;
 	}
 	fd = jsonfile_tmp_open(path, &tmp, err, errlen);
@@ -77,8 +77,7 @@ int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
 	fchmod(fd, 0644);
 	f = fdopen(fd, "w");
 	errno = 0;
-	if (!f || json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ||
-	    fflush(f) || fsync(fd))
+	if (!f || fill(f, arg) || fflush(f) || fsync(fd))
 		ret = jsonfile_write_error(path, err, errlen);
 	if ((f ? fclose(f) : close(fd)) && !ret)
 		ret = jsonfile_write_error(path, err, errlen);
@@ -87,6 +86,21 @@ int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
 	if (ret)
 		unlink(tmp);
 	free(tmp);
+	return ret;
+}
+
+/* textfile_write()'s filler of a JSON document, indented, a newline after. */
+static int jsonfile_fill(FILE *f, void *root)
+{
+	return json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen)
+{
+	int ret = textfile_write(path, jsonfile_fill, root, err, errlen);
+
+	if (ret && !strcmp(path, "-"))
+		return errbuf_set(err, errlen, -EIO, "cannot write JSON to stdout");
 	return ret;
 }
 

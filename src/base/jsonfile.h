@@ -8,6 +8,7 @@
 #define RPERF_JSONFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 
 /*
@@ -16,6 +17,13 @@
  * 0 or -errno with the reason in @err.
  */
 int jsonfile_write(json_t *root, const char *path, char *err, size_t errlen);
+/*
+ * The same for any text: @fill(f, @arg) writes it (0, or nonzero when it
+ * could not) into the temporary file, which is then synced and renamed
+ * over @path ("-": @fill writes stdout). 0 or -errno with "'PATH': why".
+ */
+int textfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
+		   size_t errlen);
 /*
  * Whether jsonfile_write() can create its temporary file for @path:
  * checked before a run, so that a missing or read-only directory is

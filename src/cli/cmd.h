@@ -11,6 +11,12 @@
 
 #include <stdio.h>
 
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "base/jsonfile.h"
+#include "base/opts.h"
+
 enum rperf_exit {
 	RPERF_EXIT_OK = 0,
 	RPERF_EXIT_FAILURE = 1,
@@ -34,6 +40,19 @@ int cmd_criteria_exit(const struct criteria *cs);
  */
 int cmd_failed_json(const char *path, const char *command, const char *error, int status);
 
+/*
+ * --launch, --agent-command, --token-file, --timeout over a struct
+ * converge_opts: how the commands that drive agents reach them.
+ */
+extern const struct opts_entry cmd_agents_opts_table[];
+
+/*
+ * --json-stream: write event @ev (consumed) to *@s, if open. A stream that
+ * cannot be written is reported once and closed (*@s NULL, *@failed set);
+ * the run goes on and fails at its end.
+ */
+void cmd_stream(struct jsonl **s, bool *failed, json_t *ev);
+
 struct rperf_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -52,6 +71,10 @@ void cmd_agent_usage(FILE *out);
 /* converge: mixed-traffic QoS test through the agents, compared with analyze. */
 int cmd_converge(int argc, char **argv);
 void cmd_converge_usage(FILE *out);
+
+/* mesh: the RTT of every ordered pair of hosts per SL, through the agents. */
+int cmd_mesh(int argc, char **argv);
+void cmd_mesh_usage(FILE *out);
 
 /* analyze: offline prediction of per-SL shares from a port's arbitration. */
 int cmd_analyze(int argc, char **argv);

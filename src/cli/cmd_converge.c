@@ -28,16 +28,6 @@
 #include "qos/qosconf.h"
 #include "report/report.h"
 
-/* --launch: how the agents are started (coord_launch.c). */
-static int coord_opts_launch(void *dst, const char *name, const char *value, char *err,
-			    size_t errlen)
-{
-	if (strcmp(value, "ssh") && strcmp(value, "srun"))
-		return opts_bad_value(err, errlen, name, value, "ssh or srun");
-	*(const char **)dst = value;
-	return 0;
-}
-
 /* --fit configured|best */
 static int coord_opts_fit(void *dst, const char *name, const char *value, char *err,
 			  size_t errlen)
@@ -83,15 +73,7 @@ static const struct opts_entry coord_opts_table[] = {
 	OPT_STRING(0, "arbitration", "SPEC", "compare with this configuration, not the\nscenario's: "
 		   "files, or port:LID:PORT (read live)",
 		   struct converge_opts, arbitration),
-	OPT_CALLBACK(0, "launch", "HOW", "start the agents (rperf agent --once): ssh, one\n"
-		     "a host, or srun, one job step", 
-		     struct converge_opts, launch, coord_opts_launch),
-	OPT_STRING(0, "agent-command", "CMD", "with --launch: the rperf to run there (default rperf)",
-		   struct converge_opts, agent_cmd),
-	OPT_STRING(0, "token-file", "FILE", "the agents' shared token", struct converge_opts,
-		   token_file),
-	OPT_VALUE(OPTS_SECONDS, 0, "timeout", "TIME", "reaching an agent (default 10; bare: seconds)",
-		  struct converge_opts, timeout_s, 0, 3600ull * 1000000000ull),
+	OPT_INCLUDE_HERE(cmd_agents_opts_table),
 	OPT_END(),
 };
 
@@ -202,43 +184,6 @@ static int coord_inputs(struct coord *c)
 }
 
 /* ------------------------------------------------------------------ */
-/* Steps                                                               */
-/* ------------------------------------------------------------------ */
-
-/* One step: set up, start together, collect; partial results kept. */
-static int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, size_t alone)
-{
-	struct converge_step *st = &c->steps[c->n_steps];
-	json_t *conns[COORD_MAX_HOSTS] = { NULL };
-	uint64_t t0;
-	size_t i;
-	int ret, rres;
-
-	memset(st, 0, sizeof(*st));
-	st->active_bw = active_bw;
-	st->baseline = baseline;
-	st->alone = alone;
-	coord_step_flows(c, st);
-	t0 = ctl_now_ns();
-	ret = coord_setup(c, st, conns);
-	st->setup_ms = (double)(ctl_now_ns() - t0) / 1e6;
-	if (!ret)
-		ret = coord_start(c);
-	if (!ret)
-		ret = coord_collect(c);
-	st->cut_short = ret != 0;
-	rres = coord_step_results(c, st, conns);
-	ret = ret ? ret : rres;
-	c->n_steps++;
-	for (i = 0; i < c->n_agents; i++) {
-		json_decref(conns[i]);
-		json_decref(c->agents[i].result);
-		c->agents[i].result = NULL;
-	}
-	return ret;
-}
-
-/* ------------------------------------------------------------------ */
 /* Report                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -271,22 +216,10 @@ static void coord_report_info(const struct coord *c, struct converge_report_info
 				info->ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB));
 }
 
-/*
- * --json-stream: one event, written as it happens. A stream that cannot
- * be written is reported once and closed; the run goes on and fails at
- * its end.
- */
+/* --json-stream: one event, written as it happens (cmd_stream()). */
 static void coord_stream(struct coord *c, json_t *ev)
 {
-	char err[256];
-
-	if (c->stream && jsonl_write(c->stream, ev, err, sizeof(err))) {
-		log_error("--json-stream: %s", err);
-		jsonl_close(c->stream, err, sizeof(err));
-		c->stream = NULL;
-		c->stream_failed = true;
-	}
-	json_decref(ev);
+	cmd_stream(&c->stream, &c->stream_failed, ev);
 }
 
 static int coord_report(struct coord *c)

@@ -29,6 +29,7 @@ const struct rperf_cmd rperf_cmds[] = {
 	  "mixed lat and bw flows from many hosts, shares vs analyze" },
 	{ "help", cmd_help, cmd_help_usage, "show help for a command" },
 	{ "lat", cmd_lat, cmd_lat_usage, "RTT through the fabric, without end-host overheads" },
+	{ "mesh", cmd_mesh, cmd_mesh_usage, "RTT of every ordered pair of hosts per SL; outliers" },
 	{ "server", cmd_server, cmd_server_usage, "passive side: keep RECVs posted, count arrivals" },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -91,6 +91,13 @@ struct coord {
 	size_t n_launchers;
 	struct converge_step *steps;
 	size_t n_steps;
+	/*
+	 * A mesh's hosts (their agents' addresses, kept by the caller): each
+	 * an agent and a destination, in this order, before any flow's;
+	 * the flows of each step then name them. NULL: the flows' hosts.
+	 */
+	const char *const *hosts;
+	size_t n_hosts;
 	struct jsonl *stream;		/* --json-stream, or NULL */
 	struct run_env env;		/* the coordinator's host */
 	bool stream_failed;
@@ -128,6 +135,14 @@ int coord_start(struct coord *c);
 int coord_collect(struct coord *c);
 
 /* coord_results.c: what the agents measured, into a step */
+/*
+ * One step into c->steps[c->n_steps] (which the caller sized), then
+ * n_steps + 1: set up the flows coord_flow_active() admits (@active_bw bw
+ * flows; or, @baseline, flow @alone by itself), start them together,
+ * collect, read the results. Partial results are kept (cut_short); 0 or
+ * -errno with c->error set.
+ */
+int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, size_t alone);
 void coord_step_flows(struct coord *c, struct converge_step *st);
 int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[]);
 /*

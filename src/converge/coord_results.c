@@ -5,7 +5,8 @@
  * sources' latency and errors, what each destination received per flow
  * and class, the shares, and the share the arbitration's analysis
  * predicts for that traffic, port by port. Apart from the session
- * because none of it talks to an agent.
+ * because none of it talks to an agent, but for coord_run_step(), which
+ * runs a step through the session and then reads it here.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -771,4 +772,40 @@ int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[
 		coord_impact(c, st);
 	coord_judge(c, st);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* A step, whole                                                       */
+/* ------------------------------------------------------------------ */
+
+int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, size_t alone)
+{
+	struct converge_step *st = &c->steps[c->n_steps];
+	json_t *conns[COORD_MAX_HOSTS] = { NULL };
+	uint64_t t0;
+	size_t i;
+	int ret, rres;
+
+	memset(st, 0, sizeof(*st));
+	st->active_bw = active_bw;
+	st->baseline = baseline;
+	st->alone = alone;
+	coord_step_flows(c, st);
+	t0 = ctl_now_ns();
+	ret = coord_setup(c, st, conns);
+	st->setup_ms = (double)(ctl_now_ns() - t0) / 1e6;
+	if (!ret)
+		ret = coord_start(c);
+	if (!ret)
+		ret = coord_collect(c);
+	st->cut_short = ret != 0;
+	rres = coord_step_results(c, st, conns);
+	ret = ret ? ret : rres;
+	c->n_steps++;
+	for (i = 0; i < c->n_agents; i++) {
+		json_decref(conns[i]);
+		json_decref(c->agents[i].result);
+		c->agents[i].result = NULL;
+	}
+	return ret;
 }

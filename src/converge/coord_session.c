@@ -90,9 +90,10 @@ static struct coord_agent *coord_agent_add(struct coord *c, const char *addr, bo
 }
 
 /*
- * Every agent of the flows, once each, the destinations first (their
- * sinks are set up first). Destinations that share a host get data
- * ports of their own: the scenario's data_port, then the next ones.
+ * Every agent of the mesh's hosts and of the flows, once each, the
+ * destinations first (their sinks are set up first). Destinations that
+ * share a host get data ports of their own: the scenario's data_port,
+ * then the next ones.
  */
 static int coord_agents(struct coord *c)
 {
@@ -106,6 +107,8 @@ static int coord_agents(struct coord *c)
 		json_decref(per_host);
 		return -ENOMEM;
 	}
+	for (i = 0; i < c->n_hosts; i++)
+		coord_agent_add(c, c->hosts[i], true);
 	for (i = 0; i < c->sc.n_flows; i++)
 		coord_agent_add(c, c->sc.flows[i].dest, true);
 	for (i = 0; i < c->n_agents; i++) {

@@ -537,7 +537,7 @@ static int scenario_section_line(const char *text, const char *section)
 	return 0;
 }
 
-static void scenario_defaults(struct scenario *sc, const char *name)
+void scenario_defaults(struct scenario *sc, const char *name)
 {
 	struct arb_params defaults;
 

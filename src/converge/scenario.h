@@ -136,6 +136,8 @@ struct scenario {
  */
 int scenario_parse(const char *name, const char *text, const char *dir, struct scenario *sc,
 		   char *err, size_t errlen);
+/* @sc with every [global] setting at its default, no flow, named @name. */
+void scenario_defaults(struct scenario *sc, const char *name);
 /* Read and parse the file @path. 0, -EINVAL (bad file) or -errno (I/O). */
 int scenario_load(const char *path, struct scenario *sc, char *err, size_t errlen);
 

@@ -70,8 +70,7 @@ static int flow_opts_tclass(void *dst, const char *name, const char *value, char
 			      &o->tclass_given, err, errlen);
 }
 
-/* --clock SOURCE. */
-static int flow_opts_clock(void *dst, const char *name, const char *value, char *err,
+int flow_opts_clock(void *dst, const char *name, const char *value, char *err,
 			   size_t errlen)
 {
 	if (clock_source_parse(value, dst))

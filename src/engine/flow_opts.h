@@ -136,6 +136,9 @@ extern const struct opts_entry flow_opts_listen_table[];
 
 void flow_opts_defaults(struct flow_opts *o);
 
+/* --clock SOURCE into the enum clock_source at @dst (an opts callback). */
+int flow_opts_clock(void *dst, const char *name, const char *value, char *err, size_t errlen);
+
 /*
  * After opts_parse(): @n_args operands, the first in @args, must be one,
  * the server; then the rules between shared options. 0 or -EINVAL with

@@ -168,6 +168,20 @@ static json_t *hist_pct_json(const struct report_figure *fig, uint64_t unresolve
 	return o;
 }
 
+json_t *report_rtt_pct_json(const struct hist *h, const char *key, const struct clock_cal *clk)
+{
+	uint64_t unresolved = hist_zeros(h);
+	struct report_figure fig;
+	size_t i;
+
+	for (i = 0; i < N_HIST_FIELDS && strcmp(hist_fields[i].key, key); i++)
+		;
+	if (i == N_HIST_FIELDS || hist_fields[i].kind != RF_PCT)
+		return NULL;
+	report_hist_figure(h, unresolved, &hist_fields[i], clk, &fig);
+	return hist_pct_json(&fig, unresolved, hist_count(h));
+}
+
 json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool rtt)
 {
 	uint64_t unresolved = rtt ? hist_zeros(h) : 0;

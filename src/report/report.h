@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "base/hist.h"
+#include "converge/mesh.h"
 #include "converge/step.h"
 #include "engine/bw_client.h"
 #include "engine/criteria.h"
@@ -125,6 +126,13 @@ const char *report_state_word(enum hist_q_state state);
  * confidence, resolution}. @rtt: the samples at 0 are unresolved RTTs.
  */
 json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool rtt);
+/*
+ * Percentile @key ("p50", "p99", "p99_9" ...: report_hist_fields()) of
+ * RTTs @h (its samples at 0 unresolved), as report_hist_json() gives it:
+ * {state, value_ns, rank, ci_low_ns, ci_high_ns, ci_ranks,
+ * samples_needed, reason}. NULL when @key is no percentile.
+ */
+json_t *report_rtt_pct_json(const struct hist *h, const char *key, const struct clock_cal *clk);
 
 
 /* A histogram's non-empty buckets as [[value_ns, count], ...]: a CDF. */
@@ -373,5 +381,51 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 /* One CSV row per step and class. */
 void report_converge_csv(FILE *out, const struct converge_report_info *info,
 			 const struct converge_step *steps, size_t n);
+
+/* ================================================================== */
+/* mesh (its pairs and outliers: converge/mesh.h)                      */
+/* ================================================================== */
+
+/* What the mesh's reports say beyond its run. */
+struct mesh_report_info {
+	const char *source;		/* "--hosts" or the scenario's name */
+	double interval_s;		/* 0: one pass */
+	const char *reference;		/* --reference's file, or NULL */
+};
+
+/*
+ * The mesh document (schema/mesh.schema.json): {"command", "schema_version",
+ * "version", "config", "hosts", "pass", "rounds", "steps", "steps_done",
+ * "duration_s", "connect_ms", "pairs": [{src, dst, sl, tclass, samples,
+ * unresolved, p50, p99, p99_9, outlier, why, error}], "outliers": [{kind,
+ * name, sl, why}], "hops": [{name, sl, est_ns, ci_low_ns, ci_high_ns,
+ * identifiable, group, group_est_ns, ..., crossed, slow, why}] (every
+ * class's), "locate": {sl, residual_rms_ns, used, unresolved, no_reference,
+ * rank, ecmp, error} (the first class's), "locate_by_sl": [...] (each
+ * class's), "complete", "error"}; hops and locate null without a topology.
+ */
+json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_run *m);
+/* --json-stream: {"event": "step", "command": "mesh", pass, round, half,
+ * sl, tclass, index, steps, cut_short, pairs: [...]} as a step ends. */
+json_t *report_mesh_event_step(const struct mesh_run *m, const struct mesh_step_info *s);
+/* {"event": "end", "command": "mesh", pass, steps_done, complete, error, outliers}. */
+json_t *report_mesh_event_end(const struct mesh_run *m);
+/* Per class the p50, p99 and p99.9 matrices (row: source), then the outliers. */
+void report_mesh_table(FILE *out, const struct mesh_report_info *info, const struct mesh_run *m);
+/* One CSV row per ordered pair and class. */
+void report_mesh_csv(FILE *out, const struct mesh_run *m);
+/*
+ * OpenMetrics text for a textfile collector: a summary per pair and class
+ * (rperf_mesh_rtt_seconds, labels src, dst, sl, tclass; a quantile that
+ * is not resolved is left out), gauges of unresolved samples and of
+ * outliers, then "# EOF". 0, or -1 when @out could not be written.
+ */
+int report_mesh_openmetrics(FILE *out, const struct mesh_run *m);
+/*
+ * Per class, a gnuplot heatmap of the p50s: PREFIX-slS[-tcT].dat (the
+ * matrix, NaN where no figure) and PREFIX-slS[-tcT].gp (plots it into
+ * PREFIX-slS[-tcT].png). 0 or -errno with the reason in @err.
+ */
+int report_mesh_plot(const char *prefix, const struct mesh_run *m, char *err, size_t errlen);
 
 #endif

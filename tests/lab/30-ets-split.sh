@@ -12,7 +12,7 @@
 ETS=$TOP/examples/ets-3to1.txt
 "$LAB" egress h3 "rate=10mbit,ets=$ETS"
 band_bytes() {
-	in_vm sw "tc -s class show dev p3" |
+	in_vm "$("$LAB" switch h3)" "tc -s class show dev p3" |
 		awk '/^class ets 10:/ { band = $3 } /Sent/ && band { print band, $2; band = "" }'
 }
 bw() { # TCLASS PORT [SERVER]

@@ -25,6 +25,26 @@ done
 trap 'stop_agents; cleanup' EXIT
 start_agents
 
+# First rperf mesh over the same agents and ports: three hosts, an odd count, so
+# three rounds of one pair and a bye, each round a -> b then b -> a: six
+# steps, each ordered pair measured once, alone. Every pair has samples
+# and no error; the stream has each step as it ended; the OpenMetrics text
+# passes promtool. (At the end, a mesh killed in its second pass.)
+mesh mesh --hosts h1,h2,h3 --clock monotonic -D 1s --warmup 0.2s || fail "mesh exited $?"
+jq -e '.complete and .rounds == 3 and .steps == 6 and .steps_done == 6 and (.pairs | length) == 6 and
+	([.pairs[] | "\(.src)>\(.dst)"] | unique | length) == 6 and
+	all(.pairs[]; .samples > 0 and .error == null and
+		(.p50.state == "resolved" or .p50.state == "unresolved"))' "$WORK/mesh.json" >/dev/null ||
+	fail "mesh: not every ordered pair measured: $(jq -c '[.complete, .steps_done, .error, [.pairs[] | [.src, .dst, .samples, .p50.state, .error]]]' "$WORK/mesh.json")"
+[ "$(jq -s '[.[] | select(.event == "step")] | length' "$WORK/mesh.jsonl")" = 6 ] ||
+	fail "mesh: the stream does not hold six steps"
+[ "$(jq -s '[.[] | select(.event == "step") | .pairs[] | "\(.src)>\(.dst)"] | unique | length' "$WORK/mesh.jsonl")" = 6 ] ||
+	fail "mesh: the stream's steps do not cover the six ordered pairs"
+[ "$(wc -l <"$WORK/mesh.csv")" = 7 ] || fail "mesh: expected a CSV header and six rows"
+promtool check metrics <"$WORK/mesh.prom" || fail "mesh: promtool refuses the OpenMetrics text"
+grep -q '^p50, us' "$WORK/mesh.out" || fail "mesh: no p50 matrix in the table"
+echo "mesh of 3 hosts: $(jq -r '"\(.steps) steps in \(.duration_s) s (connecting \(.connect_ms) ms), p50 us: \([.pairs[] | "\(.src)>\(.dst) \(.p50.value_ns // .p50.state | if type == "number" then . / 1000 else . end)"] | join(", "))"' "$WORK/mesh.json")"
+
 TOL=5
 converge_ran a2a --tolerance $TOL examples/converge-all-to-all.ini ||
 	fail "converge exited $? on an all-to-all pattern"
@@ -50,4 +70,21 @@ for h in h1 h2 h3; do
 	[ "$(step_jq a2a "[.flows[] | select(.destination == \"$h\" and .gbps > 0)] | length")" = 4 ] ||
 		fail "port $h: expected four flows received"
 done
-echo "converge: all-to-all over three hosts, each port within $TOL points"
+echo "converge: all-to-all over three hosts, each port within $TOL points (exit 0)"
+
+# A mesh repeating every second, killed (SIGKILL) in its second pass,
+# keeps its stream's lines up to the kill: the first pass whole, its end,
+# and the steps after it.
+in_vm h1 "$TOKEN_CMD; cd $TOP && { s=\$RPERF_LAB_RESULTS/killed.jsonl; $RPERF mesh \
+	--token-file /tmp/rperf-token --hosts h1,h2,h3 --clock monotonic -D 0.5s --warmup 0.1s \
+	--interval 1 --json-stream \$s >/dev/null 2>&1 & p=\$!; i=0;
+	while [ \$(cat \$s 2>/dev/null | grep -c '\"event\":\"step\"') -lt 7 ] && [ \$i -lt 240 ]; do
+		sleep 0.5; i=\$((i + 1)); done; kill -KILL \$p; }
+	cat \$RPERF_LAB_RESULTS/killed.jsonl; rm -f \$RPERF_LAB_RESULTS/killed.jsonl" >"$WORK/killed.jsonl" ||
+	fail "mesh: the killed run's stream cannot be read"
+steps=$(jq -s '[.[] | select(.event == "step")] | length' "$WORK/killed.jsonl") ||
+	fail "mesh: the killed run's stream is not whole JSON lines"
+[ "${steps:-0}" -ge 7 ] || fail "mesh: the killed run kept $steps steps, want its first pass (6) and more"
+[ "$(jq -s '[.[] | select(.event == "end")] | length' "$WORK/killed.jsonl")" = 1 ] ||
+	fail "mesh: the killed run's first pass did not end in its stream"
+echo "mesh killed in its second pass: $steps steps kept, the first pass's end among them"

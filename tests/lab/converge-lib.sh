@@ -95,3 +95,18 @@ converge_ran() {
 step_jq() {
 	jq -r "(.steps[${3:--1}]) | $2" "$WORK/$1.json"
 }
+
+# mesh NAME ARGS...: run rperf mesh ARGS on h1 over the agents start_agents
+# started, its JSON, stream, CSV and OpenMetrics text to $WORK/NAME.json,
+# .jsonl, .csv, .prom and its output in $WORK/NAME.out; returns its status.
+mesh() {
+	local name=$1 rc=0 ext r=\$RPERF_LAB_RESULTS/$1
+	shift
+	in_vm h1 "$TOKEN_CMD; cd $TOP && $RPERF mesh --token-file /tmp/rperf-token --json $r.json \
+		--json-stream $r.jsonl --csv $r.csv --openmetrics $r.prom $* 2>&1" >"$WORK/$name.out" || rc=$?
+	for ext in json jsonl csv prom; do
+		in_vm h1 "cat $r.$ext 2>/dev/null; rm -f $r.$ext" >"$WORK/$name.$ext" || true
+	done
+	cat "$WORK/$name.out"
+	return "$rc"
+}

@@ -11,12 +11,10 @@ RPERF=${RPERF_LAB_BIN:-$TOP/src/rperf}
 WORK=$(mktemp -d)
 BG_PIDS=()
 
-# Every test starts and ends with plain switch ports, whatever it changed.
+# Every test starts and ends with plain switch ports (the trunk's too, in
+# a lab of two switches), whatever it changed.
 reset_egress() {
-	local h
-	for h in $("$LAB" hosts); do
-		"$LAB" egress "$h" none
-	done
+	"$LAB" egress all none
 }
 
 # Processes a test starts in a VM leave their pid in $RPERF_LAB_RESULTS/

@@ -44,7 +44,7 @@ help_options() {
 		-e 's/^  (-[A-Za-z0-9])( .*)?$/\1/p' | sort -u
 }
 
-for cmd in "" lat bw server analyze converge agent; do
+for cmd in "" lat bw server analyze converge mesh agent; do
 	help_options "$cmd" >"$T/want"
 	[ -s "$T/want" ] || fail "rperf $cmd --help: no options found"
 	if [ -n "$cmd" ]; then
@@ -78,6 +78,10 @@ values analyze -f auto opensm smpquery table ets tc dcb
 values analyze --model ib-packet ib-fluid dtable ets
 values lat --clock tsc monotonic
 values bw --clock tsc monotonic
+values mesh --clock tsc monotonic
+values mesh --topology-format ibnetdiscover lldp file
+values mesh --launch ssh srun
+values converge --launch ssh srun
 # A prefix narrows them; files are never offered.
 [ "$(complete_words rperf lat --clock t)" = tsc ] || fail "rperf lat --clock t: $(complete_words rperf lat --clock t)"
 [ "$(complete_words rperf analyze --model d)" = dtable ] || fail "rperf analyze --model d: not dtable alone"

@@ -56,7 +56,7 @@ PY
 [ -s "$T/runs" ] && fail "$(cat "$T/runs")"
 
 # Help texts within 80 columns.
-for c in "" lat bw server analyze converge agent; do
+for c in "" lat bw server analyze converge mesh agent; do
 	# shellcheck disable=SC2086 # no command: rperf's own help
 	"$RPERF" $c --help >"$T/help" 2>&1 || fail "rperf $c --help exited $?"
 	awk 'length > 80 { print length ": " $0; bad = 1 } END { exit bad }' "$T/help" >"$T/wide" ||
@@ -66,7 +66,7 @@ done
 # The options of --help and of the page: the same set. The page's are
 # its definitions (the line after a .TP); every option of --help must be
 # defined or named there.
-for c in lat bw server analyze converge agent; do
+for c in lat bw server analyze converge mesh agent; do
 	page=$MAN/rperf-$c.1
 	"$RPERF" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
 		grep -oE -- '--[a-z0-9-]+' | sort -u >"$T/help.$c"

@@ -85,6 +85,23 @@ jq -e '.complete == false and (.error | test("cannot be reached"))' "$T/unreache
 tail -n 1 "$T/unreached.jsonl" | jq -e '.event == "end" and (.error | test("cannot be reached"))' \
 	>/dev/null || fail "the unreached converge's stream does not say why: $(cat "$T/unreached.jsonl")"
 
+# mesh whose agents cannot be reached: the document and the stream say
+# why; no pair has a figure.
+"$RPERF" mesh --timeout 1 --hosts "127.0.0.1:$((20000 + ($$ + 9) % 20000)),127.0.0.2" \
+	--json "$T/mesh.json" --json-stream "$T/mesh.jsonl" >/dev/null 2>&1 &&
+	fail "mesh with no agent exited 0"
+valid "$T/mesh.json" "$T/mesh.jsonl"
+jq -e '.complete == false and (.error | test("cannot be reached")) and (.pairs | length) == 2' \
+	"$T/mesh.json" >/dev/null || fail "the unreached mesh's --json: $(cat "$T/mesh.json")"
+jq '.pairs[0].p50.state = "guessed"' "$T/mesh.json" >"$T/mesh-state.json"
+refused mesh-state.json "/pairs/0/p50/state: 'guessed' is not one of"
+jq '.outliers = [{"kind": "pair", "name": "h1 -> h2", "sl": 0}]' "$T/mesh.json" >"$T/mesh-why.json"
+refused mesh-why.json "/outliers/0: 'why' is a required property"
+jq '.schema_version = 1' "$T/mesh.json" >"$T/mesh-version.json"
+refused mesh-version.json "/schema_version: 2 was expected"
+jq -c '.half = 2' "$T/mesh.jsonl" >"$T/mesh-half.jsonl"
+refused mesh-half.jsonl "line 1: "
+
 # Commands that fail before they have results still write their document
 # (complete false, the error): no device here for lat, bw and server, an
 # input refused for analyze and converge.
@@ -93,7 +110,8 @@ tail -n 1 "$T/unreached.jsonl" | jq -e '.event == "end" and (.error | test("cann
 "$RPERF" server -j "$T/failed-server.json" >/dev/null 2>&1
 "$RPERF" analyze -j "$T/failed-analyze.json" "$D/bad-vl.txt" >/dev/null 2>&1
 "$RPERF" converge -j "$T/failed-converge.json" "$D/no-such-scenario.ini" >/dev/null 2>&1
-for k in lat bw server analyze converge; do
+"$RPERF" mesh -j "$T/failed-mesh.json" --hosts h1 >/dev/null 2>&1
+for k in lat bw server analyze converge mesh; do
 	jq -e --arg k "$k" '.command == $k and .complete == false and (.error | length > 0)' \
 		"$T/failed-$k.json" >/dev/null || fail "failed $k: $(cat "$T/failed-$k.json")"
 	valid "$T/failed-$k.json"

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rperf mesh: the latency of every ordered pair of a set of hosts, per
+ * class (SL, and traffic class on RoCE), measured through the converge
+ * agents. The pairs are scheduled as a round-robin tournament (the
+ * circle method): N - 1 rounds of N / 2 disjoint pairs for an even N, N
+ * rounds with one host idle in each for an odd N. Each round runs as two
+ * steps per class, a -> b then b -> a, so no host is in two measurements
+ * at once. Every step is a converge step of lat flows (coord_run_step);
+ * each flow's RTT histogram joins its pair's, in ns.
+ *
+ * Then the outliers, by a robust rule over comparable pairs (one class):
+ * a pair whose p50 lies, even at the low end of its 95 % interval, above
+ * median + k * 1.4826 * MAD of its class's p50s (and above 105 % of the
+ * median, so that a spread tighter than the method's resolution names no
+ * one); a host most of whose pairs are outliers; a class whose median is
+ * above the fastest class's by the same rule. Each says why.
+ *
+ * Engines never print: a caller's callback hears of each step as it ends.
+ */
+#ifndef RPERF_MESH_H
+#define RPERF_MESH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hist.h"
+#include "converge/coord.h"
+#include "fabric/locate.h"
+#include "fabric/topo.h"
+
+#define MESH_MAX_HOSTS		COORD_MAX_HOSTS
+#define MESH_MAX_CLASSES	16
+#define MESH_WHY_MAX		320
+
+/* ------------------------------------------------------------------ */
+/* The schedule (pure)                                                 */
+/* ------------------------------------------------------------------ */
+
+/* One pairing of a round: hosts @a and @b (indices into the host list). */
+struct mesh_match {
+	int a, b;
+};
+
+/* Rounds of the circle method for @n hosts: n - 1 (even n), n (odd n), 0 (n < 2). */
+size_t mesh_n_rounds(size_t n);
+/*
+ * The pairings of round @r (0 .. mesh_n_rounds(n) - 1) of @n hosts into
+ * @out (room for n / 2): host 0 stays, the others turn one place a
+ * round; for an odd @n a phantom host makes the bye and its pairing is
+ * left out. Returns how many pairings: n / 2.
+ */
+size_t mesh_round(size_t n, size_t r, struct mesh_match *out);
+
+/* ------------------------------------------------------------------ */
+/* A run                                                               */
+/* ------------------------------------------------------------------ */
+
+/* One class measured: an SL and, on RoCE, a traffic class. */
+struct mesh_class {
+	int sl, tclass;
+};
+
+/* An earlier pass's p50 of one pair (--reference), in ns. */
+struct mesh_ref {
+	char src[SCENARIO_HOST_MAX], dst[SCENARIO_HOST_MAX];
+	int sl, tclass;
+	double p50_ns, ci_low_ns, ci_high_ns;
+};
+
+struct mesh_opts {
+	const char *const *hosts;	/* the agents' addresses, HOST or HOST:PORT */
+	size_t n_hosts;
+	struct mesh_class classes[MESH_MAX_CLASSES];
+	size_t n_classes;
+	double duration_s, warmup_s;	/* of each step */
+	size_t size_bytes;
+	double mad_k;			/* the outlier rule's k */
+	const struct scenario *base;	/* [global] settings: device, ports, clock ... */
+	const struct converge_opts *conv;	/* launch, token, timeout */
+	const struct topo *topo;	/* --topology: locate the slow hops; NULL: not */
+	const struct mesh_ref *refs;	/* --reference: pairs as their excess over it */
+	size_t n_refs;
+};
+
+/* An ordered pair on a class: what it measured. */
+struct mesh_pair {
+	int src, dst;			/* host indices */
+	size_t cls;			/* of the classes */
+	struct hist *rtt_ns;		/* its RTTs in ns (0: unresolved); NULL: none came */
+	char error[256];		/* its flow's, when it failed */
+	/* Its p50, as the outlier rule read it. */
+	struct hist_quantile p50;
+	bool outlier;
+	char why[MESH_WHY_MAX];
+};
+
+enum mesh_outlier_kind { MESH_OUT_PAIR, MESH_OUT_HOST, MESH_OUT_CLASS };
+
+/* The hops of one class, located over the topology (fabric/locate.h). */
+struct mesh_locate {
+	bool ok;			/* @res holds the fit; else @error says why not */
+	struct locate_result res;
+	size_t n_no_ref;		/* resolved pairs the reference has no figure of */
+	char error[256];
+};
+
+struct mesh_outlier {
+	enum mesh_outlier_kind kind;
+	char name[300];			/* "h1 -> h2", "h3", "sl 1" */
+	size_t cls;			/* the class it was judged in */
+	char why[MESH_WHY_MAX];
+};
+
+/* Where a step is: which pass, round, half (0: a -> b, 1: b -> a), class. */
+struct mesh_step_info {
+	unsigned pass;
+	size_t round, half, cls;
+	size_t index;			/* of the pass's steps */
+	const size_t *pairs;		/* the pairs it measured (indices) */
+	size_t n_pairs;
+	bool cut_short;
+};
+
+struct mesh_run {
+	const struct mesh_opts *o;
+	struct mesh_pair *pairs;	/* n_classes * n * (n - 1): mesh_pair_index() */
+	size_t n_pairs;
+	size_t rounds, steps, steps_done;
+	unsigned pass;
+	double duration_s;		/* of the pass, connecting included */
+	double connect_ms;
+	struct mesh_outlier *outliers;
+	size_t n_outliers;
+	struct mesh_locate *loc;	/* one per class when o->topo, else NULL */
+	bool complete;
+	char error[512];
+};
+
+/* Called after each step, with the pairs it measured already joined. */
+typedef void (*mesh_step_cb)(void *arg, const struct mesh_run *m,
+			     const struct mesh_step_info *s);
+
+/* The index of pair @src -> @dst on class @cls among @n hosts' pairs. */
+size_t mesh_pair_index(size_t n, int src, int dst, size_t cls);
+
+/* @m ready for a pass of @o: every pair empty. 0 or -ENOMEM. */
+int mesh_init(struct mesh_run *m, const struct mesh_opts *o);
+/* Forget the pass's figures (pairs empty again, outliers gone). */
+void mesh_reset(struct mesh_run *m);
+void mesh_free(struct mesh_run *m);
+
+/*
+ * One pass: connect to (or launch) the agents, run every step, hang up.
+ * A signal or a failure ends it early; what was measured is kept, with
+ * m->complete false and m->error set. Then the outliers. 0 or -errno.
+ */
+int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg);
+
+/*
+ * The outlier rule over @m's pairs (pure): sets each pair's p50, outlier
+ * and why, and m->outliers. 0 or -ENOMEM.
+ */
+int mesh_outliers(struct mesh_run *m);
+
+/*
+ * mesh_locate.c: the slow hops of each class (after mesh_outliers(), which
+ * reads the p50s): every pair whose p50 and its interval are resolved,
+ * named by its host (an agent's HOST:PORT is its HOST), as its excess over
+ * the reference's p50 of the same pair when o->refs is given, solved over
+ * o->topo by locate_hops_opt() into m->loc. A class that cannot be solved
+ * says why in its error. 0 or -ENOMEM.
+ */
+int mesh_locate(struct mesh_run *m);
+/* The reference's figure of pair @p, or NULL. */
+const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_pair *p);
+
+#endif

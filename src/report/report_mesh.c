@@ -1,0 +1,622 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rperf mesh's results in every format: the matrices as text, the JSON
+ * document and its stream's events, CSV, OpenMetrics text and gnuplot
+ * heatmaps. Every percentile comes from report_hist_figure() (through
+ * report_rtt_pct_json() for JSON), so a figure the method cannot resolve,
+ * or that the count cannot support, is said as such in every format.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "base/errbuf.h"
+#include "base/jsonfile.h"
+
+/* The mesh's histograms are in ns already. */
+static const struct clock_cal mesh_ns_clk = { .source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1,
+					      .method = "ns" };
+
+/* The three percentiles a pair reports: their keys in report_hist_fields(). */
+static const char *const mesh_pcts[] = { "p50", "p99", "p99_9" };
+#define MESH_N_PCTS (sizeof(mesh_pcts) / sizeof(mesh_pcts[0]))
+
+/* Field @key of report_hist_fields(). */
+static const struct report_field *mesh_field(const char *key)
+{
+	const struct report_field *f;
+	size_t i, n;
+
+	f = report_hist_fields(&n);
+	for (i = 0; i < n && strcmp(f[i].key, key); i++)
+		;
+	return &f[i < n ? i : 0];
+}
+
+/* Percentile @key of pair @p (an empty figure when nothing came). */
+static void mesh_figure(const struct mesh_pair *p, const char *key, struct report_figure *fig)
+{
+	memset(fig, 0, sizeof(*fig));
+	fig->state = fig->q.state = HIST_Q_EMPTY;
+	if (p->rtt_ns)
+		report_hist_figure(p->rtt_ns, hist_zeros(p->rtt_ns), mesh_field(key), &mesh_ns_clk,
+				   fig);
+	if (p->rtt_ns && !hist_count(p->rtt_ns))
+		fig->state = HIST_Q_EMPTY;
+}
+
+static const char *mesh_kind_name(enum mesh_outlier_kind k)
+{
+	return k == MESH_OUT_PAIR ? "pair" : k == MESH_OUT_HOST ? "host" : "sl";
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
+/* ------------------------------------------------------------------ */
+
+/* A percentile of pair @p; a pair without samples has "no_samples". */
+static json_t *mesh_pct_json(const struct mesh_pair *p, const char *key)
+{
+	if (p->rtt_ns)
+		return report_rtt_pct_json(p->rtt_ns, key, &mesh_ns_clk);
+	return json_pack("{s:s, s:n, s:i, s:n, s:n, s:[ii], s:i, s:s}", "state", "no_samples",
+			 "value_ns", "rank", 0, "ci_low_ns", "ci_high_ns", "ci_ranks", 0, 0,
+			 "samples_needed", 0, "reason", "no result came from its agents");
+}
+
+static json_t *mesh_pair_json(const struct mesh_run *m, const struct mesh_pair *p)
+{
+	const struct mesh_class *c = &m->o->classes[p->cls];
+	json_t *o = json_object();
+	size_t i;
+
+	json_object_set_new(o, "src", json_string(m->o->hosts[p->src]));
+	json_object_set_new(o, "dst", json_string(m->o->hosts[p->dst]));
+	json_object_set_new(o, "sl", json_integer(c->sl));
+	json_object_set_new(o, "tclass", json_integer(c->tclass));
+	json_object_set_new(o, "samples", json_integer(p->rtt_ns ?
+				(json_int_t)hist_count(p->rtt_ns) : 0));
+	json_object_set_new(o, "unresolved", json_integer(p->rtt_ns ?
+				(json_int_t)hist_zeros(p->rtt_ns) : 0));
+	for (i = 0; i < MESH_N_PCTS; i++)
+		json_object_set_new(o, mesh_pcts[i], mesh_pct_json(p, mesh_pcts[i]));
+	json_object_set_new(o, "outlier", json_boolean(p->outlier));
+	json_object_set_new(o, "why", p->outlier ? json_string(p->why) : json_null());
+	json_object_set_new(o, "error", p->error[0] ? json_string(p->error) : json_null());
+	return o;
+}
+
+static json_t *mesh_outliers_json(const struct mesh_run *m)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < m->n_outliers; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s}", "kind",
+			mesh_kind_name(m->outliers[i].kind), "name", m->outliers[i].name, "sl",
+			m->o->classes[m->outliers[i].cls].sl, "why", m->outliers[i].why));
+	return a;
+}
+
+static json_t *mesh_config_json(const struct mesh_report_info *info, const struct mesh_run *m)
+{
+	json_t *o = json_object(), *cls = json_array();
+	size_t i;
+
+	for (i = 0; i < m->o->n_classes; i++)
+		json_array_append_new(cls, json_pack("{s:i, s:i}", "sl", m->o->classes[i].sl,
+						     "tclass", m->o->classes[i].tclass));
+	json_object_set_new(o, "source", json_string(info->source));
+	json_object_set_new(o, "classes", cls);
+	json_object_set_new(o, "duration_s", json_real(m->o->duration_s));
+	json_object_set_new(o, "warmup_s", json_real(m->o->warmup_s));
+	json_object_set_new(o, "size_bytes", json_integer((json_int_t)m->o->size_bytes));
+	json_object_set_new(o, "mad_k", json_real(m->o->mad_k));
+	json_object_set_new(o, "interval_s", json_real(info->interval_s));
+	json_object_set_new(o, "reference", info->reference ? json_string(info->reference) :
+			    json_null());
+	return o;
+}
+
+/* @v in ns, or null where it is no figure (not identifiable: NAN; unbounded). */
+static json_t *mesh_ns_or_null(double v)
+{
+	return isfinite(v) ? json_real(round(v * 10) / 10) : json_null();
+}
+
+/* One hop of class @k, as the fabric's localization gave it. */
+static json_t *mesh_hop_json(const struct mesh_run *m, size_t k, const struct locate_hop *h)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(m->o->topo->links[h->link].name));
+	json_object_set_new(o, "sl", json_integer(m->o->classes[k].sl));
+	json_object_set_new(o, "est_ns", mesh_ns_or_null(h->est_ns));
+	json_object_set_new(o, "ci_low_ns", mesh_ns_or_null(h->ci_low_ns));
+	json_object_set_new(o, "ci_high_ns", mesh_ns_or_null(h->ci_high_ns));
+	json_object_set_new(o, "identifiable", json_boolean(h->identifiable));
+	json_object_set_new(o, "group", json_integer(h->group));
+	json_object_set_new(o, "group_est_ns", mesh_ns_or_null(h->group_est_ns));
+	json_object_set_new(o, "group_ci_low_ns", mesh_ns_or_null(h->group_ci_low_ns));
+	json_object_set_new(o, "group_ci_high_ns", mesh_ns_or_null(h->group_ci_high_ns));
+	json_object_set_new(o, "crossed", json_boolean(h->crossed));
+	json_object_set_new(o, "slow", json_boolean(h->slow));
+	json_object_set_new(o, "why", json_string(h->why));
+	return o;
+}
+
+/* Class @k's fit: {sl, residual_rms_ns, used, unresolved, no_reference, rank, ecmp, error}. */
+static json_t *mesh_fit_json(const struct mesh_run *m, size_t k)
+{
+	const struct mesh_locate *l = &m->loc[k];
+
+	return json_pack("{s:i, s:o, s:I, s:I, s:I, s:I, s:b, s:o}", "sl", m->o->classes[k].sl,
+			 "residual_rms_ns", l->ok ? mesh_ns_or_null(l->res.residual_rms_ns) :
+			 json_null(), "used", (json_int_t)l->res.n_used, "unresolved",
+			 (json_int_t)l->res.n_unresolved, "no_reference", (json_int_t)l->n_no_ref,
+			 "rank", (json_int_t)l->res.rank, "ecmp", l->res.ecmp,
+			 "error", l->ok ? json_null() : json_string(l->error));
+}
+
+/* "hops", "locate" and "locate_by_sl" into @o: null without a topology. */
+static void mesh_locate_json(json_t *o, const struct mesh_run *m)
+{
+	json_t *hops = json_array(), *by = json_array();
+	size_t k, i;
+
+	if (!m->o->topo || !m->loc) {
+		json_decref(hops);
+		json_decref(by);
+		json_object_set_new(o, "hops", json_null());
+		json_object_set_new(o, "locate", json_null());
+		json_object_set_new(o, "locate_by_sl", json_null());
+		return;
+	}
+	for (k = 0; k < m->o->n_classes; k++) {
+		for (i = 0; m->loc[k].ok && i < m->loc[k].res.n_hops; i++)
+			json_array_append_new(hops, mesh_hop_json(m, k, &m->loc[k].res.hops[i]));
+		json_array_append_new(by, mesh_fit_json(m, k));
+	}
+	json_object_set_new(o, "hops", hops);
+	json_object_set(o, "locate", json_array_get(by, 0));
+	json_object_set_new(o, "locate_by_sl", by);
+}
+
+json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_run *m)
+{
+	json_t *o = report_doc_new("mesh"), *hosts = json_array(), *pairs = json_array();
+	size_t i;
+
+	for (i = 0; i < m->o->n_hosts; i++)
+		json_array_append_new(hosts, json_string(m->o->hosts[i]));
+	for (i = 0; i < m->n_pairs; i++)
+		json_array_append_new(pairs, mesh_pair_json(m, &m->pairs[i]));
+	json_object_set_new(o, "config", mesh_config_json(info, m));
+	json_object_set_new(o, "hosts", hosts);
+	json_object_set_new(o, "pass", json_integer(m->pass));
+	json_object_set_new(o, "rounds", json_integer((json_int_t)m->rounds));
+	json_object_set_new(o, "steps", json_integer((json_int_t)m->steps));
+	json_object_set_new(o, "steps_done", json_integer((json_int_t)m->steps_done));
+	json_object_set_new(o, "duration_s", json_real(m->duration_s));
+	json_object_set_new(o, "connect_ms", json_real(m->connect_ms));
+	json_object_set_new(o, "pairs", pairs);
+	json_object_set_new(o, "outliers", mesh_outliers_json(m));
+	mesh_locate_json(o, m);
+	json_object_set_new(o, "complete", json_boolean(m->complete));
+	json_object_set_new(o, "error", m->error[0] ? json_string(m->error) : json_null());
+	return o;
+}
+
+json_t *report_mesh_event_step(const struct mesh_run *m, const struct mesh_step_info *s)
+{
+	json_t *o = report_schema_stamp(json_object()), *pairs = json_array();
+	size_t i;
+
+	for (i = 0; i < s->n_pairs; i++)
+		json_array_append_new(pairs, mesh_pair_json(m, &m->pairs[s->pairs[i]]));
+	json_object_set_new(o, "event", json_string("step"));
+	json_object_set_new(o, "command", json_string("mesh"));
+	json_object_set_new(o, "pass", json_integer(s->pass));
+	json_object_set_new(o, "round", json_integer((json_int_t)s->round));
+	json_object_set_new(o, "half", json_integer((json_int_t)s->half));
+	json_object_set_new(o, "sl", json_integer(m->o->classes[s->cls].sl));
+	json_object_set_new(o, "tclass", json_integer(m->o->classes[s->cls].tclass));
+	json_object_set_new(o, "index", json_integer((json_int_t)s->index));
+	json_object_set_new(o, "steps", json_integer((json_int_t)m->steps));
+	json_object_set_new(o, "cut_short", json_boolean(s->cut_short));
+	json_object_set_new(o, "pairs", pairs);
+	return o;
+}
+
+json_t *report_mesh_event_end(const struct mesh_run *m)
+{
+	json_t *o = report_schema_stamp(json_object());
+
+	json_object_set_new(o, "event", json_string("end"));
+	json_object_set_new(o, "command", json_string("mesh"));
+	json_object_set_new(o, "pass", json_integer(m->pass));
+	json_object_set_new(o, "steps_done", json_integer((json_int_t)m->steps_done));
+	json_object_set_new(o, "duration_s", json_real(m->duration_s));
+	json_object_set_new(o, "outliers", mesh_outliers_json(m));
+	json_object_set_new(o, "complete", json_boolean(m->complete));
+	json_object_set_new(o, "error", m->error[0] ? json_string(m->error) : json_null());
+	return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+/* ------------------------------------------------------------------ */
+
+/* A cell of the matrix: the figure in us, or what it is instead. */
+static void mesh_cell(FILE *out, const struct mesh_pair *p, const char *key)
+{
+	struct report_figure fig;
+	char cell[24];
+
+	mesh_figure(p, key, &fig);
+	if (fig.state == HIST_Q_RESOLVED)
+		snprintf(cell, sizeof(cell), "%.2f%s", fig.ns / 1e3,
+			 p->outlier && !strcmp(key, "p50") ? "*" : "");
+	else
+		snprintf(cell, sizeof(cell), "%s", fig.state == HIST_Q_UNRESOLVED ? "unres" :
+			 fig.state == HIST_Q_TOO_FEW ? "few" : p->error[0] ? "error" : "none");
+	fprintf(out, " %9s", cell);
+}
+
+/* Percentile @key of class @k as a matrix, rows the sources. */
+static void mesh_matrix(FILE *out, const struct mesh_run *m, size_t k, const char *key)
+{
+	size_t n = m->o->n_hosts, s, d;
+
+	fprintf(out, "%s, us (row: source, column: destination)\n%-12s", key, "");
+	for (d = 0; d < n; d++)
+		fprintf(out, " %9.9s", m->o->hosts[d]);
+	fputc('\n', out);
+	for (s = 0; s < n; s++) {
+		fprintf(out, "%-12.12s", m->o->hosts[s]);
+		for (d = 0; d < n; d++) {
+			if (s == d)
+				fprintf(out, " %9s", "-");
+			else
+				mesh_cell(out, &m->pairs[mesh_pair_index(n, (int)s, (int)d, k)], key);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* The pairs that failed or measured nothing, once each. */
+static void mesh_table_errors(FILE *out, const struct mesh_run *m)
+{
+	const struct mesh_pair *p;
+	size_t i;
+
+	for (i = 0; i < m->n_pairs; i++) {
+		p = &m->pairs[i];
+		if (p->error[0])
+			fprintf(out, "%s -> %s, sl %d: %s\n", m->o->hosts[p->src], m->o->hosts[p->dst],
+				m->o->classes[p->cls].sl, p->error);
+	}
+}
+
+/* A figure in us for the table, or what it is instead. */
+static void mesh_us(char *buf, size_t len, double ns)
+{
+	if (isfinite(ns))
+		snprintf(buf, len, "%.3f", ns / 1e3);
+	else
+		snprintf(buf, len, "%s", isnan(ns) ? "-" : "inf");
+}
+
+/* Class @k's located hops: those some pair crosses, then the fit. */
+static void mesh_table_hops(FILE *out, const struct mesh_run *m, size_t k)
+{
+	const struct mesh_locate *l = &m->loc[k];
+	const struct locate_hop *h;
+	char est[24], lo[24], hi[24];
+	size_t i;
+
+	fprintf(out, "\nhops, sl %d (round-trip share, us [95 %% interval]):\n",
+		m->o->classes[k].sl);
+	if (!l->ok) {
+		fprintf(out, "  not located: %s\n", l->error);
+		return;
+	}
+	for (i = 0; i < l->res.n_hops; i++) {
+		h = &l->res.hops[i];
+		if (!h->crossed)
+			continue;
+		mesh_us(est, sizeof(est), h->est_ns);
+		mesh_us(lo, sizeof(lo), h->ci_low_ns);
+		mesh_us(hi, sizeof(hi), h->ci_high_ns);
+		fprintf(out, "  %-32s %9s [%s, %s]%s  %s\n", m->o->topo->links[h->link].name, est,
+			lo, hi, h->slow ? " SLOW" : "", h->why);
+	}
+	fprintf(out, "residual %.3f us RMS over %zu pairs (%zu unresolved left out%s), rank %zu%s\n",
+		l->res.residual_rms_ns / 1e3, l->res.n_used, l->res.n_unresolved,
+		m->o->n_refs ? ", as the excess over the reference" : "", l->res.rank,
+		l->res.ecmp ? "; ECMP: some pairs have several shortest paths, one was taken" : "");
+}
+
+void report_mesh_table(FILE *out, const struct mesh_report_info *info, const struct mesh_run *m)
+{
+	size_t k, i;
+
+	fprintf(out, "rperf mesh: %zu hosts, %zu rounds, %zu of %zu steps in %.1f s (pass %u)\n",
+		m->o->n_hosts, m->rounds, m->steps_done, m->steps, m->duration_s, m->pass);
+	for (k = 0; k < m->o->n_classes; k++) {
+		fprintf(out, "\nsl %d, tclass %d\n", m->o->classes[k].sl, m->o->classes[k].tclass);
+		for (i = 0; i < MESH_N_PCTS; i++)
+			mesh_matrix(out, m, k, mesh_pcts[i]);
+	}
+	fprintf(out, "\n(*: an outlier; unres: its rank falls among samples %s; few: too few "
+		"samples for it)\n", "not above 0 (the loopback SEND completed at or after the wire SEND)");
+	mesh_table_errors(out, m);
+	fprintf(out, "\noutliers (median + %g x 1.4826 x MAD of each class's pairs): %s\n",
+		m->o->mad_k, m->n_outliers ? "" : "none");
+	for (i = 0; i < m->n_outliers; i++)
+		fprintf(out, "  %s %s, sl %d: %s\n", mesh_kind_name(m->outliers[i].kind),
+			m->outliers[i].name, m->o->classes[m->outliers[i].cls].sl, m->outliers[i].why);
+	for (k = 0; m->o->topo && m->loc && k < m->o->n_classes; k++)
+		mesh_table_hops(out, m, k);
+	if (!m->complete)
+		fprintf(out, "\nincomplete: %s\n", m->error[0] ? m->error : "stopped");
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV                                                                 */
+/* ------------------------------------------------------------------ */
+
+/* state,value_ns,ci_low_ns,ci_high_ns of one percentile; empty where none. */
+static void mesh_csv_pct(FILE *out, const struct mesh_pair *p, const char *key)
+{
+	struct report_figure fig;
+	uint64_t n = p->rtt_ns ? hist_count(p->rtt_ns) : 0, unres = p->rtt_ns ?
+		     hist_zeros(p->rtt_ns) : 0;
+	bool ranked;
+
+	mesh_figure(p, key, &fig);
+	ranked = fig.q.state != HIST_Q_EMPTY;
+	fprintf(out, ",%s", report_state_word(fig.q.state));
+	if (fig.state == HIST_Q_RESOLVED && ranked)
+		fprintf(out, ",%.1f", fig.ns);
+	else
+		fputc(',', out);
+	if (ranked && fig.q.lo_rank && !fig.q.lo_unresolved)
+		fprintf(out, ",%.1f", fig.lo_ns);
+	else
+		fputc(',', out);
+	if (ranked && fig.q.hi_rank <= n && fig.q.hi_rank > unres)
+		fprintf(out, ",%.1f", fig.hi_ns);
+	else
+		fputc(',', out);
+}
+
+void report_mesh_csv(FILE *out, const struct mesh_run *m)
+{
+	const struct mesh_pair *p;
+	size_t i, j;
+
+	fprintf(out, "pass,src,dst,sl,tclass,samples,unresolved");
+	for (j = 0; j < MESH_N_PCTS; j++)
+		fprintf(out, ",%s_state,%s_ns,%s_ci_low_ns,%s_ci_high_ns", mesh_pcts[j], mesh_pcts[j],
+			mesh_pcts[j], mesh_pcts[j]);
+	fprintf(out, ",outlier\n");
+	for (i = 0; i < m->n_pairs; i++) {
+		p = &m->pairs[i];
+		fprintf(out, "%u,%s,%s,%d,%d,%" PRIu64 ",%" PRIu64, m->pass, m->o->hosts[p->src],
+			m->o->hosts[p->dst], m->o->classes[p->cls].sl, m->o->classes[p->cls].tclass,
+			p->rtt_ns ? hist_count(p->rtt_ns) : 0, p->rtt_ns ? hist_zeros(p->rtt_ns) : 0);
+		for (j = 0; j < MESH_N_PCTS; j++)
+			mesh_csv_pct(out, p, mesh_pcts[j]);
+		fprintf(out, ",%s\n", p->outlier ? "yes" : "no");
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* OpenMetrics                                                         */
+/* ------------------------------------------------------------------ */
+
+/* A label value, escaped as the exposition format says (\\, \", \n). */
+static void om_label(FILE *out, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', out);
+		if (*v == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*v, out);
+	}
+}
+
+/* {src="..",dst="..",sl="..",tclass=".." and @more (may be ""). */
+static void om_labels(FILE *out, const struct mesh_run *m, const struct mesh_pair *p,
+		      const char *more)
+{
+	fputs("{src=\"", out);
+	om_label(out, m->o->hosts[p->src]);
+	fputs("\",dst=\"", out);
+	om_label(out, m->o->hosts[p->dst]);
+	fprintf(out, "\",sl=\"%d\",tclass=\"%d\"%s}", m->o->classes[p->cls].sl,
+		m->o->classes[p->cls].tclass, more);
+}
+
+/* One pair's summary: its resolved quantiles, the count and sum of its resolved RTTs. */
+static void om_summary(FILE *out, const struct mesh_run *m, const struct mesh_pair *p)
+{
+	static const char *const q[] = { "0.5", "0.99", "0.999" };
+	struct report_figure fig;
+	char more[32];
+	uint64_t n;
+	size_t j;
+
+	if (!p->rtt_ns)
+		return;
+	for (j = 0; j < MESH_N_PCTS; j++) {
+		mesh_figure(p, mesh_pcts[j], &fig);
+		if (fig.state != HIST_Q_RESOLVED)
+			continue;	/* not resolved: not a number */
+		snprintf(more, sizeof(more), ",quantile=\"%s\"", q[j]);
+		fputs("rperf_mesh_rtt_seconds", out);
+		om_labels(out, m, p, more);
+		fprintf(out, " %.9g\n", fig.ns / 1e9);
+	}
+	n = hist_count(p->rtt_ns) - hist_zeros(p->rtt_ns);
+	fputs("rperf_mesh_rtt_seconds_count", out);
+	om_labels(out, m, p, "");
+	fprintf(out, " %" PRIu64 "\nrperf_mesh_rtt_seconds_sum", n);
+	om_labels(out, m, p, "");
+	fprintf(out, " %.9g\n", hist_mean(p->rtt_ns) * (double)hist_count(p->rtt_ns) / 1e9);
+}
+
+/* A gauge per pair: @what of each. */
+static void om_gauge(FILE *out, const struct mesh_run *m, const char *name, const char *help,
+		     bool outlier)
+{
+	const struct mesh_pair *p;
+	size_t i;
+
+	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	for (i = 0; i < m->n_pairs; i++) {
+		p = &m->pairs[i];
+		fputs(name, out);
+		om_labels(out, m, p, "");
+		fprintf(out, " %" PRIu64 "\n", outlier ? (uint64_t)p->outlier :
+			p->rtt_ns ? hist_zeros(p->rtt_ns) : 0);
+	}
+}
+
+/* The located hops: each identifiable one's round-trip share, and which are slow. */
+static void om_hops(FILE *out, const struct mesh_run *m)
+{
+	const struct locate_hop *h;
+	size_t k, i, pass;
+
+	if (!m->o->topo || !m->loc)
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		fprintf(out, pass ? "# HELP rperf_mesh_hop_slow 1 when the hop is named slow\n"
+			"# TYPE rperf_mesh_hop_slow gauge\n" :
+			"# HELP rperf_mesh_hop_seconds A hop's round-trip share, where the pairs "
+			"identify it\n# TYPE rperf_mesh_hop_seconds gauge\n");
+		for (k = 0; k < m->o->n_classes; k++)
+			for (i = 0; m->loc[k].ok && i < m->loc[k].res.n_hops; i++) {
+				h = &m->loc[k].res.hops[i];
+				if (!h->crossed || (!pass && !h->identifiable))
+					continue;
+				fputs(pass ? "rperf_mesh_hop_slow{link=\"" :
+				      "rperf_mesh_hop_seconds{link=\"", out);
+				om_label(out, m->o->topo->links[h->link].name);
+				fprintf(out, "\",sl=\"%d\"} ", m->o->classes[k].sl);
+				if (pass)
+					fprintf(out, "%d\n", h->slow);
+				else
+					fprintf(out, "%.9g\n", h->est_ns / 1e9);
+			}
+	}
+}
+
+int report_mesh_openmetrics(FILE *out, const struct mesh_run *m)
+{
+	size_t i;
+
+	fprintf(out, "# HELP rperf_mesh_rtt_seconds RTT of each ordered pair, its host's "
+		"loopback subtracted (rperf mesh); unresolved quantiles left out\n"
+		"# TYPE rperf_mesh_rtt_seconds summary\n");
+	for (i = 0; i < m->n_pairs; i++)
+		om_summary(out, m, &m->pairs[i]);
+	om_gauge(out, m, "rperf_mesh_rtt_unresolved_samples",
+		 "RTT samples not above 0 (the loopback SEND completed at or after the wire SEND)",
+		 false);
+	om_gauge(out, m, "rperf_mesh_pair_outlier",
+		 "1 when the pair's p50 is an outlier of its SL (median + k MADs)", true);
+	om_hops(out, m);
+	fprintf(out, "# HELP rperf_mesh_complete 1 when every step of the mesh ran\n"
+		"# TYPE rperf_mesh_complete gauge\nrperf_mesh_complete %d\n"
+		"# HELP rperf_mesh_duration_seconds How long the mesh's pass took\n"
+		"# TYPE rperf_mesh_duration_seconds gauge\nrperf_mesh_duration_seconds %.3f\n"
+		"# EOF\n", m->complete, m->duration_s);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* gnuplot                                                             */
+/* ------------------------------------------------------------------ */
+
+/* The matrix of class @k's p50s in us, one row per source; NaN: no figure. */
+static int mesh_plot_fill_dat(FILE *f, void *arg)
+{
+	const void *const *a = arg;
+	const struct mesh_run *m = a[0];
+	size_t k = *(const size_t *)a[1], n = m->o->n_hosts, s, d;
+	struct report_figure fig;
+
+	for (s = 0; s < n; s++) {
+		for (d = 0; d < n; d++) {
+			if (s != d)
+				mesh_figure(&m->pairs[mesh_pair_index(n, (int)s, (int)d, k)], "p50",
+					    &fig);
+			if (s == d || fig.state != HIST_Q_RESOLVED)
+				fprintf(f, "%sNaN", d ? " " : "");
+			else
+				fprintf(f, "%s%.3f", d ? " " : "", fig.ns / 1e3);
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* The script that draws the matrix @a[2] (a base name) as a heatmap. */
+static int mesh_plot_fill_gp(FILE *f, void *arg)
+{
+	const void *const *a = arg;
+	const struct mesh_run *m = a[0];
+	size_t k = *(const size_t *)a[1], i;
+	const char *base = a[2];
+
+	fprintf(f, "# rperf mesh: p50 RTT per ordered pair, sl %d tclass %d (gnuplot %s.gp)\n"
+		"set terminal pngcairo size 900,760 noenhanced font \",10\"\n"
+		"set output \"%s.png\"\nset title \"rperf mesh: p50 RTT (us), sl %d\"\n"
+		"set xlabel \"destination\"\nset ylabel \"source\"\nset yrange [] reverse\n"
+		"set cblabel \"RTT (us)\"\nset palette defined (0 \"white\", 1 \"yellow\", "
+		"2 \"red\")\nset xtics rotate by 45 right (", m->o->classes[k].sl,
+		m->o->classes[k].tclass, base, base, m->o->classes[k].sl);
+	for (i = 0; i < m->o->n_hosts; i++)
+		fprintf(f, "%s\"%s\" %zu", i ? ", " : "", m->o->hosts[i], i);
+	fprintf(f, ")\nset ytics (");
+	for (i = 0; i < m->o->n_hosts; i++)
+		fprintf(f, "%s\"%s\" %zu", i ? ", " : "", m->o->hosts[i], i);
+	fprintf(f, ")\n# NaN: no figure (the diagonal, unresolved, too few samples)\n"
+		"plot \"%s.dat\" matrix with image notitle\n", base);
+	return ferror(f) ? -1 : 0;
+}
+
+int report_mesh_plot(const char *prefix, const struct mesh_run *m, char *err, size_t errlen)
+{
+	char base[1024], path[1100];
+	const void *arg[3];
+	size_t k;
+	int ret;
+
+	for (k = 0; k < m->o->n_classes; k++) {
+		if (m->o->classes[k].tclass)
+			snprintf(base, sizeof(base), "%s-sl%d-tc%d", prefix, m->o->classes[k].sl,
+				 m->o->classes[k].tclass);
+		else
+			snprintf(base, sizeof(base), "%s-sl%d", prefix, m->o->classes[k].sl);
+		arg[0] = m;
+		arg[1] = &k;
+		arg[2] = base;
+		snprintf(path, sizeof(path), "%s.dat", base);
+		ret = textfile_write(path, mesh_plot_fill_dat, arg, err, errlen);
+		snprintf(path, sizeof(path), "%s.gp", base);
+		if (!ret)
+			ret = textfile_write(path, mesh_plot_fill_gp, arg, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

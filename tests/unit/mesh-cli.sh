@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# rperf mesh without RDMA hardware: exit statuses and usage errors; a mesh
+# whose agents cannot be reached still writes every output, each saying
+# so; its OpenMetrics text, and that of a made-up mesh with unresolved and
+# empty pairs (tests/unit/test_mesh --openmetrics), pass `promtool check
+# metrics` (Debian's prometheus package).
+# Run by `make check` with RPERF (the built binary) and TEST_TOP set.
+RPERF=${RPERF:-src/rperf}
+TOP=${TEST_TOP:-.}
+TEST_MESH=${TEST_MESH:-tests/unit/test_mesh}
+T=$(mktemp -d "${TMPDIR:-/tmp}/mesh-cli.XXXXXX")
+fails=0
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# expect STATUS ARGS...: run rperf mesh ARGS, check its exit status.
+expect() {
+	want=$1
+	shift
+	"$RPERF" mesh "$@" >"$T/out" 2>"$T/err"
+	got=$?
+	[ "$got" = "$want" ] || fail "rperf mesh $* exited $got, want $want: $(cat "$T/err")"
+}
+
+# has PATTERN: the last stderr contains PATTERN (grep -E).
+has() {
+	grep -Eq -- "$1" "$T/err" || fail "stderr lacks '$1': $(cat "$T/err")"
+}
+
+command -v promtool >/dev/null || { fail "promtool is missing (apt-get install prometheus)"; exit 1; }
+
+expect 0 --help
+expect 2
+has "a scenario or --hosts"
+expect 2 --hosts h1,h2 s.ini
+expect 2 --hosts h1
+has "two hosts or more"
+expect 2 --hosts h1,h2 --sl 16
+has "--sl '16': expected 0 to 15"
+expect 2 --hosts h1,h2 --sl 0,1 --tclass 96
+has "as many of each"
+expect 2 --hosts h1,h2 --count 3
+has "--count goes with --interval"
+expect 2 --hosts h1,h2 --launch ssh
+has "--launch needs --token-file"
+expect 2 --hosts "h1,[::1"
+has "host '\[::1'"
+
+# The fabric's inputs: refused before any agent is reached.
+printf 'h1 sw1\nh2 sw1:p1:x\n' >"$T/bad.topo"
+expect 2 --hosts h1,h2 --topology "$T/bad.topo"
+has "bad.topo:2: "
+expect 2 --hosts h1,h2 --reference "$T/m.json"
+has "--reference goes with --topology"
+printf 'h1 sw1\nh2 sw1\n' >"$T/fabric.topo"
+echo '{"command": "lat"}' >"$T/lat.json"
+expect 2 --hosts h1,h2 --topology "$T/fabric.topo" --reference "$T/lat.json"
+has "not an rperf mesh document"
+expect 2 --hosts h1,h2 --topology "$T/fabric.topo" --topology-format dot
+has "--topology-format 'dot': expected ibnetdiscover, lldp or file"
+
+# No agent listens: every output is written, and says the mesh is incomplete.
+P=$((20000 + ($$ + 11) % 20000))
+expect 1 --hosts "127.0.0.1:$P 127.0.0.2:$P,127.0.0.3:$P" --timeout 1 --sl 0,2 \
+	-j "$T/m.json" --json-stream "$T/m.jsonl" --csv "$T/m.csv" --openmetrics "$T/m.prom" \
+	--plot "$T/heat"
+has "cannot be reached"
+grep -q "^incomplete: .*cannot be reached" "$T/out" || fail "the table does not say why: $(cat "$T/out")"
+"$TOP/scripts/validate-json" "$TOP/schema" "$T/m.json" "$T/m.jsonl" >"$T/v" 2>&1 ||
+	fail "outputs do not validate: $(cat "$T/v")"
+jq -e '.complete == false and .rounds == 3 and .steps == 12 and (.pairs | length) == 12 and
+	([.pairs[].p50.state] | unique) == ["no_samples"]' "$T/m.json" >/dev/null ||
+	fail "unexpected JSON: $(cat "$T/m.json")"
+[ "$(wc -l <"$T/m.csv")" = 13 ] || fail "expected a header and 12 rows: $(cat "$T/m.csv")"
+for f in heat-sl0.gp heat-sl0.dat heat-sl2.gp heat-sl2.dat; do
+	[ -s "$T/$f" ] || fail "--plot wrote no $f"
+done
+[ "$(grep -c NaN "$T/heat-sl0.dat")" = 3 ] || fail "a pair without figures is not NaN: $(cat "$T/heat-sl0.dat")"
+ls "$T" | grep -q 'm\.prom\.' && fail "a temporary file was left: $(ls "$T")"
+promtool check metrics <"$T/m.prom" >"$T/p" 2>&1 || fail "promtool: $(cat "$T/p")"
+grep -q '^rperf_mesh_complete 0$' "$T/m.prom" || fail "the OpenMetrics text does not say incomplete"
+
+# With a topology and no figure, the hops are not located, and say why.
+expect 1 --hosts "127.0.0.1:$P,127.0.0.2:$P" --timeout 1 --topology "$T/fabric.topo" \
+	-j "$T/t.json"
+"$TOP/scripts/validate-json" "$TOP/schema" "$T/t.json" >"$T/v" 2>&1 ||
+	fail "the JSON with a topology does not validate: $(cat "$T/v")"
+jq -e '.locate.error != null and .hops == [] and (.locate_by_sl | length) == 1' "$T/t.json" \
+	>/dev/null || fail "no figure, yet hops: $(jq -c '[.hops, .locate]' "$T/t.json")"
+
+# A made-up mesh over two switches, the trunk 20 us slower: its JSON
+# validates, the trunk is the one slow hop.
+"$TEST_MESH" --located >"$T/located.json" 2>"$T/located.txt" || fail "test_mesh --located failed"
+"$TOP/scripts/validate-json" "$TOP/schema" "$T/located.json" >"$T/v" 2>&1 ||
+	fail "the located JSON does not validate: $(cat "$T/v")"
+jq -e '[.hops[] | select(.slow) | .name] == ["sw1:p3 - sw2:p3"]' "$T/located.json" >/dev/null ||
+	fail "the trunk is not the one slow hop: $(jq -c .hops "$T/located.json")"
+grep -q '^  sw1:p3 - sw2:p3 .* SLOW' "$T/located.txt" || fail "the table does not name the trunk: $(cat "$T/located.txt")"
+
+# A made-up mesh with figures, unresolved quantiles and an empty pair.
+"$TEST_MESH" --openmetrics >"$T/made-up.prom" || fail "test_mesh --openmetrics failed"
+grep -q 'quantile="0.5"' "$T/made-up.prom" || fail "the made-up mesh has no quantile"
+promtool check metrics <"$T/made-up.prom" >"$T/p" 2>&1 || fail "promtool: $(cat "$T/p")"
+# promtool can fail: a counter without _total, a broken line.
+sed 's/^rperf_mesh_rtt_seconds_count{src="h2"/rperf_mesh_rtt_seconds_count{src=h2"/' \
+	"$T/made-up.prom" >"$T/broken.prom"
+promtool check metrics <"$T/broken.prom" >/dev/null 2>&1 && fail "promtool let a broken line through"
+
+[ "$fails" = 0 ] || exit 1
+echo "mesh-cli: all passed"

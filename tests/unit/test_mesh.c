@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rperf mesh without agents: the round-robin schedule (every ordered pair
+ * once, no host twice in a step, N - 1 rounds for an even N), the
+ * outlier rule on made-up matrices, the OpenMetrics text, the hops
+ * located over a topology. With --openmetrics, prints a made-up mesh's
+ * OpenMetrics text instead (for promtool), with --located the JSON of a
+ * mesh over two switches with its hops (for the schema), its table on
+ * stderr (tests/unit/mesh-cli.sh).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "converge/mesh.h"
+#include "report/report.h"
+#include "unit.h"
+
+#define MAX_N 41
+
+/* Every ordered pair exactly once over the rounds' two halves; no host twice in a half. */
+static void check_schedule(size_t n)
+{
+	static unsigned seen[MAX_N][MAX_N];
+	struct mesh_match mt[MAX_N / 2 + 1];
+	size_t r, i, k, h, rounds = mesh_n_rounds(n);
+	unsigned busy[MAX_N];
+	int s, d;
+
+	memset(seen, 0, sizeof(seen));
+	assert_int_equal(rounds, n % 2 ? n : n - 1);
+	for (r = 0; r < rounds; r++) {
+		k = mesh_round(n, r, mt);
+		assert_int_equal(k, n / 2);
+		for (h = 0; h < 2; h++) {
+			memset(busy, 0, sizeof(busy));
+			for (i = 0; i < k; i++) {
+				s = h ? mt[i].b : mt[i].a;
+				d = h ? mt[i].a : mt[i].b;
+				assert_true(s >= 0 && (size_t)s < n && d >= 0 && (size_t)d < n);
+				assert_int_not_equal(s, d);
+				assert_int_equal(busy[s]++, 0);
+				assert_int_equal(busy[d]++, 0);
+				seen[s][d]++;
+			}
+		}
+	}
+	for (s = 0; (size_t)s < n; s++)
+		for (d = 0; (size_t)d < n; d++)
+			if (s != d && seen[s][d] != 1)
+				fail_msg("n %zu: %d -> %d measured %u times", n, s, d, seen[s][d]);
+}
+
+static void test_schedule(void **state)
+{
+	size_t n;
+
+	(void)state;
+	assert_int_equal(mesh_n_rounds(0), 0);
+	assert_int_equal(mesh_n_rounds(1), 0);
+	for (n = 2; n <= MAX_N; n++)
+		check_schedule(n);
+	assert_int_equal(mesh_n_rounds(8), 7);
+	assert_int_equal(mesh_n_rounds(1000), 999);
+}
+
+static const char *const hosts[] = { "h1", "h2", "h3", "h4", "h5" };
+
+/* A pair's RTTs: @n samples around @ns (+- 1 %, spread evenly), @zeros unresolved. */
+static struct hist *rtts(double ns, unsigned n, unsigned zeros)
+{
+	struct hist *h = hist_new();
+	unsigned i;
+
+	for (i = 0; i < zeros; i++)
+		hist_record(h, 0);
+	for (i = 0; i < n; i++)
+		hist_record(h, (uint64_t)(ns * (0.99 + 0.02 * i / n)));
+	return h;
+}
+
+/* A mesh of @n hosts on @n_cls classes, class k's pairs at base * (1 + k / 2). */
+static void made_up(struct mesh_run *m, struct mesh_opts *o, size_t n, size_t n_cls)
+{
+	size_t i, k;
+
+	memset(o, 0, sizeof(*o));
+	o->hosts = hosts;
+	o->n_hosts = n;
+	o->n_classes = n_cls;
+	for (k = 0; k < n_cls; k++)
+		o->classes[k] = (struct mesh_class){ .sl = (int)k, .tclass = 0 };
+	o->mad_k = 3;
+	o->duration_s = 1;
+	o->size_bytes = 64;
+	assert_int_equal(mesh_init(m, o), 0);
+	m->pass = 1;
+	for (i = 0; i < m->n_pairs; i++)
+		m->pairs[i].rtt_ns = rtts(10000 * (1 + 0.5 * (double)m->pairs[i].cls) *
+					  (1 + 0.004 * (double)(i % 5)), 2000, 0);
+	m->complete = true;
+}
+
+/* Host @h's pairs on class @k at @ns. */
+static void slow_host(struct mesh_run *m, int h, size_t k, double ns)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_pairs; i++)
+		if (m->pairs[i].cls == k && (m->pairs[i].src == h || m->pairs[i].dst == h)) {
+			hist_free(m->pairs[i].rtt_ns);
+			m->pairs[i].rtt_ns = rtts(ns, 2000, 0);
+		}
+}
+
+static size_t count_kind(const struct mesh_run *m, enum mesh_outlier_kind kind)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->n_outliers; i++)
+		n += m->outliers[i].kind == kind;
+	return n;
+}
+
+/* One slow host of five: its 8 pairs named, it named, no one else. */
+static void test_outlier_host(void **state)
+{
+	struct mesh_opts o;
+	struct mesh_run m;
+	size_t i;
+
+	(void)state;
+	made_up(&m, &o, 5, 1);
+	slow_host(&m, 4, 0, 20000);
+	assert_int_equal(mesh_outliers(&m), 0);
+	for (i = 0; i < m.n_pairs; i++) {
+		assert_int_equal(m.pairs[i].outlier, m.pairs[i].src == 4 || m.pairs[i].dst == 4);
+		if (m.pairs[i].outlier)
+			assert_non_null(strstr(m.pairs[i].why, "median"));
+	}
+	assert_int_equal(count_kind(&m, MESH_OUT_PAIR), 8);
+	assert_int_equal(count_kind(&m, MESH_OUT_HOST), 1);
+	for (i = 0; i < m.n_outliers; i++)
+		if (m.outliers[i].kind == MESH_OUT_HOST) {
+			assert_string_equal(m.outliers[i].name, "h5");
+			assert_non_null(strstr(m.outliers[i].why, "8 of its 8 pairs"));
+		}
+	mesh_free(&m);
+}
+
+/*
+ * Within the floor: a pair 3 % above a spread of nothing is not named
+ * (5 % of the median); 8 % above is. A pair whose p50 is unresolved is
+ * not judged, and an empty one neither.
+ */
+static void test_outlier_floor(void **state)
+{
+	struct mesh_opts o;
+	struct mesh_run m;
+	size_t i;
+
+	(void)state;
+	made_up(&m, &o, 4, 1);
+	for (i = 0; i < m.n_pairs; i++) {
+		hist_free(m.pairs[i].rtt_ns);
+		m.pairs[i].rtt_ns = rtts(10000, 2000, 0);
+	}
+	hist_free(m.pairs[1].rtt_ns);
+	m.pairs[1].rtt_ns = rtts(10300, 2000, 0);
+	hist_free(m.pairs[2].rtt_ns);
+	m.pairs[2].rtt_ns = rtts(50000, 1000, 1500);	/* p50 among the zeros */
+	hist_free(m.pairs[3].rtt_ns);
+	m.pairs[3].rtt_ns = NULL;
+	assert_int_equal(mesh_outliers(&m), 0);
+	assert_int_equal(m.n_outliers, 0);
+	assert_int_equal(m.pairs[2].p50.state, HIST_Q_UNRESOLVED);
+	assert_int_equal(m.pairs[3].p50.state, HIST_Q_EMPTY);
+	hist_free(m.pairs[1].rtt_ns);
+	m.pairs[1].rtt_ns = rtts(10800, 2000, 0);
+	assert_int_equal(mesh_outliers(&m), 0);
+	assert_int_equal(m.n_outliers, 1);
+	assert_true(m.pairs[1].outlier);
+	assert_string_equal(m.outliers[0].name, "h1 -> h3");
+	mesh_free(&m);
+}
+
+/* Two classes, the second 1.5 times the first: it is named, the first not. */
+static void test_outlier_class(void **state)
+{
+	struct mesh_opts o;
+	struct mesh_run m;
+
+	(void)state;
+	made_up(&m, &o, 4, 2);
+	assert_int_equal(mesh_outliers(&m), 0);
+	assert_int_equal(count_kind(&m, MESH_OUT_PAIR), 0);
+	assert_int_equal(count_kind(&m, MESH_OUT_CLASS), 1);
+	assert_string_equal(m.outliers[0].name, "sl 1");
+	assert_non_null(strstr(m.outliers[0].why, "fastest class's (sl 0)"));
+	mesh_free(&m);
+}
+
+/*
+ * Two switches joined by a trunk, h1 and h2 on sw1, h3 and h4 on sw2;
+ * every pair 10 us, 20 us more across the trunk: the trunk is located at
+ * 20 us and named slow, no host link is; the JSON and the OpenMetrics
+ * text carry the hops. With a reference of the same figures less 20 us
+ * across, the excess puts the trunk at 20 us again and the host links at 0.
+ */
+static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *topo,
+			 struct mesh_ref *refs)
+{
+	static const char fabric[] = "h1 sw1:p1\nh2 sw1:p2\nh3 sw2:p1\nh4 sw2:p2\n"
+				     "sw1:p3 sw2:p3\n";
+	char err[256];
+	bool across;
+	size_t i;
+
+	memset(topo, 0, sizeof(*topo));
+	assert_int_equal(topo_parse(topo, "fabric", fabric, "file", NULL, err, sizeof(err)), 0);
+	made_up(m, o, 4, 1);
+	o->topo = topo;
+	for (i = 0; i < m->n_pairs; i++) {
+		across = (m->pairs[i].src < 2) != (m->pairs[i].dst < 2);
+		hist_free(m->pairs[i].rtt_ns);
+		m->pairs[i].rtt_ns = rtts(across ? 30000 : 10000, 2000, 0);
+		refs[i] = (struct mesh_ref){ .sl = 0, .p50_ns = 10000, .ci_low_ns = 9990,
+					     .ci_high_ns = 10010 };
+		snprintf(refs[i].src, sizeof(refs[i].src), "%s", hosts[m->pairs[i].src]);
+		snprintf(refs[i].dst, sizeof(refs[i].dst), "%s", hosts[m->pairs[i].dst]);
+	}
+	assert_int_equal(mesh_outliers(m), 0);
+	assert_int_equal(mesh_locate(m), 0);
+}
+
+static void test_locate(void **state)
+{
+	const struct locate_hop *h;
+	struct topo topo;
+	struct mesh_ref refs[12];
+	struct mesh_report_info info = { .source = "--hosts" };
+	struct mesh_opts o;
+	struct mesh_run m;
+	char *text = NULL;
+	size_t i, len = 0, n_slow = 0;
+	json_t *doc;
+	FILE *f;
+	bool across;
+
+	(void)state;
+	two_switches(&m, &o, &topo, refs);
+	assert_true(m.loc[0].ok);
+	assert_int_equal(m.loc[0].res.n_used, 12);
+	for (i = 0; i < m.loc[0].res.n_hops; i++) {
+		h = &m.loc[0].res.hops[i];
+		assert_true(h->identifiable);
+		across = topo.nodes[topo.links[h->link].a].is_switch &&
+			 topo.nodes[topo.links[h->link].b].is_switch;
+		assert_near(h->est_ns, across ? 20000 : 5000, 200);
+		assert_int_equal(h->slow, across);
+		n_slow += h->slow;
+	}
+	assert_int_equal(n_slow, 1);
+	doc = report_mesh_json(&info, &m);
+	assert_int_equal(json_array_size(json_object_get(doc, "hops")), 5);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "locate"), "used")),
+			 12);
+	json_decref(doc);
+	f = open_memstream(&text, &len);
+	assert_int_equal(report_mesh_openmetrics(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "rperf_mesh_hop_slow{link=\"sw1:p3 - sw2:p3\",sl=\"0\"} 1\n"));
+	free(text);
+	/* The excess over a reference at 10 us everywhere. */
+	o.refs = refs;
+	o.n_refs = m.n_pairs;
+	assert_int_equal(mesh_locate(&m), 0);
+	assert_true(m.loc[0].ok);
+	for (i = 0; i < m.loc[0].res.n_hops; i++) {
+		h = &m.loc[0].res.hops[i];
+		across = topo.nodes[topo.links[h->link].a].is_switch &&
+			 topo.nodes[topo.links[h->link].b].is_switch;
+		assert_near(h->est_ns, across ? 20000 : 0, 200);
+	}
+	mesh_free(&m);
+	topo_free(&topo);
+}
+
+/* The made-up mesh behind the OpenMetrics test: an unresolved pair, an empty one. */
+static void om_mesh(struct mesh_run *m, struct mesh_opts *o)
+{
+	made_up(m, o, 3, 2);
+	hist_free(m->pairs[0].rtt_ns);
+	m->pairs[0].rtt_ns = rtts(12000, 100, 9950);	/* p50, p99 unresolved */
+	hist_free(m->pairs[1].rtt_ns);
+	m->pairs[1].rtt_ns = NULL;
+	assert_int_equal(mesh_outliers(m), 0);
+}
+
+static void test_openmetrics(void **state)
+{
+	struct mesh_opts o;
+	struct mesh_run m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	om_mesh(&m, &o);
+	assert_int_equal(report_mesh_openmetrics(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "# TYPE rperf_mesh_rtt_seconds summary\n"));
+	assert_non_null(strstr(text, "# HELP rperf_mesh_rtt_seconds "));
+	/* Pair h2 -> h3 on sl 0, 10.12 us; 2000 samples are too few for p99.9. */
+	assert_non_null(strstr(text, "rperf_mesh_rtt_seconds{src=\"h2\",dst=\"h3\",sl=\"0\","
+			       "tclass=\"0\",quantile=\"0.5\"} 1.012e-05\n"));
+	assert_null(strstr(text, "{src=\"h2\",dst=\"h3\",sl=\"0\",tclass=\"0\",quantile=\"0.999\"}"));
+	/* h1 -> h3, sl 0, measured nothing: no summary at all. */
+	assert_null(strstr(text, "_count{src=\"h1\",dst=\"h3\",sl=\"0\""));
+	/* h1 -> h2, sl 0: 9950 of 10050 unresolved: no p50, no p99, yet p99.9. */
+	assert_null(strstr(text, "{src=\"h1\",dst=\"h2\",sl=\"0\",tclass=\"0\",quantile=\"0.5\"}"));
+	assert_null(strstr(text, "{src=\"h1\",dst=\"h2\",sl=\"0\",tclass=\"0\",quantile=\"0.99\"}"));
+	assert_non_null(strstr(text, "rperf_mesh_rtt_seconds_count{src=\"h1\",dst=\"h2\",sl=\"0\","
+			       "tclass=\"0\"} 100\n"));
+	assert_non_null(strstr(text, "rperf_mesh_rtt_unresolved_samples{src=\"h1\",dst=\"h2\","
+			       "sl=\"0\",tclass=\"0\"} 9950\n"));
+	/* sl 1's pairs: 1.5 times. */
+	assert_non_null(strstr(text, "{src=\"h3\",dst=\"h2\",sl=\"1\",tclass=\"0\","
+			       "quantile=\"0.5\"} 1.5"));
+	assert_true(len > 6 && !strcmp(text + len - 6, "# EOF\n"));
+	free(text);
+	mesh_free(&m);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_outlier_host),
+		cmocka_unit_test(test_outlier_floor),
+		cmocka_unit_test(test_outlier_class),
+		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_locate),
+	};
+	struct mesh_report_info info = { .source = "--hosts" };
+	struct mesh_ref refs[12];
+	struct mesh_opts o;
+	struct mesh_run m;
+	struct topo topo;
+	json_t *doc;
+
+	if (argc == 2 && !strcmp(argv[1], "--openmetrics")) {
+		om_mesh(&m, &o);
+		report_mesh_openmetrics(stdout, &m);
+		mesh_free(&m);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--located")) {
+		two_switches(&m, &o, &topo, refs);
+		doc = report_mesh_json(&info, &m);
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		json_decref(doc);
+		report_mesh_table(stderr, &info, &m);
+		mesh_free(&m);
+		topo_free(&topo);
+		return 0;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
