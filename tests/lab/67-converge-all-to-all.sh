@@ -75,12 +75,14 @@ echo "converge: all-to-all over three hosts, each port within $TOL points (exit 
 # A mesh repeating every second, killed (SIGKILL) in its second pass,
 # keeps its stream's lines up to the kill: the first pass whole, its end,
 # and the steps after it.
+# The shell's word of the killed job goes nowhere; the stream is read after.
 in_vm h1 "$TOKEN_CMD; cd $TOP && { s=\$RPERF_LAB_RESULTS/killed.jsonl; $RPERF mesh \
 	--token-file /tmp/rperf-token --hosts h1,h2,h3 --clock monotonic -D 0.5s --warmup 0.1s \
 	--interval 1 --json-stream \$s >/dev/null 2>&1 & p=\$!; i=0;
 	while [ \$(cat \$s 2>/dev/null | grep -c '\"event\":\"step\"') -lt 7 ] && [ \$i -lt 240 ]; do
-		sleep 0.5; i=\$((i + 1)); done; kill -KILL \$p; }
-	cat \$RPERF_LAB_RESULTS/killed.jsonl; rm -f \$RPERF_LAB_RESULTS/killed.jsonl" >"$WORK/killed.jsonl" ||
+		sleep 0.5; i=\$((i + 1)); done; kill -KILL \$p; wait \$p; } >/dev/null 2>&1; true" >/dev/null ||
+	fail "mesh: the killed run did not run"
+in_vm h1 "cat \$RPERF_LAB_RESULTS/killed.jsonl; rm -f \$RPERF_LAB_RESULTS/killed.jsonl" >"$WORK/killed.jsonl" ||
 	fail "mesh: the killed run's stream cannot be read"
 steps=$(jq -s '[.[] | select(.event == "step")] | length' "$WORK/killed.jsonl") ||
 	fail "mesh: the killed run's stream is not whole JSON lines"
