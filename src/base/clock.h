@@ -104,7 +104,9 @@ static inline uint64_t clock_read(const struct clock_cal *cal)
 	return clock_read_monotonic_ns();
 }
 
-double clock_ticks_to_ns(const struct clock_cal *cal, uint64_t ticks);
+/* @ticks (a count or a signed difference) in ns. Figures go through
+ * engine/figures, which alone calls this for them. */
+double clock_ticks_to_ns(const struct clock_cal *cal, double ticks);
 /* Rounded to the nearest tick; 0 for ns <= 0 or NaN, UINT64_MAX on overflow. */
 uint64_t clock_ns_to_ticks(const struct clock_cal *cal, double ns);
 

@@ -9,15 +9,16 @@
 
 #include "config.h"
 #include "report/report.h"
+#include "engine/figures.h"
 #include "engine/sink.h"
 
 /* ================================================================== */
 /* lat and server                                                      */
 /* ================================================================== */
 
-static double ns(const struct clock_cal *clk, uint64_t ticks)
+static double ns(const struct clock_cal *clk, double ticks)
 {
-	return clock_ticks_to_ns(clk, ticks);
+	return figures_ns(clk, ticks);
 }
 
 /* Rounded to 0.1 ns: finer digits only repeat the clock's noise. */
@@ -111,8 +112,7 @@ void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct 
 		fig->state = HIST_Q_UNRESOLVED;
 	fig->ns = f->kind == RF_COUNT ? (double)n : f->kind == RF_MIN ? ns(clk, hist_min(h)) :
 		  f->kind == RF_MAX ? ns(clk, hist_max(h)) :
-		  f->kind == RF_MEAN ? hist_mean(h) / clk->ticks_per_ns :
-		  hist_stdev(h) / clk->ticks_per_ns;
+		  f->kind == RF_MEAN ? ns(clk, hist_mean(h)) : ns(clk, hist_stdev(h));
 }
 
 const char *report_state_word(enum hist_q_state state)
@@ -241,7 +241,7 @@ static json_t *clock_json(const struct clock_cal *clk)
 static json_t *lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	json_t *o = json_object();
-	double bias_ns;
+	double bias_ticks;
 
 	json_object_set_new(o, "size_bytes", json_integer((json_int_t)r->size_bytes));
 	json_object_set_new(o, "samples", json_integer((json_int_t)r->samples));
@@ -252,8 +252,8 @@ static json_t *lat_result_json(const struct flow_result *r, const struct clock_c
 	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
 	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk, false));
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
-	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ns(r, clk->ticks_per_ns,
-			    &bias_ns) ? json_real(bias_ns) : json_null());
+	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ticks(r, &bias_ticks) ?
+			    json_real(ns(clk, bias_ticks)) : json_null());
 	return o;
 }
 
@@ -653,7 +653,7 @@ static json_t *bw_receiver_json(const struct flow_result *r)
 
 static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
 {
-	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
+	double s = figures_s(clk, (double)r->elapsed_ticks);
 	json_t *o = json_object();
 
 	json_object_set_new(o, "elapsed_s", json_real(s));
@@ -752,7 +752,7 @@ static void bw_receiver_line(FILE *out, const struct flow_result *r)
 
 void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_cal *clk)
 {
-	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
+	double s = figures_s(clk, (double)r->elapsed_ticks);
 
 	fprintf(out, "%7.2f s total  ", s);
 	bw_cols(out, true, r->msgs, r->bytes, s);
