@@ -2,8 +2,11 @@
 /*
  * What the commands share beyond their table: the exit status that a
  * run's pass/fail criteria give, each failed one named on its own line,
- * and the document a command given --json leaves when it fails early.
+ * the document a command given --json leaves when it fails early, and
+ * lat's and bw's --json-stream.
  */
+#include <string.h>
+
 #include "base/jsonfile.h"
 #include "base/log.h"
 #include "cli/cmd.h"
@@ -35,4 +38,65 @@ int cmd_failed_json(const char *path, const char *command, const char *error, in
 		log_error("%s", doc ? err : "out of memory");
 	json_decref(doc);
 	return status;
+}
+
+int cmd_stream_open(struct cmd_stream *s, const char *path)
+{
+	char err[256];
+
+	s->failed = false;
+	s->f = NULL;
+	if (!path)
+		return 0;
+	s->f = jsonl_open(path, err, sizeof(err));
+	if (!s->f) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+void cmd_stream_put(struct cmd_stream *s, json_t *ev)
+{
+	char err[256];
+
+	if (s->f && (!ev || jsonl_write(s->f, ev, err, sizeof(err)))) {
+		log_error("--json-stream: %s", ev ? err : "out of memory");
+		jsonl_close(s->f, err, sizeof(err));
+		s->f = NULL;
+		s->failed = true;
+	}
+	json_decref(ev);
+}
+
+bool cmd_stream_close(struct cmd_stream *s)
+{
+	char err[256];
+
+	if (s->f && jsonl_close(s->f, err, sizeof(err))) {
+		log_error("--json-stream: %s", err);
+		s->failed = true;
+	}
+	s->f = NULL;
+	return s->failed;
+}
+
+int cmd_failed_stream(const char *path, const char *command, const char *error,
+		      struct cmd_stream *s, json_t *end, int status)
+{
+	cmd_stream_put(s, end);
+	cmd_stream_close(s);
+	return cmd_failed_json(path, command, error, status);
+}
+
+/* Whether @path is stdout. */
+static bool cmd_is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+bool cmd_stdout_taken(const struct flow_opts *f)
+{
+	return cmd_is_stdout(f->json_path) || cmd_is_stdout(f->csv_path) ||
+	       cmd_is_stdout(f->json_stream_path);
 }

@@ -9,7 +9,11 @@
 #ifndef RPERF_CMD_H
 #define RPERF_CMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <jansson.h>
+
+#include "engine/flow_opts.h"
 
 enum rperf_exit {
 	RPERF_EXIT_OK = 0,
@@ -31,6 +35,28 @@ int cmd_criteria_exit(const struct criteria *cs);
  * for `return cmd_failed_json(...)`.
  */
 int cmd_failed_json(const char *path, const char *command, const char *error, int status);
+
+/*
+ * lat's and bw's --json-stream: events written as they happen, one a
+ * line. A stream that cannot be written is reported once and closed; the
+ * run goes on, and fails at its end (cmd_stream_close() says so).
+ */
+struct cmd_stream {
+	struct jsonl *f;		/* NULL: none, or closed after a failure */
+	bool failed;
+};
+/* Open @path (NULL: no stream): 0, or -1 with the error logged. */
+int cmd_stream_open(struct cmd_stream *s, const char *path);
+/* Write event @ev (a new reference, released here; NULL: out of memory). */
+void cmd_stream_put(struct cmd_stream *s, json_t *ev);
+/* Close the stream; true when it could not be written whole. */
+bool cmd_stream_close(struct cmd_stream *s);
+/* A run that failed before its results: cmd_failed_json(), then @end,
+ * the stream's last event, written and the stream closed; @status. */
+int cmd_failed_stream(const char *path, const char *command, const char *error,
+		      struct cmd_stream *s, json_t *end, int status);
+/* Whether --json, --csv or --json-stream of @f is stdout (then no table). */
+bool cmd_stdout_taken(const struct flow_opts *f);
 
 struct rperf_cmd {
 	const char *name;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "report/report.h"
+#include "report/report_int.h"
 #include "engine/figures.h"
 #include "engine/sink.h"
 
@@ -217,7 +217,7 @@ static json_t *flow_config_json(const struct lat_report_info *in)
 	return o;
 }
 
-static json_t *lat_config_json(const struct lat_report_info *in)
+json_t *report_lat_config_json(const struct lat_report_info *in)
 {
 	json_t *o = flow_config_json(in);
 
@@ -227,7 +227,7 @@ static json_t *lat_config_json(const struct lat_report_info *in)
 	return o;
 }
 
-static json_t *clock_json(const struct clock_cal *clk)
+json_t *report_clock_json(const struct clock_cal *clk)
 {
 	json_t *o = json_object();
 
@@ -238,7 +238,7 @@ static json_t *clock_json(const struct clock_cal *clk)
 	return o;
 }
 
-static json_t *lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
+json_t *report_lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	json_t *o = json_object();
 	double bias_ticks;
@@ -263,10 +263,10 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 	json_t *root = report_doc_new("lat"), *arr = json_array();
 	size_t i;
 
-	json_object_set_new(root, "config", lat_config_json(info));
-	json_object_set_new(root, "clock", clock_json(info->clk));
+	json_object_set_new(root, "config", report_lat_config_json(info));
+	json_object_set_new(root, "clock", report_clock_json(info->clk));
 	for (i = 0; i < n; i++)
-		json_array_append_new(arr, lat_result_json(&res[i], info->clk));
+		json_array_append_new(arr, report_lat_result_json(&res[i], info->clk));
 	json_object_set_new(root, "results", arr);
 	json_object_set_new(root, "environment", run_env_json(info->env));
 	json_object_set_new(root, "criteria", report_criteria_json(info->criteria));
@@ -599,7 +599,7 @@ static const char *bw_completion(const struct bw_report_info *in)
 	return in->event ? "event" : in->yield ? "yield" : "poll";
 }
 
-static json_t *bw_config_json(const struct bw_report_info *in)
+json_t *report_bw_config_json(const struct bw_report_info *in)
 {
 	json_t *o = flow_config_json(&in->flow);
 
@@ -619,7 +619,7 @@ static json_t *bw_config_json(const struct bw_report_info *in)
 	return o;
 }
 
-static json_t *bw_interval_json(const struct bw_interval *iv)
+json_t *report_bw_interval_json(const struct bw_interval *iv)
 {
 	double s = iv->end_s - iv->start_s;
 	json_t *o = json_object();
@@ -651,7 +651,7 @@ static json_t *bw_receiver_json(const struct flow_result *r)
 	return o;
 }
 
-static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
+json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	double s = figures_s(clk, (double)r->elapsed_ticks);
 	json_t *o = json_object();
@@ -671,12 +671,12 @@ json_t *report_bw_json(const struct bw_report_info *info, const struct flow_resu
 	json_t *root = report_doc_new("bw"), *arr = json_array();
 	size_t i;
 
-	json_object_set_new(root, "config", bw_config_json(info));
-	json_object_set_new(root, "clock", clock_json(info->flow.clk));
+	json_object_set_new(root, "config", report_bw_config_json(info));
+	json_object_set_new(root, "clock", report_clock_json(info->flow.clk));
 	for (i = 0; i < n_iv; i++)
-		json_array_append_new(arr, bw_interval_json(&iv[i]));
+		json_array_append_new(arr, report_bw_interval_json(&iv[i]));
 	json_object_set_new(root, "intervals", arr);
-	json_object_set_new(root, "total", bw_total_json(total, info->flow.clk));
+	json_object_set_new(root, "total", report_bw_total_json(total, info->flow.clk));
 	json_object_set_new(root, "environment", run_env_json(info->flow.env));
 	json_object_set_new(root, "criteria", report_criteria_json(info->flow.criteria));
 	json_object_set_new(root, "complete", json_boolean(!error));
