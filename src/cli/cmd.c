@@ -5,6 +5,7 @@
  * the document a command given --json leaves when it fails early, and
  * lat's and bw's --json-stream.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "base/jsonfile.h"
@@ -99,4 +100,15 @@ bool cmd_stdout_taken(const struct flow_opts *f)
 {
 	return cmd_is_stdout(f->json_path) || cmd_is_stdout(f->csv_path) ||
 	       cmd_is_stdout(f->json_stream_path);
+}
+
+int cmd_write_json(const char *path, json_t *doc)
+{
+	char err[256];
+	int ret = doc ? jsonfile_write(doc, path, err, sizeof(err)) : -ENOMEM;
+
+	if (ret)
+		log_error("%s", doc ? err : "out of memory");
+	json_decref(doc);
+	return ret;
 }

@@ -55,6 +55,9 @@ bool cmd_stream_close(struct cmd_stream *s);
  * the stream's last event, written and the stream closed; @status. */
 int cmd_failed_stream(const char *path, const char *command, const char *error,
 		      struct cmd_stream *s, json_t *end, int status);
+/* Write document @doc (a new reference, released here) to @path, an
+ * error logged; 0 or -errno. */
+int cmd_write_json(const char *path, json_t *doc);
 /* Whether --json, --csv or --json-stream of @f is stdout (then no table). */
 bool cmd_stdout_taken(const struct flow_opts *f);
 

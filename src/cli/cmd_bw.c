@@ -44,50 +44,13 @@ static void bw_print_interval(void *arg, const struct bw_interval *iv)
 	cmd_stream_put(&out->stream, report_bw_event_interval(out->n_iv++, iv));
 }
 
-static void bw_info(const struct bw_opts *o, const struct run_bw *r,
-		    struct bw_report_info *info)
-{
-	*info = (struct bw_report_info){
-		.flow = {
-			.server = o->flow.host, .device = r->c.dev.name, .port = r->c.dev.port,
-			.gid_index = r->c.dev.gid_index, .roce = r->c.dev.roce,
-			.mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu), .path = r->c.path,
-			.clk = &r->c.clk, .threads = o->flow.spec.threads,
-			.rdma_cm = o->flow.rdma_cm,
-			.hugepages = o->flow.hugepages && r->c.got_huge,
-			.duration_s = o->duration_s, .env = &r->c.env,
-			.criteria = &r->crit,
-		},
-		.write = o->write, .size_bytes = o->flow.spec.size_bytes, .qps = o->flow.spec.qps,
-		.tx_depth = o->tx_depth, .batch = o->batch, .cq_mod = o->cq_mod,
-		.yield = o->flow.yield, .event = o->event, .rate_bps = o->flow.spec.rate_bps,
-		.hw_rate_bps = o->hw_rate_bps, .duration_s = o->duration_s,
-		.interval_s = o->interval_s,
-	};
-}
-
-static int bw_write_json(const char *path, const struct bw_report_info *info,
-			 const struct run_bw *r)
-{
-	char err[256];
-	json_t *doc;
-	int ret;
-
-	doc = report_bw_json(info, &r->total, r->iv, r->n_iv, r->c.error);
-	ret = jsonfile_write(doc, path, err, sizeof(err));
-	json_decref(doc);
-	if (ret)
-		log_error("%s", err);
-	return ret;
-}
-
 /* Run and report; the exit status. */
 static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out)
 {
 	struct bw_report_info info;
 	int ret = 0;
 
-	bw_info(o, r, &info);
+	report_bw_info(&info, r);
 	if (out->human)
 		report_bw_header(out->human, &info);
 	info.flow.hugepages = o->flow.hugepages;	/* what was asked: had is known at the end */
@@ -100,7 +63,7 @@ static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out
 		log_warn("no huge pages available: buffers on normal pages");
 	if (r->c.error)
 		log_error("%s", r->c.error);
-	bw_info(o, r, &info);
+	report_bw_info(&info, r);
 	if (out->human) {
 		report_bw_total(out->human, &r->total, &r->c.clk);
 		report_criteria_table(out->human, &r->crit);
@@ -110,7 +73,8 @@ static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out
 			 o->flow.rdma_cm ? " (no TCP connection with --rdma-cm)" : "");
 	cmd_stream_put(&out->stream, report_bw_event_end(&info, &r->total, r->n_iv, r->c.error));
 	if (o->flow.json_path)
-		ret = bw_write_json(o->flow.json_path, &info, r);
+		ret = cmd_write_json(o->flow.json_path, report_bw_json(&info, &r->total, r->iv,
+									 r->n_iv, r->c.error));
 	if (cmd_stream_close(&out->stream))
 		ret = -EIO;
 	if (r->c.error || ret)

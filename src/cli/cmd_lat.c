@@ -56,43 +56,22 @@ static void lat_size(void *arg, size_t index, const struct flow_result *merged)
 	cmd_stream_put(&c->stream, report_lat_event_size(&c->info, index, merged));
 }
 
-/* The report's view of run @r of @o (after run_lat_prepare()). */
-static void lat_info(const struct lat_opts *o, const struct run_lat *r,
-		     struct lat_report_info *info)
-{
-	*info = (struct lat_report_info){
-		.criteria = &r->crit, .env = &r->c.env, .server = o->flow.host,
-		.device = r->c.dev.name, .port = r->c.dev.port, .gid_index = r->c.dev.gid_index,
-		.roce = r->c.dev.roce, .mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu),
-		.path = r->c.path, .clk = &r->c.clk, .threads = o->flow.spec.threads,
-		.rdma_cm = o->flow.rdma_cm, .hugepages = o->flow.hugepages && r->c.got_huge,
-		.iterations = o->iterations, .duration_s = o->duration_s, .warmup = o->warmup,
-		.ci = o->ci,
-	};
-}
-
 /* The table (unless stdout carries JSON, CSV or the stream), the --json
  * file and the stream's end. */
 static int lat_report(const struct lat_opts *o, struct run_lat *r, struct lat_follow *fl)
 {
 	struct lat_report_info info;
-	char err[256];
-	json_t *doc;
 	int ret = 0;
 
-	lat_info(o, r, &info);
+	report_lat_info(&info, r, o->ci);
 	cmd_stream_put(&fl->stream, report_lat_event_end(&info, r->n_merged, r->c.error));
 	if (!cmd_stdout_taken(&o->flow) && r->n_merged) {
 		report_lat_table(stdout, &info, r->merged, r->n_merged);
 		report_criteria_table(stdout, &r->crit);
 	}
-	if (o->flow.json_path) {
-		doc = report_lat_json(&info, r->merged, r->n_merged, r->c.error);
-		ret = jsonfile_write(doc, o->flow.json_path, err, sizeof(err));
-		json_decref(doc);
-		if (ret)
-			log_error("%s", err);
-	}
+	if (o->flow.json_path)
+		ret = cmd_write_json(o->flow.json_path, report_lat_json(&info, r->merged, r->n_merged,
+									r->c.error));
 	return ret;
 }
 
@@ -123,7 +102,7 @@ static int lat_main(const struct lat_opts *o, struct run_lat *r, struct lat_foll
 {
 	int ret;
 
-	lat_info(o, r, &fl->info);
+	report_lat_info(&fl->info, r, o->ci);
 	fl->info.hugepages = o->flow.hugepages;	/* what was asked: had is known at the end */
 	cmd_stream_put(&fl->stream, report_lat_event_start(&fl->info));
 	stop_install();

@@ -217,6 +217,21 @@ static json_t *flow_config_json(const struct lat_report_info *in)
 	return o;
 }
 
+void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool ci)
+{
+	const struct flow_opts *f = r->cfg->flow;
+
+	*info = (struct lat_report_info){
+		.criteria = &r->crit, .env = &r->c.env, .server = f->host,
+		.device = r->c.dev.name, .port = r->c.dev.port, .gid_index = r->c.dev.gid_index,
+		.roce = r->c.dev.roce, .mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu),
+		.path = r->c.path, .clk = &r->c.clk, .threads = f->spec.threads,
+		.rdma_cm = f->rdma_cm, .hugepages = f->hugepages && r->c.got_huge,
+		.iterations = r->cfg->iterations, .duration_s = r->cfg->duration_s,
+		.warmup = r->cfg->warmup, .ci = ci,
+	};
+}
+
 json_t *report_lat_config_json(const struct lat_report_info *in)
 {
 	json_t *o = flow_config_json(in);
@@ -597,6 +612,28 @@ static void bw_rate_csv_head(FILE *out, const char *prefix)
 static const char *bw_completion(const struct bw_report_info *in)
 {
 	return in->event ? "event" : in->yield ? "yield" : "poll";
+}
+
+void report_bw_info(struct bw_report_info *info, const struct run_bw *r)
+{
+	const struct run_bw_cfg *o = r->cfg;
+	const struct flow_opts *f = o->flow;
+
+	*info = (struct bw_report_info){
+		.flow = {
+			.server = f->host, .device = r->c.dev.name, .port = r->c.dev.port,
+			.gid_index = r->c.dev.gid_index, .roce = r->c.dev.roce,
+			.mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu), .path = r->c.path,
+			.clk = &r->c.clk, .threads = f->spec.threads, .rdma_cm = f->rdma_cm,
+			.hugepages = f->hugepages && r->c.got_huge, .duration_s = o->duration_s,
+			.env = &r->c.env, .criteria = &r->crit,
+		},
+		.write = o->write, .size_bytes = f->spec.size_bytes, .qps = f->spec.qps,
+		.tx_depth = o->tx_depth, .batch = o->batch, .cq_mod = o->cq_mod,
+		.yield = f->yield, .event = o->event, .rate_bps = f->spec.rate_bps,
+		.hw_rate_bps = o->hw_rate_bps, .duration_s = o->duration_s,
+		.interval_s = o->interval_s,
+	};
 }
 
 json_t *report_bw_config_json(const struct bw_report_info *in)

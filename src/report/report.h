@@ -19,6 +19,7 @@
 #include "engine/criteria.h"
 #include "engine/probe.h"
 #include "engine/result.h"
+#include "engine/run.h"
 #include "rdma/verbs.h"
 
 /* ================================================================== */
@@ -45,6 +46,10 @@ struct lat_report_info {
 	uint64_t warmup;
 	bool ci;			/* --ci: the table gives each percentile's interval */
 };
+
+/* What run @r (after run_lat_prepare()) says of itself, for its report;
+ * @ci: the table gives each percentile's interval. */
+void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool ci);
 
 /*
  * Pass/fail criteria: [{"name", "scope", "kind": "max"|"min",
@@ -185,6 +190,9 @@ struct bw_report_info {
 	uint64_t hw_rate_bps;		/* per QP, 0: none */
 	double duration_s, interval_s;
 };
+
+/* What run @r (after run_bw_prepare()) says of itself, for its report. */
+void report_bw_info(struct bw_report_info *info, const struct run_bw *r);
 
 /*
  * The bw document: {"command", "version", "config", "clock", "intervals":
