@@ -32,7 +32,7 @@ static void run_lat_sample(void *arg, const struct probe_sample *s)
 	cfg->on_sample(cfg->arg, w->base.index, w->size_bytes, s);
 }
 
-static void run_lat_merge_size(struct run_lat *r, size_t k);
+static void run_lat_merge_size(struct run_lat *r, size_t k, bool all_ended);
 
 /* Worker @w ended size @k: the last of the workers to end it merges it
  * and gives it to on_size. */
@@ -43,7 +43,7 @@ static void run_lat_size_ended(struct run_lat_worker *w, size_t k)
 	if (!r->cfg->on_size || __atomic_add_fetch(&r->ended[k], 1, __ATOMIC_ACQ_REL) !=
 	    r->cfg->flow->spec.threads)
 		return;
-	run_lat_merge_size(r, k);
+	run_lat_merge_size(r, k, true);
 	r->merged_early[k] = true;
 	r->cfg->on_size(r->cfg->arg, k, &r->merged[k]);
 }
@@ -159,15 +159,19 @@ int run_lat_prepare(struct run_lat *r, const struct run_lat_cfg *cfg, char *err,
 	return ret;
 }
 
-/* Size @k of every worker that has it into r->merged[k]. */
-static void run_lat_merge_size(struct run_lat *r, size_t k)
+/*
+ * Size @k of every worker that has it into r->merged[k]. @all_ended:
+ * every worker ended it (on_size, while they run on: their n_res is
+ * theirs to write, and not read); else they were joined.
+ */
+static void run_lat_merge_size(struct run_lat *r, size_t k, bool all_ended)
 {
 	unsigned i, nw = r->cfg->flow->spec.threads;
 	uint64_t retrans = 0;
 
 	flow_result_init(&r->merged[k], r->sizes[k]);
 	for (i = 0; i < nw; i++) {
-		if (k >= r->w[i].n_res)
+		if (!all_ended && k >= r->w[i].n_res)
 			continue;
 		flow_result_merge(&r->merged[k], &r->w[i].res[k]);
 		/* Port counters: the workers' windows overlap; never add them. */
@@ -187,7 +191,7 @@ static void run_lat_merge(struct run_lat *r)
 		r->n_merged = r->w[i].n_res > r->n_merged ? r->w[i].n_res : r->n_merged;
 	for (k = 0; k < r->n_merged; k++)
 		if (!r->merged_early[k])
-			run_lat_merge_size(r, k);
+			run_lat_merge_size(r, k, false);
 }
 
 /* The --max-* criteria, per size, on the merged RTTs. */
