@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Timestamps for the latency engine: a cheap cycle counter read on the hot
- * path, and the frequency that turns its ticks into nanoseconds once, in the
- * report.
+ * path, and the frequency that turns its ticks into nanoseconds once, for
+ * the figures in engine/figures.
  *
  * Why two sources: the TSC (x86_64 rdtsc, aarch64 generic timer cntvct_el0)
  * costs a few ns to read and is what RPerf timestamps with, but it is only

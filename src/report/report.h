@@ -2,7 +2,8 @@
 /*
  * The one place that formats results: human tables on a FILE, JSON as
  * jansson objects (so tests can inspect their shape), JSON files written
- * atomically. Ticks become nanoseconds here and nowhere else.
+ * atomically. Its figures take their time unit from engine/figures, the
+ * one module where ticks become nanoseconds.
  */
 #ifndef RPERF_REPORT_H
 #define RPERF_REPORT_H
