@@ -437,50 +437,6 @@ static void test_lat_stream_events(void **state)
 	flow_result_release(&r);
 }
 
-/* bw --json-stream: an interval and the total as the document has them;
- * the end of a run that failed before it began has a null total. */
-static void test_bw_stream_events(void **state)
-{
-	const struct bw_report_info bw = { .flow = info, .size_bytes = 4096, .qps = 2,
-					   .tx_depth = 128, .batch = 1, .cq_mod = 16,
-					   .duration_s = 2, .interval_s = 1 };
-	const struct bw_interval iv = { .start_s = 0, .end_s = 1, .msgs = 1000,
-					.bytes = 4096000, .rx_valid = true, .rx_msgs = 999,
-					.rx_bytes = 4091904 };
-	struct flow_result total;
-	json_t *doc, *ev;
-
-	(void)state;
-	assert_int_equal(flow_result_init(&total, 4096), 0);
-	total.msgs = 1000;
-	total.bytes = 4096000;
-	total.elapsed_ticks = 2000000000;	/* 1 s at 2 GHz */
-	doc = report_bw_json(&bw, &total, &iv, 1, NULL);
-	ev = report_bw_event_start(&bw);
-	assert_same(ev, "command", doc, "command");
-	assert_same(ev, "config", doc, "config");
-	assert_same(ev, "clock", doc, "clock");
-	json_decref(ev);
-	ev = report_bw_event_interval(0, &iv);
-	assert_string_equal(json_string_value(json_object_get(ev, "command")), "bw");
-	if (!json_equal(json_object_get(ev, "interval"),
-			json_array_get(json_object_get(doc, "intervals"), 0)))
-		fail_msg("an interval event's interval is not the document's");
-	json_decref(ev);
-	ev = report_bw_event_end(&bw, &total, 1, NULL);
-	assert_same(ev, "total", doc, "total");
-	assert_same(ev, "complete", doc, "complete");
-	json_decref(ev);
-	ev = report_bw_event_end(&(struct bw_report_info){ 0 }, NULL, 0, "no device");
-	assert_true(json_is_null(json_object_get(ev, "total")));
-	assert_true(json_is_false(json_object_get(ev, "complete")));
-	assert_string_equal(json_string_value(json_object_get(ev, "error")), "no device");
-	assert_int_equal(json_array_size(json_object_get(ev, "criteria")), 0);
-	json_decref(ev);
-	json_decref(doc);
-	flow_result_release(&total);
-}
-
 /* lat's progress line: the size's place, its samples, p50 and p99 as
  * figures in us or as what they are instead. */
 static void test_lat_progress_line(void **state)
@@ -550,7 +506,6 @@ int main(void)
 		cmocka_unit_test(test_json_check),
 		cmocka_unit_test(test_lat_csv_shape),
 		cmocka_unit_test(test_lat_stream_events),
-		cmocka_unit_test(test_bw_stream_events),
 		cmocka_unit_test(test_lat_progress_line),
 		cmocka_unit_test(test_server_json_per_sl),
 	};
