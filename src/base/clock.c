@@ -42,9 +42,9 @@ static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
 /* ---------------------------------------------------------------------- */
 /* Units and names */
 
-double clock_ticks_to_ns(const struct clock_cal *cal, uint64_t ticks)
+double clock_ticks_to_ns(const struct clock_cal *cal, double ticks)
 {
-	return (double)ticks / cal->ticks_per_ns;
+	return ticks / cal->ticks_per_ns;
 }
 
 uint64_t clock_ns_to_ticks(const struct clock_cal *cal, double ns)

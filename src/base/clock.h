@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Timestamps for the latency engine: a cheap cycle counter read on the hot
- * path, and the frequency that turns its ticks into nanoseconds once, in the
- * report.
+ * path, and the frequency that turns its ticks into nanoseconds once, for
+ * the figures in engine/figures.
  *
  * Why two sources: the TSC (x86_64 rdtsc, aarch64 generic timer cntvct_el0)
  * costs a few ns to read and is what RPerf timestamps with, but it is only
@@ -104,7 +104,9 @@ static inline uint64_t clock_read(const struct clock_cal *cal)
 	return clock_read_monotonic_ns();
 }
 
-double clock_ticks_to_ns(const struct clock_cal *cal, uint64_t ticks);
+/* @ticks (a count or a signed difference) in ns. Figures go through
+ * engine/figures, which alone calls this for them. */
+double clock_ticks_to_ns(const struct clock_cal *cal, double ticks);
 /* Rounded to the nearest tick; 0 for ns <= 0 or NaN, UINT64_MAX on overflow. */
 uint64_t clock_ns_to_ticks(const struct clock_cal *cal, double ns);
 

@@ -3,8 +3,10 @@
  * What the commands share beyond their table: the exit status that a
  * run's pass/fail criteria give, each failed one named on its own line,
  * the document a command given --json leaves when it fails early, and
- * the options of the commands that drive agents (converge, mesh).
+ * the options of the commands that drive agents (converge, mesh), and
+ * the --json-stream of lat, bw and mesh.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "base/jsonfile.h"
@@ -66,15 +68,74 @@ int cmd_failed_json(const char *path, const char *command, const char *error, in
 	return status;
 }
 
-void cmd_stream(struct jsonl **s, bool *failed, json_t *ev)
+int cmd_stream_open(struct cmd_stream *s, const char *path)
 {
 	char err[256];
 
-	if (*s && jsonl_write(*s, ev, err, sizeof(err))) {
-		log_error("--json-stream: %s", err);
-		jsonl_close(*s, err, sizeof(err));
-		*s = NULL;
-		*failed = true;
+	s->failed = false;
+	s->f = NULL;
+	if (!path)
+		return 0;
+	s->f = jsonl_open(path, err, sizeof(err));
+	if (!s->f) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+void cmd_stream_put(struct cmd_stream *s, json_t *ev)
+{
+	char err[256];
+
+	if (s->f && (!ev || jsonl_write(s->f, ev, err, sizeof(err)))) {
+		log_error("--json-stream: %s", ev ? err : "out of memory");
+		jsonl_close(s->f, err, sizeof(err));
+		s->f = NULL;
+		s->failed = true;
 	}
 	json_decref(ev);
+}
+
+bool cmd_stream_close(struct cmd_stream *s)
+{
+	char err[256];
+
+	if (s->f && jsonl_close(s->f, err, sizeof(err))) {
+		log_error("--json-stream: %s", err);
+		s->failed = true;
+	}
+	s->f = NULL;
+	return s->failed;
+}
+
+int cmd_failed_stream(const char *path, const char *command, const char *error,
+		      struct cmd_stream *s, json_t *end, int status)
+{
+	cmd_stream_put(s, end);
+	cmd_stream_close(s);
+	return cmd_failed_json(path, command, error, status);
+}
+
+/* Whether @path is stdout. */
+static bool cmd_is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+bool cmd_stdout_taken(const struct flow_opts *f)
+{
+	return cmd_is_stdout(f->json_path) || cmd_is_stdout(f->csv_path) ||
+	       cmd_is_stdout(f->json_stream_path);
+}
+
+int cmd_write_json(const char *path, json_t *doc)
+{
+	char err[256];
+	int ret = doc ? jsonfile_write(doc, path, err, sizeof(err)) : -ENOMEM;
+
+	if (ret)
+		log_error("%s", doc ? err : "out of memory");
+	json_decref(doc);
+	return ret;
 }

@@ -9,13 +9,13 @@
 #ifndef RPERF_CMD_H
 #define RPERF_CMD_H
 
-#include <stdio.h>
-
 #include <stdbool.h>
+#include <stdio.h>
 #include <jansson.h>
 
 #include "base/jsonfile.h"
 #include "base/opts.h"
+#include "engine/flow_opts.h"
 
 enum rperf_exit {
 	RPERF_EXIT_OK = 0,
@@ -47,11 +47,29 @@ int cmd_failed_json(const char *path, const char *command, const char *error, in
 extern const struct opts_entry cmd_agents_opts_table[];
 
 /*
- * --json-stream: write event @ev (consumed) to *@s, if open. A stream that
- * cannot be written is reported once and closed (*@s NULL, *@failed set);
- * the run goes on and fails at its end.
+ * --json-stream (lat, bw, mesh): events written as they happen, one a
+ * line. A stream that cannot be written is reported once and closed; the
+ * run goes on, and fails at its end (cmd_stream_close() says so).
  */
-void cmd_stream(struct jsonl **s, bool *failed, json_t *ev);
+struct cmd_stream {
+	struct jsonl *f;		/* NULL: none, or closed after a failure */
+	bool failed;
+};
+/* Open @path (NULL: no stream): 0, or -1 with the error logged. */
+int cmd_stream_open(struct cmd_stream *s, const char *path);
+/* Write event @ev (a new reference, released here; NULL: out of memory). */
+void cmd_stream_put(struct cmd_stream *s, json_t *ev);
+/* Close the stream; true when it could not be written whole. */
+bool cmd_stream_close(struct cmd_stream *s);
+/* A run that failed before its results: cmd_failed_json(), then @end,
+ * the stream's last event, written and the stream closed; @status. */
+int cmd_failed_stream(const char *path, const char *command, const char *error,
+		      struct cmd_stream *s, json_t *end, int status);
+/* Write document @doc (a new reference, released here) to @path, an
+ * error logged; 0 or -errno. */
+int cmd_write_json(const char *path, json_t *doc);
+/* Whether --json, --csv or --json-stream of @f is stdout (then no table). */
+bool cmd_stdout_taken(const struct flow_opts *f);
 
 struct rperf_cmd {
 	const char *name;

@@ -7,6 +7,7 @@
  * per interval as they come, then the total. The received figures are
  * what the destination port really got: shares are computed from them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,57 +25,23 @@ void cmd_bw_usage(FILE *out)
 	opts_usage(out, &bw_opts_usage);
 }
 
-/* Where the intervals go: the human table, the CSV, either or both. */
+/* Where the intervals go: the human table, the CSV, the stream. */
 struct bw_out {
 	FILE *human, *csv;
+	struct cmd_stream stream;
+	size_t n_iv;			/* given so far */
 };
 
 /* The run's interval callback: one interval, printed. */
 static void bw_print_interval(void *arg, const struct bw_interval *iv)
 {
-	const struct bw_out *out = arg;
+	struct bw_out *out = arg;
 
 	if (out->human)
 		report_bw_interval(out->human, iv);
 	if (out->csv)
 		report_bw_csv_row(out->csv, iv);
-}
-
-static void bw_info(const struct bw_opts *o, const struct run_bw *r,
-		    struct bw_report_info *info)
-{
-	*info = (struct bw_report_info){
-		.flow = {
-			.server = o->flow.host, .device = r->c.dev.name, .port = r->c.dev.port,
-			.gid_index = r->c.dev.gid_index, .roce = r->c.dev.roce,
-			.mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu), .path = r->c.path,
-			.clk = &r->c.clk, .threads = o->flow.spec.threads,
-			.rdma_cm = o->flow.rdma_cm,
-			.hugepages = o->flow.hugepages && r->c.got_huge,
-			.duration_s = o->duration_s, .env = &r->c.env,
-			.criteria = &r->crit,
-		},
-		.write = o->write, .size_bytes = o->flow.spec.size_bytes, .qps = o->flow.spec.qps,
-		.tx_depth = o->tx_depth, .batch = o->batch, .cq_mod = o->cq_mod,
-		.yield = o->flow.yield, .event = o->event, .rate_bps = o->flow.spec.rate_bps,
-		.hw_rate_bps = o->hw_rate_bps, .duration_s = o->duration_s,
-		.interval_s = o->interval_s,
-	};
-}
-
-static int bw_write_json(const char *path, const struct bw_report_info *info,
-			 const struct run_bw *r)
-{
-	char err[256];
-	json_t *doc;
-	int ret;
-
-	doc = report_bw_json(info, &r->total, r->iv, r->n_iv, r->c.error);
-	ret = jsonfile_write(doc, path, err, sizeof(err));
-	json_decref(doc);
-	if (ret)
-		log_error("%s", err);
-	return ret;
+	cmd_stream_put(&out->stream, report_bw_event_interval(out->n_iv++, iv));
 }
 
 /* Run and report; the exit status. */
@@ -83,9 +50,11 @@ static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out
 	struct bw_report_info info;
 	int ret = 0;
 
-	bw_info(o, r, &info);
+	report_bw_info(&info, r);
 	if (out->human)
 		report_bw_header(out->human, &info);
+	info.flow.hugepages = o->flow.hugepages;	/* what was asked: had is known at the end */
+	cmd_stream_put(&out->stream, report_bw_event_start(&info));
 	stop_install();
 	run_bw_go(r);
 	if (r->rx_warning[0])
@@ -94,7 +63,7 @@ static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out
 		log_warn("no huge pages available: buffers on normal pages");
 	if (r->c.error)
 		log_error("%s", r->c.error);
-	bw_info(o, r, &info);
+	report_bw_info(&info, r);
 	if (out->human) {
 		report_bw_total(out->human, &r->total, &r->c.clk);
 		report_criteria_table(out->human, &r->crit);
@@ -102,8 +71,12 @@ static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out
 	if (!r->total.rx_valid && !r->c.error)
 		log_warn("the server could not be asked what it received%s",
 			 o->flow.rdma_cm ? " (no TCP connection with --rdma-cm)" : "");
+	cmd_stream_put(&out->stream, report_bw_event_end(&info, &r->total, r->n_iv, r->c.error));
 	if (o->flow.json_path)
-		ret = bw_write_json(o->flow.json_path, &info, r);
+		ret = cmd_write_json(o->flow.json_path, report_bw_json(&info, &r->total, r->iv,
+									 r->n_iv, r->c.error));
+	if (cmd_stream_close(&out->stream))
+		ret = -EIO;
 	if (r->c.error || ret)
 		return RPERF_EXIT_FAILURE;
 	return cmd_criteria_exit(&r->crit);
@@ -136,26 +109,27 @@ int cmd_bw(int argc, char **argv)
 		.hw_rate_bps = o.hw_rate_bps, .write = o.write, .event = o.event,
 		.min_bps = o.min_bps, .on_interval = bw_print_interval, .arg = &out,
 	};
+	if (cmd_stream_open(&out.stream, o.flow.json_stream_path))
+		return cmd_failed_json(o.flow.json_path, "bw", NULL, RPERF_EXIT_FAILURE);
 	ret = run_bw_prepare(&r, &cfg, err, sizeof(err));
 	if (r.c.clk.fallback)
 		log_warn("%s", r.c.clk.fallback);
+	out.csv = !ret && o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) :
+					    NULL;
+	if (!ret && o.flow.csv_path && !out.csv)
+		ret = -EIO;
 	if (ret) {
 		log_error("%s", err);
 		run_bw_release(&r);
-		return cmd_failed_json(o.flow.json_path, "bw", err,
-				       client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
-								    RPERF_EXIT_FAILURE);
-	}
-	out.csv = o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) : NULL;
-	if (o.flow.csv_path && !out.csv) {
-		log_error("%s", err);
-		run_bw_release(&r);
-		return cmd_failed_json(o.flow.json_path, "bw", err, RPERF_EXIT_FAILURE);
+		return cmd_failed_stream(o.flow.json_path, "bw", err, &out.stream,
+					 report_bw_event_end(&(struct bw_report_info){ 0 }, NULL, 0,
+							     err),
+					 client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+								      RPERF_EXIT_FAILURE);
 	}
 	if (out.csv)
 		report_bw_csv_header(out.csv);
-	if (!(o.flow.json_path && !strcmp(o.flow.json_path, "-")) &&
-	    !(o.flow.csv_path && !strcmp(o.flow.csv_path, "-")))
+	if (!cmd_stdout_taken(&o.flow))
 		out.human = stdout;
 	ret = bw_main(&o, &r, &out);
 	if (out.csv && out.csv != stdout)

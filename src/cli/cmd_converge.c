@@ -216,10 +216,15 @@ static void coord_report_info(const struct coord *c, struct converge_report_info
 				info->ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB));
 }
 
-/* --json-stream: one event, written as it happens (cmd_stream()). */
+/* --json-stream: one event, written as it happens (cmd_stream_put() on
+ * the coordinator's stream, which lives in converge's struct coord). */
 static void coord_stream(struct coord *c, json_t *ev)
 {
-	cmd_stream(&c->stream, &c->stream_failed, ev);
+	struct cmd_stream s = { .f = c->stream, .failed = c->stream_failed };
+
+	cmd_stream_put(&s, ev);
+	c->stream = s.f;
+	c->stream_failed = s.failed;
 }
 
 static int coord_report(struct coord *c)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/client.h"
 #include "engine/run.h"
@@ -24,71 +25,56 @@ void cmd_lat_usage(FILE *out)
 	opts_usage(out, &lat_opts_usage);
 }
 
-/* Where --csv's rows go, and what they say of the run. */
-struct lat_csv {
-	FILE *f;
+/* What follows the run as it goes: --csv's rows, each size's progress
+ * line (stderr a terminal) and --json-stream's events. */
+struct lat_follow {
+	FILE *csv;
 	const struct lat_opts *o;
-	const struct clock_cal *clk;
+	const struct run_lat *r;
+	struct lat_report_info info;
+	bool progress;
+	struct cmd_stream stream;
+	const struct ref_doc *ref;	/* --reference, or NULL */
 };
 
 /* The run's sample callback with --csv: each measured sample, one row. */
 static void lat_csv_sample(void *arg, unsigned index, size_t size_bytes,
 			   const struct probe_sample *s)
 {
-	struct lat_csv *c = arg;
+	struct lat_follow *c = arg;
 
 	if (!s->warmup)
-		report_lat_csv_row(c->f, index, size_bytes, c->o->warmup, s, c->clk);
+		report_lat_csv_row(c->csv, index, size_bytes, c->o->warmup, s, c->info.clk);
 }
 
-/* The table (unless stdout carries JSON or CSV) and the --json file. */
-static int lat_report(const struct lat_opts *o, struct run_lat *r, const struct ref_doc *ref)
+/* The run's size callback: the progress line, the stream's event. */
+static void lat_size(void *arg, size_t index, const struct flow_result *merged)
 {
-	struct lat_report_info info = {
-		.criteria = &r->crit, .env = &r->c.env, .server = o->flow.host,
-		.device = r->c.dev.name, .port = r->c.dev.port, .gid_index = r->c.dev.gid_index,
-		.roce = r->c.dev.roce, .mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu),
-		.path = r->c.path, .clk = &r->c.clk, .threads = o->flow.spec.threads,
-		.rdma_cm = o->flow.rdma_cm, .hugepages = o->flow.hugepages && r->c.got_huge,
-		.iterations = o->iterations, .duration_s = o->duration_s, .warmup = o->warmup,
-		.ci = o->ci, .ref = o->reference_path ? ref : NULL,
-	};
-	char err[256];
-	json_t *doc;
+	struct lat_follow *c = arg;
+
+	if (c->progress)
+		report_lat_progress(stderr, index, c->r->n_sizes, merged, c->info.clk);
+	cmd_stream_put(&c->stream, report_lat_event_size(&c->info, index, merged));
+}
+
+/* The table (unless stdout carries JSON, CSV or the stream), the --json
+ * file and the stream's end. */
+static int lat_report(const struct lat_opts *o, struct run_lat *r, struct lat_follow *fl)
+{
+	struct lat_report_info info;
 	int ret = 0;
 
-	if (!(o->flow.json_path && !strcmp(o->flow.json_path, "-")) &&
-	    !(o->flow.csv_path && !strcmp(o->flow.csv_path, "-")) && r->n_merged) {
+	report_lat_info(&info, r, o->ci);
+	info.ref = fl->ref;
+	cmd_stream_put(&fl->stream, report_lat_event_end(&info, r->n_merged, r->c.error));
+	if (!cmd_stdout_taken(&o->flow) && r->n_merged) {
 		report_lat_table(stdout, &info, r->merged, r->n_merged);
 		report_criteria_table(stdout, &r->crit);
 	}
-	if (o->flow.json_path) {
-		doc = report_lat_json(&info, r->merged, r->n_merged, r->c.error);
-		ret = jsonfile_write(doc, o->flow.json_path, err, sizeof(err));
-		json_decref(doc);
-		if (ret)
-			log_error("%s", err);
-	}
+	if (o->flow.json_path)
+		ret = cmd_write_json(o->flow.json_path, report_lat_json(&info, r->merged, r->n_merged,
+									r->c.error));
 	return ret;
-}
-
-/*
- * The reference against the run about to start: its clock and sizes
- * (known once the port is, for -a). 0, or -EINVAL with the reason in
- * @err; a size the reference lacks is warned of, the rest compared.
- */
-static int lat_ref_check(const struct ref_doc *ref, const struct run_lat *r, char *err,
-			 size_t errlen)
-{
-	char missing[256];
-
-	if (ref_doc_check(ref, clock_source_name(r->c.clk.source), r->sizes, r->n_sizes, missing,
-			  sizeof(missing), err, errlen))
-		return -EINVAL;
-	if (missing[0])
-		log_warn("reference '%s' has no size %s: %s compared without it", ref->path, missing,
-			 strchr(missing, ',') ? "those sizes are" : "that size is");
-	return 0;
 }
 
 /* Parse: 0, or the exit status for bad usage and --help (*@done). */
@@ -113,18 +99,42 @@ static int lat_parse(int argc, char **argv, struct lat_opts *o, bool *done)
 	return 0;
 }
 
-/* Run and report, the CSV open; the exit status. */
-static int lat_main(const struct lat_opts *o, struct run_lat *r, const struct ref_doc *ref)
+/*
+ * The reference against the run about to start: its clock and sizes
+ * (known once the port is, for -a). 0, or -EINVAL with the reason in
+ * @err; a size the reference lacks is warned of, the rest compared.
+ */
+static int lat_ref_check(const struct ref_doc *ref, const struct run_lat *r, char *err,
+			 size_t errlen)
+{
+	char missing[256];
+
+	if (ref_doc_check(ref, clock_source_name(r->c.clk.source), r->sizes, r->n_sizes, missing,
+			  sizeof(missing), err, errlen))
+		return -EINVAL;
+	if (missing[0])
+		log_warn("reference '%s' has no size %s: %s compared without it", ref->path, missing,
+			 strchr(missing, ',') ? "those sizes are" : "that size is");
+	return 0;
+}
+
+/* Run and report, the CSV and the stream open; the exit status. */
+static int lat_main(const struct lat_opts *o, struct run_lat *r, struct lat_follow *fl)
 {
 	int ret;
 
+	report_lat_info(&fl->info, r, o->ci);
+	fl->info.hugepages = o->flow.hugepages;	/* what was asked: had is known at the end */
+	cmd_stream_put(&fl->stream, report_lat_event_start(&fl->info));
 	stop_install();
 	run_lat_go(r);
 	if (o->flow.hugepages && !r->c.got_huge)
 		log_warn("no huge pages available: buffers on normal pages");
 	if (r->c.error)
 		log_error("%s", r->c.error);
-	ret = lat_report(o, r, ref);
+	ret = lat_report(o, r, fl);
+	if (cmd_stream_close(&fl->stream))
+		ret = -EIO;
 	if (r->c.error || ret)
 		return RPERF_EXIT_FAILURE;
 	return cmd_criteria_exit(&r->crit);
@@ -133,9 +143,9 @@ static int lat_main(const struct lat_opts *o, struct run_lat *r, const struct re
 int cmd_lat(int argc, char **argv)
 {
 	struct lat_opts o;
-	struct lat_csv csv = { .o = &o };
 	struct run_lat_cfg cfg;
 	struct run_lat r;
+	struct lat_follow fl = { .o = &o, .r = &r, .progress = isatty(STDERR_FILENO) };
 	struct ref_doc ref;
 	char err[256];
 	bool done;
@@ -148,6 +158,7 @@ int cmd_lat(int argc, char **argv)
 		log_error("%s", err);
 		return cmd_failed_json(o.flow.json_path, "lat", err, RPERF_EXIT_USAGE);
 	}
+	fl.ref = o.reference_path ? &ref : NULL;
 	if (client_begin(&o.flow, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
@@ -156,37 +167,35 @@ int cmd_lat(int argc, char **argv)
 		.flow = &o.flow, .iterations = o.iterations, .duration_s = o.duration_s,
 		.warmup = o.warmup, .sizes = o.sizes, .n_sizes = o.n_sizes,
 		.all_sizes = o.all_sizes, .max_p50_s = o.max_p50_s, .max_p99_s = o.max_p99_s,
-		.max_p99_9_s = o.max_p99_9_s, .arg = &csv,
+		.max_p99_9_s = o.max_p99_9_s, .on_size = lat_size, .arg = &fl,
 	};
+	if (cmd_stream_open(&fl.stream, o.flow.json_stream_path))
+		return cmd_failed_json(o.flow.json_path, "lat", NULL, RPERF_EXIT_FAILURE);
 	ret = run_lat_prepare(&r, &cfg, err, sizeof(err));
 	if (r.c.clk.fallback)
 		log_warn("%s", r.c.clk.fallback);
+	fl.info.clk = &r.c.clk;
+	if (!ret && fl.ref && lat_ref_check(fl.ref, &r, err, sizeof(err)))
+		ret = -EINVAL;
+	fl.csv = !ret && o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) :
+					   NULL;
+	if (!ret && o.flow.csv_path && !fl.csv)
+		ret = -EIO;
 	if (ret) {
 		log_error("%s", err);
 		run_lat_release(&r);
-		return cmd_failed_json(o.flow.json_path, "lat", err,
-				       client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
-								    RPERF_EXIT_FAILURE);
+		return cmd_failed_stream(o.flow.json_path, "lat", err, &fl.stream,
+					 report_lat_event_end(&fl.info, 0, err),
+					 client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
+								      RPERF_EXIT_FAILURE);
 	}
-	if (o.reference_path && lat_ref_check(&ref, &r, err, sizeof(err))) {
-		log_error("%s", err);
-		run_lat_release(&r);
-		return cmd_failed_json(o.flow.json_path, "lat", err, RPERF_EXIT_USAGE);
-	}
-	csv.clk = &r.c.clk;
-	csv.f = o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) : NULL;
-	if (o.flow.csv_path && !csv.f) {
-		log_error("%s", err);
-		run_lat_release(&r);
-		return cmd_failed_json(o.flow.json_path, "lat", err, RPERF_EXIT_FAILURE);
-	}
-	if (csv.f) {
-		report_lat_csv_header(csv.f);
+	if (fl.csv) {
+		report_lat_csv_header(fl.csv);
 		cfg.on_sample = lat_csv_sample;
 	}
-	ret = lat_main(&o, &r, &ref);
-	if (csv.f && csv.f != stdout)
-		fclose(csv.f);
+	ret = lat_main(&o, &r, &fl);
+	if (fl.csv && fl.csv != stdout)
+		fclose(fl.csv);
 	run_lat_release(&r);
 	return ret;
 }

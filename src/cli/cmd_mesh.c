@@ -388,14 +388,14 @@ static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct mesh_
 struct mesh_out {
 	const struct mesh_cli *o;
 	struct mesh_report_info info;
-	struct jsonl *stream;
-	bool failed;
+	struct cmd_stream stream;	/* --json-stream */
+	bool failed;			/* an output could not be written */
 };
 
-/* --json-stream: an event as it happens (cmd_stream()). */
+/* --json-stream: an event as it happens. */
 static void mesh_stream(struct mesh_out *out, json_t *ev)
 {
-	cmd_stream(&out->stream, &out->failed, ev);
+	cmd_stream_put(&out->stream, ev);
 }
 
 static void mesh_on_step(void *arg, const struct mesh_run *m, const struct mesh_step_info *s)
@@ -521,17 +521,18 @@ int cmd_mesh(int argc, char **argv)
 		.interval_s = o.interval_s, .reference = o.reference } };
 	ret = mesh_init(&m, &mo);
 	if (!ret && ((o.json_path && jsonfile_check(o.json_path, err, sizeof(err))) ||
-		     (o.om_path && jsonfile_check(o.om_path, err, sizeof(err))) ||
-		     (o.stream_path && !(out.stream = jsonl_open(o.stream_path, err, sizeof(err))))))
+		     (o.om_path && jsonfile_check(o.om_path, err, sizeof(err)))))
 		ret = log_error("%s", err);
+	else if (!ret && cmd_stream_open(&out.stream, o.stream_path))
+		ret = -EIO;	/* logged there */
 	else if (ret)
 		log_error("out of memory");
 	if (!ret) {
 		stop_install();
 		ret = mesh_passes(&out, &m);
 	}
-	if (jsonl_close(out.stream, err, sizeof(err)))
-		out.failed = log_error("--json-stream: %s", err) || true;
+	if (cmd_stream_close(&out.stream))
+		out.failed = true;
 	mesh_free(&m);
 	topo_free(&topo);
 	free(refs);

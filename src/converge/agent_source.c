@@ -16,6 +16,7 @@
 
 #include "converge/agent_ctl.h"
 #include "converge/agent_int.h"
+#include "engine/figures.h"
 #include "engine/run.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
@@ -355,7 +356,7 @@ static json_t *agent_flow_result(struct agent_step *st, struct agent_flow *f)
 	/* How long its bw workers ran: what its bytes were sent in. */
 	if (f->bw)
 		json_object_set_new(o, "elapsed_ns", json_integer((json_int_t)
-				    clock_ticks_to_ns(&st->clk, (double)sum.elapsed_ticks)));
+				    figures_ns(&st->clk, (double)sum.elapsed_ticks)));
 	if (started)
 		json_object_set_new(o, "start_late_ns", json_integer((json_int_t)late_ns));
 	/* In ticks with their rate (see ctl.c): exact, whatever this host's clock. */

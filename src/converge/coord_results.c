@@ -16,6 +16,7 @@
 
 #include "converge/coord.h"
 #include "base/log.h"
+#include "engine/figures.h"
 
 /* ------------------------------------------------------------------ */
 /* Results into a step                                                 */
@@ -157,7 +158,7 @@ void coord_flow_rtt(struct converge_flow *cf, struct converge_class *k, const js
 		return;
 	if (!k->lat_ns)
 		k->lat_ns = hist_new();
-	if (k->lat_ns && hist_merge_scaled(k->lat_ns, cf->rtt, 1.0 / cf->rtt_clk.ticks_per_ns))
+	if (k->lat_ns && figures_hist_add_ns(k->lat_ns, cf->rtt, &cf->rtt_clk))
 		log_warn("flow %s: its RTTs do not fit its class's histogram", cf->name);
 }
 

@@ -12,6 +12,7 @@
 #include "converge/mesh.h"
 #include "base/log.h"
 #include "base/stop.h"
+#include "engine/figures.h"
 
 /* ------------------------------------------------------------------ */
 /* The schedule                                                        */
@@ -162,7 +163,7 @@ static void mesh_gather(struct mesh_run *m, struct converge_step *st, const size
 		if (!p->rtt_ns)
 			p->rtt_ns = hist_new();
 		if (!p->rtt_ns ||
-		    hist_merge_scaled(p->rtt_ns, cf->rtt, 1.0 / cf->rtt_clk.ticks_per_ns))
+		    figures_hist_add_ns(p->rtt_ns, cf->rtt, &cf->rtt_clk))
 			snprintf(p->error, sizeof(p->error), "its RTTs do not fit a histogram");
 	}
 }

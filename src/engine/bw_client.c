@@ -12,6 +12,7 @@
 #include "base/errbuf.h"
 #include "engine/bw_client.h"
 #include "engine/client.h"
+#include "engine/figures.h"
 
 int bw_client_init(struct bw_client *c, const struct bw_client_cfg *cfg, struct load *l)
 {
@@ -253,7 +254,7 @@ void bw_client_sum(const struct bw_client_set *s, size_t k, const size_t *n_snap
 		a = k ? bw_client_snap_at(s->c[i], k - 1, n_snaps[i]) : NULL;
 		if (!b)
 			continue;
-		end_s = clock_ticks_to_ns(s->clk, b->t_ticks) / 1e9;
+		end_s = figures_s(s->clk, (double)b->t_ticks);
 		iv->end_s = end_s > iv->end_s ? end_s : iv->end_s;
 		iv->msgs += b->msgs - (a ? a->msgs : 0);
 		iv->bytes += b->bytes - (a ? a->bytes : 0);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/criteria.h"
+#include "engine/figures.h"
 
 struct criterion *criteria_add(struct criteria *cs, const char *name,
 			       enum criterion_kind kind, const char *unit, double limit,
@@ -64,5 +65,5 @@ void criterion_judge_rtt(struct criterion *c, const struct hist *rtt, double pct
 
 	hist_quantile(rtt, pct, hist_zeros(rtt), &q);
 	snprintf(name, sizeof(name), "p%g", pct);
-	criterion_judge_quantile(c, name, &q, clock_ticks_to_ns(clk, q.value) / 1e3);
+	criterion_judge_quantile(c, name, &q, figures_ns(clk, q.value) / 1e3);
 }

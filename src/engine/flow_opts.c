@@ -118,12 +118,15 @@ const struct opts_entry flow_opts_table[] = {
 		  timeout_s, 0, 1000000ull * 1000000000ull),
 	OPT_UINT(0, "threads", "N", "N workers, each with its own QPs and core (default 1)",
 		 struct flow_opts, spec.threads, 1, FLOW_MAX_THREADS),
-	OPT_CALLBACK_ALL(0, "cpu", "LIST", "pin the workers to these CPUs (default: NIC-local cores)",
+	OPT_CALLBACK_ALL(0, "cpu", "LIST", "pin the workers to these CPUs (default: NIC-local\n"
+			 "cores)",
 			 flow_opts_cpus),
 	OPT_CALLBACK(0, "clock", "SOURCE", "tsc (default; needs an invariant TSC) or monotonic",
 		     struct flow_opts, clock, flow_opts_clock),
 	OPT_FLAG(0, "yield", "yield the CPU between polls (software NICs such as\n"
 		 "Soft-RoCE need it when they share the core)", struct flow_opts, yield),
+	OPT_STRING(0, "json-stream", "FILE", "write each result as it ends, one JSON object a\n"
+		   "line ('-': stdout)", struct flow_opts, json_stream_path),
 	OPT_END(),
 };
 
@@ -150,9 +153,10 @@ int flow_opts_finish(int n_args, const char **args, struct flow_opts *o, char *e
 	if (o->n_cpus && o->n_cpus != o->spec.threads)
 		return errbuf_set(err, errlen, -EINVAL, "--cpu lists %zu CPUs for %u thread%s",
 				  o->n_cpus, o->spec.threads, o->spec.threads == 1 ? "" : "s");
-	if (o->json_path && o->csv_path && !strcmp(o->json_path, "-") &&
-	    !strcmp(o->csv_path, "-"))
-		return errbuf_set(err, errlen, -EINVAL, "--json and --csv cannot both be stdout");
+	if ((o->json_path && !strcmp(o->json_path, "-")) + (o->csv_path && !strcmp(o->csv_path, "-")) +
+	    (o->json_stream_path && !strcmp(o->json_stream_path, "-")) > 1)
+		return errbuf_set(err, errlen, -EINVAL,
+				  "only one of --json, --csv and --json-stream can be stdout");
 	return 0;
 }
 

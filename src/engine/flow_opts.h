@@ -122,6 +122,7 @@ struct flow_opts {
 	enum clock_source clock;	/* --clock */
 	const char *json_path;		/* --json; "-" is stdout */
 	const char *csv_path;		/* --csv */
+	const char *json_stream_path;	/* --json-stream: one event a line */
 	bool rdma_cm;			/* --rdma-cm */
 	bool hugepages;			/* --hugepages */
 	bool yield;			/* --yield */

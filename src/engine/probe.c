@@ -190,7 +190,7 @@ static int sample_once(struct probe *p, const struct probe_cfg *cfg, uint64_t ch
 	int ret;
 
 	/* Whichever goes second waits for one post: alternate, so that the
-	 * wait biases neither T_W nor T_L (flow_result_order_bias_ns says what is left). */
+	 * wait biases neither T_W nor T_L (flow_result_order_bias_ticks says what is left). */
 	s->loop_first = s->index & 1;
 	s->t_p = clock_read(cfg->clk);
 	ret = s->loop_first ? post_loop(p, cfg, err, errlen) : post_wire(p, cfg, err, errlen);
@@ -256,7 +256,7 @@ static void record(struct flow_result *res, const struct probe_sample *s)
 		hist_record(res->rtt_neg, s->t_l - s->t_w);
 	}
 	res->samples++;
-	/* Signed T_W - T_L by which SEND went first, for flow_result_order_bias_ns(). */
+	/* Signed T_W - T_L by which SEND went first, for flow_result_order_bias_ticks(). */
 	res->order_rtt_sum_ticks[s->loop_first] += (double)s->t_w - (double)s->t_l;
 	res->order_n[s->loop_first]++;
 }

@@ -29,16 +29,15 @@ void flow_result_release(struct flow_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-bool flow_result_order_bias_ns(const struct flow_result *r, double ticks_per_ns,
-			       double *bias_ns)
+bool flow_result_order_bias_ticks(const struct flow_result *r, double *bias_ticks)
 {
 	double wire_first, loop_first;
 
-	if (!r->order_n[0] || !r->order_n[1] || !(ticks_per_ns > 0))
+	if (!r->order_n[0] || !r->order_n[1])
 		return false;
 	wire_first = r->order_rtt_sum_ticks[0] / (double)r->order_n[0];
 	loop_first = r->order_rtt_sum_ticks[1] / (double)r->order_n[1];
-	*bias_ns = (wire_first - loop_first) / ticks_per_ns;
+	*bias_ticks = wire_first - loop_first;
 	return true;
 }
 

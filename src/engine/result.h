@@ -32,7 +32,7 @@ struct flow_result {
 	struct hist *rtt_neg;
 	uint64_t retrans;		/* port retransmission counters, delta */
 	/* lat: signed T_W - T_L summed, and samples, by posting order
-	 * ([0] wire first, [1] loopback first): flow_result_order_bias_ns(). */
+	 * ([0] wire first, [1] loopback first): flow_result_order_bias_ticks(). */
 	double order_rtt_sum_ticks[2];
 	uint64_t order_n[2];
 	/* Bandwidth (bw): sent = @msgs/@bytes completed in @elapsed_ticks;
@@ -60,11 +60,10 @@ int flow_result_merge(struct flow_result *dst, const struct flow_result *src);
 /*
  * lat: the residual bias of the posting order in @r: mean (T_W - T_L) of
  * the samples whose wire SEND went first, minus that of those whose
- * loopback went first, in ns (@ticks_per_ns). Each order is half the
- * samples, so the RTT carries half of it at most. False when an order
- * has no sample.
+ * loopback went first, in ticks (signed; engine/figures turns them into
+ * ns). Each order is half the samples, so the RTT carries half of it at
+ * most. False when an order has no sample.
  */
-bool flow_result_order_bias_ns(const struct flow_result *r, double ticks_per_ns,
-			       double *bias_ns);
+bool flow_result_order_bias_ticks(const struct flow_result *r, double *bias_ticks);
 
 #endif

@@ -114,6 +114,11 @@ struct run_lat_cfg {
 	 * (from the worker's thread); NULL: none. */
 	void (*on_sample)(void *arg, unsigned index, size_t size_bytes,
 			  const struct probe_sample *s);
+	/* Each size once every worker has run it through, merged (the
+	 * r->merged[k] it will keep): from the thread of the worker that
+	 * ended it last, one call at a time, in size order. A size that a
+	 * worker could not end (an error, a stop) is never given. NULL: none. */
+	void (*on_size)(void *arg, size_t index, const struct flow_result *merged);
 	void *arg;
 };
 
@@ -126,6 +131,8 @@ struct run_lat {
 	size_t n_sizes;
 	size_t max_bytes;
 	struct run_lat_worker *w;
+	unsigned ended[RUN_MAX_SIZES];	/* per size, the workers that ended it (atomic) */
+	bool merged_early[RUN_MAX_SIZES];	/* merged[k] was made for on_size */
 	/* after run_lat_go(): per size, every worker's merged; judged */
 	struct flow_result merged[RUN_MAX_SIZES];
 	size_t n_merged;

@@ -13,6 +13,7 @@
 #include "base/errbuf.h"
 #include "base/stop.h"
 #include "engine/client.h"
+#include "engine/figures.h"
 #include "engine/load.h"
 #include "engine/run.h"
 
@@ -152,7 +153,7 @@ int run_bw_prepare(struct run_bw *r, const struct run_bw_cfg *cfg, char *err, si
 static void run_bw_judge(struct run_bw *r)
 {
 	const struct flow_result *total = &r->total;
-	double s = clock_ticks_to_ns(&r->c.clk, total->elapsed_ticks) / 1e9;
+	double s = figures_s(&r->c.clk, (double)total->elapsed_ticks);
 	uint64_t bytes = total->rx_valid ? total->rx_bytes : total->bytes;
 	struct criterion *c;
 

@@ -32,6 +32,22 @@ static void run_lat_sample(void *arg, const struct probe_sample *s)
 	cfg->on_sample(cfg->arg, w->base.index, w->size_bytes, s);
 }
 
+static void run_lat_merge_size(struct run_lat *r, size_t k, bool all_ended);
+
+/* Worker @w ended size @k: the last of the workers to end it merges it
+ * and gives it to on_size. */
+static void run_lat_size_ended(struct run_lat_worker *w, size_t k)
+{
+	struct run_lat *r = w->run;
+
+	if (!r->cfg->on_size || __atomic_add_fetch(&r->ended[k], 1, __ATOMIC_ACQ_REL) !=
+	    r->cfg->flow->spec.threads)
+		return;
+	run_lat_merge_size(r, k, true);
+	r->merged_early[k] = true;
+	r->cfg->on_size(r->cfg->arg, k, &r->merged[k]);
+}
+
 /* Every size in turn on probe @p; 0 or -errno with w->base.err. */
 static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, bool ctl_cm)
 {
@@ -69,6 +85,7 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 			memcpy(w->base.err, res->error, sizeof(w->base.err));
 			return ret;
 		}
+		run_lat_size_ended(w, k);
 	}
 	return 0;
 }
@@ -142,27 +159,39 @@ int run_lat_prepare(struct run_lat *r, const struct run_lat_cfg *cfg, char *err,
 	return ret;
 }
 
-/* Per size, every worker's result into r->merged. */
+/*
+ * Size @k of every worker that has it into r->merged[k]. @all_ended:
+ * every worker ended it (on_size, while they run on: their n_res is
+ * theirs to write, and not read); else they were joined.
+ */
+static void run_lat_merge_size(struct run_lat *r, size_t k, bool all_ended)
+{
+	unsigned i, nw = r->cfg->flow->spec.threads;
+	uint64_t retrans = 0;
+
+	flow_result_init(&r->merged[k], r->sizes[k]);
+	for (i = 0; i < nw; i++) {
+		if (!all_ended && k >= r->w[i].n_res)
+			continue;
+		flow_result_merge(&r->merged[k], &r->w[i].res[k]);
+		/* Port counters: the workers' windows overlap; never add them. */
+		retrans = r->w[i].res[k].retrans > retrans ? r->w[i].res[k].retrans : retrans;
+	}
+	r->merged[k].retrans = retrans;
+}
+
+/* Per size, every worker's result into r->merged (those that on_size
+ * already had are merged). */
 static void run_lat_merge(struct run_lat *r)
 {
 	unsigned i, nw = r->cfg->flow->spec.threads;
-	uint64_t retrans;
 	size_t k;
 
 	for (i = 0; i < nw; i++)
 		r->n_merged = r->w[i].n_res > r->n_merged ? r->w[i].n_res : r->n_merged;
-	for (k = 0; k < r->n_merged; k++) {
-		flow_result_init(&r->merged[k], r->sizes[k]);
-		retrans = 0;
-		for (i = 0; i < nw; i++) {
-			if (k >= r->w[i].n_res)
-				continue;
-			flow_result_merge(&r->merged[k], &r->w[i].res[k]);
-			/* Port counters: the workers' windows overlap; never add them. */
-			retrans = r->w[i].res[k].retrans > retrans ? r->w[i].res[k].retrans : retrans;
-		}
-		r->merged[k].retrans = retrans;
-	}
+	for (k = 0; k < r->n_merged; k++)
+		if (!r->merged_early[k])
+			run_lat_merge_size(r, k, false);
 }
 
 /* The --max-* criteria, per size, on the merged RTTs. */

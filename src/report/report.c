@@ -9,16 +9,17 @@
 #include <string.h>
 
 #include "config.h"
-#include "report/report.h"
+#include "report/report_int.h"
+#include "engine/figures.h"
 #include "engine/sink.h"
 
 /* ================================================================== */
 /* lat and server                                                      */
 /* ================================================================== */
 
-static double ns(const struct clock_cal *clk, uint64_t ticks)
+static double ns(const struct clock_cal *clk, double ticks)
 {
-	return clock_ticks_to_ns(clk, ticks);
+	return figures_ns(clk, ticks);
 }
 
 /* Rounded to 0.1 ns: finer digits only repeat the clock's noise. */
@@ -112,8 +113,7 @@ void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct 
 		fig->state = HIST_Q_UNRESOLVED;
 	fig->ns = f->kind == RF_COUNT ? (double)n : f->kind == RF_MIN ? ns(clk, hist_min(h)) :
 		  f->kind == RF_MAX ? ns(clk, hist_max(h)) :
-		  f->kind == RF_MEAN ? hist_mean(h) / clk->ticks_per_ns :
-		  hist_stdev(h) / clk->ticks_per_ns;
+		  f->kind == RF_MEAN ? ns(clk, hist_mean(h)) : ns(clk, hist_stdev(h));
 }
 
 const char *report_state_word(enum hist_q_state state)
@@ -251,7 +251,22 @@ static json_t *flow_config_json(const struct lat_report_info *in)
 	return o;
 }
 
-static json_t *lat_config_json(const struct lat_report_info *in)
+void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool ci)
+{
+	const struct flow_opts *f = r->cfg->flow;
+
+	*info = (struct lat_report_info){
+		.criteria = &r->crit, .env = &r->c.env, .server = f->host,
+		.device = r->c.dev.name, .port = r->c.dev.port, .gid_index = r->c.dev.gid_index,
+		.roce = r->c.dev.roce, .mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu),
+		.path = r->c.path, .clk = &r->c.clk, .threads = f->spec.threads,
+		.rdma_cm = f->rdma_cm, .hugepages = f->hugepages && r->c.got_huge,
+		.iterations = r->cfg->iterations, .duration_s = r->cfg->duration_s,
+		.warmup = r->cfg->warmup, .ci = ci,
+	};
+}
+
+json_t *report_lat_config_json(const struct lat_report_info *in)
 {
 	json_t *o = flow_config_json(in);
 
@@ -261,7 +276,7 @@ static json_t *lat_config_json(const struct lat_report_info *in)
 	return o;
 }
 
-static json_t *clock_json(const struct clock_cal *clk)
+json_t *report_clock_json(const struct clock_cal *clk)
 {
 	json_t *o = json_object();
 
@@ -272,10 +287,10 @@ static json_t *clock_json(const struct clock_cal *clk)
 	return o;
 }
 
-static json_t *lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
+json_t *report_lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	json_t *o = json_object();
-	double bias_ns;
+	double bias_ticks;
 
 	json_object_set_new(o, "size_bytes", json_integer((json_int_t)r->size_bytes));
 	json_object_set_new(o, "samples", json_integer((json_int_t)r->samples));
@@ -286,8 +301,8 @@ static json_t *lat_result_json(const struct flow_result *r, const struct clock_c
 	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
 	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk, false));
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
-	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ns(r, clk->ticks_per_ns,
-			    &bias_ns) ? json_real(bias_ns) : json_null());
+	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ticks(r, &bias_ticks) ?
+			    json_real(ns(clk, bias_ticks)) : json_null());
 	return o;
 }
 
@@ -368,10 +383,10 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 	json_t *root = report_doc_new("lat"), *arr = json_array();
 	size_t i;
 
-	json_object_set_new(root, "config", lat_config_json(info));
-	json_object_set_new(root, "clock", clock_json(info->clk));
+	json_object_set_new(root, "config", report_lat_config_json(info));
+	json_object_set_new(root, "clock", report_clock_json(info->clk));
 	for (i = 0; i < n; i++) {
-		json_t *o = lat_result_json(&res[i], info->clk);
+		json_t *o = report_lat_result_json(&res[i], info->clk);
 		const struct ref_size *rs;
 
 		if (info->ref) {
@@ -768,7 +783,29 @@ static const char *bw_completion(const struct bw_report_info *in)
 	return in->event ? "event" : in->yield ? "yield" : "poll";
 }
 
-static json_t *bw_config_json(const struct bw_report_info *in)
+void report_bw_info(struct bw_report_info *info, const struct run_bw *r)
+{
+	const struct run_bw_cfg *o = r->cfg;
+	const struct flow_opts *f = o->flow;
+
+	*info = (struct bw_report_info){
+		.flow = {
+			.server = f->host, .device = r->c.dev.name, .port = r->c.dev.port,
+			.gid_index = r->c.dev.gid_index, .roce = r->c.dev.roce,
+			.mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu), .path = r->c.path,
+			.clk = &r->c.clk, .threads = f->spec.threads, .rdma_cm = f->rdma_cm,
+			.hugepages = f->hugepages && r->c.got_huge, .duration_s = o->duration_s,
+			.env = &r->c.env, .criteria = &r->crit,
+		},
+		.write = o->write, .size_bytes = f->spec.size_bytes, .qps = f->spec.qps,
+		.tx_depth = o->tx_depth, .batch = o->batch, .cq_mod = o->cq_mod,
+		.yield = f->yield, .event = o->event, .rate_bps = f->spec.rate_bps,
+		.hw_rate_bps = o->hw_rate_bps, .duration_s = o->duration_s,
+		.interval_s = o->interval_s,
+	};
+}
+
+json_t *report_bw_config_json(const struct bw_report_info *in)
 {
 	json_t *o = flow_config_json(&in->flow);
 
@@ -788,7 +825,7 @@ static json_t *bw_config_json(const struct bw_report_info *in)
 	return o;
 }
 
-static json_t *bw_interval_json(const struct bw_interval *iv)
+json_t *report_bw_interval_json(const struct bw_interval *iv)
 {
 	double s = iv->end_s - iv->start_s;
 	json_t *o = json_object();
@@ -820,9 +857,9 @@ static json_t *bw_receiver_json(const struct flow_result *r)
 	return o;
 }
 
-static json_t *bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
+json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
 {
-	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
+	double s = figures_s(clk, (double)r->elapsed_ticks);
 	json_t *o = json_object();
 
 	json_object_set_new(o, "elapsed_s", json_real(s));
@@ -840,12 +877,12 @@ json_t *report_bw_json(const struct bw_report_info *info, const struct flow_resu
 	json_t *root = report_doc_new("bw"), *arr = json_array();
 	size_t i;
 
-	json_object_set_new(root, "config", bw_config_json(info));
-	json_object_set_new(root, "clock", clock_json(info->flow.clk));
+	json_object_set_new(root, "config", report_bw_config_json(info));
+	json_object_set_new(root, "clock", report_clock_json(info->flow.clk));
 	for (i = 0; i < n_iv; i++)
-		json_array_append_new(arr, bw_interval_json(&iv[i]));
+		json_array_append_new(arr, report_bw_interval_json(&iv[i]));
 	json_object_set_new(root, "intervals", arr);
-	json_object_set_new(root, "total", bw_total_json(total, info->flow.clk));
+	json_object_set_new(root, "total", report_bw_total_json(total, info->flow.clk));
 	json_object_set_new(root, "environment", run_env_json(info->flow.env));
 	json_object_set_new(root, "criteria", report_criteria_json(info->flow.criteria));
 	json_object_set_new(root, "complete", json_boolean(!error));
@@ -921,7 +958,7 @@ static void bw_receiver_line(FILE *out, const struct flow_result *r)
 
 void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_cal *clk)
 {
-	double s = clock_ticks_to_ns(clk, r->elapsed_ticks) / 1e9;
+	double s = figures_s(clk, (double)r->elapsed_ticks);
 
 	fprintf(out, "%7.2f s total  ", s);
 	bw_cols(out, true, r->msgs, r->bytes, s);

@@ -2,7 +2,8 @@
 /*
  * The one place that formats results: human tables on a FILE, JSON as
  * jansson objects (so tests can inspect their shape), JSON files written
- * atomically. Ticks become nanoseconds here and nowhere else.
+ * atomically. Its figures take their time unit from engine/figures, the
+ * one module where ticks become nanoseconds.
  */
 #ifndef RPERF_REPORT_H
 #define RPERF_REPORT_H
@@ -48,6 +49,10 @@ struct lat_report_info {
 	bool ci;			/* --ci: the table gives each percentile's interval */
 	const struct ref_doc *ref;	/* --reference: what this path adds to it; NULL: none */
 };
+
+/* What run @r (after run_lat_prepare()) says of itself, for its report;
+ * @ci: the table gives each percentile's interval. */
+void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool ci);
 
 /*
  * Pass/fail criteria: [{"name", "scope", "kind": "max"|"min",
@@ -163,6 +168,21 @@ void report_lat_csv_header(FILE *out);
 void report_lat_csv_row(FILE *out, unsigned thread, size_t size_bytes, uint64_t warmup,
 			const struct probe_sample *s, const struct clock_cal *clk);
 
+/*
+ * lat --json-stream, one event a line (schema/lat-event.schema.json):
+ * "start" {command, version, config, clock} as the document has them;
+ * "size" {index, result} each size as it ends, the document's result;
+ * "end" {sizes, criteria, complete, error}.
+ */
+json_t *report_lat_event_start(const struct lat_report_info *info);
+json_t *report_lat_event_size(const struct lat_report_info *info, size_t index,
+			      const struct flow_result *r);
+json_t *report_lat_event_end(const struct lat_report_info *info, size_t n, const char *error);
+/* lat's progress on a terminal: size @index of @n as it ends, its samples,
+ * p50 and p99 in us (or why not). One write, flushed. */
+void report_lat_progress(FILE *out, size_t index, size_t n, const struct flow_result *r,
+			 const struct clock_cal *clk);
+
 struct sink;
 /* Flows and per-SL totals of a server. */
 json_t *report_server_json(const struct sink *s, double elapsed_s);
@@ -276,6 +296,9 @@ struct bw_report_info {
 	double duration_s, interval_s;
 };
 
+/* What run @r (after run_bw_prepare()) says of itself, for its report. */
+void report_bw_info(struct bw_report_info *info, const struct run_bw *r);
+
 /*
  * The bw document: {"command", "version", "config", "clock", "intervals":
  * [{start_s, end_s, sent, received}], "total": {elapsed_s, sent, received,
@@ -284,6 +307,16 @@ struct bw_report_info {
  */
 json_t *report_bw_json(const struct bw_report_info *info, const struct flow_result *total,
 		       const struct bw_interval *iv, size_t n_iv, const char *error);
+/*
+ * bw --json-stream, one event a line (schema/bw-event.schema.json):
+ * "start" {command, version, config, clock}; "interval" {index,
+ * interval} each as it ends; "end" {intervals, total (null: none),
+ * criteria, complete, error}.
+ */
+json_t *report_bw_event_start(const struct bw_report_info *info);
+json_t *report_bw_event_interval(size_t index, const struct bw_interval *iv);
+json_t *report_bw_event_end(const struct bw_report_info *info, const struct flow_result *total,
+			    size_t n_iv, const char *error);
 /* Human output: a header, one line per interval, the totals. */
 void report_bw_header(FILE *out, const struct bw_report_info *info);
 void report_bw_interval(FILE *out, const struct bw_interval *iv);

@@ -32,7 +32,8 @@ server_bg h2 "$WORK/srv.out" --json '$RPERF_LAB_RESULTS/server.json'
 # itself once per size.
 rc=0
 lat_run h1 lat -n $N --warmup $WARMUP -s 64,4k --max-p99 100s --max-p50 1ns \
-	--reference '$RPERF_LAB_RESULTS/direct.json' h2 || rc=$?
+	--reference '$RPERF_LAB_RESULTS/direct.json' \
+	--json-stream '$RPERF_LAB_RESULTS/lat-stream.jsonl' h2 || rc=$?
 [ "$rc" = 3 ] || { cat "$WORK/lat.out" "$WORK/srv.out" >&2; fail "rperf lat with a failing criterion exited $rc, want 3"; }
 [ "$(grep -c '^rperf: error: criterion failed: max_p50 (size ' "$WORK/lat.out")" = 2 ] ||
 	{ cat "$WORK/lat.out" >&2; fail "the failed criterion is not named once per size"; }
@@ -58,6 +59,19 @@ jq -e '.environment | (.kernel | test("^Linux 6\\.")) and (.rdma_core | length >
 	fail "environment incomplete: $(jq -c .environment "$WORK/lat.json")"
 echo "environment: $(jq -c '.environment | {kernel, rdma_core, device, firmware, port_gbps, device_numa_node, cpufreq_governor, workers}' "$WORK/lat.json")"
 echo "criteria: $(jq -c '[.criteria[] | [.name, .scope, .value_us, .passed]]' "$WORK/lat.json"), exit $rc"
+# --json-stream: start, one line per size as it ended (each the
+# document's result), end; lib.sh validates it against its schema. Its
+# standard error is no terminal: no progress line.
+in_vm h1 'cat $RPERF_LAB_RESULTS/lat-stream.jsonl' >"$WORK/lat-stream.jsonl"
+jq -s -e --slurpfile doc "$WORK/lat.json" '[.[].event] == ["start", "size", "size", "end"] and
+	[.[] | select(.event == "size") | .index] == [0, 1] and
+	[.[] | select(.event == "size") | .result] == $doc[0].results and
+	.[0].config.server == $doc[0].config.server and
+	(.[3] | .sizes == 2 and .criteria == $doc[0].criteria and .complete == $doc[0].complete)' \
+	"$WORK/lat-stream.jsonl" >/dev/null ||
+	fail "the stream is not one line per size: $(cut -c 1-200 "$WORK/lat-stream.jsonl")"
+grep -q '^size [0-9]*/[0-9]*, ' "$WORK/lat.out" && fail "progress lines on a standard error that is no terminal"
+echo "stream: $(jq -c -s '[.[] | [.event, .index // empty]]' "$WORK/lat-stream.jsonl")"
 server_signal h2 TERM
 wait "${BG_PIDS[-1]}" || { cat "$WORK/srv.out" >&2; fail "rperf server did not exit cleanly"; }
 

@@ -23,7 +23,8 @@ within_pct "$last" "$first" 2 || fail "pace drifted: $first Mbit/s at the start,
 
 LAT_OPTS="--clock=$CLOCK" # --event, not --yield: it sleeps instead of polling
 rc=0
-bw_run h1 paced-event -D 8 -s 1024 --rate 5m --event --min-gbps 6m h2 || rc=$?
+bw_run h1 paced-event -D 8 -s 1024 --rate 5m --event --min-gbps 6m \
+	--json-stream '$RPERF_LAB_RESULTS/bw-stream.jsonl' h2 || rc=$?
 [ "$rc" = 3 ] && grep -q '^rperf: error: criterion failed: min_gbps (total received): .* Gb/s, below 0.006 Gb/s' "$WORK/paced-event.out" ||
 	{ cat "$WORK/paced-event.out" >&2; fail "rperf bw --event --min-gbps 6m exited $rc, want 3 naming min_gbps"; }
 mode=$(jq -r '.config.completion' "$WORK/paced-event.json")
@@ -33,3 +34,14 @@ echo "paced at 5 Mbit/s with --event ($mode): received $got Mbit/s over the inte
 [ "$mode" = event ] || fail "completion mode '$mode' in the JSON, want event"
 within_pct "$got" 5 5 || fail "--event: received $got Mbit/s, want 5 +- 5 %"
 within_pct "$sent" 5 5 || fail "--event: sent $sent Mbit/s, want 5 +- 5 %"
+# --json-stream: start, each interval as it ended (as the document has
+# it), end with the document's total; lib.sh validates it.
+in_vm h1 'cat $RPERF_LAB_RESULTS/bw-stream.jsonl' >"$WORK/bw-stream.jsonl"
+jq -s -e --slurpfile doc "$WORK/paced-event.json" '(.[0].event == "start") and
+	(.[-1] | .event == "end" and .total == $doc[0].total and .criteria == $doc[0].criteria and
+		.intervals == ($doc[0].intervals | length)) and
+	([.[] | select(.event == "interval") | .interval] == $doc[0].intervals) and
+	([.[] | select(.event == "interval") | .index] == [range($doc[0].intervals | length)]) and
+	length == ($doc[0].intervals | length) + 2' "$WORK/bw-stream.jsonl" >/dev/null ||
+	fail "the stream is not one line per interval: $(cut -c 1-200 "$WORK/bw-stream.jsonl")"
+echo "stream: $(jq -c -s '[.[] | .event] | group_by(.) | map([.[0], length])' "$WORK/bw-stream.jsonl")"

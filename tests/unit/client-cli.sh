@@ -36,6 +36,16 @@ for cmd in lat bw; do
 	refused 0 - $cmd --rdma-cm --threads 2 --help
 	refused 1 "'$T/missing/out.json': No such file or directory" \
 		$cmd --json "$T/missing/out.json" 127.0.0.1
+	# --json-stream: a file that cannot be made is found before the
+	# device, and only one output may be stdout.
+	refused 1 "'$T/missing/s.jsonl': No such file or directory" \
+		$cmd --json-stream "$T/missing/s.jsonl" 127.0.0.1
+	refused 2 "only one of --json, --csv and --json-stream can be stdout" \
+		$cmd --json-stream - --csv - 127.0.0.1
+	refused 2 "only one of --json, --csv and --json-stream can be stdout" \
+		$cmd --json-stream - -j - 127.0.0.1
+	"$RPERF" $cmd --help | grep -q '^ *--json-stream FILE ' ||
+		{ echo "FAIL: rperf $cmd --help lacks --json-stream"; fails=$((fails + 1)); }
 done
 
 # No RDMA device on this host: one message that says what to do, the same

@@ -116,14 +116,45 @@ for k in lat bw server analyze converge mesh; do
 		"$T/failed-$k.json" >/dev/null || fail "failed $k: $(cat "$T/failed-$k.json")"
 	valid "$T/failed-$k.json"
 done
+# Their --json-stream, too: one "end" line that says why.
+"$RPERF" lat --json-stream "$T/failed-lat.jsonl" --timeout 1 127.0.0.1 >/dev/null 2>&1
+"$RPERF" bw --json-stream "$T/failed-bw.jsonl" --timeout 1 127.0.0.1 >/dev/null 2>&1
+for k in lat bw; do
+	[ "$(wc -l <"$T/failed-$k.jsonl")" = 1 ] &&
+		jq -e --arg k "$k" '.event == "end" and .command == $k and .complete == false and
+		(.error | length > 0)' "$T/failed-$k.jsonl" >/dev/null ||
+		fail "failed $k's stream: $(cat "$T/failed-$k.jsonl")"
+	valid "$T/failed-$k.jsonl"
+done
 # A failed document carries nothing else, and a full one is not cut short.
 jq '.config = {}' "$T/failed-lat.json" >"$T/failed-extra.json"
 refused failed-extra.json "'results' is a required property"
 jq 'del(.error)' "$T/failed-bw.json" >"$T/failed-no-error.json"
 refused failed-no-error.json "'error' is a required property"
 
-# Broken on purpose: each must be refused, saying where and why.
+# lat's and bw's streams, made of the lab's documents as report_stream.c
+# makes them (test_report_lat holds that an event's parts are the
+# document's): start, a size or an interval each, end.
 J=$D/json
+jq -c '{event: "start", command, schema_version, version, config, clock},
+	(.results | to_entries[] | {event: "size", command: "lat", schema_version: 2,
+		index: .key, result: .value}),
+	{event: "end", command, schema_version, sizes: (.results | length), criteria, complete,
+		error}' "$J/lat.json" >"$T/lat.jsonl"
+jq -c '{event: "start", command, schema_version, version, config, clock},
+	(.intervals | to_entries[] | {event: "interval", command: "bw", schema_version: 2,
+		index: .key, interval: .value}),
+	{event: "end", command, schema_version, intervals: (.intervals | length), total, criteria,
+		complete, error}' "$J/bw.json" >"$T/bw.jsonl"
+valid "$T/lat.jsonl" "$T/bw.jsonl"
+grep -q "lat.jsonl: valid (lat-event, $(($(jq '.results | length' "$J/lat.json") + 2)) events)" \
+	"$T/out" || fail "the lat stream was not read as lat's events: $(cat "$T/out")"
+sed '2s/"result":/"outcome":/' "$T/lat.jsonl" >"$T/lat-no-result.jsonl"
+refused lat-no-result.jsonl "line 2: "
+sed '$s/"total":/"totals":/' "$T/bw.jsonl" >"$T/bw-no-total.jsonl"
+refused bw-no-total.jsonl "line $(wc -l <"$T/bw.jsonl"): "
+
+# Broken on purpose: each must be refused, saying where and why.
 jq 'del(.results)' "$J/lat.json" >"$T/no-results.json"
 refused no-results.json "'results' is a required property"
 jq '.results[0].rtt_ns.p99 = "12 us"' "$J/lat.json" >"$T/string-p99.json"

@@ -481,6 +481,47 @@ static const struct clock_cal clk_1ghz = {
 	.source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1.0, .method = "test",
 };
 
+/* The bw --json-stream event @ev: @key is @want (the document's). */
+static void assert_event_has(json_t *ev, const char *key, json_t *want)
+{
+	if (!json_equal(json_object_get(ev, key), want))
+		fail_msg("the %s event's %s is not the document's", json_string_value(
+			 json_object_get(ev, "event")), key);
+}
+
+/*
+ * bw --json-stream: start with the document's config and clock, an
+ * interval and the total as the document has them; the end of a run that
+ * failed before it began has a null total.
+ */
+static void check_stream_events(const struct bw_report_info *info, const struct flow_result *total,
+				const struct bw_interval *iv, json_t *doc)
+{
+	json_t *ev;
+
+	ev = report_bw_event_start(info);
+	assert_event_has(ev, "command", json_object_get(doc, "command"));
+	assert_event_has(ev, "config", json_object_get(doc, "config"));
+	assert_event_has(ev, "clock", json_object_get(doc, "clock"));
+	json_decref(ev);
+	ev = report_bw_event_interval(1, &iv[1]);
+	assert_string_equal(json_string_value(json_object_get(ev, "command")), "bw");
+	assert_int_equal(json_integer_value(json_object_get(ev, "index")), 1);
+	assert_event_has(ev, "interval", json_array_get(json_object_get(doc, "intervals"), 1));
+	json_decref(ev);
+	ev = report_bw_event_end(info, total, 2, NULL);
+	assert_event_has(ev, "total", json_object_get(doc, "total"));
+	assert_event_has(ev, "complete", json_object_get(doc, "complete"));
+	assert_int_equal(json_integer_value(json_object_get(ev, "intervals")), 2);
+	json_decref(ev);
+	ev = report_bw_event_end(&(struct bw_report_info){ 0 }, NULL, 0, "no device");
+	assert_true(json_is_null(json_object_get(ev, "total")));
+	assert_true(json_is_false(json_object_get(ev, "complete")));
+	assert_string_equal(json_string_value(json_object_get(ev, "error")), "no device");
+	assert_int_equal(json_array_size(json_object_get(ev, "criteria")), 0);
+	json_decref(ev);
+}
+
 static void test_json_shape(void **state)
 {
 	struct bw_report_info info = {
@@ -529,6 +570,7 @@ static void test_json_shape(void **state)
 		    0.004, 1e-12);
 	assert_true(json_is_true(json_object_get(doc, "complete")));
 	assert_true(json_is_null(json_object_get(doc, "error")));
+	check_stream_events(&info, &total, iv, doc);
 	json_decref(doc);
 	info.event = true;
 	doc = report_bw_json(&info, &total, iv, 0, "server 'h3' went away");

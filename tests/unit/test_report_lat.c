@@ -389,6 +389,84 @@ static void test_lat_csv_shape(void **state)
 	free(buf);
 }
 
+/* @ev's @key equals @doc's @key (the same words in a stream and a document). */
+static void assert_same(json_t *ev, const char *ekey, json_t *doc, const char *dkey)
+{
+	if (!json_equal(json_object_get(ev, ekey), json_object_get(doc, dkey)))
+		fail_msg("event's %s is not the document's %s", ekey, dkey);
+}
+
+/*
+ * lat --json-stream: "start" carries the document's head, config and
+ * clock; "size" a result as the document has it; "end" how it ended.
+ * Every event names its command (scripts/validate-json picks the
+ * schema by it).
+ */
+static void test_lat_stream_events(void **state)
+{
+	struct flow_result r;
+	json_t *doc, *ev;
+
+	(void)state;
+	fill(&r);
+	doc = report_lat_json(&info, &r, 1, "server gone");
+	ev = report_lat_event_start(&info);
+	assert_string_equal(json_string_value(json_object_get(ev, "event")), "start");
+	assert_same(ev, "command", doc, "command");
+	assert_same(ev, "version", doc, "version");
+	assert_same(ev, "schema_version", doc, "schema_version");
+	assert_same(ev, "config", doc, "config");
+	assert_same(ev, "clock", doc, "clock");
+	assert_null(json_object_get(ev, "results"));
+	json_decref(ev);
+	ev = report_lat_event_size(&info, 3, &r);
+	assert_string_equal(json_string_value(json_object_get(ev, "command")), "lat");
+	assert_int_equal(json_integer_value(json_object_get(ev, "index")), 3);
+	if (!json_equal(json_object_get(ev, "result"),
+			json_array_get(json_object_get(doc, "results"), 0)))
+		fail_msg("a size event's result is not the document's");
+	json_decref(ev);
+	ev = report_lat_event_end(&info, 1, "server gone");
+	assert_string_equal(json_string_value(json_object_get(ev, "event")), "end");
+	assert_int_equal(json_integer_value(json_object_get(ev, "sizes")), 1);
+	assert_same(ev, "complete", doc, "complete");
+	assert_same(ev, "error", doc, "error");
+	assert_same(ev, "criteria", doc, "criteria");
+	json_decref(ev);
+	json_decref(doc);
+	flow_result_release(&r);
+}
+
+/* lat's progress line: the size's place, its samples, p50 and p99 as
+ * figures in us or as what they are instead. */
+static void test_lat_progress_line(void **state)
+{
+	struct flow_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	uint64_t v;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(flow_result_init(&r, 4096), 0);
+	for (v = 1; v <= 1000; v++)
+		hist_record(r.rtt, 2000);	/* 1 us at 2 GHz */
+	r.samples = 1000;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_lat_progress(f, 1, 3, &r, &clk_2ghz);
+	flow_result_release(&r);
+	fill(&r);
+	report_lat_progress(f, 2, 3, &r, &clk_2ghz);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf,
+			    "size 2/3, 4096 bytes: 1000 samples  p50 1.000 us  p99 1.000 us\n"
+			    "size 3/3, 64 bytes: 4 samples  p50 too_few_samples  "
+			    "p99 too_few_samples\n");
+	free(buf);
+	flow_result_release(&r);
+}
+
 static void test_server_json_per_sl(void **state)
 {
 	struct sink_flow f[3] = {
@@ -427,6 +505,8 @@ int main(void)
 		cmocka_unit_test(test_json_write_fails_whole),
 		cmocka_unit_test(test_json_check),
 		cmocka_unit_test(test_lat_csv_shape),
+		cmocka_unit_test(test_lat_stream_events),
+		cmocka_unit_test(test_lat_progress_line),
 		cmocka_unit_test(test_server_json_per_sl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -147,23 +147,23 @@ static void test_order_bias(void **state)
 	double b;
 
 	(void)state;
-	assert_false(flow_result_order_bias_ns(&part, 2.0, &b));
+	assert_false(flow_result_order_bias_ticks(&part, &b));
 	part.order_rtt_sum_ticks[0] = 3000;	/* 3 samples, mean 1000 ticks */
 	part.order_n[0] = 3;
-	assert_false(flow_result_order_bias_ns(&part, 2.0, &b));
+	assert_false(flow_result_order_bias_ticks(&part, &b));
 	part.order_rtt_sum_ticks[1] = 1800;	/* 2 samples, mean 900 ticks */
 	part.order_n[1] = 2;
-	assert_true(flow_result_order_bias_ns(&part, 2.0, &b));
-	assert_true(b > 49.999 && b < 50.001);	/* 100 ticks at 2 per ns */
+	assert_true(flow_result_order_bias_ticks(&part, &b));
+	assert_true(b > 99.999 && b < 100.001);
 	/* Negative RTTs (loopback after the wire) count signed. */
 	part.order_rtt_sum_ticks[1] = -200;
-	assert_true(flow_result_order_bias_ns(&part, 1.0, &b));
+	assert_true(flow_result_order_bias_ticks(&part, &b));
 	assert_true(b > 1099.999 && b < 1100.001);
 	flow_result_merge(&sum, &part);
 	flow_result_merge(&sum, &part);
 	assert_int_equal(sum.order_n[0], 6);
 	assert_int_equal(sum.order_n[1], 4);
-	assert_true(flow_result_order_bias_ns(&sum, 1.0, &b));
+	assert_true(flow_result_order_bias_ticks(&sum, &b));
 	assert_true(b > 1099.999 && b < 1100.001);
 }
 
