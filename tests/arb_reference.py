@@ -142,19 +142,18 @@ class Port:
         t["vl"] = None
         t["at"] = (t["at"] + 1) % len(t["ents"])
 
-    def next_from(self, t, one_visit=False):
+    def next_from(self, t, one_pass=False):
         """The queue the table serves next; None when it has nothing (or,
-        with one_visit, when the one visit it makes cannot send)."""
+        with one_pass, when one pass over its entries finds none that
+        can send)."""
         if t["vl"] is not None:
             q = t["vl"]
             if self.has(q) and self.enough(t["credit"], q):
                 return q
             self.end_visit(t)
-            if one_visit:
-                return None
         if not any(self.has(q) for q in t["queues"]):
             return None
-        while True:
+        for _ in (range(len(t["ents"])) if one_pass else iter(int, 1)):
             q, w = t["ents"][t["at"]]
             key = self.dkey(t, q)
             if not self.has(q):
@@ -171,8 +170,7 @@ class Port:
             if self.carry:
                 self.deficit[key] = credit
             t["at"] = (t["at"] + 1) % len(t["ents"])
-            if one_visit:
-                return None
+        return None
 
     def charge(self, t, q, size):
         t["credit"] -= size
@@ -192,10 +190,18 @@ class Port:
             self.since, self.phase = 0, "high"
             return self.next_from(lo), lo
         if self.limited and self.phase == "low":
+            # The low table's opportunity: the table is scanned, as the
+            # specification cycles it, for an entry that can send (one
+            # whose VL has no packet, or, carried, owes more than the
+            # entry's weight, is passed over). A packet turn takes the
+            # first that can; an entry turn takes that entry's visit,
+            # and passes empty only when a whole pass of the table finds
+            # none (so a VL spread over several entries sends from the
+            # next of them, as one entry of their total weight would).
             one_packet = self.sem["low"] == "packet" or (
                 self.limit == 0 and self.sem["limit0"] == "alternate")
             if lo_has:
-                q = self.next_from(lo, one_visit=not one_packet)
+                q = self.next_from(lo, one_pass=not one_packet)
                 if one_packet or q is None:
                     self.phase = "high"
                 if q is not None:
