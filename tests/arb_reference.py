@@ -749,6 +749,20 @@ def issue_examples(rperf, tmp, checks):
                  f"SL2 of a shared VL: rperf {doc['sls'][2]['share_pct']:.3f} against {want:.3f}")
 
 
+def limit0_cases():
+    """Fixed saturated ports at limit 0, every reading computed: OpenSM's
+    defaults (fourteen low VLs of 256 bytes, 4096-byte packets), whose
+    entry turns read as bytes pass empty, and one low VL over two
+    entries of half a packet, whose turns never do."""
+    ident = list(range(15)) + [None]
+    osm = {"limit": 0, "high": [(0, 4)], "low": [(vl, 4) for vl in range(1, 15)],
+           "sl2vl": list(range(16)), "queue": ident}
+    two = {"limit": 0, "high": [(0, 64)], "low": [(1, 32), (1, 32)],
+           "sl2vl": list(range(16)), "queue": ident}
+    return [(osm, [4096] * 16, [None] * 15 + [0]),
+            (two, [4096] * 16, [None, None] + [0] * 14)]
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if not args:
@@ -766,6 +780,8 @@ def main():
     checks.fail_fast = "--fail-fast" in sys.argv
     with tempfile.TemporaryDirectory() as tmp:
         issue_examples(rperf, tmp, checks)
+        for fixed in limit0_cases():
+            check_ib(rperf, tmp, rng, checks, False, True, fixed=fixed)
         for _ in range(24 * scale):
             check_ib(rperf, tmp, rng, checks, False, long_mode)
         for _ in range(12 * scale):
