@@ -34,11 +34,13 @@ standard errors of eight batches); a share must agree within rperf's
 bound plus the reference's. Distances (packets of other queues that
 start between the moment a packet could go and its start) must agree
 exactly over a period. Under load the arrivals' phases move them, so
-the reference runs three phase draws: rperf's mean must lie within the
-draws' means, each widened by its window's bound (three standard errors
-of eight batches' means, plus two gaps cut at the window's ends, 2 max /
-n), widened by rperf's own cut-gap term; and no draw may see a distance
-beyond rperf's largest (its window is the longer).
+the reference runs four phase draws (all at 0, rperf's stated phases,
+two random): rperf's mean must lie within the draws' means, each widened
+by its window's bound (three standard errors of eight batches' means,
+plus two gaps cut at the window's ends, 2 max / n), widened by rperf's
+own cut-gap term; under rperf's phases no distance may exceed rperf's
+largest (its window is the longer). How much other phases exceed it is
+printed, not checked: rperf does not call its largest a worst case.
 
     tests/arb_reference.py RPERF [--long] [--seed=N] [--fail-fast]
 """
@@ -509,8 +511,13 @@ def run_rperf(rperf, tmp, cfg, sizes, loads, extra=()):
 class Checks:
     def __init__(self):
         self.n, self.failed, self.kinds, self.worst = 0, 0, {}, {}
+        self.notes = {}
 
     fail_fast = False
+
+    def note(self, kind, value):
+        """A figure reported, not checked."""
+        self.notes[kind] = max(self.notes.get(kind, value), value)
 
     def check(self, kind, ok, diff, msg):
         self.n += 1
@@ -598,9 +605,10 @@ def check_ib(rperf, tmp, rng, checks, loaded, long_mode, fixed=None):
             if key == doc.get("semantics", key) or dtable:
                 dists = [dist]
                 if loaded:
-                    # the arrivals' phases move distances: two more draws
-                    for _ in range(2):
-                        ph = {sl: rng.random() for sl in range(16)}
+                    # the arrivals' phases move distances: rperf's, then
+                    # two random draws (the first, dist, is all at 0)
+                    for k in range(3):
+                        ph = RPERF_PHASES if k == 0 else {sl: rng.random() for sl in range(16)}
                         more = loaded_window(cfg, sem, sz, loads,
                                              20000 if not long_mode else 120000, phase=ph)
                         if more:
@@ -609,6 +617,9 @@ def check_ib(rperf, tmp, rng, checks, loaded, long_mode, fixed=None):
 
 
 RPERF_LOAD_PACKETS = 262144      # rperf-analyze(1): its loaded window
+# rperf-analyze(1): a light SL's first packet arrives 0.618034 (SL + 1)
+# (mod 1) of its gap after the start, so light SLs do not start in step
+RPERF_PHASES = {sl: math.fmod(0.618034 * (sl + 1), 1.0) for sl in range(16)}
 
 
 def rperf_queue_packets(doc, cfg, sizes, q):
@@ -626,8 +637,9 @@ def check_distances(doc, dists, exact, checks, label, cfg, sizes):
     move it: rperf's mean must lie within the reference's means over its
     phase draws, each widened by its bound, widened again by rperf's own
     cut-gap term. The largest is the largest seen in a window (not a
-    proven worst case), rperf's over a longer window than the
-    reference's: no draw of the reference may see a larger one."""
+    proven worst case): under rperf's own arrivals (its phases) the
+    reference may see none larger in its shorter window; other phases
+    may, and how much is reported, not checked."""
     for v in doc["vls"]:
         q = v["vl"]
         if any(q not in d for d in dists) or v["mean_distance"] is None:
@@ -649,11 +661,16 @@ def check_distances(doc, dists, exact, checks, label, cfg, sizes):
                      max(abs(m - d[q][0]) for d in dists),
                      f"VL{q}: rperf mean {m:.3f} outside the reference's {lo:.3f}-{hi:.3f} "
                      f"(draws {[round(d[q][0], 3) for d in dists]}) {cfg} {sizes}")
-        mx = max(d[q][1] for d in dists)
-        checks.check(f"{label}: no draw's distance beyond rperf's largest",
+        if len(dists) < 2:
+            continue
+        mx = dists[1][q][1]
+        checks.check(f"{label}: rperf's arrivals: no distance beyond rperf's largest",
                      mx <= v["max_distance"], max(0, mx - v["max_distance"]),
-                     f"VL{q}: the reference saw {mx} (draws {[d[q][1] for d in dists]}), "
-                     f"rperf's largest is {v['max_distance']} {cfg} {sizes}")
+                     f"VL{q}: the reference saw {mx} under rperf's arrivals, rperf's "
+                     f"largest is {v['max_distance']} {cfg} {sizes}")
+        # other phases may see more: rperf's largest is not a worst case
+        checks.note("largest distance of another phase over rperf's",
+                    max(d[q][1] for d in dists) - v["max_distance"])
 
 
 def check_ets(rperf, tmp, rng, checks, long_mode):
@@ -792,6 +809,8 @@ def main():
     for kind in sorted(checks.kinds):
         print(f"  {kind}: {checks.kinds[kind]} checks, worst difference "
               f"{checks.worst[kind]:.4f}")
+    for kind in sorted(checks.notes):
+        print(f"  (not checked) {kind}: at most {checks.notes[kind]:+.0f}")
     return 1 if checks.failed else 0
 
 
