@@ -24,7 +24,10 @@ gap-off-by-one|src/qos/arb_ib_sim.c|s/gap = r - last\[vl\[r\]\] - 1;/gap = r - l
 load-distance|src/qos/arb_ib_load.c|s/m->head_since\[q\] = m->sent \+ 1;/m->head_since[q] = m->sent;/
 limit0-keep-all|src/qos/arb_ib.c|s/if \(cfg->limit != 0 \|\| !sem.carry \|\| sem.low_turn != ARB_LOW_ENTRY/if (1 || cfg->limit != 0 || !sem.carry || sem.low_turn != ARB_LOW_ENTRY/
 ets-light-band|src/qos/arb_common.c|s/demand\[g\] >= left \* share\[g\]/demand[g] >= left/
-ets-per-flow|src/qos/arb_common.c|s/wf->load_gbps\[f\] >= gbps \/ n\)/wf->load_gbps[f] >= gbps)/'
+ets-per-flow|src/qos/arb_common.c|s/wf->load_gbps\[f\] >= gbps \/ n\)/wf->load_gbps[f] >= gbps)/
+low-turn-one-visit-sim|src/qos/arb_ib_sim.c|s/if \(pass \&\& \+\+failed == t->n\)/if (pass \&\& ++failed)/
+low-turn-one-visit-load|src/qos/arb_ib_load.c|s/(t->def\[q\] = credit;\n\t\tt->pos = [^\n]*\n\t\tif \(pass) \&\& i >= t->t->n_entries\)/$1)/'
+
 
 echo "copying the built tree"
 tar -C "$top" --exclude=.git --exclude='*.log' --exclude='*.trs' -cf - . | tar -C "$work" -xf -

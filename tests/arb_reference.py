@@ -33,8 +33,14 @@ and states its own bound (the arbiter's state at either end, three
 standard errors of eight batches); a share must agree within rperf's
 bound plus the reference's. Distances (packets of other queues that
 start between the moment a packet could go and its start) must agree
-exactly over a period, and under load within a tenth of a packet plus
-the batches' spread.
+exactly over a period. Under load the arrivals' phases move them, so
+the reference runs four phase draws (all at 0, rperf's stated phases,
+two random): rperf's mean must lie within the draws' means, each widened
+by its window's bound (three standard errors of eight batches' means,
+plus two gaps cut at the window's ends, 2 max / n), widened by rperf's
+own cut-gap term; under rperf's phases no distance may exceed rperf's
+largest (its window is the longer). How much other phases exceed it is
+printed, not checked: rperf does not call its largest a worst case.
 
     tests/arb_reference.py RPERF [--long] [--seed=N] [--fail-fast]
 """
@@ -142,19 +148,18 @@ class Port:
         t["vl"] = None
         t["at"] = (t["at"] + 1) % len(t["ents"])
 
-    def next_from(self, t, one_visit=False):
+    def next_from(self, t, one_pass=False):
         """The queue the table serves next; None when it has nothing (or,
-        with one_visit, when the one visit it makes cannot send)."""
+        with one_pass, when one pass over its entries finds none that
+        can send)."""
         if t["vl"] is not None:
             q = t["vl"]
             if self.has(q) and self.enough(t["credit"], q):
                 return q
             self.end_visit(t)
-            if one_visit:
-                return None
         if not any(self.has(q) for q in t["queues"]):
             return None
-        while True:
+        for _ in (range(len(t["ents"])) if one_pass else iter(int, 1)):
             q, w = t["ents"][t["at"]]
             key = self.dkey(t, q)
             if not self.has(q):
@@ -171,8 +176,7 @@ class Port:
             if self.carry:
                 self.deficit[key] = credit
             t["at"] = (t["at"] + 1) % len(t["ents"])
-            if one_visit:
-                return None
+        return None
 
     def charge(self, t, q, size):
         t["credit"] -= size
@@ -192,10 +196,18 @@ class Port:
             self.since, self.phase = 0, "high"
             return self.next_from(lo), lo
         if self.limited and self.phase == "low":
+            # The low table's opportunity: the table is scanned, as the
+            # specification cycles it, for an entry that can send (one
+            # whose VL has no packet, or, carried, owes more than the
+            # entry's weight, is passed over). A packet turn takes the
+            # first that can; an entry turn takes that entry's visit,
+            # and passes empty only when a whole pass of the table finds
+            # none (so a VL spread over several entries sends from the
+            # next of them, as one entry of their total weight would).
             one_packet = self.sem["low"] == "packet" or (
                 self.limit == 0 and self.sem["limit0"] == "alternate")
             if lo_has:
-                q = self.next_from(lo, one_visit=not one_packet)
+                q = self.next_from(lo, one_pass=not one_packet)
                 if one_packet or q is None:
                     self.phase = "high"
                 if q is not None:
@@ -262,17 +274,21 @@ def period_results(port, period, sizes):
         gaps = [(at[(k + 1) % len(at)] - at[k] - 1) % n for k in range(len(at))]
         if len(at) == 1:
             gaps = [n - 1]
-        dist[q] = (sum(gaps) / len(gaps), max(gaps))
+        dist[q] = (sum(gaps) / len(gaps), max(gaps), 0.0)
     empty = sum(e for _, _, e in period)
     return share, dist, empty
 
 
-def loaded_window(cfg, sem, sizes, loads, packets, link=100.0):
-    """Constant-gap arrivals: (share % per SL, distances, bound %)."""
+def loaded_window(cfg, sem, sizes, loads, packets, link=100.0, phase=None):
+    """Constant-gap arrivals, each light SL's first at phase[sl] of its
+    gap (0 without phase): (share % per SL, distances, bound %). The
+    distances of a queue are (mean, max, bound of the mean): the bound
+    is three standard errors of the eight batches' means plus what a
+    cut gap at either end of the window can move the mean (2 max / n)."""
     port = Port(cfg, sem, sizes, loads, link)
     gap = {sl: sizes[sl] * 8.0 / loads[sl] for sl in range(16)
            if loads[sl] and cfg["queue"][sl] is not None}
-    nxt = {sl: 0.0 for sl in gap}
+    nxt = {sl: (phase or {}).get(sl, 0.0) * gap[sl] for sl in gap}
     now, sent = 0.0, 0
     since_q = {}
     batches = 8
@@ -280,6 +296,8 @@ def loaded_window(cfg, sem, sizes, loads, packets, link=100.0):
     bytes_b = [[0.0] * 16 for _ in range(batches)]
     ns_b = [0.0] * batches
     dsum, dn, dmax = {}, {}, {}
+    dsum_b = [{} for _ in range(batches)]
+    dn_b = [{} for _ in range(batches)]
     served = {q for t in port.tables for q, _ in t["ents"]}
     for b in range(-1, batches):
         start = now
@@ -311,6 +329,8 @@ def loaded_window(cfg, sem, sizes, loads, packets, link=100.0):
                 dsum[q] = dsum.get(q, 0) + d
                 dn[q] = dn.get(q, 0) + 1
                 dmax[q] = max(dmax.get(q, 0), d)
+                dsum_b[b][q] = dsum_b[b].get(q, 0) + d
+                dn_b[b][q] = dn_b[b].get(q, 0) + 1
         if b >= 0:
             ns_b[b] = now - start
     ns = sum(ns_b)
@@ -324,7 +344,13 @@ def loaded_window(cfg, sem, sizes, loads, packets, link=100.0):
     state = sum(w * UNIT for t in port.tables for _, w in t["ents"])
     state += sum(2 * sizes[sl] for sl in range(16) if loads[sl] != 0)
     bound = max(worst, 100.0 * state * 8 / ns / link)
-    dist = {q: (dsum[q] / dn[q], dmax[q]) for q in dn}
+    dist = {}
+    for q in dn:
+        xs = [dsum_b[b][q] / dn_b[b][q] for b in range(batches) if dn_b[b].get(q)]
+        m = sum(xs) / len(xs)
+        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1))
+        err = (3 * sd / math.sqrt(len(xs)) if len(xs) > 1 else dmax[q]) + 2 * dmax[q] / dn[q]
+        dist[q] = (dsum[q] / dn[q], dmax[q], err)
     return share, dist, bound
 
 
@@ -485,8 +511,13 @@ def run_rperf(rperf, tmp, cfg, sizes, loads, extra=()):
 class Checks:
     def __init__(self):
         self.n, self.failed, self.kinds, self.worst = 0, 0, {}, {}
+        self.notes = {}
 
     fail_fast = False
+
+    def note(self, kind, value):
+        """A figure reported, not checked."""
+        self.notes[kind] = max(self.notes.get(kind, value), value)
 
     def check(self, kind, ok, diff, msg):
         self.n += 1
@@ -572,24 +603,74 @@ def check_ib(rperf, tmp, rng, checks, loaded, long_mode, fixed=None):
                          f"  rperf {[round(x, 2) for x in theirs[key]]}\n"
                          f"  reference {[round(x, 2) for x in ours]}\n  {cfg} {sizes} {loads}")
             if key == doc.get("semantics", key) or dtable:
-                check_distances(doc, dist, exact and doc["exact"], checks, label, cfg)
+                dists = [dist]
+                if loaded:
+                    # the arrivals' phases move distances: rperf's, then
+                    # two random draws (the first, dist, is all at 0)
+                    for k in range(3):
+                        ph = RPERF_PHASES if k == 0 else {sl: rng.random() for sl in range(16)}
+                        more = loaded_window(cfg, sem, sz, loads,
+                                             20000 if not long_mode else 120000, phase=ph)
+                        if more:
+                            dists.append(more[1])
+                check_distances(doc, dists, exact and doc["exact"], checks, label, cfg, sizes)
 
 
-def check_distances(doc, dist, exact, checks, label, cfg):
+RPERF_LOAD_PACKETS = 262144      # rperf-analyze(1): its loaded window
+# rperf-analyze(1): a light SL's first packet arrives 0.618034 (SL + 1)
+# (mod 1) of its gap after the start, so light SLs do not start in step
+RPERF_PHASES = {sl: math.fmod(0.618034 * (sl + 1), 1.0) for sl in range(16)}
+
+
+def rperf_queue_packets(doc, cfg, sizes, q):
+    """Packets of queue q in rperf's loaded window, from its shares."""
+    pk = [doc["sls"][sl]["share_pct"] / sizes[sl] for sl in range(16)]
+    mine = sum(pk[sl] for sl in range(16) if cfg["queue"][sl] == q)
+    return RPERF_LOAD_PACKETS * mine / sum(pk) if sum(pk) else 0
+
+
+def check_distances(doc, dists, exact, checks, label, cfg, sizes):
+    """Over an exact period the distances agree exactly. Under load a
+    window's mean differs from the long run's by at most its bound (three
+    standard errors of eight batches' means, plus two cut gaps of the
+    largest distance over the queue's packets), and the arrivals' phases
+    move it: rperf's mean must lie within the reference's means over its
+    phase draws, each widened by its bound, widened again by rperf's own
+    cut-gap term. The largest is the largest seen in a window (not a
+    proven worst case): under rperf's own arrivals (its phases) the
+    reference may see none larger in its shorter window; other phases
+    may, and how much is reported, not checked."""
     for v in doc["vls"]:
         q = v["vl"]
-        if q not in dist or v["mean_distance"] is None:
+        if any(q not in d for d in dists) or v["mean_distance"] is None:
             continue
-        mean, mx = dist[q]
         if exact:
+            mean, mx = dists[0][q][:2]
             diff = max(abs(mean - v["mean_distance"]), abs(mx - v["max_distance"]))
-            ok = diff <= 0.01
-        else:
-            diff = abs(mean - v["mean_distance"])
-            ok = diff <= 0.1 + 0.05 * mean and mx <= v["max_distance"] + 2 + 0.1 * mx
-        checks.check(f"{label}: distances", ok, diff,
-                     f"VL{q}: reference mean {mean:.2f} max {mx} against rperf "
-                     f"{v['mean_distance']:.2f} {v['max_distance']} {cfg}")
+            checks.check(f"{label}: distances", diff <= 0.01, diff,
+                         f"VL{q}: reference mean {mean:.2f} max {mx} against rperf "
+                         f"{v['mean_distance']:.2f} {v['max_distance']} {cfg}")
+            continue
+        n = rperf_queue_packets(doc, cfg, sizes, q)
+        own = 2 * v["max_distance"] / n if n else float("inf")
+        lo = min(d[q][0] - d[q][2] for d in dists) - own
+        hi = max(d[q][0] + d[q][2] for d in dists) + own
+        m = v["mean_distance"]
+        out = max(lo - m, m - hi, 0)
+        checks.check(f"{label}: mean distance within the bound", out == 0,
+                     max(abs(m - d[q][0]) for d in dists),
+                     f"VL{q}: rperf mean {m:.3f} outside the reference's {lo:.3f}-{hi:.3f} "
+                     f"(draws {[round(d[q][0], 3) for d in dists]}) {cfg} {sizes}")
+        if len(dists) < 2:
+            continue
+        mx = dists[1][q][1]
+        checks.check(f"{label}: rperf's arrivals: no distance beyond rperf's largest",
+                     mx <= v["max_distance"], max(0, mx - v["max_distance"]),
+                     f"VL{q}: the reference saw {mx} under rperf's arrivals, rperf's "
+                     f"largest is {v['max_distance']} {cfg} {sizes}")
+        # other phases may see more: rperf's largest is not a worst case
+        checks.note("largest distance of another phase over rperf's",
+                    max(d[q][1] for d in dists) - v["max_distance"])
 
 
 def check_ets(rperf, tmp, rng, checks, long_mode):
@@ -685,6 +766,20 @@ def issue_examples(rperf, tmp, checks):
                  f"SL2 of a shared VL: rperf {doc['sls'][2]['share_pct']:.3f} against {want:.3f}")
 
 
+def limit0_cases():
+    """Fixed saturated ports at limit 0, every reading computed: OpenSM's
+    defaults (fourteen low VLs of 256 bytes, 4096-byte packets), whose
+    entry turns read as bytes pass empty, and one low VL over two
+    entries of half a packet, whose turns never do."""
+    ident = list(range(15)) + [None]
+    osm = {"limit": 0, "high": [(0, 4)], "low": [(vl, 4) for vl in range(1, 15)],
+           "sl2vl": list(range(16)), "queue": ident}
+    two = {"limit": 0, "high": [(0, 64)], "low": [(1, 32), (1, 32)],
+           "sl2vl": list(range(16)), "queue": ident}
+    return [(osm, [4096] * 16, [None] * 15 + [0]),
+            (two, [4096] * 16, [None, None] + [0] * 14)]
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if not args:
@@ -702,6 +797,8 @@ def main():
     checks.fail_fast = "--fail-fast" in sys.argv
     with tempfile.TemporaryDirectory() as tmp:
         issue_examples(rperf, tmp, checks)
+        for fixed in limit0_cases():
+            check_ib(rperf, tmp, rng, checks, False, True, fixed=fixed)
         for _ in range(24 * scale):
             check_ib(rperf, tmp, rng, checks, False, long_mode)
         for _ in range(12 * scale):
@@ -712,6 +809,8 @@ def main():
     for kind in sorted(checks.kinds):
         print(f"  {kind}: {checks.kinds[kind]} checks, worst difference "
               f"{checks.worst[kind]:.4f}")
+    for kind in sorted(checks.notes):
+        print(f"  (not checked) {kind}: at most {checks.notes[kind]:+.0f}")
     return 1 if checks.failed else 0
 
 

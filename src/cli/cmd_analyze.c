@@ -437,7 +437,7 @@ static int analyze_opt_semantics(void *dst, const char *name, const char *value,
 	if (arb_semantics_parse(value, &o->params.semantics))
 		return opts_bad_value(err, errlen, name, value,
 				      "KEY=VALUE,... of carry=yes|no, low=entry|packet, "
-				      "limit0=alternate|bytes");
+				      "limit0=alternate|bytes, deficit=vl|table");
 	return 0;
 }
 
@@ -482,14 +482,16 @@ static const struct opts_entry analyze_opts_table[] = {
 			 "ib-packet (default for VLArb), ib-fluid,\ndtable, or ets (default for ETS)",
 			 analyze_opt_model),
 	OPT_CALLBACK_ALL(0, "semantics", "SEM", "ib-packet's reading (default carry=yes,\n"
-			 "low=entry,limit0=alternate); see rperf-analyze(1)",
+			 "low=entry,limit0=alternate,deficit=vl);\n"
+			 "see rperf-analyze(1)",
 			 analyze_opt_semantics),
 	{ .kind = OPTS_NUMBER, .long_name = "range-pct", .arg = "PP",
 	  .help = "readings disagreeing by more: shown as a range\n(default 1 point)",
 	  .off = offsetof(struct analyze_opts, params.range_pct), .max = 100,
 	  .expect = "0 to 100 points" },
-	OPT_UINT('r', "runs", "N", "high-table cycles to simulate (default "
-		 ANALYZE_STR(ARB_DEFAULT_RUNS) ")", struct analyze_opts, params.runs, 1, 1000000),
+	OPT_UINT('r', "runs", "N", "accepted and reported in the JSON; changes\n"
+		 "nothing (periods are exact, windows fixed)",
+		 struct analyze_opts, params.runs, 1, 1000000),
 	OPT_UINT('l', "limit", "N", "LimitOfHighPriority 0-255 (overrides input)",
 		 struct analyze_opts, limit, 0, ARB_MAX_LIMIT),
 	OPT_STRING('s', "sl2vl", "LIST", "VL of SL0, SL1, ... (overrides input)",

@@ -766,32 +766,31 @@ static bool arb_ib_table_sends(const struct arb_table *t, uint16_t offered)
  * At limit 0 the specification gives the low table the opportunity to
  * send a packet after each high packet. A reading in which a low turn
  * can pass with nothing sent breaks that: a turn of one entry visit
- * (limit0=bytes) whose entry still repays an earlier visit's overshoot
- * (carry), which happens when a low entry of a VL with traffic weighs
- * less than its VL's packet while the high table has traffic too (else
- * there are no low turns). Such a reading is not among the plausible
- * ones at limit 0.
+ * (limit0=bytes) in which a whole pass over the low table finds every
+ * VL still repaying an earlier visit's overshoot (carry). Whether that
+ * happens depends on the entries' order, weights and packets together
+ * (a VL spread over several light entries may never owe more than the
+ * rest of a pass gives it), so the arbiter is run, every offered queue
+ * backlogged, and its period's empty turns counted. Such a reading is
+ * not among the plausible ones at limit 0.
  */
 static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 				 const struct arb_params *params, struct arb_semantics sem)
 {
-	uint32_t packet_bytes[ARB_NUM_VLS];
+	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params };
 	uint16_t offered = arb_ib_offered(cfg, params);
-	const struct arb_entry *e;
-	int i;
+	struct arb_sim_spec spec;
+	struct arb_sim_out out;
 
-	sem = arb_ib_effective(cfg, sem);
+	ctx.sem = sem = arb_ib_effective(cfg, sem);
 	if (cfg->limit != 0 || !sem.carry || sem.low_turn != ARB_LOW_ENTRY ||
-	    sem.limit0 != ARB_LIMIT0_BYTES || !arb_ib_table_sends(&cfg->high, offered))
+	    sem.limit0 != ARB_LIMIT0_BYTES || params->model != ARB_MODEL_IB_PACKET ||
+	    !arb_ib_table_sends(&cfg->high, offered) ||
+	    !arb_ib_table_sends(&cfg->low, offered))
 		return false;
-	arb_queue_packet_bytes(cfg, params, packet_bytes);
-	for (i = 0; i < cfg->low.n_entries; i++) {
-		e = &cfg->low.entries[i];
-		if (e->weight && e->vl < ARB_VL15 && (offered & (1u << e->vl)) &&
-		    (uint32_t)e->weight * ARB_UNIT_BYTES < packet_bytes[e->vl])
-			return true;
-	}
-	return false;
+	arb_queue_packet_bytes(cfg, params, ctx.packet_bytes);
+	arb_ib_spec(&ctx, offered, &spec);
+	return !arb_sim_run(&spec, &out) && out.empty_low_turns > 0;
 }
 
 /* Each queue's distances: their range over the readings compared. */

@@ -143,10 +143,10 @@ static void ld_close(struct ld *m, struct ld_table *t)
 /*
  * Visit entries from the table's position until one can send, passing
  * over those whose queue has nothing. Returns its queue; -1 when the
- * table has nothing to send, or, when @once, after one visit that
- * cannot send (a low turn of one entry that passes).
+ * table has nothing to send, or, when @pass, after a whole pass over
+ * its entries found none that can send (a low entry turn that passes).
  */
-static int ld_open(struct ld *m, struct ld_table *t, bool once)
+static int ld_open(struct ld *m, struct ld_table *t, bool pass)
 {
 	const struct arb_entry *e;
 	bool carry = m->spec->sem.carry;
@@ -155,13 +155,15 @@ static int ld_open(struct ld *m, struct ld_table *t, bool once)
 
 	if (!(t->queues & m->avail))
 		return -1;
-	for (i = 0;; i = (i + 1) % t->t->n_entries) {
+	for (i = 1;; i++) {
 		e = &t->t->entries[t->pos];
 		q = e->vl;
 		if (!ld_entry_ok(e) || !ld_has(m, q)) {
 			if (ld_entry_ok(e) && carry && t->def[q] > 0)
 				t->def[q] = 0;
 			t->pos = (t->pos + 1) % t->t->n_entries;
+			if (pass && i >= t->t->n_entries)
+				return -1;
 			continue;
 		}
 		credit = (int64_t)e->weight * ARB_UNIT_BYTES + (carry ? t->def[q] : 0);
@@ -175,13 +177,13 @@ static int ld_open(struct ld *m, struct ld_table *t, bool once)
 		if (carry)
 			t->def[q] = credit;
 		t->pos = (t->pos + 1) % t->t->n_entries;
-		if (once)
+		if (pass && i >= t->t->n_entries)
 			return -1;
 	}
 }
 
 /* The queue of the table's next packet; -1 as ld_open. */
-static int ld_take(struct ld *m, struct ld_table *t, bool once)
+static int ld_take(struct ld *m, struct ld_table *t, bool pass)
 {
 	int q;
 
@@ -190,10 +192,8 @@ static int ld_take(struct ld *m, struct ld_table *t, bool once)
 		if (ld_has(m, q) && ld_can(m, q, t->credit))
 			return q;
 		ld_close(m, t);
-		if (once)
-			return -1;
 	}
-	return ld_open(m, t, once);
+	return ld_open(m, t, pass);
 }
 
 /* A low turn's queue, or -1 when it passes; the phase returns to high. */

@@ -18,8 +18,10 @@
  *  - the high table sends until limit x 4096 bytes are reached (a packet
  *    started below it completes; limit 0 is one packet), then the low
  *    table gets a turn: one packet (ARB_LOW_PACKET, or limit 0 with
- *    ARB_LIMIT0_ALTERNATE), or one entry visit (ARB_LOW_ENTRY), which
- *    passes without sending when that VL owes more than its weight;
+ *    ARB_LIMIT0_ALTERNATE), or one entry visit (ARB_LOW_ENTRY); entries
+ *    whose VL owes more than their weight are passed over, and a turn
+ *    passes without sending only when a whole pass over the low table
+ *    finds none that can send;
  *  - a high visit cut by the limit resumes after the low turn.
  */
 #include <errno.h>
@@ -137,12 +139,13 @@ SIM_INLINE void sim_close(struct sim_reg *t, int32_t *def, const bool carry)
 /*
  * Open visits from the table's position until one can send (a visit
  * that cannot is closed at once: with carry, its credit is the deficit).
- * Returns its VL; when @once, returns -1 after one visit that cannot.
+ * Returns its VL; when @pass, returns -1 once a whole pass over the
+ * table's entries has found none that can (a low entry turn that passes).
  */
 SIM_INLINE int sim_open(struct sim_reg *t, int32_t *def, const int32_t *pb,
-			const bool carry, const bool round, const bool once)
+			const bool carry, const bool round, const bool pass)
 {
-	int32_t at = t->pos, credit;
+	int32_t at = t->pos, credit, failed = 0;
 	int vl;
 
 	if (t->pend) {
@@ -161,7 +164,8 @@ SIM_INLINE int sim_open(struct sim_reg *t, int32_t *def, const int32_t *pb,
 		}
 		if (carry)
 			def[vl] = credit;
-		if (once) {
+		if (pass && ++failed == t->n) {
+			t->pos = at;
 			sim_next(t);
 			return -1;
 		}
@@ -211,8 +215,8 @@ SIM_INLINE int sim_table_packet(struct sim_reg *t, int32_t *def,
 
 /*
  * A low turn's packet, or -1 when an entry turn passes without sending
- * (the visited VL owes more than its weight); *phase back to high when
- * the turn is over.
+ * (a pass over the low table finds every VL owing more than its entry's
+ * weight); *phase back to high when the turn is over.
  */
 SIM_INLINE int sim_low_turn(struct sim_reg *lo, int32_t *def, const int32_t *pb,
 			    int32_t *phase, const bool carry, const bool round,
@@ -224,13 +228,10 @@ SIM_INLINE int sim_low_turn(struct sim_reg *lo, int32_t *def, const int32_t *pb,
 		*phase = SIM_HIGH;
 		return sim_table_packet(lo, def, pb, carry, round);
 	}
-	if (lo->open) {
-		vl = lo->vl[lo->pos];
-		if (!sim_can(pb, vl, lo->credit, round)) {
+	vl = lo->open ? lo->vl[lo->pos] : -1;
+	if (vl < 0 || !sim_can(pb, vl, lo->credit, round)) {
+		if (vl >= 0)
 			sim_close(lo, def, carry);
-			vl = -1;
-		}
-	} else {
 		vl = sim_open(lo, def, pb, carry, round, true);
 	}
 	if (vl < 0) {
@@ -275,8 +276,8 @@ static void sim_reg_store(const struct sim_reg *t, int k, struct sim_state *st)
  */
 SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 			      uint8_t *seq, uint64_t n, bool *wrapped,
-			      const enum sim_mode mode, const bool carry,
-			      const bool round)
+			      uint64_t *empty, const enum sim_mode mode,
+			      const bool carry, const bool round)
 {
 	const int32_t *pb = m->packet_bytes;
 	int32_t def[2][ARB_NUM_VLS], phase = st->phase, sent = st->high_sent;
@@ -295,9 +296,12 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 		} else if (mode == SIM_ONLY_HIGH) {
 			vl = sim_table_packet(&hi, dhi, pb, carry, round);
 		} else {
-			vl = phase == SIM_LOW ?
-			     sim_low_turn(&lo, dlo, pb, &phase, carry, round,
-					  mode == SIM_LIMITED_PACKET) : -1;
+			vl = -1;
+			if (phase == SIM_LOW) {
+				vl = sim_low_turn(&lo, dlo, pb, &phase, carry, round,
+						  mode == SIM_LIMITED_PACKET);
+				*empty += vl < 0;
+			}
 			if (vl < 0) {
 				vl = sim_table_packet(&hi, dhi, pb, carry, round);
 				sent += pb[vl];
@@ -320,11 +324,12 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 
 #define SIM_BURST(mode, carry, round) \
 	case (mode) * 4 + (carry) * 2 + (round): \
-		return sim_burst(m, st, seq, n, wrapped, mode, carry, round)
+		return sim_burst(m, st, seq, n, wrapped, empty, mode, carry, round)
 
 /* sim_burst, specialised on the mode and the semantics. */
 static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
-			      uint8_t *seq, uint64_t n, bool *wrapped)
+			      uint8_t *seq, uint64_t n, bool *wrapped,
+			      uint64_t *empty)
 {
 	switch (m->mode * 4 + m->spec->sem.carry * 2 + m->spec->deficit_round) {
 	SIM_BURST(SIM_ONLY_LOW, 0, 0);
@@ -340,7 +345,7 @@ static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
 	SIM_BURST(SIM_LIMITED_ENTRY, 1, 0);
 	SIM_BURST(SIM_LIMITED_ENTRY, 1, 1);
 	default:
-		return sim_burst(m, st, seq, n, wrapped, m->mode,
+		return sim_burst(m, st, seq, n, wrapped, empty, m->mode,
 				 m->spec->sem.carry, m->spec->deficit_round);
 	}
 }
@@ -416,6 +421,7 @@ struct sim_mark {
 	struct sim_state st;
 	uint32_t hash;
 	uint64_t step;
+	uint64_t empty;		/* low turns passed empty before it */
 };
 
 struct sim_marks {
@@ -465,7 +471,7 @@ static int sim_marks_grow(struct sim_marks *mk)
 /* The earlier mark equal to @st, or record @st and return NULL. */
 static const struct sim_mark *sim_marks_seen(struct sim_marks *mk,
 					     const struct sim_state *st,
-					     uint64_t step)
+					     uint64_t step, uint64_t empty)
 {
 	uint32_t hash = sim_hash(st), h;
 	struct sim_mark *k;
@@ -481,6 +487,7 @@ static const struct sim_mark *sim_marks_seen(struct sim_marks *mk,
 	k->st = *st;
 	k->hash = hash;
 	k->step = step;
+	k->empty = empty;
 	return NULL;
 }
 
@@ -581,24 +588,25 @@ static void sim_seq_gaps(const struct sim_seq *s, uint64_t from, uint64_t len,
 
 /*
  * Run until a checkpoint repeats or max_steps packets are sent, every
- * packet recorded in @seq. Returns the mark the last checkpoint repeats,
- * or NULL (no period; -ENOMEM in *err when @seq could not grow).
+ * packet recorded in @seq, the low turns passed empty counted in *empty.
+ * Returns the mark the last checkpoint repeats, or NULL (no period;
+ * -ENOMEM in *err when @seq could not grow).
  */
 static const struct sim_mark *sim_detect(struct sim *m, struct sim_state *st,
 					 uint64_t max_steps, struct sim_marks *mk,
-					 struct sim_seq *seq, int *err)
+					 struct sim_seq *seq, uint64_t *empty, int *err)
 {
 	const struct sim_mark *prev = NULL;
 	bool wrapped = false;
 	uint64_t n;
 
 	while (seq->n < max_steps) {
-		if (wrapped && (prev = sim_marks_seen(mk, st, seq->n)))
+		if (wrapped && (prev = sim_marks_seen(mk, st, seq->n, *empty)))
 			return prev;
 		if (seq->n == seq->cap && (*err = sim_seq_room(seq, max_steps)))
 			return NULL;
 		n = seq->cap - seq->n;
-		seq->n += sim_run_burst(m, st, seq->vl + seq->n, n, &wrapped);
+		seq->n += sim_run_burst(m, st, seq->vl + seq->n, n, &wrapped, empty);
 	}
 	return NULL;
 }
@@ -657,7 +665,7 @@ int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out)
 	struct sim_seq seq = { 0 };
 	struct sim_state st;
 	struct sim m;
-	uint64_t total = 0;
+	uint64_t total = 0, empty = 0;
 	int q, err = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -665,9 +673,10 @@ int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out)
 	sim_init(&m, spec);
 	if (!m.active[SIM_HIGH] && !m.active[SIM_LOW])
 		return -EINVAL;
-	prev = sim_detect(&m, &st, max_steps, &mk, &seq, &err);
+	prev = sim_detect(&m, &st, max_steps, &mk, &seq, &empty, &err);
 	if (!err)
 		sim_measure(&m, &seq, &mk, prev, out);
+	out->empty_low_turns = prev ? empty - prev->empty : empty;
 	free(seq.vl);
 	free(mk.mark);
 	free(mk.slot);

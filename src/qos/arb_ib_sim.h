@@ -42,6 +42,8 @@ struct arb_sim_out {
 	uint64_t gap_sum[ARB_NUM_VLS];	/* packets of others between two */
 	uint64_t gap_max[ARB_NUM_VLS];
 	double bound;			/* not exact: error bound of a share (0-1) */
+	uint64_t empty_low_turns;	/* low entry turns that passed without
+					 * sending: of the period when exact */
 };
 
 /*

@@ -69,7 +69,10 @@ static json_t *analyze_vl_json(const struct arb_result *res, int i)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "vl", json_integer(v->vl));
-	if (res->kind == ARB_KIND_VLARB) {
+	if (res->model == ARB_MODEL_DTABLE) {
+		/* one table: a queue is an SL, its weight its entries' */
+		json_object_set_new(o, "weight", json_integer(v->high_weight));
+	} else if (res->kind == ARB_KIND_VLARB) {
 		json_object_set_new(o, "high_weight", json_integer(v->high_weight));
 		json_object_set_new(o, "low_weight", json_integer(v->low_weight));
 	}
@@ -191,7 +194,8 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 	}
 	json_object_set_new(root, "model", json_string(arb_model_name(res->model)));
 	json_object_set_new(root, "runs", ib ? json_integer(res->runs) : json_null());
-	json_object_set_new(root, "limit", ib ? json_integer(res->limit) : json_null());
+	json_object_set_new(root, "limit", ib && res->model != ARB_MODEL_DTABLE ?
+			    json_integer(res->limit) : json_null());
 	json_object_set_new(root, "link_gbps", json_real(res->link_gbps));
 	json_object_set_new(root, "format", json_string(info->format));
 	json_object_set_new(root, "node_type", info->node_type ?
@@ -404,6 +408,16 @@ static void analyze_vl_rows(FILE *out, const struct arb_result *res)
 	}
 }
 
+/* What a distance counts, for the footer (rperf-analyze(1), DISTANCES). */
+static const char *analyze_distance_unit(const struct arb_result *res)
+{
+	if (res->kind == ARB_KIND_ETS)
+		return "bands served between two turns of the band";
+	if (res->model == ARB_MODEL_DTABLE)
+		return "packets of other SLs that start while the SL's next waits";
+	return "packets of other VLs that start while the VL's next waits";
+}
+
 /* The footer's " (3 warnings; 6 notes with -v)": what stderr showed. */
 static const char *analyze_warning_count(const struct analyze_report_info *info)
 {
@@ -438,6 +452,5 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			"the VL shares follow the semantics above.");
 	fprintf(out, "\n%s not listed get nothing%s.\nDistances are in %s.\n",
 		res->kind == ARB_KIND_ETS ? "Priorities" : "SLs and VLs",
-		analyze_warning_count(info), res->kind == ARB_KIND_ETS ? "entries served" :
-		"packets of other VLs between two of the VL's");
+		analyze_warning_count(info), analyze_distance_unit(res));
 }

@@ -14,6 +14,11 @@
 # The agent did not know that buffer, so its drain waited for completions
 # that never came and the coordinator gave up on it ("no result in time").
 #
+# Then a light latency class beside two saturating ones on a port of
+# three DRR bands (examples/converge-ets-light.ini): the first band,
+# under its share, carries latency probes and 1 Mbit/s; the other two
+# must split the rest by their quanta, 2:1, measured as analyzed.
+#
 # TOL is 4, as in 60-converge-shares.sh: the lab's emulated links drop
 # packets when the machine is busy.
 #
@@ -58,6 +63,22 @@ converge two-paced --tolerance $TOL examples/converge-ets-two-paced.ini ||
 	fail "converge exited $? with two paced flows on h1"
 check two-paced ef=1 af11-paced=1
 echo "converge: paced flows beside others on one agent, three bands, exit 0"
+
+"$LAB" egress h3 "rate=10mbit,ets=$TOP/examples/ets-three-drr.txt"
+converge light --tolerance $TOL examples/converge-ets-light.ini ||
+	fail "converge exited $? with a light latency class beside two saturating ones"
+check light af41=1
+# The analysis itself: the light band at what it received (not its
+# share of half the link), the other two at 2:1 of the rest, the three
+# adding up to the link (the light band's unused share is not lost).
+step_jq light '[.classes[] | {(.band | tostring): .analyzed_pct}] | add |
+	(.["1"] / .["2"] - 2 | fabs) < 0.05 and .["0"] < 20 and
+	((.["0"] + .["1"] + .["2"]) - 100 | fabs) < 0.5' | grep -qx true ||
+	fail "light: analyzed shares are not the light band's and 2:1 of the rest: $(step_jq light '[.classes[] | {band, analyzed_pct}] | tostring')"
+step_jq light '.classes[] | select(.band == 0) | .lat_flows == 1 and .rtt_ns.count > 0 and
+	.saturating == false' | grep -qx true ||
+	fail "light: the first band is not a light class with RTTs: $(step_jq light '.classes[] | select(.band == 0) | tostring')"
+echo "converge: a light latency class beside two saturating ones, the rest split by quanta, exit 0"
 
 # The same total from the command line and from a scenario.
 server_bg h2 "$WORK/srv.out"

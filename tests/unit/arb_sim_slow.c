@@ -33,6 +33,7 @@ struct sim {
 	int clock_table;	/* whose wraps make checkpoints */
 	uint64_t wraps;
 	int n[2];				/* entries per table */
+	int n_active[2];			/* of them active */
 	uint8_t next[2][ARB_MAX_ENTRIES];	/* next active entry, cyclically */
 	uint8_t vl[2][ARB_MAX_ENTRIES];
 	int32_t weight_bytes[2][ARB_MAX_ENTRIES];
@@ -139,12 +140,13 @@ static int sim_high_packet(struct sim *m, struct sim_state *st,
 
 /*
  * A low turn's packet, or -1 when an entry turn passes without sending
- * (the visited VL owes more than its weight).
+ * (a pass over the low table's active entries finds every VL owing more
+ * than its entry's weight).
  */
 static int sim_low_packet(struct sim *m, struct sim_state *st,
 			  int32_t *bytes)
 {
-	int vl;
+	int vl, i;
 
 	if (m->low_packet) {
 		vl = sim_take(m, st, SIM_LOW);
@@ -152,10 +154,19 @@ static int sim_low_packet(struct sim *m, struct sim_state *st,
 		st->phase = SIM_HIGH;
 		return vl;
 	}
-	vl = st->open[SIM_LOW] ? m->vl[SIM_LOW][st->pos[SIM_LOW]] :
-				 sim_open(m, st, SIM_LOW);
-	if (!sim_can_send(m, vl, st->credit[SIM_LOW])) {
+	vl = st->open[SIM_LOW] ? m->vl[SIM_LOW][st->pos[SIM_LOW]] : -1;
+	if (vl >= 0 && !sim_can_send(m, vl, st->credit[SIM_LOW])) {
 		sim_close(m, st, SIM_LOW);
+		vl = -1;
+	}
+	for (i = 0; vl < 0 && i < m->n_active[SIM_LOW]; i++) {
+		vl = sim_open(m, st, SIM_LOW);
+		if (!sim_can_send(m, vl, st->credit[SIM_LOW])) {
+			sim_close(m, st, SIM_LOW);
+			vl = -1;
+		}
+	}
+	if (vl < 0) {
 		st->phase = SIM_HIGH;
 		return -1;
 	}
@@ -197,6 +208,8 @@ static void sim_init_table(struct sim *m, int k)
 
 		if (sim_entry_active(m, e))
 			next = i % t->n_entries;
+		if (i < t->n_entries && sim_entry_active(m, e))
+			m->n_active[k]++;
 		if (i < t->n_entries) {
 			m->next[k][i] = next;
 			m->vl[k][i] = e->vl;
