@@ -124,6 +124,7 @@ static int lat_main(const struct lat_opts *o, struct run_lat *r, struct lat_foll
 	int ret;
 
 	report_lat_info(&fl->info, r, o->ci);
+	fl->info.ref = fl->ref;
 	fl->info.hugepages = o->flow.hugepages;	/* what was asked: had is known at the end */
 	cmd_stream_put(&fl->stream, report_lat_event_start(&fl->info));
 	stop_install();

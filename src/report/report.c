@@ -377,6 +377,18 @@ static json_t *lat_ref_head_json(const struct ref_doc *ref)
 	return o;
 }
 
+json_t *report_lat_size_json(const struct lat_report_info *info, const struct flow_result *r)
+{
+	json_t *o = report_lat_result_json(r, info->clk);
+	const struct ref_size *rs;
+
+	if (info->ref) {
+		rs = ref_doc_find(info->ref, r->size_bytes);
+		json_object_set_new(o, "reference", rs ? lat_ref_json(r, rs, info->clk) : json_null());
+	}
+	return o;
+}
+
 json_t *report_lat_json(const struct lat_report_info *info, const struct flow_result *res,
 			size_t n, const char *error)
 {
@@ -385,17 +397,8 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 
 	json_object_set_new(root, "config", report_lat_config_json(info));
 	json_object_set_new(root, "clock", report_clock_json(info->clk));
-	for (i = 0; i < n; i++) {
-		json_t *o = report_lat_result_json(&res[i], info->clk);
-		const struct ref_size *rs;
-
-		if (info->ref) {
-			rs = ref_doc_find(info->ref, res[i].size_bytes);
-			json_object_set_new(o, "reference", rs ? lat_ref_json(&res[i], rs, info->clk) :
-					    json_null());
-		}
-		json_array_append_new(arr, o);
-	}
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, report_lat_size_json(info, &res[i]));
 	json_object_set_new(root, "results", arr);
 	if (info->ref)
 		json_object_set_new(root, "reference", lat_ref_head_json(info->ref));

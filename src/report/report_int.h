@@ -16,6 +16,8 @@ json_t *report_bw_config_json(const struct bw_report_info *in);
 json_t *report_clock_json(const struct clock_cal *clk);
 /* One size of lat's "results". */
 json_t *report_lat_result_json(const struct flow_result *r, const struct clock_cal *clk);
+/* The same with what it adds to the reference (info->ref: lat --reference). */
+json_t *report_lat_size_json(const struct lat_report_info *info, const struct flow_result *r);
 /* One of bw's "intervals", and its "total". */
 json_t *report_bw_interval_json(const struct bw_interval *iv);
 json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk);

@@ -52,7 +52,7 @@ json_t *report_lat_event_size(const struct lat_report_info *info, size_t index,
 	json_t *o = event_new("size", "lat");
 
 	json_object_set_new(o, "index", json_integer((json_int_t)index));
-	json_object_set_new(o, "result", report_lat_result_json(r, info->clk));
+	json_object_set_new(o, "result", report_lat_size_json(info, r));
 	return o;
 }
 
