@@ -57,7 +57,10 @@ converge_ran a2a --tolerance $TOL examples/converge-all-to-all.ini ||
 	fail "expected ports h1 h2 h3: $(step_jq a2a '.ports | tostring')"
 "$RPERF" analyze --model ets --json - "$ETS" >"$WORK/analyze.json"
 for h in h1 h2 h3; do
-	[ "$(step_jq a2a ".ports[] | select(.destination == \"$h\") | .compared and .within")" = true ] ||
+	# Compared, and not out: a port whose shares' 95 % intervals reach past
+	# the tolerance is inconclusive (10 one-second intervals of a 10 Mbit/s
+	# port are wide); its measured shares are held to TOL just below.
+	[ "$(step_jq a2a ".ports[] | select(.destination == \"$h\") | .compared and .verdict != \"out\"")" = true ] ||
 		fail "port $h: not compared, or out: $(step_jq a2a '.ports | tostring')"
 	grep -q "^into $h:" "$WORK/a2a.out" || fail "the table has no heading for $h"
 	for band in 0 1; do
