@@ -17,7 +17,7 @@
 
 #define AGENT_MAX_PENDING	32	/* handshakes under way, overall */
 #define AGENT_PENDING_PER_ADDR	8	/* and from one source address */
-#define AGENT_HANDSHAKE_MS	1500	/* from accept to the agent's hello */
+#define AGENT_HANDSHAKE_MS	5000	/* from accept to the agent's hello */
 
 /* One connection that has not yet proved itself (agent_gate.c). */
 struct agent_pending {

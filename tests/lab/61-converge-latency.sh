@@ -55,15 +55,20 @@ for r in own shared; do
 		test("^(unresolved|too few samples) (alone|loaded)$")))' | grep -qx true ||
 		fail "$r: an impact factor without a figure does not say why: $(step_jq "$r" '.classes[] | select(.lat_flows > 0) | .impact')"
 done
-# In its own strict band the lat flow's median barely moves, where both
-# medians' intervals lie above the unresolved samples (a median near the
-# method's floor makes the ratio noise).
+# In its own strict band the lat flow's median moves by a small part of
+# what sharing a band does to it, where every median's interval lies above
+# the unresolved samples (a median near the method's floor makes the ratio
+# noise). Held as a ratio of the two factors, not as a bound on one: the
+# loaded switch VM's own scheduling on a busy machine moves the own band's
+# factor (3.1 in a suite run, 5.2 beside a CPU hog) as it moves the shared
+# band's (208 and 186).
 med_ok() { step_jq "$1" '.classes[] | select(.lat_flows > 0) | .rtt_ns.percentiles.p50.ci_low_ns != null' "$2"; }
-if [ "$(med_ok own 0)" = true ] && [ "$(med_ok own -1)" = true ]; then
-	awk -v o50="$(impact own p50)" 'BEGIN { exit !(o50 > 0 && o50 < 5) }' ||
-		fail "impact: own band p50 $(impact own p50) (want < 5)"
+if [ "$(med_ok own 0)" = true ] && [ "$(med_ok own -1)" = true ] &&
+	[ "$(med_ok shared 0)" = true ] && [ "$(med_ok shared -1)" = true ]; then
+	awk -v o="$(impact own p50)" -v s="$(impact shared p50)" 'BEGIN { exit !(o > 0 && s > 10 * o) }' ||
+		fail "impact: own band p50 $(impact own p50), shared band p50 $(impact shared p50) (want the shared at least 10 times the own)"
 else
-	echo "impact p50, own band: not judged, a median's interval reaches the unresolved samples"
+	echo "impact p50: not judged, a median's interval reaches the unresolved samples"
 fi
 echo "criteria: own $(step_jq own '[.criteria[] | [.name, .passed, .cannot_be_judged]] | tostring'), shared $(step_jq shared '[.criteria[] | [.name, .passed, .cannot_be_judged]] | tostring')"
 # p50 and p99 of the latency flow's class, in us, or what it is instead.

@@ -31,6 +31,11 @@ agent_sandbox() {
 start_agents() {
 	local h run="echo \$\$ >\$RPERF_LAB_RESULTS/agent.pid; exec"
 	[ "${AGENT_SANDBOX:-0}" = 1 ] && run=$(agent_sandbox)
+	# An earlier agent still listening would pass wait_listen for the new
+	# one, which then fails to bind, and answer in its place while it exits.
+	for h in $AGENT_HOSTS; do
+		wait_free "$h" 18530
+	done
 	for h in $AGENT_HOSTS; do
 		in_vm_bg "$h" "$TOKEN_CMD; $run $RPERF agent --token-file /tmp/rperf-token" \
 			"$WORK/agent-$h.out"
@@ -78,7 +83,18 @@ converge() {
 	in_vm h1 "cat \$RPERF_LAB_RESULTS/$name.json 2>/dev/null; rm -f \$RPERF_LAB_RESULTS/$name.json" \
 		>"$WORK/$name.json" || true
 	cat "$WORK/$name.out"
+	[ "$rc" = 1 ] && agents_said
 	return "$rc"
+}
+
+# A run that failed: what each agent logged, its last lines (to stderr),
+# the agent's side of a connection it closed or a flow it refused.
+agents_said() {
+	local h
+	for h in $AGENT_HOSTS; do
+		[ -s "$WORK/agent-$h.out" ] && tail -n 5 "$WORK/agent-$h.out" | sed "s/^/agent $h: /" >&2
+	done
+	return 0
 }
 
 # converge_ran NAME ARGS...: converge NAME ARGS, where exit 4 (no class

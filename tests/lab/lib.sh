@@ -19,12 +19,16 @@ reset_egress() {
 
 # Processes a test starts in a VM leave their pid in $RPERF_LAB_RESULTS/
 # NAME.pid (server_bg, start_agents): end them, or a server left behind
-# answers the next test in place of the one that test starts.
+# answers the next test in place of the one that test starts. Each is
+# waited for (10 s at most): a killed process that still tears down its
+# verbs resources in a starved guest holds its listening port meanwhile.
 stop_vm_procs() {
 	local h
 	for h in $("$LAB" hosts); do
 		"$LAB" sh "$h" 'for f in $RPERF_LAB_RESULTS/*.pid; do [ -e "$f" ] || continue;
-			kill -KILL $(cat "$f") 2>/dev/null; rm -f "$f"; done; true' >/dev/null 2>&1 || true
+			p=$(cat "$f"); kill -KILL $p 2>/dev/null;
+			for i in $(seq 100); do kill -0 $p 2>/dev/null || break; sleep 0.1; done;
+			rm -f "$f"; done; true' >/dev/null 2>&1 || true
 	done
 }
 
@@ -80,6 +84,12 @@ in_vm() { "$LAB" sh -t "${TIMEOUT_S:-600}" "$1" "$2"; }
 in_vm_bg() {
 	"$LAB" sh -t "${TIMEOUT_S:-600}" "$1" "$2" >"$3" 2>&1 &
 	BG_PIDS+=($!)
+}
+
+# Wait until nothing listens on PORT in VM (10 s at most), or fail.
+wait_free() {
+	in_vm "$1" "for i in \$(seq 100); do ss -ltn | grep -q ':$2 ' || exit 0; sleep 0.1; done; exit 1" ||
+		fail "$1: port $2 is still taken after 10 s (by a process an earlier test started?)"
 }
 
 # Wait until a TCP port listens in a VM (servers start slowly under TCG).
