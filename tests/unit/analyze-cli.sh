@@ -138,6 +138,35 @@ jq -e '.complete == false and (.error | test("bad-vl.txt:[0-9]+:"))' "$out" >/de
 expect 0 --help
 has 'usage: rperf analyze'
 
+# --csv: the JSON's rows, cell by cell, for each kind of arbitration (the
+# CSV and the JSON are written from one description of a row; a number
+# is the same double, whatever its spelling).
+for args in "$D/config-a.opensm.conf" "--model dtable --load 0:10,1:sat $D/config-a.table" \
+	"$D/ets-roce.txt --load 5:10,3:sat,0:sat"; do
+	# shellcheck disable=SC2086 # ARGS are words
+	expect 0 --csv "$out.two" --json "$out.json" $args
+	[ ! -s "$out" ] || fail "--csv FILE also wrote to stdout: $(head -c 200 "$out")"
+	head -n 1 "$out.two" | grep -q '^list,sl,vl,band,packet_bytes,offered_gbps,' ||
+		fail "--csv $args: heads $(head -n 1 "$out.two")"
+	jq -r --arg keys "$(head -n 1 "$out.two" | cut -d, -f2-)" '($keys | split(",")) as $k |
+		("sls", "vls", "bands") as $l | (.[$l] // [])[] | [$l] + [.[$k[]] |
+		if . == null then "" elif type == "array" then map(tostring) | join(" ")
+		elif type == "boolean" then (if . then "1" else "0" end) else tostring end] |
+		join(",")' "$out.json" >"$out.want"
+	tail -n +2 "$out.two" >"$out.got"
+	[ "$(wc -l <"$out.got")" = "$(wc -l <"$out.want")" ] && [ -s "$out.got" ] ||
+		fail "--csv $args: $(wc -l <"$out.got") rows, the JSON $(wc -l <"$out.want")"
+	paste -d '|' "$out.want" "$out.got" | awk -F'|' '{
+		n = split($1, w, ","); m = split($2, g, ",")
+		if (n != m) bad = 1
+		for (i = 1; i <= n; i++)
+			if (w[i] != g[i] && (w[i] "" !~ /^-?[0-9]/ || (w[i] - g[i]) ^ 2 > 1e-20 * (w[i] ^ 2 + 1)))
+				bad = 1
+	} END { exit bad }' || fail "--csv $args differs from the JSON: $(diff "$out.want" "$out.got" | head -n 4)"
+done
+expect 0 --csv - --limit 1 "$D/config-a.table"
+has '^sls,3,3,,4096,saturate,8\.57142857[0-9]*,50,8\.57142857'
+
 # Bad usage and bad input: exit 2, with file:line for the input.
 for f in bad-malformed bad-vl bad-weight bad-entries bad-table-key bad-key \
 	 bad-empty bad-truncated bad-truncated-row bad-ets-band \

@@ -241,6 +241,49 @@ static void test_hist_fields_match_schema(void **state)
 	json_decref(schema);
 }
 
+/*
+ * analyze's rows (table, JSON and CSV from one list per row) and
+ * analyze.schema.json's sl, vl and band: every key a kind carries is a
+ * property, every property is carried by one field, and every column of
+ * the table reads a field that has a key.
+ */
+static void test_analyze_fields_match_schema(void **state)
+{
+	static const char *const defs[RA_N_LISTS] = { "sl", "vl", "band" };
+	const struct report_analyze_field *f;
+	const char *top = getenv("TEST_TOP"), *key;
+	json_t *schema, *props, *v;
+	char path[4096];
+	size_t n, i, found;
+	int l, kind;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/schema/analyze.schema.json", top ? top : ".");
+	schema = json_load_file(path, 0, NULL);
+	assert_non_null(schema);
+	for (l = 0; l < RA_N_LISTS; l++) {
+		props = schema_props(schema, defs[l]);
+		assert_non_null(props);
+		f = report_analyze_fields(l, &n);
+		for (i = 0; i < n; i++) {
+			if (f[i].json && !json_object_get(props, f[i].key))
+				fail_msg("%s field %s is not in analyze.schema.json's %s",
+					 defs[l], f[i].key, defs[l]);
+			for (kind = 0; kind < RA_N_KINDS; kind++)
+				if (f[i].head[kind] && (!f[i].key || !f[i].get || !f[i].width))
+					fail_msg("%s column %s reads no field", defs[l], f[i].head[kind]);
+		}
+		json_object_foreach(props, key, v) {
+			for (found = 0, i = 0; i < n; i++)
+				found += f[i].json && !strcmp(f[i].key, key);
+			if (found != 1)
+				fail_msg("analyze.schema.json's %s property %s is not described once",
+					 defs[l], key);
+		}
+	}
+	json_decref(schema);
+}
+
 /* bw's rate figures (JSON, CSV and table from one list) are the schema's rate. */
 static void test_bw_rate_fields_match_schema(void **state)
 {
@@ -500,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_lat_unresolved_table),
 		cmocka_unit_test(test_lat_criterion_unresolved),
 		cmocka_unit_test(test_hist_fields_match_schema),
+		cmocka_unit_test(test_analyze_fields_match_schema),
 		cmocka_unit_test(test_bw_rate_fields_match_schema),
 		cmocka_unit_test(test_json_write_atomic),
 		cmocka_unit_test(test_json_write_fails_whole),
