@@ -5,7 +5,8 @@
  * of runs because it formats arb.h's results, not measured histograms.
  * Each row is described once (sl_fields, vl_fields, band_fields): the
  * table's columns, the JSON's keys and the CSV's cells read the same
- * fields, and a share becomes Gb/s in one place (analyze_pct_gbps).
+ * fields. The rates are the model's own; the one the report derives, a
+ * range of shares as Gb/s, is converted in one place (analyze_pct_gbps).
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,7 @@ struct analyze_value {
 	int prec;
 };
 
+/* @v is integer @n; real @x. */
 static void av_int(struct analyze_value *v, long long n)
 {
 	v->type = AV_INT;
@@ -61,7 +63,7 @@ static void av_distance(struct analyze_value *v, bool has, double x)
 		av_real(v, x);
 }
 
-/* The link's Gb/s in @pct % of it: the one place a share becomes a rate. */
+/* The link's Gb/s in @pct % of it: the one place the report makes a share a rate. */
 static double analyze_pct_gbps(const struct arb_result *res, double pct)
 {
 	return pct * res->link_gbps / 100;
@@ -77,6 +79,10 @@ static bool sl_ranged(const struct analyze_row *w, const struct arb_sl_result *r
 	return w->res->uncertain && r->share_max_pct - r->share_min_pct > w->params->range_pct;
 }
 
+/*
+ * The fields' get(): the figure of row @w into @v, which comes zeroed
+ * (AV_ABSENT: the row has no such key). ROW_SL, ROW_VL: the row's result.
+ */
 #define ROW_SL(w)	(&(w)->res->sls[(w)->i])
 #define ROW_VL(w)	(&(w)->res->vls[(w)->i])
 
