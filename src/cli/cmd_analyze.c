@@ -38,6 +38,7 @@ struct analyze_opts {
 	const char *load;		/* NULL: every SL saturating */
 	const char *packet_size;
 	const char *json_path;		/* --json; "-": stdout */
+	const char *csv_path;		/* --csv; "-": stdout */
 	const char *files[ANALYZE_MAX_FILES];
 	int n_files;
 };
@@ -283,6 +284,21 @@ static int load_config(struct analyze_opts *o, struct arb_config *cfg,
 	return 0;
 }
 
+/* What report_analyze_csv() writes, for textfile_write(). */
+struct analyze_csv_arg {
+	const struct arb_config *cfg;
+	const struct arb_params *params;
+	const struct arb_result *res;
+};
+
+static int analyze_fill_csv(FILE *f, void *arg)
+{
+	const struct analyze_csv_arg *a = arg;
+
+	report_analyze_csv(f, a->cfg, a->params, a->res);
+	return ferror(f) ? -1 : 0;
+}
+
 static int emit(const struct analyze_opts *o, const struct arb_config *cfg,
 		const struct arb_source_info *src, const struct arb_result *res)
 {
@@ -311,10 +327,19 @@ static int emit(const struct analyze_opts *o, const struct arb_config *cfg,
 		}
 	}
 	info.quiet = log_get_level() < LOG_LEVEL_WARN;
-	if (!o->json_path) {
+	if (!o->json_path && !o->csv_path) {
 		report_analyze_table(stdout, &info, cfg, &o->params, res);
 		return fflush(stdout) ? log_error("cannot write to stdout") : 0;
 	}
+	if (o->csv_path) {
+		struct analyze_csv_arg a = { cfg, &o->params, res };
+
+		rc = textfile_write(o->csv_path, analyze_fill_csv, &a, err, sizeof(err));
+		if (rc)
+			return log_errno(rc, "%s", err);
+	}
+	if (!o->json_path)
+		return 0;
 	root = report_analyze_json(&info, cfg, &o->params, res);
 	rc = jsonfile_write(root, o->json_path, err, sizeof(err));
 	json_decref(root);
@@ -505,6 +530,8 @@ static const struct opts_entry analyze_opts_table[] = {
 		     params.link_gbps, analyze_opt_link),
 	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)",
 		   struct analyze_opts, json_path),
+	OPT_STRING(0, "csv", "FILE", "write one row per SL, VL and band as CSV\n('-': stdout)",
+		   struct analyze_opts, csv_path),
 	OPT_END(),
 };
 

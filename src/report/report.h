@@ -349,6 +349,34 @@ struct analyze_report_info {
 	bool quiet;			/* -q: none shown */
 };
 
+/* The rows of an analysis: per SL (or priority), per VL, per ETS band. */
+enum report_analyze_list { RA_SLS, RA_VLS, RA_BANDS, RA_N_LISTS };
+/* The arbitration a row is of: VLArb (ib-fluid, ib-packet), DTable, ETS. */
+enum report_analyze_kind { RA_VLARB, RA_DTABLE, RA_ETS, RA_N_KINDS };
+#define RA_ALL		((1u << RA_N_KINDS) - 1)
+
+struct analyze_row;
+struct analyze_value;
+
+/*
+ * One figure of an analysis row, described once for the table, the JSON
+ * and the CSV: its key (JSON and CSV), the kinds whose JSON and CSV
+ * carry it, its table column per kind, and how to read it from a row.
+ */
+struct report_analyze_field {
+	const char *key;		/* schema/analyze.schema.json's $defs/{sl,vl,band} property */
+	unsigned json;			/* 1 << kind: the kinds that carry it (JSON, CSV) */
+	const char *head[RA_N_KINDS];	/* the table's column per kind; NULL: not shown */
+	int width;			/* the column's */
+	int wide;			/* the column's when the shares are uncertain; 0: width */
+	int prec;			/* a number's digits in the table: after the point,
+					 * or (< 0) significant */
+	void (*get)(const struct analyze_row *row, struct analyze_value *v);
+};
+
+/* List @l's fields, in order (@n of them). */
+const struct report_analyze_field *report_analyze_fields(enum report_analyze_list l, size_t *n);
+
 /*
  * The analyze document: {"command", "version", "model", "runs", "limit",
  * "link_gbps", "format", "node_type", "source", "port", "sls", "vls", "bands"
@@ -358,6 +386,14 @@ json_t *report_analyze_json(const struct analyze_report_info *info,
 			    const struct arb_config *cfg,
 			    const struct arb_params *params,
 			    const struct arb_result *res);
+/*
+ * analyze --csv: one row per SL (or priority), then per VL, then per ETS
+ * band, each as its JSON object has it: "list" (sls, vls, bands), then
+ * every key of report_analyze_fields() any kind carries (an empty cell
+ * where the row has none; a list of members joined by spaces).
+ */
+void report_analyze_csv(FILE *out, const struct arb_config *cfg,
+			const struct arb_params *params, const struct arb_result *res);
 /* Per SL and per VL (or band) tables of shares, rates and distances. */
 void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			  const struct arb_config *cfg,

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The analyze report: what an arbitration model predicts for each SL and
- * each VL (or ETS band), as JSON and as tables. Apart from the reports of
- * runs because it formats arb.h's results, not measured histograms.
+ * each VL (or ETS band), as JSON, CSV and tables. Apart from the reports
+ * of runs because it formats arb.h's results, not measured histograms.
+ * Each row is described once (sl_fields, vl_fields, band_fields): the
+ * table's columns, the JSON's keys and the CSV's cells read the same
+ * fields. The rates are the model's own; the one the report derives, a
+ * range of shares as Gb/s, is converted in one place (analyze_pct_gbps).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "qos/arb.h"
 #include "report/report.h"
@@ -13,94 +18,373 @@
 /* analyze                                                             */
 /* ================================================================== */
 
-static json_t *analyze_offered(double gbps)
+/* ------------------------------------------------------------------ */
+/* The rows: one description for the table, the JSON and the CSV        */
+/* ------------------------------------------------------------------ */
+
+/* Row @i of a list, with what its figures are read from. */
+struct analyze_row {
+	const struct arb_config *cfg;
+	const struct arb_params *params;
+	const struct arb_result *res;
+	int i;
+};
+
+/* A figure of a row, as a field's get() reads it. */
+struct analyze_value {
+	enum { AV_ABSENT, AV_NULL, AV_INT, AV_REAL, AV_BOOL, AV_STR, AV_INTS } type;
+	long long n;			/* AV_INT; AV_BOOL: 0 or 1 */
+	double x;			/* AV_REAL */
+	const char *s;			/* AV_STR; AV_BOOL: the table's word */
+	int ints[ARB_NUM_DSCPS];	/* AV_INTS: @n of them */
+	bool range;			/* AV_REAL: the table gives [lo, hi] at @prec */
+	double lo, hi;
+	int prec;
+};
+
+/* @v is integer @n; real @x. */
+static void av_int(struct analyze_value *v, long long n)
 {
-	return gbps < 0 ? json_string("saturate") : json_real(gbps);
+	v->type = AV_INT;
+	v->n = n;
 }
 
-/* The fields every SL and VL object has; returns @o. */
-static json_t *analyze_rates(json_t *o, double share_pct, double gbps,
-			     bool has_distance, double mean, double max)
+static void av_real(struct analyze_value *v, double x)
 {
-	json_object_set_new(o, "share_pct", json_real(share_pct));
-	json_object_set_new(o, "gbps", json_real(gbps));
-	json_object_set_new(o, "mean_distance", report_real_or_null(has_distance, mean));
-	json_object_set_new(o, "max_distance", report_real_or_null(has_distance, max));
-	return o;
+	v->type = AV_REAL;
+	v->x = x;
 }
 
-static json_t *analyze_sl_json(const struct arb_result *res,
-			       const struct arb_params *params, int i)
+/* A distance: null for a queue never served. */
+static void av_distance(struct analyze_value *v, bool has, double x)
 {
-	const struct arb_sl_result *r = &res->sls[i];
-	json_t *o = json_object();
+	v->type = AV_NULL;
+	if (has)
+		av_real(v, x);
+}
 
-	json_object_set_new(o, "sl", json_integer(r->sl));
-	json_object_set_new(o, "vl", json_integer(r->vl));
-	if (res->kind == ARB_KIND_ETS)
-		json_object_set_new(o, "band", json_integer(r->vl));
-	else
-		json_object_set_new(o, "packet_bytes",
-				    json_integer(params->packet_bytes[i]));
-	json_object_set_new(o, "offered_gbps", analyze_offered(r->offered_gbps));
-	if (res->n_semantics) {
-		json_object_set_new(o, "share_min_pct", json_real(r->share_min_pct));
-		json_object_set_new(o, "share_max_pct", json_real(r->share_max_pct));
+/* The link's Gb/s in @pct % of it: the one place the report makes a share a rate. */
+static double analyze_pct_gbps(const struct arb_result *res, double pct)
+{
+	return pct * res->link_gbps / 100;
+}
+
+/*
+ * Whether SL @r's share is printed as the range over the semantics: they
+ * disagree by more than range_pct, so that no share is printed more
+ * confidently than the models allow.
+ */
+static bool sl_ranged(const struct analyze_row *w, const struct arb_sl_result *r)
+{
+	return w->res->uncertain && r->share_max_pct - r->share_min_pct > w->params->range_pct;
+}
+
+/*
+ * The fields' get(): the figure of row @w into @v, which comes zeroed
+ * (AV_ABSENT: the row has no such key). ROW_SL, ROW_VL: the row's result.
+ */
+#define ROW_SL(w)	(&(w)->res->sls[(w)->i])
+#define ROW_VL(w)	(&(w)->res->vls[(w)->i])
+
+static void get_sl(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_int(v, ROW_SL(w)->sl);
+}
+
+static void get_sl_vl(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_int(v, ROW_SL(w)->vl);
+}
+
+static void get_packet_bytes(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_int(v, w->params->packet_bytes[w->i]);
+}
+
+static void get_offered(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_real(v, ROW_SL(w)->offered_gbps);
+	if (v->x < 0) {
+		v->type = AV_STR;
+		v->s = "saturate";
 	}
-	return analyze_rates(o, r->share_pct, r->gbps, r->has_distance,
-			     r->mean_distance, r->max_distance);
+}
+
+/* The range over the semantics, when the model compared them. */
+static void get_share_min(const struct analyze_row *w, struct analyze_value *v)
+{
+	if (w->res->n_semantics)
+		av_real(v, ROW_SL(w)->share_min_pct);
+}
+
+static void get_share_max(const struct analyze_row *w, struct analyze_value *v)
+{
+	if (w->res->n_semantics)
+		av_real(v, ROW_SL(w)->share_max_pct);
+}
+
+static void get_sl_share(const struct analyze_row *w, struct analyze_value *v)
+{
+	const struct arb_sl_result *r = ROW_SL(w);
+
+	av_real(v, r->share_pct);
+	v->range = sl_ranged(w, r);
+	v->lo = r->share_min_pct;
+	v->hi = r->share_max_pct;
+	v->prec = 1;
+}
+
+/* The range's rates at the precision the link's size allows. */
+static void get_sl_gbps(const struct analyze_row *w, struct analyze_value *v)
+{
+	const struct arb_sl_result *r = ROW_SL(w);
+	double link = w->res->link_gbps;
+
+	av_real(v, r->gbps);
+	v->range = sl_ranged(w, r);
+	v->lo = analyze_pct_gbps(w->res, r->share_min_pct);
+	v->hi = analyze_pct_gbps(w->res, r->share_max_pct);
+	v->prec = link >= 10 ? 1 : link >= 1 ? 2 : 4;
+}
+
+static void get_sl_mean(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_distance(v, ROW_SL(w)->has_distance, ROW_SL(w)->mean_distance);
+}
+
+static void get_sl_max(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_distance(v, ROW_SL(w)->has_distance, ROW_SL(w)->max_distance);
+}
+
+static void get_vl(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_int(v, ROW_VL(w)->vl);
+}
+
+/* DTable's one table: a queue is an SL, its weight its entries'. */
+static void get_high_weight(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_int(v, ROW_VL(w)->high_weight);
+}
+
+static void get_low_weight(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_int(v, ROW_VL(w)->low_weight);
 }
 
 /* SLs (or priorities) whose traffic lands in VL (or band) @vl. */
-static json_t *analyze_members(const struct arb_result *res, int vl)
+static void get_members(const struct analyze_row *w, struct analyze_value *v)
 {
-	json_t *a = json_array();
 	int i;
 
-	for (i = 0; i < res->n_sls; i++)
-		if (res->sls[i].vl == vl)
-			json_array_append_new(a, json_integer(res->sls[i].sl));
-	return a;
+	v->type = AV_INTS;
+	for (i = 0; i < w->res->n_sls; i++)
+		if (w->res->sls[i].vl == ROW_VL(w)->vl)
+			v->ints[v->n++] = w->res->sls[i].sl;
 }
 
-static json_t *analyze_vl_json(const struct arb_result *res, int i)
+static void get_vl_share(const struct analyze_row *w, struct analyze_value *v)
 {
-	const struct arb_vl_result *v = &res->vls[i];
-	json_t *o = json_object();
-
-	json_object_set_new(o, "vl", json_integer(v->vl));
-	if (res->model == ARB_MODEL_DTABLE) {
-		/* one table: a queue is an SL, its weight its entries' */
-		json_object_set_new(o, "weight", json_integer(v->high_weight));
-	} else if (res->kind == ARB_KIND_VLARB) {
-		json_object_set_new(o, "high_weight", json_integer(v->high_weight));
-		json_object_set_new(o, "low_weight", json_integer(v->low_weight));
-	}
-	json_object_set_new(o, "sls", analyze_members(res, v->vl));
-	return analyze_rates(o, v->share_pct, v->gbps, v->has_distance,
-			     v->mean_distance, v->max_distance);
+	av_real(v, ROW_VL(w)->share_pct);
 }
 
-static json_t *analyze_band_json(const struct arb_config *cfg,
-				 const struct arb_result *res, int b)
+static void get_vl_gbps(const struct analyze_row *w, struct analyze_value *v)
 {
-	const struct arb_vl_result *v = &res->vls[b];
-	json_t *o = json_object(), *dscp = json_array();
+	av_real(v, ROW_VL(w)->gbps);
+}
+
+static void get_vl_mean(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_distance(v, ROW_VL(w)->has_distance, ROW_VL(w)->mean_distance);
+}
+
+static void get_vl_max(const struct analyze_row *w, struct analyze_value *v)
+{
+	av_distance(v, ROW_VL(w)->has_distance, ROW_VL(w)->max_distance);
+}
+
+static void get_strict(const struct analyze_row *w, struct analyze_value *v)
+{
+	v->type = AV_BOOL;
+	v->n = ROW_VL(w)->strict;
+	v->s = v->n ? "strict" : "drr";
+}
+
+/* A strict band has no quantum. */
+static void get_quantum(const struct analyze_row *w, struct analyze_value *v)
+{
+	v->type = AV_NULL;
+	if (!ROW_VL(w)->strict)
+		av_int(v, ROW_VL(w)->quantum_bytes);
+}
+
+static void get_dscp(const struct analyze_row *w, struct analyze_value *v)
+{
 	int d;
 
+	v->type = AV_INTS;
 	for (d = 0; d < ARB_NUM_DSCPS; d++)
-		if (cfg->dscp_band[d] == b)
-			json_array_append_new(dscp, json_integer(d));
-	json_object_set_new(o, "band", json_integer(b));
-	json_object_set_new(o, "strict", json_boolean(v->strict));
-	json_object_set_new(o, "quantum_bytes", v->strict ? json_null() :
-			    json_integer(v->quantum_bytes));
-	json_object_set_new(o, "share_pct", json_real(v->share_pct));
-	json_object_set_new(o, "gbps", json_real(v->gbps));
-	json_object_set_new(o, "dscp", dscp);
-	json_object_set_new(o, "prios", analyze_members(res, b));
-	json_object_set_new(o, "default", json_boolean(cfg->default_band == b));
+		if (w->cfg->dscp_band[d] == w->i)
+			v->ints[v->n++] = d;
+}
+
+static void get_default(const struct analyze_row *w, struct analyze_value *v)
+{
+	v->type = AV_BOOL;
+	v->n = w->cfg->default_band == w->i;
+}
+
+#define K(kind)		(1u << (kind))
+#define IB		(K(RA_VLARB) | K(RA_DTABLE))
+
+/* Per SL (or priority): sls[]. */
+static const struct report_analyze_field sl_fields[] = {
+	{ "sl", RA_ALL, { "SL", "SL", "prio" }, 4, 0, 0, get_sl },
+	{ "vl", RA_ALL, { "VL", "VL", NULL }, 4, 0, 0, get_sl_vl },
+	{ "band", K(RA_ETS), { NULL, NULL, "band" }, 4, 0, 0, get_sl_vl },
+	{ "packet_bytes", IB, { NULL }, 0, 0, 0, get_packet_bytes },
+	{ "offered_gbps", RA_ALL, { "offered", "offered", "offered" }, 9, 0, -6, get_offered },
+	{ "share_min_pct", K(RA_VLARB), { NULL }, 0, 0, 0, get_share_min },
+	{ "share_max_pct", K(RA_VLARB), { NULL }, 0, 0, 0, get_share_max },
+	{ "share_pct", RA_ALL, { "share %", "share %", "share %" }, 8, 11, 2, get_sl_share },
+	{ "gbps", RA_ALL, { "Gb/s", "Gb/s", "Gb/s" }, 8, 11, 2, get_sl_gbps },
+	{ "mean_distance", RA_ALL, { "mean dist", "mean dist", "mean dist" }, 9, 0, 2,
+	  get_sl_mean },
+	{ "max_distance", RA_ALL, { "max dist", "max dist", "max dist" }, 8, 0, 0, get_sl_max },
+};
+
+/* Per VL (DTable: per SL, its queue): vls[]. ETS's table is of its bands. */
+static const struct report_analyze_field vl_fields[] = {
+	{ "vl", RA_ALL, { "VL", "SL", NULL }, 4, 0, 0, get_vl },
+	{ "weight", K(RA_DTABLE), { NULL, "weight", NULL }, 6, 0, 0, get_high_weight },
+	{ "high_weight", K(RA_VLARB), { "high", NULL, NULL }, 6, 0, 0, get_high_weight },
+	{ "low_weight", K(RA_VLARB), { "low", NULL, NULL }, 7, 0, 0, get_low_weight },
+	{ "sls", RA_ALL, { NULL }, 0, 0, 0, get_members },
+	{ "share_pct", RA_ALL, { "share %", "share %", NULL }, 8, 0, 2, get_vl_share },
+	{ "gbps", RA_ALL, { "Gb/s", "Gb/s", NULL }, 8, 0, 2, get_vl_gbps },
+	{ "mean_distance", RA_ALL, { "mean dist", "mean dist", NULL }, 9, 0, 2, get_vl_mean },
+	{ "max_distance", RA_ALL, { "max dist", "max dist", NULL }, 8, 0, 0, get_vl_max },
+};
+
+/* Per ETS band: bands[]; its table's distances are its vls[] entry's. */
+static const struct report_analyze_field band_fields[] = {
+	{ "band", K(RA_ETS), { NULL, NULL, "band" }, 4, 0, 0, get_vl },
+	{ "strict", K(RA_ETS), { NULL, NULL, "kind" }, 6, 0, 0, get_strict },
+	{ "quantum_bytes", K(RA_ETS), { NULL, NULL, "quantum" }, 7, 0, 0, get_quantum },
+	{ "share_pct", K(RA_ETS), { NULL, NULL, "share %" }, 8, 0, 2, get_vl_share },
+	{ "gbps", K(RA_ETS), { NULL, NULL, "Gb/s" }, 8, 0, 2, get_vl_gbps },
+	{ "dscp", K(RA_ETS), { NULL }, 0, 0, 0, get_dscp },
+	{ "prios", K(RA_ETS), { NULL }, 0, 0, 0, get_members },
+	{ "default", K(RA_ETS), { NULL }, 0, 0, 0, get_default },
+	{ "mean_distance", 0, { NULL, NULL, "mean dist" }, 9, 0, 2, get_vl_mean },
+	{ "max_distance", 0, { NULL, NULL, "max dist" }, 8, 0, 0, get_vl_max },
+};
+
+#undef K
+#undef IB
+
+#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const char *name;		/* the document's key */
+	const struct report_analyze_field *f;
+	size_t n;
+} analyze_lists[RA_N_LISTS] = {
+	[RA_SLS] = { "sls", sl_fields, N_OF(sl_fields) },
+	[RA_VLS] = { "vls", vl_fields, N_OF(vl_fields) },
+	[RA_BANDS] = { "bands", band_fields, N_OF(band_fields) },
+};
+
+const struct report_analyze_field *report_analyze_fields(enum report_analyze_list l, size_t *n)
+{
+	*n = analyze_lists[l].n;
+	return analyze_lists[l].f;
+}
+
+static enum report_analyze_kind analyze_kind(const struct arb_result *res)
+{
+	if (res->kind == ARB_KIND_ETS)
+		return RA_ETS;
+	return res->model == ARB_MODEL_DTABLE ? RA_DTABLE : RA_VLARB;
+}
+
+/* How many rows list @l has (bands: ETS only). */
+static int analyze_rows(const struct arb_result *res, enum report_analyze_list l)
+{
+	if (l == RA_SLS)
+		return res->n_sls;
+	return l == RA_VLS || res->kind == ARB_KIND_ETS ? res->n_vls : 0;
+}
+
+/* Figure @f of row @w. */
+static void analyze_get(const struct report_analyze_field *f, const struct analyze_row *w,
+			struct analyze_value *v)
+{
+	memset(v, 0, sizeof(*v));
+	f->get(w, v);
+}
+
+static json_t *analyze_value_json(const struct analyze_value *v)
+{
+	json_t *a;
+	long long k;
+
+	switch (v->type) {
+	case AV_INT:
+		return json_integer(v->n);
+	case AV_REAL:
+		return json_real(v->x);
+	case AV_BOOL:
+		return json_boolean(v->n);
+	case AV_STR:
+		return json_string(v->s);
+	case AV_INTS:
+		a = json_array();
+		for (k = 0; k < v->n; k++)
+			json_array_append_new(a, json_integer(v->ints[k]));
+		return a;
+	default:
+		return json_null();
+	}
+}
+
+/* Row @w of list @l as its JSON object: the fields its kind carries. */
+static json_t *analyze_row_json(const struct analyze_row *w, enum report_analyze_list l)
+{
+	unsigned kind = 1u << analyze_kind(w->res);
+	const struct report_analyze_field *f = analyze_lists[l].f;
+	struct analyze_value v;
+	json_t *o = json_object();
+	size_t k;
+
+	for (k = 0; k < analyze_lists[l].n; k++) {
+		if (!(f[k].json & kind))
+			continue;
+		analyze_get(&f[k], w, &v);
+		if (v.type != AV_ABSENT)
+			json_object_set_new(o, f[k].key, analyze_value_json(&v));
+	}
 	return o;
+}
+
+static json_t *analyze_lists_json(const struct arb_config *cfg,
+				  const struct arb_params *params,
+				  const struct arb_result *res, json_t *root)
+{
+	struct analyze_row w = { cfg, params, res, 0 };
+	json_t *a;
+	int l;
+
+	for (l = 0; l < RA_N_LISTS; l++) {
+		if (l == RA_BANDS && res->kind != ARB_KIND_ETS)
+			continue;
+		a = json_array();
+		for (w.i = 0; w.i < analyze_rows(res, l); w.i++)
+			json_array_append_new(a, analyze_row_json(&w, l));
+		json_object_set_new(root, analyze_lists[l].name, a);
+	}
+	return root;
 }
 
 static json_t *analyze_strings(const char *const *s, int n)
@@ -111,28 +395,6 @@ static json_t *analyze_strings(const char *const *s, int n)
 	for (i = 0; i < n; i++)
 		json_array_append_new(a, json_string(s[i]));
 	return a;
-}
-
-static json_t *analyze_lists_json(const struct arb_config *cfg,
-				  const struct arb_params *params,
-				  const struct arb_result *res, json_t *root)
-{
-	json_t *sls = json_array(), *vls = json_array(), *bands;
-	int i;
-
-	for (i = 0; i < res->n_sls; i++)
-		json_array_append_new(sls, analyze_sl_json(res, params, i));
-	for (i = 0; i < res->n_vls; i++)
-		json_array_append_new(vls, analyze_vl_json(res, i));
-	json_object_set_new(root, "sls", sls);
-	json_object_set_new(root, "vls", vls);
-	if (res->kind == ARB_KIND_ETS) {
-		bands = json_array();
-		for (i = 0; i < res->n_vls; i++)
-			json_array_append_new(bands, analyze_band_json(cfg, res, i));
-		json_object_set_new(root, "bands", bands);
-	}
-	return root;
 }
 
 /* Each semantics' shares, SL by SL, when the model compared them. */
@@ -242,73 +504,167 @@ static void analyze_header(FILE *out, const struct analyze_report_info *info,
 	fprintf(out, "\n");
 }
 
-static void analyze_distance_cols(FILE *out, bool has, double mean, double max)
+/* Figure @v of @f as the table gives it, in @buf: "-" where there is none. */
+static void analyze_value_text(const struct report_analyze_field *f,
+			       const struct analyze_value *v, char *buf, size_t len)
 {
-	if (has)
-		fprintf(out, " %9.2f %8.0f\n", mean, max);
-	else
-		fprintf(out, " %9s %8s\n", "-", "-");
+	switch (v->type) {
+	case AV_INT:
+		snprintf(buf, len, "%lld", v->n);
+		break;
+	case AV_REAL:
+		if (v->range)
+			snprintf(buf, len, "%.*f-%.*f", v->prec, v->lo, v->prec, v->hi);
+		else if (f->prec < 0)
+			snprintf(buf, len, "%.*g", -f->prec, v->x);
+		else
+			snprintf(buf, len, "%.*f", f->prec, v->x);
+		break;
+	case AV_BOOL:
+		snprintf(buf, len, "%s", v->s ? v->s : v->n ? "yes" : "no");
+		break;
+	case AV_STR:
+		snprintf(buf, len, "%s", v->s);
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
+}
+
+/* Whether the table shows row @w of list @l: it is given or gets something. */
+static bool analyze_row_shown(const struct analyze_row *w, enum report_analyze_list l)
+{
+	const struct arb_sl_result *r;
+	const struct arb_vl_result *v;
+
+	if (l == RA_SLS) {
+		r = ROW_SL(w);
+		return r->share_pct > 0 || r->offered_gbps > 0;
+	}
+	v = ROW_VL(w);
+	if (l == RA_BANDS)
+		return true;
+	return v->high_weight || (w->res->model != ARB_MODEL_DTABLE && v->low_weight) ||
+	       v->share_pct > 0;
 }
 
 /*
- * An SL's share and rate: one number each, or the ranges over the
- * semantics when they disagree by more than range_pct, so that no share
- * is printed more confidently than the models allow.
+ * List @l as a table: a column per field its kind heads, a row per entry
+ * shown, right-aligned, one space apart. Returns how many rows it printed.
  */
-static void analyze_share_col(FILE *out, const struct arb_params *params,
-			      const struct arb_result *res,
-			      const struct arb_sl_result *r)
+static int analyze_table_list(FILE *out, const struct analyze_row *w0, enum report_analyze_list l)
 {
-	char range[32], gbps[32];
-	double to_gbps = res->link_gbps / 100;
-	int prec = res->link_gbps >= 10 ? 1 : res->link_gbps >= 1 ? 2 : 4;
+	const struct report_analyze_field *f = analyze_lists[l].f;
+	enum report_analyze_kind kind = analyze_kind(w0->res);
+	struct analyze_row w = *w0;
+	struct analyze_value v;
+	char cell[48];
+	int rows = 0, width;
+	size_t k;
 
-	if (!res->uncertain) {
-		fprintf(out, " %8.2f %8.2f", r->share_pct, r->gbps);
-		return;
+	for (w.i = -1; w.i < analyze_rows(w.res, l); w.i++) {
+		if (w.i >= 0 && !analyze_row_shown(&w, l))
+			continue;
+		rows += w.i >= 0;
+		for (k = 0; k < analyze_lists[l].n; k++) {
+			if (!f[k].head[kind])
+				continue;
+			width = w.res->uncertain && f[k].wide ? f[k].wide : f[k].width;
+			if (w.i >= 0) {
+				analyze_get(&f[k], &w, &v);
+				analyze_value_text(&f[k], &v, cell, sizeof(cell));
+			}
+			fprintf(out, "%s%*s", k ? " " : "", width, w.i >= 0 ? cell : f[k].head[kind]);
+		}
+		fprintf(out, "\n");
 	}
-	if (r->share_max_pct - r->share_min_pct > params->range_pct) {
-		snprintf(range, sizeof(range), "%.1f-%.1f", r->share_min_pct,
-			 r->share_max_pct);
-		snprintf(gbps, sizeof(gbps), "%.*f-%.*f", prec, r->share_min_pct * to_gbps,
-			 prec, r->share_max_pct * to_gbps);
-	} else {
-		snprintf(range, sizeof(range), "%.2f", r->share_pct);
-		snprintf(gbps, sizeof(gbps), "%.2f", r->gbps);
-	}
-	fprintf(out, " %11s %11s", range, gbps);
+	return rows;
 }
 
-static void analyze_sl_rows(FILE *out, const struct arb_params *params,
-			    const struct arb_result *res)
+/* Figure @v as a CSV cell: empty where there is none, members space-separated. */
+static void analyze_value_csv(FILE *out, const struct analyze_value *v)
 {
-	const char *unit = res->kind == ARB_KIND_ETS ? "prio" : "SL";
-	const struct arb_sl_result *r;
-	char offered[16];
-	int i, rows = 0;
+	long long k;
 
-	fprintf(out, "%4s %4s %9s %*s %*s %9s %8s\n", unit,
-		res->kind == ARB_KIND_ETS ? "band" : "VL", "offered",
-		res->uncertain ? 11 : 8, "share %", res->uncertain ? 11 : 8, "Gb/s",
-		"mean dist", "max dist");
-	for (i = 0; i < res->n_sls; i++) {
-		r = &res->sls[i];
-		if (r->share_pct <= 0 && r->offered_gbps <= 0)
-			continue;
-		rows++;
-		if (r->offered_gbps < 0)
-			snprintf(offered, sizeof(offered), "saturate");
-		else
-			snprintf(offered, sizeof(offered), "%.6g", r->offered_gbps);
-		fprintf(out, "%4d %4d %9s", r->sl, r->vl, offered);
-		analyze_share_col(out, params, res, r);
-		analyze_distance_cols(out, r->has_distance, r->mean_distance,
-				      r->max_distance);
+	switch (v->type) {
+	case AV_INT:
+		fprintf(out, "%lld", v->n);
+		break;
+	case AV_REAL:
+		fprintf(out, "%.17g", v->x);
+		break;
+	case AV_BOOL:
+		fprintf(out, "%d", (int)v->n);
+		break;
+	case AV_STR:
+		fprintf(out, "%s", v->s);
+		break;
+	case AV_INTS:
+		for (k = 0; k < v->n; k++)
+			fprintf(out, "%s%d", k ? " " : "", v->ints[k]);
+		break;
+	default:
+		break;
 	}
-	if (!rows)
-		fprintf(out, "   (%s)\n", res->kind == ARB_KIND_ETS ?
-			"no priority offers load of its own: the bands below carry it" :
-			"none gets traffic");
+}
+
+/* The CSV's columns after "list": every key a kind carries, once, in the lists' order. */
+static size_t analyze_csv_keys(const char **keys, size_t cap)
+{
+	const struct report_analyze_field *f;
+	size_t n = 0, k, j;
+	int l;
+
+	for (l = 0; l < RA_N_LISTS; l++) {
+		f = analyze_lists[l].f;
+		for (k = 0; k < analyze_lists[l].n; k++) {
+			for (j = 0; j < n && strcmp(keys[j], f[k].key); j++)
+				;
+			if (f[k].json && j == n && n < cap)
+				keys[n++] = f[k].key;
+		}
+	}
+	return n;
+}
+
+/* Row @w of list @l as a CSV line under columns @keys. */
+static void analyze_csv_row(FILE *out, const struct analyze_row *w, enum report_analyze_list l,
+			    const char *const *keys, size_t n_keys)
+{
+	const struct report_analyze_field *f = analyze_lists[l].f;
+	unsigned kind = 1u << analyze_kind(w->res);
+	struct analyze_value v;
+	size_t j, k;
+
+	fprintf(out, "%s", analyze_lists[l].name);
+	for (j = 0; j < n_keys; j++) {
+		fprintf(out, ",");
+		for (k = 0; k < analyze_lists[l].n; k++)
+			if ((f[k].json & kind) && !strcmp(f[k].key, keys[j]))
+				break;
+		if (k == analyze_lists[l].n)
+			continue;
+		analyze_get(&f[k], w, &v);
+		analyze_value_csv(out, &v);
+	}
+	fprintf(out, "\n");
+}
+
+void report_analyze_csv(FILE *out, const struct arb_config *cfg,
+			const struct arb_params *params, const struct arb_result *res)
+{
+	struct analyze_row w = { cfg, params, res, 0 };
+	const char *keys[64];
+	size_t n = analyze_csv_keys(keys, sizeof(keys) / sizeof(keys[0])), j;
+	int l;
+
+	fprintf(out, "list");
+	for (j = 0; j < n; j++)
+		fprintf(out, ",%s", keys[j]);
+	fprintf(out, "\n");
+	for (l = 0; l < RA_N_LISTS; l++)
+		for (w.i = 0; w.i < analyze_rows(res, l); w.i++)
+			analyze_csv_row(out, &w, l, keys, n);
 }
 
 /* "46,48" or "0-7,10": the members of @band in @map[0..n), runs joined. */
@@ -358,56 +714,6 @@ static void analyze_band_map(FILE *out, const struct arb_config *cfg, const stru
 	}
 }
 
-/* DTable's queues are its SLs: the weight of each one's table entries. */
-static void analyze_dtable_rows(FILE *out, const struct arb_result *res)
-{
-	const struct arb_vl_result *v;
-	int i;
-
-	fprintf(out, "\n%4s %6s %8s %8s %9s %8s\n", "SL", "weight", "share %",
-		"Gb/s", "mean dist", "max dist");
-	for (i = 0; i < res->n_vls; i++) {
-		v = &res->vls[i];
-		if (!v->high_weight && v->share_pct <= 0)
-			continue;
-		fprintf(out, "%4d %6d %8.2f %8.2f", v->vl, v->high_weight,
-			v->share_pct, v->gbps);
-		analyze_distance_cols(out, v->has_distance, v->mean_distance,
-				      v->max_distance);
-	}
-}
-
-static void analyze_vl_rows(FILE *out, const struct arb_result *res)
-{
-	const struct arb_vl_result *v;
-	bool ets = res->kind == ARB_KIND_ETS;
-	char a[16], b[16];
-	int i;
-
-	if (res->model == ARB_MODEL_DTABLE) {
-		analyze_dtable_rows(out, res);
-		return;
-	}
-	fprintf(out, "\n%4s %6s %7s %8s %8s %9s %8s\n", ets ? "band" : "VL",
-		ets ? "kind" : "high", ets ? "quantum" : "low", "share %", "Gb/s",
-		"mean dist", "max dist");
-	for (i = 0; i < res->n_vls; i++) {
-		v = &res->vls[i];
-		if (!ets && !v->high_weight && !v->low_weight && v->share_pct <= 0)
-			continue;
-		snprintf(a, sizeof(a), "%s", v->strict ? "strict" : "drr");
-		if (!ets)
-			snprintf(a, sizeof(a), "%d", v->high_weight);
-		snprintf(b, sizeof(b), "%d", ets ? (int)v->quantum_bytes : v->low_weight);
-		if (ets && v->strict)
-			snprintf(b, sizeof(b), "-");
-		fprintf(out, "%4d %6s %7s %8.2f %8.2f", v->vl, a, b, v->share_pct,
-			v->gbps);
-		analyze_distance_cols(out, v->has_distance, v->mean_distance,
-				      v->max_distance);
-	}
-}
-
 /* What a distance counts, for the footer (rperf-analyze(1), DISTANCES). */
 static const char *analyze_distance_unit(const struct arb_result *res)
 {
@@ -442,9 +748,15 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			  const struct arb_params *params,
 			  const struct arb_result *res)
 {
+	struct analyze_row w = { cfg, params, res, 0 };
+
 	analyze_header(out, info, res);
-	analyze_sl_rows(out, params, res);
-	analyze_vl_rows(out, res);
+	if (!analyze_table_list(out, &w, RA_SLS))
+		fprintf(out, "   (%s)\n", res->kind == ARB_KIND_ETS ?
+			"no priority offers load of its own: the bands below carry it" :
+			"none gets traffic");
+	fprintf(out, "\n");
+	analyze_table_list(out, &w, res->kind == ARB_KIND_ETS ? RA_BANDS : RA_VLS);
 	if (res->kind == ARB_KIND_ETS)
 		analyze_band_map(out, cfg, res);
 	if (res->uncertain)

@@ -2,53 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf analyze from the command line: exit statuses and the JSON shape.
 # Run by `make check` with RPERF (the built binary) and TEST_DATA set.
-RPERF=${RPERF:-src/rperf}
-D=${TEST_DATA:-tests/data}
-fails=0
-G=
-out=${TMPDIR:-/tmp}/analyze-cli.$$
-trap 'rm -f "$out" "$out.err" "$out.json" "$out.in" "$out.want" "$out.got" "$out.two"' EXIT
+# shellcheck source=tests/unit/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
+out=$T/out
 
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-# expect STATUS ARGS...: run rperf analyze ARGS, check its exit status.
-expect() {
-	want=$1
-	shift
-	# shellcheck disable=SC2086 # G: rperf's global options, words
-	"$RPERF" $G analyze "$@" >"$out" 2>"$out.err"
-	got=$?
-	[ "$got" = "$want" ] || fail "rperf analyze $* exited $got, want $want: $(cat "$out.err")"
-}
-
-# has PATTERN: the last output contains PATTERN (grep -E).
-has() {
-	grep -Eq -- "$1" "$out" || fail "output lacks '$1'"
-}
-
-expect 0 --limit 1 "$D/config-a.table"
-has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
+expect 0 analyze --limit 1 "$D/config-a.table"
+out_has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
 # A range of shares is a range of Gb/s too, on the link given.
-expect 0 --limit 1 --link-gbps 200 "$D/config-a.table"
-has '^ +3 +3 +saturate +8\.6-50\.0 +17\.1-100\.0 '
-expect 0 --json - "$D/config-a.opensm.conf"
-has '"model": "ib-packet"'
-has '"runs": 30'
-has '"exact": true'
-has '"uncertain": true'
-has '"share_max_pct": 50'
-has '"semantics": "carry=no,low=entry,limit0=bytes"'
-has '"limit": 1'
-has '"share_pct": 8\.57142857'
-has '"share_pct": 45\.714285'
-has '"max_distance"'
-has '"mean_distance"'
-has '"warnings": \['
-has '"vls": \['
-has 'config-a.opensm.conf'
+expect 0 analyze --limit 1 --link-gbps 200 "$D/config-a.table"
+out_has '^ +3 +3 +saturate +8\.6-50\.0 +17\.1-100\.0 '
+expect 0 analyze --json - "$D/config-a.opensm.conf"
+out_has '"model": "ib-packet"'
+out_has '"runs": 30'
+out_has '"exact": true'
+out_has '"uncertain": true'
+out_has '"share_max_pct": 50'
+out_has '"semantics": "carry=no,low=entry,limit0=bytes"'
+out_has '"limit": 1'
+out_has '"share_pct": 8\.57142857'
+out_has '"share_pct": 45\.714285'
+out_has '"max_distance"'
+out_has '"mean_distance"'
+out_has '"warnings": \['
+out_has '"vls": \['
+out_has 'config-a.opensm.conf'
 # A real capture (smpquery under ibsim, tests/data/ib/README) of the port
 # OpenSM programmed from Config A: ibsim's VLArb caps are 8, so it holds
 # the first 8 high entries, and SL8-SL14 share VL0-VL6 (VLCap 8). The
@@ -57,8 +34,8 @@ has 'config-a.opensm.conf'
 # 64/(64+L) of the link by its weight, a low VL its weight over 64+L, and
 # the SLs of a VL split it equally.
 CAP="$D/ib/config-a.1-1.txt"
-expect 0 --json - --model ib-fluid --limit 1 "$CAP"
-has '"format": "smpquery"'
+expect 0 analyze --json - --model ib-fluid --limit 1 "$CAP"
+out_has '"format": "smpquery"'
 awk '
 	function hex(s,   i, c, v) {
 		gsub(/[ \t]/, "", s); sub(/^0[xX]/, "", s); v = 0
@@ -93,66 +70,95 @@ paste "$out.want" "$out.got" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e
 	END { exit bad }' || fail "the capture's shares: want $(tr '\n' ' ' <"$out.want"), got $(tr '\n' ' ' <"$out.got")"
 [ "$(wc -l <"$out.got")" = 16 ] || fail "the capture's shares: $(wc -l <"$out.got") SLs"
 # A CA's capture (its portinfo in it), and the same with --format.
-expect 0 --json - --model ib-fluid --limit 1 "$D/ib/config-a.2-1.txt"
-has '"format": "smpquery"'
-expect 0 --json - --format smpquery --model ib-fluid --limit 1 "$CAP"
+expect 0 analyze --json - --model ib-fluid --limit 1 "$D/ib/config-a.2-1.txt"
+out_has '"format": "smpquery"'
+expect 0 analyze --json - --format smpquery --model ib-fluid --limit 1 "$CAP"
 jq -r '.sls[].share_pct | . * 1e9 | round / 1e9 | tostring' "$out" | cmp -s - "$out.got" ||
 	fail "the capture with --format smpquery differs"
-expect 0 --json - --model ib-fluid --limit 1 "$D/config-a.table"
-has '"model": "ib-fluid"'
-has '"share_pct": 8\.57142857'
-expect 0 --json - "$D/ets-roce.txt" --load 5:10,3:sat,0:sat
-has '"model": "ets"'
-has '"bands": \['
-has '"quantum_bytes": 4500'
-expect 0 --load 0:10,1:sat --link-gbps 200 --limit 1 "$D/config-a.table"
-has '^ +0 +0 +10 +5\.00 +10\.00 '
-expect 0 --json="$out.json" --limit 1 "$D/config-a.table"
+expect 0 analyze --json - --model ib-fluid --limit 1 "$D/config-a.table"
+out_has '"model": "ib-fluid"'
+out_has '"share_pct": 8\.57142857'
+expect 0 analyze --json - "$D/ets-roce.txt" --load 5:10,3:sat,0:sat
+out_has '"model": "ets"'
+out_has '"bands": \['
+out_has '"quantum_bytes": 4500'
+expect 0 analyze --load 0:10,1:sat --link-gbps 200 --limit 1 "$D/config-a.table"
+out_has '^ +0 +0 +10 +5\.00 +10\.00 '
+expect 0 analyze --json="$out.json" --limit 1 "$D/config-a.table"
 grep -q '"share_pct"' "$out.json" || fail "--json=FILE wrote no JSON"
 
 # --json FILE is an output, whichever way it is spelt, and is never read as
 # an input (it used to be when the file existed); -jFILE is -j FILE.
-expect 0 --json "$out.json" --limit 1 "$D/config-a.table"
+expect 0 analyze --json "$out.json" --limit 1 "$D/config-a.table"
 [ ! -s "$out" ] || fail "--json FILE also wrote to stdout: $(head -c 200 "$out")"
 jq -e '.limit == 1 and .format == "table"' "$out.json" >/dev/null || fail "--json FILE: $(head -c 200 "$out.json")"
-expect 0 -j"$out.json" --limit 2 "$D/config-a.table"
+expect 0 analyze -j"$out.json" --limit 2 "$D/config-a.table"
 jq -e '.limit == 2' "$out.json" >/dev/null || fail "-jFILE did not write FILE"
-expect 0 -j "$out.json" --limit 3 "$D/config-a.table"
+expect 0 analyze -j "$out.json" --limit 3 "$D/config-a.table"
 jq -e '.limit == 3' "$out.json" >/dev/null || fail "-j FILE did not write FILE"
 # rperf's own JSON given as an input: refused, saying what it is.
-expect 2 --limit 1 "$out.json"
-grep -q "rperf's own JSON output (rperf analyze --json), not an input" "$out.err" ||
-	fail "own JSON as input: $(cat "$out.err")"
+expect 2 analyze --limit 1 "$out.json"
+grep -q "rperf's own JSON output (rperf analyze --json), not an input" "$T/err" ||
+	fail "own JSON as input: $(cat "$T/err")"
 # '-' is standard input for an input.
-"$RPERF" analyze --limit 1 - <"$D/config-a.table" >"$out" 2>"$out.err" || fail "stdin input: $(cat "$out.err")"
-has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
+"$RPERF" analyze --limit 1 - <"$D/config-a.table" >"$out" 2>"$T/err" || fail "stdin input: $(cat "$T/err")"
+out_has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
 # A failure still leaves a document: complete false, with the error; and
 # a failed run replaces no earlier document with half of one.
-expect 2 --json "$out.json" "$D/no-such-file"
+expect 2 analyze --json "$out.json" "$D/no-such-file"
 jq -e '.command == "analyze" and .complete == false and (.error | test("no-such-file"))' \
 	"$out.json" >/dev/null || fail "failed analyze: $(cat "$out.json")"
 ls "$out.json".* >/dev/null 2>&1 && fail "temporary files left: $(ls "$out.json".*)"
-expect 2 --json - "$D/bad-vl.txt"
+expect 2 analyze --json - "$D/bad-vl.txt"
 jq -e '.complete == false and (.error | test("bad-vl.txt:[0-9]+:"))' "$out" >/dev/null ||
 	fail "failed analyze --json -: $(cat "$out")"
-expect 0 --help
-has 'usage: rperf analyze'
+expect 0 analyze --help
+out_has 'usage: rperf analyze'
+
+# --csv: the JSON's rows, cell by cell, for each kind of arbitration (the
+# CSV and the JSON are written from one description of a row; a number
+# is the same double, whatever its spelling).
+for args in "$D/config-a.opensm.conf" "--model dtable --load 0:10,1:sat $D/config-a.table" \
+	"$D/ets-roce.txt --load 5:10,3:sat,0:sat"; do
+	# shellcheck disable=SC2086 # ARGS are words
+	expect 0 analyze --csv "$out.two" --json "$out.json" $args
+	[ ! -s "$out" ] || fail "--csv FILE also wrote to stdout: $(head -c 200 "$out")"
+	head -n 1 "$out.two" | grep -q '^list,sl,vl,band,packet_bytes,offered_gbps,' ||
+		fail "--csv $args: heads $(head -n 1 "$out.two")"
+	jq -r --arg keys "$(head -n 1 "$out.two" | cut -d, -f2-)" '($keys | split(",")) as $k |
+		("sls", "vls", "bands") as $l | (.[$l] // [])[] | [$l] + [.[$k[]] |
+		if . == null then "" elif type == "array" then map(tostring) | join(" ")
+		elif type == "boolean" then (if . then "1" else "0" end) else tostring end] |
+		join(",")' "$out.json" >"$out.want"
+	tail -n +2 "$out.two" >"$out.got"
+	[ "$(wc -l <"$out.got")" = "$(wc -l <"$out.want")" ] && [ -s "$out.got" ] ||
+		fail "--csv $args: $(wc -l <"$out.got") rows, the JSON $(wc -l <"$out.want")"
+	paste -d '|' "$out.want" "$out.got" | awk -F'|' '{
+		n = split($1, w, ","); m = split($2, g, ",")
+		if (n != m) bad = 1
+		for (i = 1; i <= n; i++)
+			if (w[i] != g[i] && (w[i] "" !~ /^-?[0-9]/ || (w[i] - g[i]) ^ 2 > 1e-20 * (w[i] ^ 2 + 1)))
+				bad = 1
+	} END { exit bad }' || fail "--csv $args differs from the JSON: $(diff "$out.want" "$out.got" | head -n 4)"
+done
+expect 0 analyze --csv - --limit 1 "$D/config-a.table"
+out_has '^sls,3,3,,4096,saturate,8\.57142857[0-9]*,50,8\.57142857'
 
 # Bad usage and bad input: exit 2, with file:line for the input.
 for f in bad-malformed bad-vl bad-weight bad-entries bad-table-key bad-key \
 	 bad-empty bad-truncated bad-truncated-row bad-ets-band \
 	 bad-ets-nodefault bad-ets-order; do
-	expect 2 "$D/$f.txt"
-	grep -q "$f.txt:[0-9]*:" "$out.err" || fail "$f: no file:line in '$(cat "$out.err")'"
+	expect 2 analyze "$D/$f.txt"
+	grep -q "$f.txt:[0-9]*:" "$T/err" || fail "$f: no file:line in '$(cat "$T/err")'"
 done
-expect 2 --model ets "$D/config-a.table"
-expect 2 --model ib-fluid "$D/ets-roce.txt"
-expect 2 --limit 256 "$D/config-a.table"
-expect 2 --load 16:10 "$D/config-a.table"
-expect 2 --format xml "$D/config-a.table"
-expect 2 "$D/config-a.table" "$D/ets-roce.txt"
-expect 2 "$D/no-such-file"
-expect 2
+expect 2 analyze --model ets "$D/config-a.table"
+expect 2 analyze --model ib-fluid "$D/ets-roce.txt"
+expect 2 analyze --limit 256 "$D/config-a.table"
+expect 2 analyze --load 16:10 "$D/config-a.table"
+expect 2 analyze --format xml "$D/config-a.table"
+expect 2 analyze "$D/config-a.table" "$D/ets-roce.txt"
+expect 2 analyze "$D/no-such-file"
+expect 2 analyze
 # OpenSM's default tables (limit 0, every weight below a packet): SL0 gets
 # 50 % in every plausible reading; the reading whose low turns can pass
 # empty (a whole pass over the low table finds every VL still repaying
@@ -162,98 +168,98 @@ expect 2
 # packet never owes more than a pass gives it: that reading is kept.
 OSM="$D/../ib/conf/01-defaults.conf"
 G=-v
-expect 0 --json - "$OSM"
+expect 0 analyze --json - "$OSM"
 jq -e '.sls[0].share_min_pct == 50 and .sls[0].share_max_pct == 50 and
 	([.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") == null)' "$out" >/dev/null ||
 	fail "OpenSM defaults: SL0 not 50 % in every reading: $(jq -c '.sls[0]' "$out")"
-grep -q "limit0=bytes left out of the range" "$out.err" || fail "no left-out warning: $(cat "$out.err")"
-expect 0 --json - --semantics limit0=bytes --range-pct 5 "$OSM"
+grep -q "limit0=bytes left out of the range" "$T/err" || fail "no left-out warning: $(cat "$T/err")"
+expect 0 analyze --json - --semantics limit0=bytes --range-pct 5 "$OSM"
 jq -e '(.sls[0].share_pct * 100 | round) == 6744 and .range_pct == 5' "$out" >/dev/null ||
 	fail "--semantics limit0=bytes: $(jq -c '{range_pct, sl0: .sls[0]}' "$out")"
-grep -q "breaks limit 0's alternation" "$out.err" || fail "no breaks warning: $(cat "$out.err")"
+grep -q "breaks limit 0's alternation" "$T/err" || fail "no breaks warning: $(cat "$T/err")"
 printf 'high,0,64\nlow,1,32\nlow,1,32\n' >"$out.two"
-expect 0 --json - --limit 0 --load 0:sat,1:sat "$out.two"
+expect 0 analyze --json - --limit 0 --load 0:sat,1:sat "$out.two"
 jq -e '[.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") != null' "$out" >/dev/null ||
 	fail "one low VL over two entries: limit0=bytes left out: $(jq -c '[.per_semantics[].semantics]' "$out")"
-grep -q "left out" "$out.err" && fail "one low VL over two entries: $(cat "$out.err")"
+grep -q "left out" "$T/err" && fail "one low VL over two entries: $(cat "$T/err")"
 G=
 
 # Warnings: OpenSM's defaults give at most 3 lines at the default level
 # (what changes the figures or asks for action), the routine notes with
 # -v, none with -q; the footer counts what stderr showed; the JSON keeps
 # every one, each with a code.
-expect 0 "$OSM"
-n=$(grep -c '^rperf: warning: ' "$out.err")
-[ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "OpenSM defaults: $n warning lines, want 1-3: $(cat "$out.err")"
-grep -q "firmware caveat: the shares depend on LimitOfHighPriority 0" "$out.err" ||
+expect 0 analyze "$OSM"
+n=$(grep -c '^rperf: warning: ' "$T/err")
+[ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "OpenSM defaults: $n warning lines, want 1-3: $(cat "$T/err")"
+grep -q "firmware caveat: the shares depend on LimitOfHighPriority 0" "$T/err" ||
 	fail "OpenSM defaults: the firmware caveat is not at the default level"
-grep -q "15 operational VLs assumed, as max_op_vls 5 asks" "$out.err" ||
-	fail "OpenSM defaults: VLCap assumption: $(cat "$out.err")"
-grep -q "weight 0 skipped\|below one 4096-byte packet" "$out.err" &&
-	fail "OpenSM defaults: routine notes at the default level: $(cat "$out.err")"
+grep -q "15 operational VLs assumed, as max_op_vls 5 asks" "$T/err" ||
+	fail "OpenSM defaults: VLCap assumption: $(cat "$T/err")"
+grep -q "weight 0 skipped\|below one 4096-byte packet" "$T/err" &&
+	fail "OpenSM defaults: routine notes at the default level: $(cat "$T/err")"
 notes=$(G=-v; "$RPERF" -v analyze "$OSM" 2>&1 >/dev/null | grep -c '^rperf: ')
-has "not listed get nothing \($n warnings?; $((notes - n)) notes? with -v\)"
+out_has "not listed get nothing \($n warnings?; $((notes - n)) notes? with -v\)"
 G=-v
-expect 0 "$OSM"
-grep -q "weight 0 skipped" "$out.err" || fail "-v: the notes are not shown: $(cat "$out.err")"
-has "\($n warnings?, $((notes - n)) notes?\)"
+expect 0 analyze "$OSM"
+grep -q "weight 0 skipped" "$T/err" || fail "-v: the notes are not shown: $(cat "$T/err")"
+out_has "\($n warnings?, $((notes - n)) notes?\)"
 G=-q
-expect 0 "$OSM"
-[ -s "$out.err" ] && fail "-q: stderr not empty: $(cat "$out.err")"
+expect 0 analyze "$OSM"
+[ -s "$T/err" ] && fail "-q: stderr not empty: $(cat "$T/err")"
 grep -q "warning" "$out" && fail "-q: the footer still counts warnings: $(tail -n 2 "$out")"
 G=
-expect 0 --json - "$OSM"
+expect 0 analyze --json - "$OSM"
 jq -e --argjson n "$notes" '(.warnings | length) == $n and (.warning_codes | length) == $n and
 	(.warning_codes | index("firmware-high-limit") != null) and
 	(.warning_codes | index("weight-0") != null)' "$out" >/dev/null ||
 	fail "OpenSM defaults: the JSON does not keep every warning with a code: $(jq -c '.warning_codes' "$out")"
 # SLs sharing VLs: one line for them all; OpenSM masking SL2VL: one line.
-expect 0 --json - "$D/../ib/conf/10-short-sl2vl.conf"
+expect 0 analyze --json - "$D/../ib/conf/10-short-sl2vl.conf"
 n=$(jq '[.warning_codes[] | select(. == "sl-shared-vl")] | length' "$out")
 [ "$n" = 1 ] || fail "SLs sharing VLs: $n warnings, want one"
 jq -e '.warnings[] | select(test("SL2\\+SL3\\+SL4"))' "$out" >/dev/null ||
 	fail "SLs sharing VLs: the line does not list them: $(jq -c .warnings "$out")"
-expect 0 --json - "$D/../ib/conf/18-max-op-vls-3.conf"
+expect 0 analyze --json - "$D/../ib/conf/18-max-op-vls-3.conf"
 n=$(jq '[.warning_codes[] | select(. == "opensm-sl2vl-masked")] | length' "$out")
 [ "$n" = 1 ] || fail "per-SL masking: $n warnings, want one"
 # --load as a list leaves the classes it does not name without load: said.
-expect 0 --load b0:10g "$D/ets-roce.txt"
-grep -q "warning: --load 'b0:10g' gives band 1, band 2 no load" "$out.err" ||
-	fail "--load b0:10g: no warning for the bands left out: $(cat "$out.err")"
-has '\(1 warning\)'
-expect 0 --load 5:10,3:sat,0:sat "$D/ets-roce.txt"
-grep -q "no load" "$out.err" && fail "every band loaded, yet warned: $(cat "$out.err")"
+expect 0 analyze --load b0:10g "$D/ets-roce.txt"
+grep -q "warning: --load 'b0:10g' gives band 1, band 2 no load" "$T/err" ||
+	fail "--load b0:10g: no warning for the bands left out: $(cat "$T/err")"
+out_has '\(1 warning\)'
+expect 0 analyze --load 5:10,3:sat,0:sat "$D/ets-roce.txt"
+grep -q "no load" "$T/err" && fail "every band loaded, yet warned: $(cat "$T/err")"
 
 # ETS and tc: the DSCP and priority map of each band, and no priority
 # table that says nothing gets traffic while a band gets it.
-expect 0 --load b0:10g "$D/ets-roce.txt"
+expect 0 analyze --load b0:10g "$D/ets-roce.txt"
 grep -q "none gets traffic" "$out" && fail "ETS per-band load: 'none gets traffic': $(cat "$out")"
-has '^ +0 +strict +- +10\.00 +10\.00 '
-has '^ +0 DSCP 46,48; priority 5$'
-has '^ +1 DSCP 8,26; priority 3$'
-has '^ +2 the rest \(default\)$'
-expect 0 --format tc "$D/tc-ets-strict-2to1.qdisc.json" "$D/tc-ets-strict-2to1.filter.json"
-has '^ +0 DSCP 46'
+out_has '^ +0 +strict +- +10\.00 +10\.00 '
+out_has '^ +0 DSCP 46,48; priority 5$'
+out_has '^ +1 DSCP 8,26; priority 3$'
+out_has '^ +2 the rest \(default\)$'
+expect 0 analyze --format tc "$D/tc-ets-strict-2to1.qdisc.json" "$D/tc-ets-strict-2to1.filter.json"
+out_has '^ +0 DSCP 46'
 
 # A switch's base port 0 (smpquery: "# No VLArbitration tables (BSP0)"),
 # alone, is known without --format and gets the same clear error as with it.
 head -n 1 "$D/ib/config-a.3-0.txt" >"$out.in"
 for args in "$out.in" "-f smpquery $out.in" "$D/ib/config-a.3-0.txt"; do
 	# shellcheck disable=SC2086 # ARGS are words
-	expect 2 $args
-	grep -q "no VL arbitration tables (a switch's base port 0" "$out.err" ||
-		fail "BSP0 capture ($args): $(cat "$out.err")"
+	expect 2 analyze $args
+	grep -q "no VL arbitration tables (a switch's base port 0" "$T/err" ||
+		fail "BSP0 capture ($args): $(cat "$T/err")"
 done
 # Options that do not apply are refused, named, rather than ignored.
-expect 2 --in-port 1 "$D/config-a.table"
-grep -q -- "--in-port applies to a switch's smpquery sl2vl capture or --port" "$out.err" ||
-	fail "--in-port with a table: $(cat "$out.err")"
-expect 2 --ca mlx5_0 "$D/config-a.table"
-grep -q -- "--ca applies with --port" "$out.err" || fail "--ca without --port: $(cat "$out.err")"
-expect 2 --node-type ca "$D/ets-roce.txt"
-grep -q -- "--node-type applies to an opensm.conf" "$out.err" ||
-	fail "--node-type with ETS: $(cat "$out.err")"
-expect 0 --node-type ca "$D/config-a.opensm.conf"
+expect 2 analyze --in-port 1 "$D/config-a.table"
+grep -q -- "--in-port applies to a switch's smpquery sl2vl capture or --port" "$T/err" ||
+	fail "--in-port with a table: $(cat "$T/err")"
+expect 2 analyze --ca mlx5_0 "$D/config-a.table"
+grep -q -- "--ca applies with --port" "$T/err" || fail "--ca without --port: $(cat "$T/err")"
+expect 2 analyze --node-type ca "$D/ets-roce.txt"
+grep -q -- "--node-type applies to an opensm.conf" "$T/err" ||
+	fail "--node-type with ETS: $(cat "$T/err")"
+expect 0 analyze --node-type ca "$D/config-a.opensm.conf"
 
 # Every line of every table fits in 100 columns, whatever the input.
 # (The inputs by their short names: the header names them as given.)
@@ -265,26 +271,25 @@ for f in "$D"/*.conf "$D"/*.table "$D"/ets-*.txt "$D"/../ib/conf/*.conf; do
 done
 "$RPERF" analyze --limit 1 --link-gbps 0.01 --range-pct 0 "$D/config-a.table" >"$out" 2>/dev/null
 awk 'length > 100 { bad = 1 } END { exit bad }' "$out" || fail "ranges: lines over 100 columns"
-expect 2 --semantics carry=maybe "$OSM"
-grep -q -- "--semantics 'carry=maybe'" "$out.err" || fail "bad --semantics not named"
-expect 2 --range-pct 101 "$OSM"
-grep -q -- "--range-pct '101'" "$out.err" || fail "bad --range-pct not named"
-expect 2 --semantics carry=no --model ib-fluid "$OSM"
-grep -q -- "--semantics applies to ib-packet" "$out.err" || fail "--semantics with ib-fluid: $(cat "$out.err")"
+expect 2 analyze --semantics carry=maybe "$OSM"
+grep -q -- "--semantics 'carry=maybe'" "$T/err" || fail "bad --semantics not named"
+expect 2 analyze --range-pct 101 "$OSM"
+grep -q -- "--range-pct '101'" "$T/err" || fail "bad --range-pct not named"
+expect 2 analyze --semantics carry=no --model ib-fluid "$OSM"
+grep -q -- "--semantics applies to ib-packet" "$T/err" || fail "--semantics with ib-fluid: $(cat "$T/err")"
 
 # --port: a bad value is named before any MAD leaves; a table with a live
 # port is refused before the port is read; an unreachable fabric is a
 # failure (1), not bad usage. The live reads: tests/ib/live.sh.
 for bad in 1 1: :1 0,1,:1 0,,1:1 1,0:1 49152:1 1:255 x:1; do
-	expect 2 --port "$bad"
-	grep -q -- "--port '$bad'" "$out.err" || fail "--port $bad: not named: $(cat "$out.err")"
+	expect 2 analyze --port "$bad"
+	grep -q -- "--port '$bad'" "$T/err" || fail "--port $bad: not named: $(cat "$T/err")"
 done
-expect 2 --port 1:1 "$D/config-a.table"
-grep -q "with a live port, give an opensm.conf" "$out.err" || fail "table with --port: $(cat "$out.err")"
-expect 2 --port 1:1 --ca :1
-grep -q "device ':1'" "$out.err" || fail "--ca :1 not named: $(cat "$out.err")"
-expect 1 --port 1:1
-grep -q "lid 1 port 1: cannot open the umad port" "$out.err" || fail "no umad: $(cat "$out.err")"
+expect 2 analyze --port 1:1 "$D/config-a.table"
+grep -q "with a live port, give an opensm.conf" "$T/err" || fail "table with --port: $(cat "$T/err")"
+expect 2 analyze --port 1:1 --ca :1
+grep -q "device ':1'" "$T/err" || fail "--ca :1 not named: $(cat "$T/err")"
+expect 1 analyze --port 1:1
+grep -q "lid 1 port 1: cannot open the umad port" "$T/err" || fail "no umad: $(cat "$T/err")"
 
-[ "$fails" = 0 ] || exit 1
-echo "analyze-cli: all passed"
+finish "analyze-cli: all passed"

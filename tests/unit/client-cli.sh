@@ -5,10 +5,8 @@
 # --json file that could not be written), with the exit status and the
 # message that name the user's mistake rather than the device's.
 # Run by `make check` with RPERF (the built binary) set.
-RPERF=${RPERF:-src/rperf}
-T=$(mktemp -d "${TMPDIR:-/tmp}/client-cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fails=0
+# shellcheck source=tests/unit/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
 
 # refused STATUS PATTERN ARGS...: rperf ARGS exits STATUS, its stderr
 # matches PATTERN (grep -E; "-": stderr is empty) and names no device
@@ -26,7 +24,7 @@ refused() {
 		grep -Eq -- "$pattern" "$T/err" || why="${why:+$why; }stderr lacks '$pattern'"
 	fi
 	! grep -Eq "rdma_cm:|device" "$T/err" || why="${why:+$why; }a device was opened"
-	[ -z "$why" ] || { echo "FAIL: rperf $*: $why: $(cat "$T/err")"; fails=$((fails + 1)); }
+	[ -z "$why" ] || fail "rperf $*: $why: $(cat "$T/err")"
 }
 
 for cmd in lat bw; do
@@ -45,7 +43,7 @@ for cmd in lat bw; do
 	refused 2 "only one of --json, --csv and --json-stream can be stdout" \
 		$cmd --json-stream - -j - 127.0.0.1
 	"$RPERF" $cmd --help | grep -q '^ *--json-stream FILE ' ||
-		{ echo "FAIL: rperf $cmd --help lacks --json-stream"; fails=$((fails + 1)); }
+		fail "rperf $cmd --help lacks --json-stream"
 done
 
 # No RDMA device on this host: one message that says what to do, the same
@@ -59,19 +57,17 @@ else
 		# shellcheck disable=SC2086 # ARGS are words
 		"$RPERF" ${args%% *} -j "$T/nodev.json" ${args#* } >/dev/null 2>"$T/err"
 		got=$?
-		[ "$got" = 1 ] || { echo "FAIL: rperf $args: exited $got, want 1"; fails=$((fails + 1)); }
+		[ "$got" = 1 ] || fail "rperf $args: exited $got, want 1"
 		for want in "no RDMA device found \(ibv_devices lists none\)" "modprobe rdma_rxe" \
 			"rdma link add rxe0 type rxe netdev IFACE" "/dev/infiniband"; do
 			grep -Eq -- "$want" "$T/err" ||
-				{ echo "FAIL: rperf $args: stderr lacks '$want': $(cat "$T/err")"
-				  fails=$((fails + 1)); }
+				fail "rperf $args: stderr lacks '$want': $(cat "$T/err")"
 		done
 		jq -e '.complete == false and (.error | test("no RDMA device found"))' \
 			"$T/nodev.json" >/dev/null 2>&1 ||
-			{ echo "FAIL: rperf $args: no failed --json document"; fails=$((fails + 1)); }
+			fail "rperf $args: no failed --json document"
 		rm -f "$T/nodev.json"
 	done
 fi
 
-[ "$fails" = 0 ] || exit 1
-echo "client-cli: all passed"
+finish "client-cli: all passed"

@@ -4,30 +4,13 @@
 # file:line errors, and the faults a coordinator must name (an agent that
 # cannot be reached, one that refuses, one whose flows cannot start).
 # Run by `make check` with RPERF (the built binary) and TEST_DATA set.
-RPERF=${RPERF:-src/rperf}
-D=${TEST_DATA:-tests/data}
-T=$(mktemp -d "${TMPDIR:-/tmp}/converge-cli.XXXXXX")
-fails=0
+# shellcheck source=tests/unit/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
 agents=
-trap 'for p in $agents; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
 
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-# expect STATUS CMD ARGS...: run rperf CMD ARGS, check its exit status.
-expect() {
-	want=$1
-	shift
-	"$RPERF" "$@" >"$T/out" 2>"$T/err"
-	got=$?
-	[ "$got" = "$want" ] || fail "rperf $* exited $got, want $want: $(cat "$T/err")"
-}
-
-# has PATTERN: the last stderr contains PATTERN (grep -E).
-has() {
-	grep -Eq -- "$1" "$T/err" || fail "stderr lacks '$1': $(cat "$T/err")"
+# The agents it started.
+on_exit() {
+	for p in $agents; do kill "$p" 2>/dev/null; done
 }
 
 # A free port on the loopback, from a range away from the defaults.
@@ -238,5 +221,4 @@ grep -qxF -- --nodelist=n2,n1 "$T/srun-args" || fail "@allocation: $(tr '\n' ' '
 launch 2 converge --launch srun --token-file "$T/token" "$T/alloc.ini"
 has "hosts @allocation: not inside a Slurm allocation"
 
-[ "$fails" = 0 ] || exit 1
-echo "converge-cli: all passed"
+finish "converge-cli: all passed"

@@ -6,67 +6,45 @@
 # empty pairs (tests/unit/test_mesh --openmetrics), pass `promtool check
 # metrics` (Debian's prometheus package).
 # Run by `make check` with RPERF (the built binary) and TEST_TOP set.
-RPERF=${RPERF:-src/rperf}
-TOP=${TEST_TOP:-.}
+# shellcheck source=tests/unit/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
 TEST_MESH=${TEST_MESH:-tests/unit/test_mesh}
-T=$(mktemp -d "${TMPDIR:-/tmp}/mesh-cli.XXXXXX")
-fails=0
-trap 'rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-# expect STATUS ARGS...: run rperf mesh ARGS, check its exit status.
-expect() {
-	want=$1
-	shift
-	"$RPERF" mesh "$@" >"$T/out" 2>"$T/err"
-	got=$?
-	[ "$got" = "$want" ] || fail "rperf mesh $* exited $got, want $want: $(cat "$T/err")"
-}
-
-# has PATTERN: the last stderr contains PATTERN (grep -E).
-has() {
-	grep -Eq -- "$1" "$T/err" || fail "stderr lacks '$1': $(cat "$T/err")"
-}
 
 command -v promtool >/dev/null || { fail "promtool is missing (apt-get install prometheus)"; exit 1; }
 
-expect 0 --help
-expect 2
+expect 0 mesh --help
+expect 2 mesh
 has "a scenario or --hosts"
-expect 2 --hosts h1,h2 s.ini
-expect 2 --hosts h1
+expect 2 mesh --hosts h1,h2 s.ini
+expect 2 mesh --hosts h1
 has "two hosts or more"
-expect 2 --hosts h1,h2 --sl 16
+expect 2 mesh --hosts h1,h2 --sl 16
 has "--sl '16': expected 0 to 15"
-expect 2 --hosts h1,h2 --sl 0,1 --tclass 96
+expect 2 mesh --hosts h1,h2 --sl 0,1 --tclass 96
 has "as many of each"
-expect 2 --hosts h1,h2 --count 3
+expect 2 mesh --hosts h1,h2 --count 3
 has "--count goes with --interval"
-expect 2 --hosts h1,h2 --launch ssh
+expect 2 mesh --hosts h1,h2 --launch ssh
 has "--launch needs --token-file"
-expect 2 --hosts "h1,[::1"
+expect 2 mesh --hosts "h1,[::1"
 has "host '\[::1'"
 
 # The fabric's inputs: refused before any agent is reached.
 printf 'h1 sw1\nh2 sw1:p1:x\n' >"$T/bad.topo"
-expect 2 --hosts h1,h2 --topology "$T/bad.topo"
+expect 2 mesh --hosts h1,h2 --topology "$T/bad.topo"
 has "bad.topo:2: "
-expect 2 --hosts h1,h2 --reference "$T/m.json"
+expect 2 mesh --hosts h1,h2 --reference "$T/m.json"
 has "--reference goes with --topology"
 printf 'h1 sw1\nh2 sw1\n' >"$T/fabric.topo"
 echo '{"command": "lat"}' >"$T/lat.json"
-expect 2 --hosts h1,h2 --topology "$T/fabric.topo" --reference "$T/lat.json"
+expect 2 mesh --hosts h1,h2 --topology "$T/fabric.topo" --reference "$T/lat.json"
 has "not an rperf mesh document"
-expect 2 --hosts h1,h2 --topology "$T/fabric.topo" --topology-format dot
+expect 2 mesh --hosts h1,h2 --topology "$T/fabric.topo" --topology-format dot
 has "--topology-format 'dot': expected ibnetdiscover, lldp or file"
 
 # No agent listens: every output is written, and says the mesh is incomplete.
 P=$((20000 + ($$ + 11) % 20000))
-expect 1 --hosts "127.0.0.1:$P 127.0.0.2:$P,127.0.0.3:$P" --timeout 1 --sl 0,2 \
+expect 1 mesh --hosts "127.0.0.1:$P 127.0.0.2:$P,127.0.0.3:$P" --timeout 1 --sl 0,2 \
 	-j "$T/m.json" --json-stream "$T/m.jsonl" --csv "$T/m.csv" --openmetrics "$T/m.prom" \
 	--plot "$T/heat"
 has "cannot be reached"
@@ -86,7 +64,7 @@ promtool check metrics <"$T/m.prom" >"$T/p" 2>&1 || fail "promtool: $(cat "$T/p"
 grep -q '^rperf_mesh_complete 0$' "$T/m.prom" || fail "the OpenMetrics text does not say incomplete"
 
 # With a topology and no figure, the hops are not located, and say why.
-expect 1 --hosts "127.0.0.1:$P,127.0.0.2:$P" --timeout 1 --topology "$T/fabric.topo" \
+expect 1 mesh --hosts "127.0.0.1:$P,127.0.0.2:$P" --timeout 1 --topology "$T/fabric.topo" \
 	-j "$T/t.json"
 "$TOP/scripts/validate-json" "$TOP/schema" "$T/t.json" >"$T/v" 2>&1 ||
 	fail "the JSON with a topology does not validate: $(cat "$T/v")"
@@ -111,5 +89,4 @@ sed 's/^rperf_mesh_rtt_seconds_count{src="h2"/rperf_mesh_rtt_seconds_count{src=h
 	"$T/made-up.prom" >"$T/broken.prom"
 promtool check metrics <"$T/broken.prom" >/dev/null 2>&1 && fail "promtool let a broken line through"
 
-[ "$fails" = 0 ] || exit 1
-echo "mesh-cli: all passed"
+finish "mesh-cli: all passed"

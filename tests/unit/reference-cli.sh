@@ -8,17 +8,9 @@
 # that says the same. And the lab's own --reference output is checked
 # against the two documents it came from.
 # Run by `make check` with RPERF, TEST_DATA and TEST_TOP set.
-RPERF=${RPERF:-src/rperf}
-TOP=${TEST_TOP:-.}
-D=${TEST_DATA:-tests/data}/json
-T=$(mktemp -d "${TMPDIR:-/tmp}/reference-cli.XXXXXX")
-fails=0
-trap 'rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=tests/unit/cli-lib.sh
+. "$(dirname "$0")/cli-lib.sh"
+D=$D/json
 
 # refused FILE CAUSE: --reference FILE exits 2, its one error line naming
 # FILE and CAUSE (grep -F), nothing measured; the --json document too.
@@ -102,5 +94,4 @@ jq -e --slurpfile d "$D/lat-direct.json" '
 		length == 3 * ($d[0].results | length) and all)' "$D/lat.json" >/dev/null ||
 	fail "the lab's --reference output is not its two documents' difference"
 "$RPERF" lat --help | grep -q -- '--reference FILE' || fail "--help does not give --reference"
-[ "$fails" = 0 ] || exit 1
-echo "reference-cli: every broken reference refused, naming the file"
+finish "reference-cli: every broken reference refused, naming the file"

@@ -241,6 +241,128 @@ static void test_hist_fields_match_schema(void **state)
 	json_decref(schema);
 }
 
+/* The description's list @l carries @key in all of @kinds (@want) or in none. */
+static void analyze_key_kinds(int l, const char *key, unsigned kinds, bool want, const char *why)
+{
+	const struct report_analyze_field *f;
+	size_t n, i;
+	bool seen = false;
+
+	f = report_analyze_fields(l, &n);
+	for (i = 0; i < n; i++) {
+		if (!f[i].json || strcmp(f[i].key, key))
+			continue;
+		seen = true;
+		if (want ? (f[i].json & kinds) != kinds : (f[i].json & kinds) != 0)
+			fail_msg("field %s: kinds 0x%x, but the schema %s it for 0x%x", key,
+				 f[i].json, why, kinds);
+	}
+	if (want && !seen)
+		fail_msg("field %s: not described, but the schema %s it", key, why);
+}
+
+/* @items (a list's "items" in analyze.schema.json): its "required" keys,
+ * and those its "not" refuses, against what list @l carries for @kinds. */
+static void analyze_items_kinds(json_t *items, int l, unsigned kinds)
+{
+	json_t *not = json_object_get(items, "not"), *any, *k, *alt;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(items, "required"), i, k)
+		analyze_key_kinds(l, json_string_value(k), kinds, true, "requires");
+	json_array_foreach(json_object_get(not, "required"), i, k)
+		analyze_key_kinds(l, json_string_value(k), kinds, false, "refuses");
+	any = json_object_get(not, "anyOf");
+	json_array_foreach(any, j, alt)
+		json_array_foreach(json_object_get(alt, "required"), i, k)
+			analyze_key_kinds(l, json_string_value(k), kinds, false, "refuses");
+}
+
+/* The "properties" of @node's "sls" or "vls" items, down @path of
+ * if/then/else ("else", "then", ...; NULL-terminated). */
+static json_t *analyze_branch_items(json_t *node, const char *const *path, const char *list)
+{
+	for (; *path; path++)
+		node = json_object_get(node, *path);
+	return json_object_get(json_object_get(json_object_get(node, "properties"), list),
+			       "items");
+}
+
+/*
+ * What each kind's JSON carries, against the schema's branches: ETS
+ * (else/then), InfiniBand (else/else), DTable (else/else/then), VLArb
+ * (else/else/else); and every list's required keys in every kind that has
+ * the list.
+ */
+static void analyze_kinds_match_schema(json_t *schema)
+{
+	static const char *const ets[] = { "else", "then", NULL };
+	static const char *const ib[] = { "else", "else", NULL };
+	static const char *const dt[] = { "else", "else", "then", NULL };
+	static const char *const vlarb[] = { "else", "else", "else", NULL };
+	json_t *defs = json_object_get(schema, "$defs");
+	json_t *items;
+
+	analyze_items_kinds(json_object_get(defs, "sl"), RA_SLS, RA_ALL);
+	analyze_items_kinds(json_object_get(defs, "vl"), RA_VLS, RA_ALL);
+	analyze_items_kinds(json_object_get(defs, "band"), RA_BANDS, 1u << RA_ETS);
+	assert_non_null(items = analyze_branch_items(schema, ets, "sls"));
+	analyze_items_kinds(items, RA_SLS, 1u << RA_ETS);
+	assert_non_null(items = analyze_branch_items(schema, ets, "vls"));
+	analyze_items_kinds(items, RA_VLS, 1u << RA_ETS);
+	assert_non_null(items = analyze_branch_items(schema, ib, "sls"));
+	analyze_items_kinds(items, RA_SLS, (1u << RA_VLARB) | (1u << RA_DTABLE));
+	assert_non_null(items = analyze_branch_items(schema, dt, "vls"));
+	analyze_items_kinds(items, RA_VLS, 1u << RA_DTABLE);
+	assert_non_null(items = analyze_branch_items(schema, vlarb, "vls"));
+	analyze_items_kinds(items, RA_VLS, 1u << RA_VLARB);
+}
+
+/*
+ * analyze's rows (table, JSON and CSV from one list per row) and
+ * analyze.schema.json's sl, vl and band: every key a kind carries is a
+ * property, every property is carried by one field, every column of the
+ * table reads a field that has a key, and each kind carries what the
+ * schema's branch for it requires and none of what it refuses.
+ */
+static void test_analyze_fields_match_schema(void **state)
+{
+	static const char *const defs[RA_N_LISTS] = { "sl", "vl", "band" };
+	const struct report_analyze_field *f;
+	const char *top = getenv("TEST_TOP"), *key;
+	json_t *schema, *props, *v;
+	char path[4096];
+	size_t n, i, found;
+	int l, kind;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/schema/analyze.schema.json", top ? top : ".");
+	schema = json_load_file(path, 0, NULL);
+	assert_non_null(schema);
+	for (l = 0; l < RA_N_LISTS; l++) {
+		props = schema_props(schema, defs[l]);
+		assert_non_null(props);
+		f = report_analyze_fields(l, &n);
+		for (i = 0; i < n; i++) {
+			if (f[i].json && !json_object_get(props, f[i].key))
+				fail_msg("%s field %s is not in analyze.schema.json's %s",
+					 defs[l], f[i].key, defs[l]);
+			for (kind = 0; kind < RA_N_KINDS; kind++)
+				if (f[i].head[kind] && (!f[i].key || !f[i].get || !f[i].width))
+					fail_msg("%s column %s reads no field", defs[l], f[i].head[kind]);
+		}
+		json_object_foreach(props, key, v) {
+			for (found = 0, i = 0; i < n; i++)
+				found += f[i].json && !strcmp(f[i].key, key);
+			if (found != 1)
+				fail_msg("analyze.schema.json's %s property %s is not described once",
+					 defs[l], key);
+		}
+	}
+	analyze_kinds_match_schema(schema);
+	json_decref(schema);
+}
+
 /* bw's rate figures (JSON, CSV and table from one list) are the schema's rate. */
 static void test_bw_rate_fields_match_schema(void **state)
 {
@@ -500,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_lat_unresolved_table),
 		cmocka_unit_test(test_lat_criterion_unresolved),
 		cmocka_unit_test(test_hist_fields_match_schema),
+		cmocka_unit_test(test_analyze_fields_match_schema),
 		cmocka_unit_test(test_bw_rate_fields_match_schema),
 		cmocka_unit_test(test_json_write_atomic),
 		cmocka_unit_test(test_json_write_fails_whole),
