@@ -22,9 +22,9 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lat-lib.sh"
 
-D_MS=20
-N=300
-WARMUP=50
+D_MS=50
+N=200
+WARMUP=30
 CAPRTT=$TOP/bench/capture_rtt
 [ -x "$CAPRTT" ] || fail "bench/capture_rtt is not built (make bench)"
 in_vm h1 'test -e /sys/class/infiniband/rxe1' ||
@@ -32,7 +32,7 @@ in_vm h1 'test -e /sys/class/infiniband/rxe1' ||
 VMS=${RPERF_LAB_DIR:?}/vm
 SW=sw
 [ -d "$VMS/sw1" ] && SW=sw1
-for f in $SW/port-h1 $SW/port-h2; do
+for f in $SW/port-h1 $SW/port-h2 h1/eth0 h1/eth1; do
 	[ -f "$VMS/$f.pcap" ] || fail "no capture $f.pcap: the lab is not up with --direct"
 done
 
@@ -42,13 +42,16 @@ wait_listen h2 18521
 server_bg h2 "$WORK/srv.out"
 wait_listen h2 18520
 
-# residence: the median (us) and count of the switch's residence over the
-# last N + WARMUP 64 B messages h1 sent through it (the run just ended).
-residence() {
-	"$CAPRTT" -l -a 198.18.0.1 -j "$VMS/$SW/port-h2.pcap" "$VMS/$SW/port-h1.pcap" |
-		awk '$3 == 64 { print $2 }' | tail -n $((N + WARMUP)) | sort -n |
+# p50_of COUNT ARGS...: the median (us) and count of the last COUNT 64 B
+# messages' RTTs that bench/capture_rtt ARGS lists (the run just ended's).
+p50_of() {
+	local n=$1
+	shift
+	"$CAPRTT" -l "$@" | awk '$3 == 64 { print $2 }' | tail -n "$n" | sort -n |
 		awk '{ v[NR] = $1 } END { if (NR) printf "%.1f %d\n", v[int((NR + 1) / 2)] / 1000, NR }'
 }
+# The switch's residence over the last run through it.
+residence() { p50_of $((N + WARMUP)) -a 198.18.0.1 -j "$VMS/$SW/port-h2.pcap" "$VMS/$SW/port-h1.pcap"; }
 
 # switched NAME EGRESS: a run through the switch with EGRESS (netem) on
 # its port toward h2, --reference the back-to-back run; sets ADDS (us,
@@ -63,9 +66,13 @@ switched() {
 	read -r RESID RESID_N < <(residence) || true
 	[ "${RESID_N:-0}" -ge "$N" ] ||
 		fail "$2: the switch's captures matched ${RESID_N:-0} messages of $((N + WARMUP))"
+	# Beside it, not judged: the same difference on h1's wire (its NICs'
+	# captures), which holds h2's turnaround too, as rperf's RTT does.
+	read -r wire_s _ < <(p50_of $((N + WARMUP)) -a 198.18.0.1 "$VMS/h1/eth0.pcap") || true
 	echo "64 B, $2 on the switch's port toward h2: rperf says the switch adds $ADDS us" \
 		"(through it p50 $(lat_pct "$1" rtt_ns 64 p50), back to back $(lat_pct direct rtt_ns 64 p50));" \
-		"the switch's residence p50 $RESID us over $RESID_N messages"
+		"the switch's residence p50 $RESID us over $RESID_N messages; h1's wire: through it p50 ${wire_s:-?}," \
+		"back to back ${WIRE_D:-?} us"
 }
 
 # The reference: a median the method resolves is the precondition of a
@@ -78,6 +85,7 @@ for try in 1 2 3; do
 		--json \$RPERF_LAB_RESULTS/direct.json h2-direct" >"$WORK/direct.out" 2>&1 ||
 		{ cat "$WORK/direct.out" >&2; fail "rperf lat back to back"; }
 	in_vm h1 'cat $RPERF_LAB_RESULTS/direct.json' >"$WORK/direct.json"
+	read -r WIRE_D _ < <(p50_of 1100 -a 198.19.0.1 "$VMS/h1/eth1.pcap") || true
 	jq -e '.results[0].rtt_ns.percentiles.p50.state == "resolved"' "$WORK/direct.json" >/dev/null && break
 	echo "back-to-back reference $try: median $(lat_pct direct rtt_ns 64 p50)" \
 		"($(jq -r '.results[0].rtt_ns.unresolved' "$WORK/direct.json") of 1000 samples unresolved)"
