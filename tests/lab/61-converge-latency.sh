@@ -55,20 +55,22 @@ for r in own shared; do
 		test("^(unresolved|too few samples) (alone|loaded)$")))' | grep -qx true ||
 		fail "$r: an impact factor without a figure does not say why: $(step_jq "$r" '.classes[] | select(.lat_flows > 0) | .impact')"
 done
-# In its own strict band the lat flow's median moves by a small part of
-# what sharing a band does to it, where every median's interval lies above
-# the unresolved samples (a median near the method's floor makes the ratio
-# noise). Held as a ratio of the two factors, not as a bound on one: the
-# loaded switch VM's own scheduling on a busy machine moves the own band's
-# factor (3.1 in a suite run, 5.2 beside a CPU hog) as it moves the shared
-# band's (208 and 186).
-med_ok() { step_jq "$1" '.classes[] | select(.lat_flows > 0) | .rtt_ns.percentiles.p50.ci_low_ns != null' "$2"; }
-if [ "$(med_ok own 0)" = true ] && [ "$(med_ok own -1)" = true ] &&
-	[ "$(med_ok shared 0)" = true ] && [ "$(med_ok shared -1)" = true ]; then
-	awk -v o="$(impact own p50)" -v s="$(impact shared p50)" 'BEGIN { exit !(o > 0 && s > 10 * o) }' ||
-		fail "impact: own band p50 $(impact own p50), shared band p50 $(impact shared p50) (want the shared at least 10 times the own)"
+# In its own strict band the lat flow's loaded median stays a small part
+# of what it is sharing a band: the shared class's median (its 95 %
+# interval's low bound) at least 10 times the own class's (its high
+# bound). Held on the loaded medians, not on the impact factors: each
+# factor divides by a baseline run alone, and the lab's noise moves that
+# by a factor of 4 between runs (748 and 2923 us for the same flow beside
+# CPU hogs), which moved the factors' ratio from 67 to 7 where the loaded
+# medians stayed 21 to 68 times apart.
+p50_ci() { step_jq "$1" ".classes[] | select(.lat_flows > 0) | .rtt_ns.percentiles.p50.$2 // \"null\""; }
+own_hi=$(p50_ci own ci_high_ns) shared_lo=$(p50_ci shared ci_low_ns)
+if [ "$own_hi" != null ] && [ "$shared_lo" != null ]; then
+	awk -v o="$own_hi" -v s="$shared_lo" 'BEGIN { exit !(o > 0 && s >= 10 * o) }' ||
+		fail "loaded p50: own band at most $own_hi ns, shared band at least $shared_lo ns (want 10 times apart)"
+	echo "loaded p50: own band at most $own_hi ns, shared band at least $shared_lo ns"
 else
-	echo "impact p50: not judged, a median's interval reaches the unresolved samples"
+	echo "loaded p50: not judged, a median's interval reaches the unresolved samples"
 fi
 echo "criteria: own $(step_jq own '[.criteria[] | [.name, .passed, .cannot_be_judged]] | tostring'), shared $(step_jq shared '[.criteria[] | [.name, .passed, .cannot_be_judged]] | tostring')"
 # p50 and p99 of the latency flow's class, in us, or what it is instead.
