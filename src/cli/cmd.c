@@ -14,6 +14,8 @@
 #include "base/opts.h"
 #include "cli/cmd.h"
 #include "converge/coord.h"
+#include "engine/client.h"
+#include "engine/run.h"
 #include "report/report.h"
 
 /* --launch: how the agents are started (coord_launch.c). */
@@ -127,6 +129,51 @@ bool cmd_stdout_taken(const struct flow_opts *f)
 {
 	return cmd_is_stdout(f->json_path) || cmd_is_stdout(f->csv_path) ||
 	       cmd_is_stdout(f->json_stream_path);
+}
+
+int cmd_parsed(const struct opts_usage *u, int ret, bool help, const char *err)
+{
+	if (ret) {
+		opts_report(u, err);
+		return RPERF_EXIT_USAGE;
+	}
+	if (help) {
+		opts_usage(stdout, u);
+		return RPERF_EXIT_OK;
+	}
+	return -1;
+}
+
+int cmd_run_csv(const struct flow_opts *f, int ret, FILE **csv, char *err, size_t errlen)
+{
+	*csv = !ret && f->csv_path ? client_file_open(f->csv_path, err, errlen) : NULL;
+	return !ret && f->csv_path && !*csv ? -EIO : ret;
+}
+
+int cmd_run_failed(const struct flow_opts *f, const char *command, int ret, const char *err,
+		   struct cmd_stream *s, json_t *end)
+{
+	log_error("%s", err);
+	return cmd_failed_stream(f->json_path, command, err, s, end,
+				 client_error_is_usage(ret) ? RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE);
+}
+
+void cmd_run_ended(const struct flow_opts *f, const struct run_common *c)
+{
+	if (f->hugepages && !c->got_huge)
+		log_warn("no huge pages available: buffers on normal pages");
+	if (c->error)
+		log_error("%s", c->error);
+}
+
+int cmd_run_exit(const struct run_common *c, const struct criteria *crit, int ret,
+		 struct cmd_stream *s)
+{
+	if (cmd_stream_close(s))
+		ret = -EIO;
+	if (c->error || ret)
+		return RPERF_EXIT_FAILURE;
+	return cmd_criteria_exit(crit);
 }
 
 int cmd_write_json(const char *path, json_t *doc)

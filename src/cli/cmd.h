@@ -71,6 +71,29 @@ int cmd_write_json(const char *path, json_t *doc);
 /* Whether --json, --csv or --json-stream of @f is stdout (then no table). */
 bool cmd_stdout_taken(const struct flow_opts *f);
 
+/*
+ * What lat and bw do alike around the run engine (engine/run.h).
+ * cmd_run_csv: after the prepare gave @ret, --csv's file (@f->csv_path,
+ * NULL: none) opened into *@csv (NULL when not); @ret, or -EIO with the
+ * reason in @err. cmd_run_failed: a run whose prepare failed with @ret
+ * (@err): the error logged, cmd_failed_stream() with the stream's @end;
+ * the exit status, usage for the user's errors (client_error_is_usage).
+ * cmd_run_ended: once run, the huge-page warning (@f asked, @c had
+ * none) and the run's error, logged. cmd_run_exit: the stream closed;
+ * failure for the run's error, a report that failed (@ret) or the
+ * stream, else the criteria's status.
+ */
+/* After a command's parser returned @ret (@err) with @help: -1 to go
+ * on; else the exit status, the usage error reported or --help given. */
+int cmd_parsed(const struct opts_usage *u, int ret, bool help, const char *err);
+struct run_common;
+int cmd_run_csv(const struct flow_opts *f, int ret, FILE **csv, char *err, size_t errlen);
+int cmd_run_failed(const struct flow_opts *f, const char *command, int ret, const char *err,
+		   struct cmd_stream *s, json_t *end);
+void cmd_run_ended(const struct flow_opts *f, const struct run_common *c);
+int cmd_run_exit(const struct run_common *c, const struct criteria *crit, int ret,
+		 struct cmd_stream *s);
+
 struct rperf_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);

@@ -59,10 +59,7 @@ static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out
 	run_bw_go(r);
 	if (r->rx_warning[0])
 		log_warn("the received figures will be unknown: %s", r->rx_warning);
-	if (o->flow.hugepages && !r->c.got_huge)
-		log_warn("no huge pages available: buffers on normal pages");
-	if (r->c.error)
-		log_error("%s", r->c.error);
+	cmd_run_ended(&o->flow, &r->c);
 	report_bw_info(&info, r);
 	if (out->human) {
 		report_bw_total(out->human, &r->total, &r->c.clk);
@@ -75,11 +72,7 @@ static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out
 	if (o->flow.json_path)
 		ret = cmd_write_json(o->flow.json_path, report_bw_json(&info, &r->total, r->iv,
 									 r->n_iv, r->c.error));
-	if (cmd_stream_close(&out->stream))
-		ret = -EIO;
-	if (r->c.error || ret)
-		return RPERF_EXIT_FAILURE;
-	return cmd_criteria_exit(&r->crit);
+	return cmd_run_exit(&r->c, &r->crit, ret, &out->stream);
 }
 
 int cmd_bw(int argc, char **argv)
@@ -91,14 +84,10 @@ int cmd_bw(int argc, char **argv)
 	char err[256];
 	int ret;
 
-	if (bw_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		opts_report(&bw_opts_usage, err);
-		return RPERF_EXIT_USAGE;
-	}
-	if (o.help) {
-		cmd_bw_usage(stdout);
-		return RPERF_EXIT_OK;
-	}
+	ret = bw_opts_parse(argc, argv, &o, err, sizeof(err));
+	ret = cmd_parsed(&bw_opts_usage, ret, o.help, err);
+	if (ret >= 0)
+		return ret;
 	if (client_begin(&o.flow, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
@@ -114,18 +103,12 @@ int cmd_bw(int argc, char **argv)
 	ret = run_bw_prepare(&r, &cfg, err, sizeof(err));
 	if (r.c.clk.fallback)
 		log_warn("%s", r.c.clk.fallback);
-	out.csv = !ret && o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) :
-					    NULL;
-	if (!ret && o.flow.csv_path && !out.csv)
-		ret = -EIO;
+	ret = cmd_run_csv(&o.flow, ret, &out.csv, err, sizeof(err));
 	if (ret) {
-		log_error("%s", err);
 		run_bw_release(&r);
-		return cmd_failed_stream(o.flow.json_path, "bw", err, &out.stream,
-					 report_bw_event_end(&(struct bw_report_info){ 0 }, NULL, 0,
-							     err),
-					 client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
-								      RPERF_EXIT_FAILURE);
+		return cmd_run_failed(&o.flow, "bw", ret, err, &out.stream,
+				      report_bw_event_end(&(struct bw_report_info){ 0 }, NULL, 0,
+							  err));
 	}
 	if (out.csv)
 		report_bw_csv_header(out.csv);

@@ -7,13 +7,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "engine/client.h"
 #include "engine/run.h"
 #include "cli/cmd.h"
-#include "base/jsonfile.h"
 #include "base/errbuf.h"
 #include "cli/lat.h"
 #include "base/log.h"
@@ -77,47 +75,6 @@ static int lat_report(const struct lat_opts *o, struct run_lat *r, struct lat_fo
 	return ret;
 }
 
-/* Parse: 0, or the exit status for bad usage and --help (*@done). */
-static int lat_parse(int argc, char **argv, struct lat_opts *o, bool *done)
-{
-	char err[256];
-	int ret;
-
-	*done = true;
-	ret = lat_opts_parse(argc, argv, o, err, sizeof(err));
-	if (!ret && !o->help && o->flow.spec.threads > 1 && o->flow.rdma_cm)
-		ret = errbuf_set(err, sizeof(err), -EINVAL, "--rdma-cm runs one thread");
-	if (ret) {
-		opts_report(&lat_opts_usage, err);
-		return RPERF_EXIT_USAGE;
-	}
-	if (o->help) {
-		cmd_lat_usage(stdout);
-		return RPERF_EXIT_OK;
-	}
-	*done = false;
-	return 0;
-}
-
-/*
- * The reference against the run about to start: its clock and sizes
- * (known once the port is, for -a). 0, or -EINVAL with the reason in
- * @err; a size the reference lacks is warned of, the rest compared.
- */
-static int lat_ref_check(const struct ref_doc *ref, const struct run_lat *r, char *err,
-			 size_t errlen)
-{
-	char missing[256];
-
-	if (ref_doc_check(ref, clock_source_name(r->c.clk.source), r->sizes, r->n_sizes, missing,
-			  sizeof(missing), err, errlen))
-		return -EINVAL;
-	if (missing[0])
-		log_warn("reference '%s' has no size %s: %s compared without it", ref->path, missing,
-			 strchr(missing, ',') ? "those sizes are" : "that size is");
-	return 0;
-}
-
 /* Run and report, the CSV and the stream open; the exit status. */
 static int lat_main(const struct lat_opts *o, struct run_lat *r, struct lat_follow *fl)
 {
@@ -129,16 +86,9 @@ static int lat_main(const struct lat_opts *o, struct run_lat *r, struct lat_foll
 	cmd_stream_put(&fl->stream, report_lat_event_start(&fl->info));
 	stop_install();
 	run_lat_go(r);
-	if (o->flow.hugepages && !r->c.got_huge)
-		log_warn("no huge pages available: buffers on normal pages");
-	if (r->c.error)
-		log_error("%s", r->c.error);
+	cmd_run_ended(&o->flow, &r->c);
 	ret = lat_report(o, r, fl);
-	if (cmd_stream_close(&fl->stream))
-		ret = -EIO;
-	if (r->c.error || ret)
-		return RPERF_EXIT_FAILURE;
-	return cmd_criteria_exit(&r->crit);
+	return cmd_run_exit(&r->c, &r->crit, ret, &fl->stream);
 }
 
 int cmd_lat(int argc, char **argv)
@@ -148,12 +98,14 @@ int cmd_lat(int argc, char **argv)
 	struct run_lat r;
 	struct lat_follow fl = { .o = &o, .r = &r, .progress = isatty(STDERR_FILENO) };
 	struct ref_doc ref;
-	char err[256];
-	bool done;
+	char err[256], warn[320];
 	int ret;
 
-	ret = lat_parse(argc, argv, &o, &done);
-	if (done)
+	ret = lat_opts_parse(argc, argv, &o, err, sizeof(err));
+	if (!ret && !o.help && o.flow.spec.threads > 1 && o.flow.rdma_cm)
+		ret = errbuf_set(err, sizeof(err), -EINVAL, "--rdma-cm runs one thread");
+	ret = cmd_parsed(&lat_opts_usage, ret, o.help, err);
+	if (ret >= 0)
 		return ret;
 	if (o.reference_path && ref_doc_load(o.reference_path, &ref, err, sizeof(err))) {
 		log_error("%s", err);
@@ -164,31 +116,24 @@ int cmd_lat(int argc, char **argv)
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}
-	cfg = (struct run_lat_cfg){
-		.flow = &o.flow, .iterations = o.iterations, .duration_s = o.duration_s,
-		.warmup = o.warmup, .sizes = o.sizes, .n_sizes = o.n_sizes,
-		.all_sizes = o.all_sizes, .max_p50_s = o.max_p50_s, .max_p99_s = o.max_p99_s,
-		.max_p99_9_s = o.max_p99_9_s, .on_size = lat_size, .arg = &fl,
-	};
+	lat_opts_run_cfg(&o, &cfg);
+	cfg.on_size = lat_size;
+	cfg.arg = &fl;
 	if (cmd_stream_open(&fl.stream, o.flow.json_stream_path))
 		return cmd_failed_json(o.flow.json_path, "lat", NULL, RPERF_EXIT_FAILURE);
 	ret = run_lat_prepare(&r, &cfg, err, sizeof(err));
 	if (r.c.clk.fallback)
 		log_warn("%s", r.c.clk.fallback);
 	fl.info.clk = &r.c.clk;
-	if (!ret && fl.ref && lat_ref_check(fl.ref, &r, err, sizeof(err)))
-		ret = -EINVAL;
-	fl.csv = !ret && o.flow.csv_path ? client_file_open(o.flow.csv_path, err, sizeof(err)) :
-					   NULL;
-	if (!ret && o.flow.csv_path && !fl.csv)
-		ret = -EIO;
+	if (!ret && fl.ref)
+		ret = ref_doc_check_run(fl.ref, &r, warn, sizeof(warn), err, sizeof(err));
+	if (!ret && fl.ref && warn[0])
+		log_warn("%s", warn);
+	ret = cmd_run_csv(&o.flow, ret, &fl.csv, err, sizeof(err));
 	if (ret) {
-		log_error("%s", err);
 		run_lat_release(&r);
-		return cmd_failed_stream(o.flow.json_path, "lat", err, &fl.stream,
-					 report_lat_event_end(&fl.info, 0, err),
-					 client_error_is_usage(ret) ? RPERF_EXIT_USAGE :
-								      RPERF_EXIT_FAILURE);
+		return cmd_run_failed(&o.flow, "lat", ret, err, &fl.stream,
+				      report_lat_event_end(&fl.info, 0, err));
 	}
 	if (fl.csv) {
 		report_lat_csv_header(fl.csv);

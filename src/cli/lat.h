@@ -43,4 +43,7 @@ extern const struct opts_usage lat_opts_usage;
  */
 int lat_opts_parse(int argc, char **argv, struct lat_opts *o, char *err, size_t errlen);
 
+/* The run engine's settings for the options @o (its callbacks unset). */
+void lat_opts_run_cfg(const struct lat_opts *o, struct run_lat_cfg *cfg);
+
 #endif

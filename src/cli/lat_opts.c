@@ -122,3 +122,13 @@ int lat_opts_parse(int argc, char **argv, struct lat_opts *o, char *err, size_t 
 		o->iterations = 0;
 	return 0;
 }
+
+void lat_opts_run_cfg(const struct lat_opts *o, struct run_lat_cfg *cfg)
+{
+	*cfg = (struct run_lat_cfg){
+		.flow = &o->flow, .iterations = o->iterations, .duration_s = o->duration_s,
+		.warmup = o->warmup, .sizes = o->sizes, .n_sizes = o->n_sizes,
+		.all_sizes = o->all_sizes, .max_p50_s = o->max_p50_s, .max_p99_s = o->max_p99_s,
+		.max_p99_9_s = o->max_p99_9_s,
+	};
+}

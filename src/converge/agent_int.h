@@ -25,6 +25,7 @@
 #include "engine/load.h"
 #include "engine/probe.h"
 #include "engine/result.h"
+#include "engine/run.h"
 #include "engine/sink.h"
 #include "rdma/verbs.h"
 
@@ -54,27 +55,6 @@ struct agent_expect {
 	size_t size_bytes;		/* its messages' largest */
 };
 
-/* One worker: a thread with its wire QP (lat) or its QPs (bw) to the destination. */
-struct agent_worker {
-	struct agent_step *st;
-	struct agent_flow *flow;
-	struct probe probe;
-	bool probe_ok;
-	int fd;				/* lat: the flow's TCP socket to the sink */
-	struct load load;
-	bool load_ok;
-	struct flow_result *bw_res;	/* one per QP */
-	pthread_t tid;
-	bool running;
-	volatile sig_atomic_t done;	/* set by the thread as it ends */
-	struct flow_result res;
-	bool res_ok;
-	uint64_t started_ns;		/* when it began, after waiting for st->at_ns; 0: never */
-	int cpu;			/* its NIC-local CPU, or -1 */
-	int status;
-	char err[256];
-};
-
 /* Everything one step of a session holds; torn down after its result. */
 struct agent_step {
 	struct agent *agent;		/* the agent that runs the step */
@@ -85,13 +65,13 @@ struct agent_step {
 	bool yield;
 	struct agent_flow flows[CTL_MAX_FLOWS];
 	size_t n_flows;
-	struct agent_worker *w;
-	size_t n_w;
-	/* the workers, made and pinned at setup, wait on go_cv for the start */
-	pthread_mutex_t go_mu;
-	pthread_cond_t go_cv;
-	bool go_init;			/* go_mu and go_cv are initialised */
-	bool go, quit;			/* under go_mu: run from at_ns; end unstarted */
+	/* each flow's source: its workers, made and pinned at setup, wait
+	 * at the gate for the start */
+	struct run_gate gate;
+	struct run_src_cfg src_cfg[CTL_MAX_FLOWS];
+	struct run_src src[CTL_MAX_FLOWS];
+	size_t n_src;			/* prepared (the last maybe in part) */
+	size_t n_w;			/* their workers */
 	/* sink: owned by its thread while it runs */
 	struct agent_expect expect[CTL_MAX_FLOWS];	/* SECRET: all it admits */
 	size_t n_expect;
@@ -126,7 +106,7 @@ int agent_setup_decode(struct agent_step *st, const json_t *m, const char **bad_
 /* agent_source.c: lat and bw flows, each to its destination's sink */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen);
-/* Release the workers, made and pinned at setup: each runs from st->at_ns. */
+/* Open the gate to the workers, made and pinned at setup: each runs from st->at_ns. */
 void agent_source_start(struct agent_step *st);
 /* Join the workers that ended; true when none runs. */
 bool agent_source_reap(struct agent_step *st);

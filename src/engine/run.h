@@ -9,6 +9,9 @@
  * never prints: results, warnings and errors come back in the structs
  * and error buffers.
  *
+ * A source (run_src_*, below) is the same workers for a caller that
+ * holds the device and clock and connects its own way (rperf agent).
+ *
  * Use: run_*_prepare() (0 or -errno with the reason in @err; the setup
  * errors that are the user's tell by client_error_is_usage()), then
  * run_*_go() once, read the results, run_*_release() (always, also after
@@ -18,6 +21,7 @@
 #define RPERF_RUN_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -181,5 +185,97 @@ int run_bw_prepare(struct run_bw *r, const struct run_bw_cfg *cfg, char *err, si
 /* As run_lat_go(), following the intervals as they come. */
 void run_bw_go(struct run_bw *r);
 void run_bw_release(struct run_bw *r);
+
+/* ------------------------------------------------------------------ */
+/* a source: one flow's workers on a borrowed device, from one instant */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Where a caller that opens the device and clock itself (rperf agent)
+ * runs a flow: its workers are pinned and connected up front, each by
+ * the caller's hook, and wait for the gate; the gate starts every
+ * source made on it at one instant, each with a timed warm-up before its
+ * window. The caller follows them (run_src_reap), then takes each
+ * flow's merged result (run_src_finish).
+ *
+ * Use: run_gate_init(); per flow run_src_prepare(); per flow
+ * run_src_launch(); run_gate_open() (or nothing, for a step that ends
+ * unstarted); run_src_reap() until true; run_src_finish();
+ * run_gate_quit(); per flow run_src_release() (always); run_gate_destroy().
+ */
+
+/* The start the workers of one or more sources wait for. */
+struct run_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool init;			/* mu and cv are made */
+	bool go, quit;			/* under mu: run from at_ns; end unstarted */
+	uint64_t at_ns;			/* CLOCK_MONOTONIC: when they start */
+	uint64_t warmup_ns, duration_ns;	/* then warm up, then the window */
+};
+
+/* 0, or -ENOMEM with the reason in @err. */
+int run_gate_init(struct run_gate *g, char *err, size_t errlen);
+/* Release the workers: each sleeps to @at_ns (CLOCK_MONOTONIC), then
+ * warms up for @warmup_ns and measures for @duration_ns. */
+void run_gate_open(struct run_gate *g, uint64_t at_ns, uint64_t warmup_ns,
+		   uint64_t duration_ns);
+/* Workers that still wait end unstarted; the gate stays made. */
+void run_gate_quit(struct run_gate *g);
+void run_gate_destroy(struct run_gate *g);
+
+struct run_src_cfg {
+	struct verbs_dev *dev;		/* borrowed: open, outlives the source */
+	const struct clock_cal *clk;	/* borrowed */
+	const struct flow_spec *spec;	/* size, threads, QPs, the flow's rate */
+	const struct verbs_path *path;
+	bool bw;			/* the load engine; else the lat probe */
+	const char *peer;		/* named in the engines' errors */
+	uint32_t tx_depth, batch, cq_mod;	/* bw */
+	uint64_t tail_ns;		/* bw: runs on this long past the window */
+	int first_cpu;			/* its first worker's index for pin_pick_cpu() */
+	/*
+	 * Connect one worker, in the calling thread, pinned to the worker's
+	 * CPU: lat (@l NULL): @p's wire QP, returning its socket (>= 0), the
+	 * probe's control socket; bw (@p NULL): each of @l's QPs, setting
+	 * its ctl_fd, returning 0. -errno with the reason in @err. The
+	 * sockets become the source's: run_src_release() closes them.
+	 */
+	int (*connect)(void *arg, struct probe *p, struct load *l, char *err, size_t errlen);
+	void *arg;
+	struct run_gate *gate;
+	volatile sig_atomic_t *stop;	/* set by the caller to end the run early */
+	bool yield;
+};
+
+struct run_src_worker;
+
+struct run_src {
+	const struct run_src_cfg *cfg;
+	struct run_src_worker *w;
+	unsigned n_w;			/* made (and connected, but maybe the last) */
+	/* after run_src_finish(): the workers' results merged */
+	struct flow_result total;
+	bool total_ok;
+	const char *error;		/* the first worker's error; NULL: none */
+	bool stopped;			/* that error is a stop (cfg->stop, a signal) */
+	bool started;			/* every worker passed the start instant */
+	uint64_t late_ns;		/* the latest worker's start past the instant */
+};
+
+/* Make, pin and connect the workers of @cfg's flow; no thread yet. 0 or
+ * -errno with the reason in @err; run_src_release() in any case. */
+int run_src_prepare(struct run_src *r, const struct run_src_cfg *cfg, char *err, size_t errlen);
+/* Start each worker's thread, which pins itself and waits at the gate. */
+int run_src_launch(struct run_src *r, char *err, size_t errlen);
+/* The workers' sockets to the peer, in worker order; how many (<= @cap). */
+size_t run_src_fds(const struct run_src *r, int *fds, size_t cap);
+/* Join the workers that ended; true when none runs. Never waits. */
+bool run_src_reap(struct run_src *r);
+/* Once reaped: merge the workers' results and find the first error
+ * (once; a second call keeps the first's). */
+void run_src_finish(struct run_src *r);
+/* Join (run_gate_quit() first for unstarted workers), close, free. */
+void run_src_release(struct run_src *r);
 
 #endif

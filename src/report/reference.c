@@ -223,3 +223,18 @@ int ref_doc_check(const struct ref_doc *d, const char *clock, const size_t *size
 				  d->path);
 	return 0;
 }
+
+int ref_doc_check_run(const struct ref_doc *d, const struct run_lat *r, char *warn,
+		      size_t warnlen, char *err, size_t errlen)
+{
+	char missing[256];
+
+	warn[0] = '\0';
+	if (ref_doc_check(d, clock_source_name(r->c.clk.source), r->sizes, r->n_sizes, missing,
+			  sizeof(missing), err, errlen))
+		return -EINVAL;
+	if (missing[0])
+		snprintf(warn, warnlen, "reference '%s' has no size %s: %s compared without it",
+			 d->path, missing, strchr(missing, ',') ? "those sizes are" : "that size is");
+	return 0;
+}

@@ -276,6 +276,15 @@ int ref_doc_load(const char *path, struct ref_doc *d, char *err, size_t errlen);
 int ref_doc_check(const struct ref_doc *d, const char *clock, const size_t *sizes, size_t n,
 		  char *missing, size_t missinglen, char *err, size_t errlen);
 
+/*
+ * ref_doc_check() against lat run @r, prepared: its clock and its sizes
+ * (known once the port is, for -a). 0, or -EINVAL with the reason in
+ * @err; @warn gets what the user should hear of the sizes the reference
+ * lacks (those are left out of the comparison), or "".
+ */
+int ref_doc_check_run(const struct ref_doc *d, const struct run_lat *r, char *warn,
+		      size_t warnlen, char *err, size_t errlen);
+
 /* The reference's size @size_bytes, or NULL. */
 const struct ref_size *ref_doc_find(const struct ref_doc *d, size_t size_bytes);
 
