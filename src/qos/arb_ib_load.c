@@ -21,8 +21,8 @@
  *    size is the mix of the SLs that offer traffic, in proportion to
  *    what each sends.
  * Arrivals: each light SL sends its packets at a constant gap (its
- * load), or at exponential gaps of the same mean (Poisson); a
- * saturating SL always has a packet.
+ * load), its first at the phase of spec->phase_draw, or at exponential
+ * gaps of the same mean (Poisson); a saturating SL always has a packet.
  */
 #include <errno.h>
 #include <math.h>
@@ -326,7 +326,7 @@ static void ld_table_init(struct ld_table *t, const struct arb_table *tab,
 static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
 {
 	uint16_t offered = 0;
-	int sl, q;
+	int sl, q, mult = (spec->phase_draw + 1) % ARB_LOAD_PHASES;
 
 	memset(m, 0, sizeof(*m));
 	m->spec = spec;
@@ -344,7 +344,7 @@ static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
 		}
 		m->gap_ns[sl] = spec->packet_bytes[sl] * 8.0 / spec->load_gbps[sl];
 		m->next_ns[sl] = spec->poisson ? ld_gap(m, sl) :
-				 m->gap_ns[sl] * fmod(0.618034 * (sl + 1), 1.0);
+				 m->gap_ns[sl] * fmod(0.618034 * (sl + 1) * mult, 1.0);
 	}
 	ld_table_init(&m->tab[LD_HIGH], spec->high, offered);
 	ld_table_init(&m->tab[LD_LOW], spec->low, offered);
