@@ -800,6 +800,29 @@ static bool arb_ib_table_sends(const struct arb_table *t, uint16_t offered)
 	return false;
 }
 
+/* Whether some SL offers a load it may not fill (not saturating). */
+static bool arb_ib_any_light(const struct arb_params *params)
+{
+	int sl;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		if (params->load_gbps[sl] > 0)
+			return true;
+	return false;
+}
+
+/* Whether low entry turns pass empty in the loaded arbiter's window. */
+static bool arb_ib_loaded_breaks_limit0(const struct arb_config *cfg,
+					const struct arb_params *params,
+					struct arb_semantics sem)
+{
+	struct arb_load_spec spec;
+	struct arb_load_out out;
+
+	arb_ib_load_spec(cfg, params, sem, false, &spec);
+	return !arb_load_run(&spec, &out) && out.empty_low_turns > 0;
+}
+
 /*
  * At limit 0 the specification gives the low table the opportunity to
  * send a packet after each high packet. A reading in which a low turn
@@ -809,8 +832,12 @@ static bool arb_ib_table_sends(const struct arb_table *t, uint16_t offered)
  * happens depends on the entries' order, weights and packets together
  * (a VL spread over several light entries may never owe more than the
  * rest of a pass gives it), so the arbiter is run, every offered queue
- * backlogged, and its period's empty turns counted. Such a reading is
- * not among the plausible ones at limit 0.
+ * backlogged, and its period's empty turns counted. Where every SL that
+ * offers saturates but the SLs of a VL send different sizes, the
+ * reading is computed with each SL's own packets in turn (the loaded
+ * arbiter, whose queues never empty): that machine's window is counted,
+ * not a period of the VL's largest size. Such a reading is not among
+ * the plausible ones at limit 0.
  */
 static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 				 const struct arb_params *params, struct arb_semantics sem)
@@ -826,6 +853,8 @@ static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 	    !arb_ib_table_sends(&cfg->high, offered) ||
 	    !arb_ib_table_sends(&cfg->low, offered))
 		return false;
+	if (arb_ib_needs_load(cfg, params) && !arb_ib_any_light(params))
+		return arb_ib_loaded_breaks_limit0(cfg, params, sem);
 	arb_queue_packet_bytes(cfg, params, ctx.packet_bytes);
 	arb_ib_spec(&ctx, offered, &spec);
 	return !arb_sim_run(&spec, &out) && out.empty_low_turns > 0;

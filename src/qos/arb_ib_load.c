@@ -66,6 +66,7 @@ struct ld {
 	uint64_t head_since[ARB_NUM_VLS];	/* packet count when first waiting */
 	uint16_t avail;			/* queues with a packet waiting */
 	uint64_t sent;			/* packets sent so far */
+	uint64_t empty_low_turns;	/* low entry turns that found none */
 	double now_ns;
 	uint64_t rng;
 };
@@ -208,8 +209,10 @@ static int ld_low_turn(struct ld *m, struct ld_table **by)
 		return ld_take(m, lo, false);
 	}
 	q = ld_take(m, lo, true);
-	if (q < 0)
+	if (q < 0) {
 		m->phase = LD_HIGH;
+		m->empty_low_turns++;
+	}
 	return q;
 }
 
@@ -484,9 +487,11 @@ int arb_load_run(const struct arb_load_spec *spec, struct arb_load_out *out)
 		return -EINVAL;
 	if (ld_batch(&m, n / ARB_LOAD_BATCHES, NULL, 0, out))
 		return -EINVAL;
+	m.empty_low_turns = 0;
 	for (b = 0; b < ARB_LOAD_BATCHES; b++)
 		if (ld_batch(&m, n / ARB_LOAD_BATCHES, &w, b, out))
 			return -EINVAL;
 	ld_finish(&m, &w, out);
+	out->empty_low_turns = m.empty_low_turns;
 	return 0;
 }

@@ -53,6 +53,7 @@ struct arb_load_out {
 	uint64_t packets[ARB_NUM_VLS];
 	double mean_distance[ARB_NUM_VLS];
 	uint64_t max_distance[ARB_NUM_VLS];
+	uint64_t empty_low_turns;	/* low entry turns that passed empty */
 };
 
 /*
