@@ -787,14 +787,31 @@ def limit0_cases():
     """Fixed saturated ports at limit 0, every reading computed: OpenSM's
     defaults (fourteen low VLs of 256 bytes, 4096-byte packets), whose
     entry turns read as bytes pass empty, and one low VL over two
-    entries of half a packet, whose turns never do."""
+    entries of half a packet, whose turns never do; and a VL in both
+    tables whose SLs send 2048 and 512 bytes: its turns pass empty when
+    all its packets are of the largest size, not with each SL's own."""
     ident = list(range(15)) + [None]
     osm = {"limit": 0, "high": [(0, 4)], "low": [(vl, 4) for vl in range(1, 15)],
            "sl2vl": list(range(16)), "queue": ident}
     two = {"limit": 0, "high": [(0, 64)], "low": [(1, 32), (1, 32)],
            "sl2vl": list(range(16)), "queue": ident}
+    mixed = {"limit": 0, "high": [(1, 5), (1, 6), (0, 3), (1, 6), (1, 4)],
+             "low": [(1, 5), (1, 3), (1, 6)], "sl2vl": [1] * 15 + [15],
+             "queue": [1] * 15 + [None]}
     return [(osm, [4096] * 16, [None] * 15 + [0]),
-            (two, [4096] * 16, [None, None] + [0] * 14)]
+            (two, [4096] * 16, [None, None] + [0] * 14),
+            (mixed, [2048, 2048, 512] + [4096] * 13, [None, 0, None] + [0] * 13)]
+
+
+def dtable_case():
+    """A saturated DTable whose entries give SL0 and SL1 less than a
+    packet each: a packet goes only once the accumulated weight covers
+    it, which sets where each SL's packets fall (their distances)."""
+    cfg = {"dtable": True, "limit": 255, "low": [],
+           "high": [(1, 29), (1, 13), (1, 31), (0, 26), (1, 16), (1, 27), (1, 26), (0, 31),
+                    (1, 17), (0, 25), (1, 19)],
+           "sl2vl": list(range(16)), "queue": list(range(15)) + [None]}
+    return cfg, [2048, 256] + [4096] * 14, [None, None] + [0] * 14
 
 
 def phase_locked_case():
@@ -847,6 +864,7 @@ def main():
             rng = random.Random(f"{seed}/fixed")
             for fixed in limit0_cases():
                 check_ib(rperf, tmp, rng, checks, False, True, fixed=fixed)
+            check_ib(rperf, tmp, rng, checks, False, True, fixed=dtable_case())
             check_ib(rperf, tmp, rng, checks, True, True, fixed=phase_locked_case())
             check_ib(rperf, tmp, rng, checks, True, long_mode, fixed=phase_distance_case())
         for n, kind in enumerate(kinds):
