@@ -690,7 +690,8 @@ def check_distances(doc, dists, exact, checks, label, cfg, sizes):
                     max(d[q][1] for d in dists) - v["max_distance"])
 
 
-def check_ets(rperf, tmp, rng, checks, long_mode):
+def random_ets(rng):
+    """A random ETS port: (bands, priority -> band, size per band, loads)."""
     n = rng.randint(2, 5)
     n_strict = rng.randint(0, min(2, n - 2))
     bands = [(True, 0) if b < n_strict else (False, rng.choice([500, 1000, 1500, 3000, 4000, 9000]))
@@ -714,6 +715,19 @@ def check_ets(rperf, tmp, rng, checks, long_mode):
     if n_strict and rng.random() < 0.6:
         prio_band[6] = 0
         loads[6] = round(rng.uniform(2, 25), 1)     # a strict band never saturates
+    return bands, prio_band, sizes, loads
+
+
+def ets_case():
+    """Two DRR bands of one quantum; band 0's light priority asks 40 Gb/s
+    of its band's 50 beside a saturating one: it gets half the band, 25."""
+    return [(False, 1500), (False, 1500)], [0, 1, 0, 0, 0, 0, 0, 0], [1500, 1500], \
+        [None, None, 0, 0, 0, 0, 0, 40.0]
+
+
+def check_ets(rperf, tmp, rng, checks, long_mode, fixed=None):
+    bands, prio_band, sizes, loads = fixed or random_ets(rng)
+    n = len(bands)
     path = os.path.join(tmp, "port.ets")
     with open(path, "w") as f:
         for b, (strict, q) in enumerate(bands):
@@ -867,6 +881,7 @@ def main():
             check_ib(rperf, tmp, rng, checks, False, True, fixed=dtable_case())
             check_ib(rperf, tmp, rng, checks, True, True, fixed=phase_locked_case())
             check_ib(rperf, tmp, rng, checks, True, long_mode, fixed=phase_distance_case())
+            check_ets(rperf, tmp, rng, checks, long_mode, fixed=ets_case())
         for n, kind in enumerate(kinds):
             if only is not None and n != only:
                 continue
