@@ -26,6 +26,8 @@ limit0-keep-all|src/qos/arb_ib.c|s/if \(cfg->limit != 0 \|\| !sem.carry \|\| sem
 ets-light-band|src/qos/arb_common.c|s/demand\[g\] >= left \* share\[g\]/demand[g] >= left/
 ets-per-flow|src/qos/arb_common.c|s/wf->load_gbps\[f\] >= gbps \/ n\)/wf->load_gbps[f] >= gbps)/
 low-turn-one-visit-sim|src/qos/arb_ib_sim.c|s/if \(pass \&\& \+\+failed == t->n\)/if (pass \&\& ++failed)/
+phase-draws-one|src/qos/arb_ib.c|s/!spec->poisson \&\& k < ARB_LOAD_PHASES/!spec->poisson \&\& k < 1/
+phase-draws-max-distance|src/qos/arb_ib.c|s/out->max_distance\[q\] = k_out.max_distance\[q\];/;/
 low-turn-one-visit-load|src/qos/arb_ib_load.c|s/(t->def\[q\] = credit;\n\t\tt->pos = [^\n]*\n\t\tif \(pass) \&\& i >= t->t->n_entries\)/$1)/'
 
 

@@ -33,16 +33,24 @@ and states its own bound (the arbiter's state at either end, three
 standard errors of eight batches); a share must agree within rperf's
 bound plus the reference's. Distances (packets of other queues that
 start between the moment a packet could go and its start) must agree
-exactly over a period. Under load the arrivals' phases move them, so
-the reference runs four phase draws (all at 0, rperf's stated phases,
-two random): rperf's mean must lie within the draws' means, each widened
+exactly over a period. Under load the arrivals' phases move them, and
+shares too (constant gaps can lock the arbiter onto a cycle of the
+arrivals that depends on where they start): rperf runs four phase draws
+and its bound holds the spread of their shares. The reference's share
+is taken with every light SL at phase 0 (one of rperf's draws). For
+distances it runs six phase draws (all at 0, rperf's other three, two
+random): rperf's mean must lie within the draws' means, each widened
 by its window's bound (three standard errors of eight batches' means,
 plus two gaps cut at the window's ends, 2 max / n), widened by rperf's
-own cut-gap term; under rperf's phases no distance may exceed rperf's
-largest (its window is the longer). How much other phases exceed it is
-printed, not checked: rperf does not call its largest a worst case.
+own cut-gap term; under rperf's four draws no distance may exceed
+rperf's largest (its window is the longer). How much the random phases
+exceed it is printed, not checked: rperf's largest is the worst over
+its draws, not over every phase.
 
-    tests/arb_reference.py RPERF [--long] [--seed=N] [--fail-fast]
+Each random case has its own generator (the seed and the case's
+number), so --case=N runs case N alone, as the full run would.
+
+    tests/arb_reference.py RPERF [--long] [--seed=N] [--case=N] [--fail-fast]
 """
 import json
 import math
@@ -605,10 +613,12 @@ def check_ib(rperf, tmp, rng, checks, loaded, long_mode, fixed=None):
             if key == doc.get("semantics", key) or dtable:
                 dists = [dist]
                 if loaded:
-                    # the arrivals' phases move distances: rperf's, then
-                    # two random draws (the first, dist, is all at 0)
-                    for k in range(3):
-                        ph = RPERF_PHASES if k == 0 else {sl: rng.random() for sl in range(16)}
+                    # the arrivals' phases move distances: rperf's draws
+                    # (the first, dist, all at 0, is its last), then two
+                    # random ones
+                    for k in range(RPERF_PHASE_DRAWS + 1):
+                        ph = (rperf_phases(k) if k < RPERF_PHASE_DRAWS - 1 else
+                              {sl: rng.random() for sl in range(16)})
                         more = loaded_window(cfg, sem, sz, loads,
                                              20000 if not long_mode else 120000, phase=ph)
                         if more:
@@ -617,9 +627,16 @@ def check_ib(rperf, tmp, rng, checks, loaded, long_mode, fixed=None):
 
 
 RPERF_LOAD_PACKETS = 262144      # rperf-analyze(1): its loaded window
-# rperf-analyze(1): a light SL's first packet arrives 0.618034 (SL + 1)
-# (mod 1) of its gap after the start, so light SLs do not start in step
-RPERF_PHASES = {sl: math.fmod(0.618034 * (sl + 1), 1.0) for sl in range(16)}
+# rperf-analyze(1): constant gaps are run in four phase draws; in draw k
+# a light SL's first packet arrives 0.618034 (SL + 1) ((k + 1) mod 4)
+# (mod 1) of its gap after the start: draw 0 is the stated one, the
+# last has every light SL in step (phase 0)
+RPERF_PHASE_DRAWS = 4
+
+
+def rperf_phases(k):
+    m = (k + 1) % RPERF_PHASE_DRAWS
+    return {sl: math.fmod(0.618034 * (sl + 1) * m, 1.0) for sl in range(16)}
 
 
 def rperf_queue_packets(doc, cfg, sizes, q):
@@ -636,10 +653,10 @@ def check_distances(doc, dists, exact, checks, label, cfg, sizes):
     largest distance over the queue's packets), and the arrivals' phases
     move it: rperf's mean must lie within the reference's means over its
     phase draws, each widened by its bound, widened again by rperf's own
-    cut-gap term. The largest is the largest seen in a window (not a
-    proven worst case): under rperf's own arrivals (its phases) the
-    reference may see none larger in its shorter window; other phases
-    may, and how much is reported, not checked."""
+    cut-gap term. The largest is the worst over rperf's phase draws
+    (dists[:RPERF_PHASE_DRAWS] are those draws): under none of them may
+    the reference, in its shorter window, see a larger one; random
+    phases may, and how much is reported, not checked."""
     for v in doc["vls"]:
         q = v["vl"]
         if any(q not in d for d in dists) or v["mean_distance"] is None:
@@ -663,17 +680,18 @@ def check_distances(doc, dists, exact, checks, label, cfg, sizes):
                      f"(draws {[round(d[q][0], 3) for d in dists]}) {cfg} {sizes}")
         if len(dists) < 2:
             continue
-        mx = dists[1][q][1]
-        checks.check(f"{label}: rperf's arrivals: no distance beyond rperf's largest",
+        mx = max(d[q][1] for d in dists[:RPERF_PHASE_DRAWS])
+        checks.check(f"{label}: rperf's phase draws: no distance beyond rperf's largest",
                      mx <= v["max_distance"], max(0, mx - v["max_distance"]),
-                     f"VL{q}: the reference saw {mx} under rperf's arrivals, rperf's "
+                     f"VL{q}: the reference saw {mx} under rperf's phase draws, rperf's "
                      f"largest is {v['max_distance']} {cfg} {sizes}")
-        # other phases may see more: rperf's largest is not a worst case
-        checks.note("largest distance of another phase over rperf's",
+        # random phases may see more: rperf's largest is over its draws
+        checks.note("largest distance of a random phase over rperf's",
                     max(d[q][1] for d in dists) - v["max_distance"])
 
 
-def check_ets(rperf, tmp, rng, checks, long_mode):
+def random_ets(rng):
+    """A random ETS port: (bands, priority -> band, size per band, loads)."""
     n = rng.randint(2, 5)
     n_strict = rng.randint(0, min(2, n - 2))
     bands = [(True, 0) if b < n_strict else (False, rng.choice([500, 1000, 1500, 3000, 4000, 9000]))
@@ -697,6 +715,19 @@ def check_ets(rperf, tmp, rng, checks, long_mode):
     if n_strict and rng.random() < 0.6:
         prio_band[6] = 0
         loads[6] = round(rng.uniform(2, 25), 1)     # a strict band never saturates
+    return bands, prio_band, sizes, loads
+
+
+def ets_case():
+    """Two DRR bands of one quantum; band 0's light priority asks 40 Gb/s
+    of its band's 50 beside a saturating one: it gets half the band, 25."""
+    return [(False, 1500), (False, 1500)], [0, 1, 0, 0, 0, 0, 0, 0], [1500, 1500], \
+        [None, None, 0, 0, 0, 0, 0, 40.0]
+
+
+def check_ets(rperf, tmp, rng, checks, long_mode, fixed=None):
+    bands, prio_band, sizes, loads = fixed or random_ets(rng)
+    n = len(bands)
     path = os.path.join(tmp, "port.ets")
     with open(path, "w") as f:
         for b, (strict, q) in enumerate(bands):
@@ -770,14 +801,57 @@ def limit0_cases():
     """Fixed saturated ports at limit 0, every reading computed: OpenSM's
     defaults (fourteen low VLs of 256 bytes, 4096-byte packets), whose
     entry turns read as bytes pass empty, and one low VL over two
-    entries of half a packet, whose turns never do."""
+    entries of half a packet, whose turns never do; and a VL in both
+    tables whose SLs send 2048 and 512 bytes: its turns pass empty when
+    all its packets are of the largest size, not with each SL's own."""
     ident = list(range(15)) + [None]
     osm = {"limit": 0, "high": [(0, 4)], "low": [(vl, 4) for vl in range(1, 15)],
            "sl2vl": list(range(16)), "queue": ident}
     two = {"limit": 0, "high": [(0, 64)], "low": [(1, 32), (1, 32)],
            "sl2vl": list(range(16)), "queue": ident}
+    mixed = {"limit": 0, "high": [(1, 5), (1, 6), (0, 3), (1, 6), (1, 4)],
+             "low": [(1, 5), (1, 3), (1, 6)], "sl2vl": [1] * 15 + [15],
+             "queue": [1] * 15 + [None]}
     return [(osm, [4096] * 16, [None] * 15 + [0]),
-            (two, [4096] * 16, [None, None] + [0] * 14)]
+            (two, [4096] * 16, [None, None] + [0] * 14),
+            (mixed, [2048, 2048, 512] + [4096] * 13, [None, 0, None] + [0] * 13)]
+
+
+def dtable_case():
+    """A saturated DTable whose entries give SL0 and SL1 less than a
+    packet each: a packet goes only once the accumulated weight covers
+    it, which sets where each SL's packets fall (their distances)."""
+    cfg = {"dtable": True, "limit": 255, "low": [],
+           "high": [(1, 29), (1, 13), (1, 31), (0, 26), (1, 16), (1, 27), (1, 26), (0, 31),
+                    (1, 17), (0, 25), (1, 19)],
+           "sl2vl": list(range(16)), "queue": list(range(15)) + [None]}
+    return cfg, [2048, 256] + [4096] * 14, [None, None] + [0] * 14
+
+
+def phase_locked_case():
+    """A loaded port whose long run under constant gaps depends on the
+    arrivals' phases (0.16 points between rperf's stated draw and all
+    light SLs in step, under carry=no and an entry low turn): VL1 is in
+    both tables, its saturating SL1 sends 512 bytes, its light SL2 and
+    SL3 256 and 2048, and how those fall into VL1's visits locks onto
+    the arrivals' start."""
+    cfg = {"limit": 2, "high": [(0, 47), (0, 40), (1, 61), (0, 61)],
+           "low": [(1, 48), (2, 49), (2, 43), (1, 24), (2, 41), (1, 25), (1, 51), (1, 47)],
+           "sl2vl": [0, 1, 1, 1, 0, 2, 1, 0, 0, 1, 2, 0, 1, 0, 2, 15]}
+    cfg["queue"] = cfg["sl2vl"][:15] + [None]
+    sizes = [4096, 512, 256, 2048, 2048] + [4096] * 11
+    loads = [None, None, 8.9, 4.4, None] + [0] * 11
+    return cfg, sizes, loads
+
+
+def phase_distance_case():
+    """A loaded port whose largest distances depend on the arrivals'
+    phases: two light VLs at one gap beside a saturating one. Not in
+    step (rperf's first draw) no light packet waits for the other; in
+    step one does, and the saturating VL waits for both."""
+    cfg = {"limit": 255, "high": [(0, 64), (1, 64), (2, 64)], "low": [],
+           "sl2vl": list(range(16)), "queue": list(range(15)) + [None]}
+    return cfg, [4096] * 16, [10.0, 10.0, None] + [0] * 13
 
 
 def main():
@@ -787,24 +861,35 @@ def main():
         return 2
     rperf = args[0]
     long_mode = "--long" in sys.argv
-    seed = 20261125
+    seed, only = 20261125, None
     for a in sys.argv[1:]:
         if a.startswith("--seed="):
             seed = int(a.split("=", 1)[1])
-    rng = random.Random(seed)
+        if a.startswith("--case="):
+            only = int(a.split("=", 1)[1])
     scale = 8 if long_mode else 1
     checks = Checks()
     checks.fail_fast = "--fail-fast" in sys.argv
+    # the random cases in order: (number, kind); each its own generator
+    kinds = ["saturated"] * (24 * scale) + ["loaded"] * (12 * scale) + ["ets"] * (10 * scale)
     with tempfile.TemporaryDirectory() as tmp:
-        issue_examples(rperf, tmp, checks)
-        for fixed in limit0_cases():
-            check_ib(rperf, tmp, rng, checks, False, True, fixed=fixed)
-        for _ in range(24 * scale):
-            check_ib(rperf, tmp, rng, checks, False, long_mode)
-        for _ in range(12 * scale):
-            check_ib(rperf, tmp, rng, checks, True, long_mode)
-        for _ in range(10 * scale):
-            check_ets(rperf, tmp, rng, checks, long_mode)
+        if only is None:
+            issue_examples(rperf, tmp, checks)
+            rng = random.Random(f"{seed}/fixed")
+            for fixed in limit0_cases():
+                check_ib(rperf, tmp, rng, checks, False, True, fixed=fixed)
+            check_ib(rperf, tmp, rng, checks, False, True, fixed=dtable_case())
+            check_ib(rperf, tmp, rng, checks, True, True, fixed=phase_locked_case())
+            check_ib(rperf, tmp, rng, checks, True, long_mode, fixed=phase_distance_case())
+            check_ets(rperf, tmp, rng, checks, long_mode, fixed=ets_case())
+        for n, kind in enumerate(kinds):
+            if only is not None and n != only:
+                continue
+            rng = random.Random(f"{seed}/{n}")
+            if kind == "ets":
+                check_ets(rperf, tmp, rng, checks, long_mode)
+            else:
+                check_ib(rperf, tmp, rng, checks, kind == "loaded", long_mode)
     print(f"{checks.n} checks, {checks.failed} failed")
     for kind in sorted(checks.kinds):
         print(f"  {kind}: {checks.kinds[kind]} checks, worst difference "

@@ -230,9 +230,47 @@ static void arb_ib_load_spec(const struct arb_config *cfg,
 }
 
 /*
- * The arbiter fed by the SLs' offered loads under @sem (constant gaps,
- * or Poisson): rate_gbps per SL, and each queue's distances into
- * res->vls. Returns the bound of a share (0-1); 0 when nothing is sent.
+ * Under constant gaps the long run depends on where the arrivals start:
+ * the arbiter can lock onto a cycle of the arrivals, and which one
+ * depends on their phases (SLs of one VL with different sizes, or a
+ * light VL's packets meeting its entries, mix differently in each). So
+ * every phase draw is run. Each draw k's window share W_k is within its
+ * own bound b_k of that draw's long run L_k; the share stated is W_0,
+ * and |W_0 - L_k| <= |W_0 - W_k| + b_k, so the largest of those over
+ * the draws bounds the stated share against the long run of each draw
+ * (of the draws run: not of every phase). @out holds draw 0 with that
+ * bound, and the largest distance of any draw. Returns -EINVAL as
+ * arb_load_run.
+ */
+static int arb_ib_load_draws(struct arb_load_spec *spec, struct arb_load_out *out)
+{
+	struct arb_load_out k_out;
+	unsigned k;
+	int sl, q;
+
+	spec->phase_draw = 0;
+	if (arb_load_run(spec, out))
+		return -EINVAL;
+	for (k = 1; !spec->poisson && k < ARB_LOAD_PHASES; k++) {
+		spec->phase_draw = k;
+		if (arb_load_run(spec, &k_out))
+			return -EINVAL;
+		for (sl = 0; sl < ARB_NUM_SLS; sl++)
+			out->bound = fmax(out->bound, k_out.bound +
+					  fabs(out->gbps[sl] - k_out.gbps[sl]) /
+					  spec->link_gbps);
+		for (q = 0; q < ARB_NUM_VLS; q++)
+			if (k_out.max_distance[q] > out->max_distance[q])
+				out->max_distance[q] = k_out.max_distance[q];
+	}
+	return 0;
+}
+
+/*
+ * The arbiter fed by the SLs' offered loads under @sem (constant gaps
+ * over every phase draw, or Poisson): rate_gbps per SL, and each
+ * queue's distances into res->vls. Returns the bound of a share (0-1);
+ * 0 when nothing is sent.
  */
 static double arb_ib_loaded(const struct arb_config *cfg,
 			    const struct arb_params *params,
@@ -247,7 +285,7 @@ static double arb_ib_loaded(const struct arb_config *cfg,
 	arb_ib_load_spec(cfg, params, sem, poisson, &spec);
 	for (sl = 0; sl < ARB_MAX_FLOWS; sl++)
 		rate_gbps[sl] = 0;
-	if (arb_load_run(&spec, &out))
+	if (arb_ib_load_draws(&spec, &out))
 		return 0;
 	for (sl = 0; sl < ARB_NUM_SLS; sl++)
 		rate_gbps[sl] = out.gbps[sl];
@@ -762,6 +800,29 @@ static bool arb_ib_table_sends(const struct arb_table *t, uint16_t offered)
 	return false;
 }
 
+/* Whether some SL offers a load it may not fill (not saturating). */
+static bool arb_ib_any_light(const struct arb_params *params)
+{
+	int sl;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		if (params->load_gbps[sl] > 0)
+			return true;
+	return false;
+}
+
+/* Whether low entry turns pass empty in the loaded arbiter's window. */
+static bool arb_ib_loaded_breaks_limit0(const struct arb_config *cfg,
+					const struct arb_params *params,
+					struct arb_semantics sem)
+{
+	struct arb_load_spec spec;
+	struct arb_load_out out;
+
+	arb_ib_load_spec(cfg, params, sem, false, &spec);
+	return !arb_load_run(&spec, &out) && out.empty_low_turns > 0;
+}
+
 /*
  * At limit 0 the specification gives the low table the opportunity to
  * send a packet after each high packet. A reading in which a low turn
@@ -771,8 +832,12 @@ static bool arb_ib_table_sends(const struct arb_table *t, uint16_t offered)
  * happens depends on the entries' order, weights and packets together
  * (a VL spread over several light entries may never owe more than the
  * rest of a pass gives it), so the arbiter is run, every offered queue
- * backlogged, and its period's empty turns counted. Such a reading is
- * not among the plausible ones at limit 0.
+ * backlogged, and its period's empty turns counted. Where every SL that
+ * offers saturates but the SLs of a VL send different sizes, the
+ * reading is computed with each SL's own packets in turn (the loaded
+ * arbiter, whose queues never empty): that machine's window is counted,
+ * not a period of the VL's largest size. Such a reading is not among
+ * the plausible ones at limit 0.
  */
 static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 				 const struct arb_params *params, struct arb_semantics sem)
@@ -788,6 +853,8 @@ static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 	    !arb_ib_table_sends(&cfg->high, offered) ||
 	    !arb_ib_table_sends(&cfg->low, offered))
 		return false;
+	if (arb_ib_needs_load(cfg, params) && !arb_ib_any_light(params))
+		return arb_ib_loaded_breaks_limit0(cfg, params, sem);
 	arb_queue_packet_bytes(cfg, params, ctx.packet_bytes);
 	arb_ib_spec(&ctx, offered, &spec);
 	return !arb_sim_run(&spec, &out) && out.empty_low_turns > 0;
@@ -1046,9 +1113,10 @@ int arb_ib_analyze(const struct arb_config *cfg,
 	}
 	if (res->loaded)
 		arb_common_warn(res, "offered-loads", "offered loads: shares of the arbiter fed by "
-				"them, over %u packets after %u of warm-up, within "
-				"%.2f points", ARB_LOAD_PACKETS,
-				ARB_LOAD_PACKETS / ARB_LOAD_BATCHES, res->bound_pct);
+				"them, over %u packets after %u of warm-up in each of "
+				"%d phase draws, within %.2f points", ARB_LOAD_PACKETS,
+				ARB_LOAD_PACKETS / ARB_LOAD_BATCHES, ARB_LOAD_PHASES,
+				res->bound_pct);
 	else if (!res->exact)
 		arb_common_warn(res, "no-exact-period", "no exact period within %u packets: shares "
 				"within %.2f points", ARB_SIM_MAX_STEPS, res->bound_pct);

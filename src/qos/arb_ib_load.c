@@ -21,8 +21,8 @@
  *    size is the mix of the SLs that offer traffic, in proportion to
  *    what each sends.
  * Arrivals: each light SL sends its packets at a constant gap (its
- * load), or at exponential gaps of the same mean (Poisson); a
- * saturating SL always has a packet.
+ * load), its first at the phase of spec->phase_draw, or at exponential
+ * gaps of the same mean (Poisson); a saturating SL always has a packet.
  */
 #include <errno.h>
 #include <math.h>
@@ -66,6 +66,7 @@ struct ld {
 	uint64_t head_since[ARB_NUM_VLS];	/* packet count when first waiting */
 	uint16_t avail;			/* queues with a packet waiting */
 	uint64_t sent;			/* packets sent so far */
+	uint64_t empty_low_turns;	/* low entry turns that found none */
 	double now_ns;
 	uint64_t rng;
 };
@@ -208,8 +209,10 @@ static int ld_low_turn(struct ld *m, struct ld_table **by)
 		return ld_take(m, lo, false);
 	}
 	q = ld_take(m, lo, true);
-	if (q < 0)
+	if (q < 0) {
 		m->phase = LD_HIGH;
+		m->empty_low_turns++;
+	}
 	return q;
 }
 
@@ -326,7 +329,7 @@ static void ld_table_init(struct ld_table *t, const struct arb_table *tab,
 static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
 {
 	uint16_t offered = 0;
-	int sl, q;
+	int sl, q, mult = (spec->phase_draw + 1) % ARB_LOAD_PHASES;
 
 	memset(m, 0, sizeof(*m));
 	m->spec = spec;
@@ -344,7 +347,7 @@ static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
 		}
 		m->gap_ns[sl] = spec->packet_bytes[sl] * 8.0 / spec->load_gbps[sl];
 		m->next_ns[sl] = spec->poisson ? ld_gap(m, sl) :
-				 m->gap_ns[sl] * fmod(0.618034 * (sl + 1), 1.0);
+				 m->gap_ns[sl] * fmod(0.618034 * (sl + 1) * mult, 1.0);
 	}
 	ld_table_init(&m->tab[LD_HIGH], spec->high, offered);
 	ld_table_init(&m->tab[LD_LOW], spec->low, offered);
@@ -484,9 +487,11 @@ int arb_load_run(const struct arb_load_spec *spec, struct arb_load_out *out)
 		return -EINVAL;
 	if (ld_batch(&m, n / ARB_LOAD_BATCHES, NULL, 0, out))
 		return -EINVAL;
+	m.empty_low_turns = 0;
 	for (b = 0; b < ARB_LOAD_BATCHES; b++)
 		if (ld_batch(&m, n / ARB_LOAD_BATCHES, &w, b, out))
 			return -EINVAL;
 	ld_finish(&m, &w, out);
+	out->empty_low_turns = m.empty_low_turns;
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #define ARB_LOAD_PACKETS	(1u << 18)	/* measured packets, default */
 #define ARB_LOAD_BATCHES	8		/* batches of the error estimate */
+#define ARB_LOAD_PHASES		4		/* phase draws of constant gaps */
 
 /* What to simulate. Queues are VLs (IB models) or SLs (DTable). */
 struct arb_load_spec {
@@ -31,6 +32,12 @@ struct arb_load_spec {
 	uint32_t packet_bytes[ARB_NUM_SLS];
 	bool poisson;			/* exponential gaps, else constant */
 	uint64_t seed;			/* Poisson's generator */
+	/*
+	 * Constant gaps: SL s's first packet comes at frac(0.618034 (s + 1)
+	 * m) of its gap, m = (phase_draw + 1) mod ARB_LOAD_PHASES: draw 0
+	 * is the stated one (m = 1), the last has every light SL in step.
+	 */
+	unsigned phase_draw;
 	uint64_t packets;		/* measured; 0: ARB_LOAD_PACKETS */
 };
 
@@ -46,6 +53,7 @@ struct arb_load_out {
 	uint64_t packets[ARB_NUM_VLS];
 	double mean_distance[ARB_NUM_VLS];
 	uint64_t max_distance[ARB_NUM_VLS];
+	uint64_t empty_low_turns;	/* low entry turns that passed empty */
 };
 
 /*
