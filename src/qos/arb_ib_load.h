@@ -42,10 +42,10 @@ struct arb_load_spec {
 };
 
 /*
- * Over the measured window (after as many packets of warm-up). A
- * distance is counted for every packet sent: the packets of other queues
- * that start between the moment it could be sent next (it has arrived
- * and is first in its queue) and the moment it starts.
+ * Over the measured window (after a warm-up of one batch, 1/ARB_LOAD_BATCHES
+ * of the window). A distance is counted for every packet sent: the
+ * packets of other queues that start between the moment it could be sent
+ * next (it has arrived and is first in its queue) and the moment it starts.
  */
 struct arb_load_out {
 	double gbps[ARB_NUM_SLS];
