@@ -42,16 +42,8 @@ wait_listen h2 18521
 server_bg h2 "$WORK/srv.out"
 wait_listen h2 18520
 
-# p50_of COUNT ARGS...: the median (us) and count of the last COUNT 64 B
-# messages' RTTs that bench/capture_rtt ARGS lists (the run just ended's).
-p50_of() {
-	local n=$1
-	shift
-	"$CAPRTT" -l "$@" | awk '$3 == 64 { print $2 }' | tail -n "$n" | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR) printf "%.1f %d\n", v[int((NR + 1) / 2)] / 1000, NR }'
-}
 # The switch's residence over the last run through it.
-residence() { p50_of $((N + WARMUP)) -a 198.18.0.1 -j "$VMS/$SW/port-h2.pcap" "$VMS/$SW/port-h1.pcap"; }
+residence() { capture_p50 64 $((N + WARMUP)) -a 198.18.0.1 -j "$VMS/$SW/port-h2.pcap" "$VMS/$SW/port-h1.pcap"; }
 
 # switched NAME EGRESS: a run through the switch with EGRESS (netem) on
 # its port toward h2, --reference the back-to-back run; sets ADDS (us,
@@ -68,7 +60,7 @@ switched() {
 		fail "$2: the switch's captures matched ${RESID_N:-0} messages of $((N + WARMUP))"
 	# Beside it, not judged: the same difference on h1's wire (its NICs'
 	# captures), which holds h2's turnaround too, as rperf's RTT does.
-	read -r wire_s _ < <(p50_of $((N + WARMUP)) -a 198.18.0.1 "$VMS/h1/eth0.pcap") || true
+	read -r wire_s _ < <(capture_p50 64 $((N + WARMUP)) -a 198.18.0.1 "$VMS/h1/eth0.pcap") || true
 	echo "64 B, $2 on the switch's port toward h2: rperf says the switch adds $ADDS us" \
 		"(through it p50 $(lat_pct "$1" rtt_ns 64 p50), back to back $(lat_pct direct rtt_ns 64 p50));" \
 		"the switch's residence p50 $RESID us over $RESID_N messages; h1's wire: through it p50 ${wire_s:-?}," \
@@ -85,7 +77,7 @@ for try in 1 2 3; do
 		--json \$RPERF_LAB_RESULTS/direct.json h2-direct" >"$WORK/direct.out" 2>&1 ||
 		{ cat "$WORK/direct.out" >&2; fail "rperf lat back to back"; }
 	in_vm h1 'cat $RPERF_LAB_RESULTS/direct.json' >"$WORK/direct.json"
-	read -r WIRE_D _ < <(p50_of 1100 -a 198.19.0.1 "$VMS/h1/eth1.pcap") || true
+	read -r WIRE_D _ < <(capture_p50 64 1100 -a 198.19.0.1 "$VMS/h1/eth1.pcap") || true
 	jq -e '.results[0].rtt_ns.percentiles.p50.state == "resolved"' "$WORK/direct.json" >/dev/null && break
 	echo "back-to-back reference $try: median $(lat_pct direct rtt_ns 64 p50)" \
 		"($(jq -r '.results[0].rtt_ns.unresolved' "$WORK/direct.json") of 1000 samples unresolved)"

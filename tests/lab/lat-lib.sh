@@ -67,3 +67,13 @@ lat_figures() {
 		"$(jq -r --argjson s "$2" '.results[] | select(.size_bytes == $s) | .rtt_ns |
 			"\(.unresolved) of \(.count) (\(.unresolved * 1000 / .count | round / 10) %)"' "$WORK/$1.json")"
 }
+
+# capture_p50 SIZE COUNT ARGS...: the median (us) and count of the last
+# COUNT SIZE-byte messages' RTTs that bench/capture_rtt -l ARGS lists (a
+# capture holds every run so far: the last COUNT are the run just ended's).
+capture_p50() {
+	local size=$1 n=$2
+	shift 2
+	"$TOP/bench/capture_rtt" -l "$@" | awk -v s="$size" '$3 == s { print $2 }' | tail -n "$n" | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) printf "%.1f %d\n", v[int((NR + 1) / 2)] / 1000, NR }'
+}
