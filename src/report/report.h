@@ -23,6 +23,7 @@
 #include "engine/result.h"
 #include "engine/run.h"
 #include "rdma/verbs.h"
+#include "report/value.h"
 
 /* ================================================================== */
 /* lat and server                                                      */
@@ -365,7 +366,7 @@ enum report_analyze_kind { RA_VLARB, RA_DTABLE, RA_ETS, RA_N_KINDS };
 #define RA_ALL		((1u << RA_N_KINDS) - 1)
 
 struct analyze_row;
-struct analyze_value;
+struct report_value;
 
 /*
  * One figure of an analysis row, described once for the table, the JSON
@@ -380,7 +381,7 @@ struct report_analyze_field {
 	int wide;			/* the column's when the shares are uncertain; 0: width */
 	int prec;			/* a number's digits in the table: after the point,
 					 * or (< 0) significant */
-	void (*get)(const struct analyze_row *row, struct analyze_value *v);
+	void (*get)(const struct analyze_row *row, struct report_value *v);
 };
 
 /* List @l's fields, in order (@n of them). */
@@ -412,6 +413,36 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 /* ================================================================== */
 /* converge (its steps, classes and flows: converge/step.h)            */
 /* ================================================================== */
+
+/* The rows of converge's results: per class (a step's "classes", the
+ * table's rows, the CSV's) and per flow (a step's "flows"). */
+enum report_converge_list { RC_CLASSES, RC_FLOWS };
+/* What a run's classes are: service levels, or ETS bands (info->ets). */
+#define RC_SL		1u
+#define RC_BAND		2u
+
+struct converge_row;
+
+/*
+ * One figure of a converge row, described once for the JSON, the table
+ * and the CSV: its key, the kinds of run that carry it, its CSV column,
+ * its table column and the unit the table gives it in.
+ */
+struct report_converge_field {
+	const char *key;		/* schema/converge.schema.json's $defs/{class,flow}
+					 * property; NULL: not in the JSON */
+	unsigned kinds;			/* RC_SL, RC_BAND: the runs that carry it; 0: all */
+	const char *csv;		/* its CSV column; NULL: none */
+	int csv_prec;			/* a real's digits there after the point; 0: exact */
+	const char *head;		/* its table column; NULL: none */
+	int width;			/* the column's; 0: its text's (the last column) */
+	struct report_num num;		/* the table's unit (scale of the JSON's) and digits */
+	void (*get)(const struct converge_row *row, struct report_value *v);
+};
+
+/* List @l's fields, in order (@n of them): the CSV's and the table's columns' order. */
+const struct report_converge_field *report_converge_fields(enum report_converge_list l,
+							   size_t *n);
 
 /* How a converge run was set up: the report's header and JSON "config". */
 struct converge_report_info {

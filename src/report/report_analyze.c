@@ -13,6 +13,7 @@
 
 #include "qos/arb.h"
 #include "report/report.h"
+#include "report/value.h"
 
 /* ================================================================== */
 /* analyze                                                             */
@@ -29,39 +30,6 @@ struct analyze_row {
 	const struct arb_result *res;
 	int i;
 };
-
-/* A figure of a row, as a field's get() reads it. */
-struct analyze_value {
-	enum { AV_ABSENT, AV_NULL, AV_INT, AV_REAL, AV_BOOL, AV_STR, AV_INTS } type;
-	long long n;			/* AV_INT; AV_BOOL: 0 or 1 */
-	double x;			/* AV_REAL */
-	const char *s;			/* AV_STR; AV_BOOL: the table's word */
-	int ints[ARB_NUM_DSCPS];	/* AV_INTS: @n of them */
-	bool range;			/* AV_REAL: the table gives [lo, hi] at @prec */
-	double lo, hi;
-	int prec;
-};
-
-/* @v is integer @n; real @x. */
-static void av_int(struct analyze_value *v, long long n)
-{
-	v->type = AV_INT;
-	v->n = n;
-}
-
-static void av_real(struct analyze_value *v, double x)
-{
-	v->type = AV_REAL;
-	v->x = x;
-}
-
-/* A distance: null for a queue never served. */
-static void av_distance(struct analyze_value *v, bool has, double x)
-{
-	v->type = AV_NULL;
-	if (has)
-		av_real(v, x);
-}
 
 /* The link's Gb/s in @pct % of it: the one place the report makes a share a rate. */
 static double analyze_pct_gbps(const struct arb_result *res, double pct)
@@ -81,53 +49,52 @@ static bool sl_ranged(const struct analyze_row *w, const struct arb_sl_result *r
 
 /*
  * The fields' get(): the figure of row @w into @v, which comes zeroed
- * (AV_ABSENT: the row has no such key). ROW_SL, ROW_VL: the row's result.
+ * (RV_ABSENT: the row has no such key). ROW_SL, ROW_VL: the row's result.
  */
 #define ROW_SL(w)	(&(w)->res->sls[(w)->i])
 #define ROW_VL(w)	(&(w)->res->vls[(w)->i])
 
-static void get_sl(const struct analyze_row *w, struct analyze_value *v)
+static void get_sl(const struct analyze_row *w, struct report_value *v)
 {
-	av_int(v, ROW_SL(w)->sl);
+	rv_int(v, ROW_SL(w)->sl);
 }
 
-static void get_sl_vl(const struct analyze_row *w, struct analyze_value *v)
+static void get_sl_vl(const struct analyze_row *w, struct report_value *v)
 {
-	av_int(v, ROW_SL(w)->vl);
+	rv_int(v, ROW_SL(w)->vl);
 }
 
-static void get_packet_bytes(const struct analyze_row *w, struct analyze_value *v)
+static void get_packet_bytes(const struct analyze_row *w, struct report_value *v)
 {
-	av_int(v, w->params->packet_bytes[w->i]);
+	rv_int(v, w->params->packet_bytes[w->i]);
 }
 
-static void get_offered(const struct analyze_row *w, struct analyze_value *v)
+static void get_offered(const struct analyze_row *w, struct report_value *v)
 {
-	av_real(v, ROW_SL(w)->offered_gbps);
+	rv_real(v, ROW_SL(w)->offered_gbps);
 	if (v->x < 0) {
-		v->type = AV_STR;
-		v->s = "saturate";
+		rv_str(v, "saturate");
 	}
 }
 
 /* The range over the semantics, when the model compared them. */
-static void get_share_min(const struct analyze_row *w, struct analyze_value *v)
+static void get_share_min(const struct analyze_row *w, struct report_value *v)
 {
 	if (w->res->n_semantics)
-		av_real(v, ROW_SL(w)->share_min_pct);
+		rv_real(v, ROW_SL(w)->share_min_pct);
 }
 
-static void get_share_max(const struct analyze_row *w, struct analyze_value *v)
+static void get_share_max(const struct analyze_row *w, struct report_value *v)
 {
 	if (w->res->n_semantics)
-		av_real(v, ROW_SL(w)->share_max_pct);
+		rv_real(v, ROW_SL(w)->share_max_pct);
 }
 
-static void get_sl_share(const struct analyze_row *w, struct analyze_value *v)
+static void get_sl_share(const struct analyze_row *w, struct report_value *v)
 {
 	const struct arb_sl_result *r = ROW_SL(w);
 
-	av_real(v, r->share_pct);
+	rv_real(v, r->share_pct);
 	v->range = sl_ranged(w, r);
 	v->lo = r->share_min_pct;
 	v->hi = r->share_max_pct;
@@ -135,104 +102,102 @@ static void get_sl_share(const struct analyze_row *w, struct analyze_value *v)
 }
 
 /* The range's rates at the precision the link's size allows. */
-static void get_sl_gbps(const struct analyze_row *w, struct analyze_value *v)
+static void get_sl_gbps(const struct analyze_row *w, struct report_value *v)
 {
 	const struct arb_sl_result *r = ROW_SL(w);
 	double link = w->res->link_gbps;
 
-	av_real(v, r->gbps);
+	rv_real(v, r->gbps);
 	v->range = sl_ranged(w, r);
 	v->lo = analyze_pct_gbps(w->res, r->share_min_pct);
 	v->hi = analyze_pct_gbps(w->res, r->share_max_pct);
 	v->prec = link >= 10 ? 1 : link >= 1 ? 2 : 4;
 }
 
-static void get_sl_mean(const struct analyze_row *w, struct analyze_value *v)
+static void get_sl_mean(const struct analyze_row *w, struct report_value *v)
 {
-	av_distance(v, ROW_SL(w)->has_distance, ROW_SL(w)->mean_distance);
+	rv_real_or_null(v, ROW_SL(w)->has_distance, ROW_SL(w)->mean_distance);
 }
 
-static void get_sl_max(const struct analyze_row *w, struct analyze_value *v)
+static void get_sl_max(const struct analyze_row *w, struct report_value *v)
 {
-	av_distance(v, ROW_SL(w)->has_distance, ROW_SL(w)->max_distance);
+	rv_real_or_null(v, ROW_SL(w)->has_distance, ROW_SL(w)->max_distance);
 }
 
-static void get_vl(const struct analyze_row *w, struct analyze_value *v)
+static void get_vl(const struct analyze_row *w, struct report_value *v)
 {
-	av_int(v, ROW_VL(w)->vl);
+	rv_int(v, ROW_VL(w)->vl);
 }
 
 /* DTable's one table: a queue is an SL, its weight its entries'. */
-static void get_high_weight(const struct analyze_row *w, struct analyze_value *v)
+static void get_high_weight(const struct analyze_row *w, struct report_value *v)
 {
-	av_int(v, ROW_VL(w)->high_weight);
+	rv_int(v, ROW_VL(w)->high_weight);
 }
 
-static void get_low_weight(const struct analyze_row *w, struct analyze_value *v)
+static void get_low_weight(const struct analyze_row *w, struct report_value *v)
 {
-	av_int(v, ROW_VL(w)->low_weight);
+	rv_int(v, ROW_VL(w)->low_weight);
 }
 
 /* SLs (or priorities) whose traffic lands in VL (or band) @vl. */
-static void get_members(const struct analyze_row *w, struct analyze_value *v)
+static void get_members(const struct analyze_row *w, struct report_value *v)
 {
 	int i;
 
-	v->type = AV_INTS;
+	v->type = RV_INTS;
 	for (i = 0; i < w->res->n_sls; i++)
 		if (w->res->sls[i].vl == ROW_VL(w)->vl)
 			v->ints[v->n++] = w->res->sls[i].sl;
 }
 
-static void get_vl_share(const struct analyze_row *w, struct analyze_value *v)
+static void get_vl_share(const struct analyze_row *w, struct report_value *v)
 {
-	av_real(v, ROW_VL(w)->share_pct);
+	rv_real(v, ROW_VL(w)->share_pct);
 }
 
-static void get_vl_gbps(const struct analyze_row *w, struct analyze_value *v)
+static void get_vl_gbps(const struct analyze_row *w, struct report_value *v)
 {
-	av_real(v, ROW_VL(w)->gbps);
+	rv_real(v, ROW_VL(w)->gbps);
 }
 
-static void get_vl_mean(const struct analyze_row *w, struct analyze_value *v)
+static void get_vl_mean(const struct analyze_row *w, struct report_value *v)
 {
-	av_distance(v, ROW_VL(w)->has_distance, ROW_VL(w)->mean_distance);
+	rv_real_or_null(v, ROW_VL(w)->has_distance, ROW_VL(w)->mean_distance);
 }
 
-static void get_vl_max(const struct analyze_row *w, struct analyze_value *v)
+static void get_vl_max(const struct analyze_row *w, struct report_value *v)
 {
-	av_distance(v, ROW_VL(w)->has_distance, ROW_VL(w)->max_distance);
+	rv_real_or_null(v, ROW_VL(w)->has_distance, ROW_VL(w)->max_distance);
 }
 
-static void get_strict(const struct analyze_row *w, struct analyze_value *v)
+static void get_strict(const struct analyze_row *w, struct report_value *v)
 {
-	v->type = AV_BOOL;
-	v->n = ROW_VL(w)->strict;
-	v->s = v->n ? "strict" : "drr";
+	rv_bool(v, ROW_VL(w)->strict);
+	v->word = v->n ? "strict" : "drr";
 }
 
 /* A strict band has no quantum. */
-static void get_quantum(const struct analyze_row *w, struct analyze_value *v)
+static void get_quantum(const struct analyze_row *w, struct report_value *v)
 {
-	v->type = AV_NULL;
+	rv_null(v, NULL);
 	if (!ROW_VL(w)->strict)
-		av_int(v, ROW_VL(w)->quantum_bytes);
+		rv_int(v, ROW_VL(w)->quantum_bytes);
 }
 
-static void get_dscp(const struct analyze_row *w, struct analyze_value *v)
+static void get_dscp(const struct analyze_row *w, struct report_value *v)
 {
 	int d;
 
-	v->type = AV_INTS;
+	v->type = RV_INTS;
 	for (d = 0; d < ARB_NUM_DSCPS; d++)
 		if (w->cfg->dscp_band[d] == w->i)
 			v->ints[v->n++] = d;
 }
 
-static void get_default(const struct analyze_row *w, struct analyze_value *v)
+static void get_default(const struct analyze_row *w, struct report_value *v)
 {
-	v->type = AV_BOOL;
-	v->n = w->cfg->default_band == w->i;
+	rv_bool(v, w->cfg->default_band == w->i);
 }
 
 #define K(kind)		(1u << (kind))
@@ -319,34 +284,10 @@ static int analyze_rows(const struct arb_result *res, enum report_analyze_list l
 
 /* Figure @f of row @w. */
 static void analyze_get(const struct report_analyze_field *f, const struct analyze_row *w,
-			struct analyze_value *v)
+			struct report_value *v)
 {
 	memset(v, 0, sizeof(*v));
 	f->get(w, v);
-}
-
-static json_t *analyze_value_json(const struct analyze_value *v)
-{
-	json_t *a;
-	long long k;
-
-	switch (v->type) {
-	case AV_INT:
-		return json_integer(v->n);
-	case AV_REAL:
-		return json_real(v->x);
-	case AV_BOOL:
-		return json_boolean(v->n);
-	case AV_STR:
-		return json_string(v->s);
-	case AV_INTS:
-		a = json_array();
-		for (k = 0; k < v->n; k++)
-			json_array_append_new(a, json_integer(v->ints[k]));
-		return a;
-	default:
-		return json_null();
-	}
 }
 
 /* Row @w of list @l as its JSON object: the fields its kind carries. */
@@ -354,7 +295,7 @@ static json_t *analyze_row_json(const struct analyze_row *w, enum report_analyze
 {
 	unsigned kind = 1u << analyze_kind(w->res);
 	const struct report_analyze_field *f = analyze_lists[l].f;
-	struct analyze_value v;
+	struct report_value v;
 	json_t *o = json_object();
 	size_t k;
 
@@ -362,8 +303,8 @@ static json_t *analyze_row_json(const struct analyze_row *w, enum report_analyze
 		if (!(f[k].json & kind))
 			continue;
 		analyze_get(&f[k], w, &v);
-		if (v.type != AV_ABSENT)
-			json_object_set_new(o, f[k].key, analyze_value_json(&v));
+		if (v.type != RV_ABSENT)
+			json_object_set_new(o, f[k].key, report_value_json(&v));
 	}
 	return o;
 }
@@ -504,33 +445,6 @@ static void analyze_header(FILE *out, const struct analyze_report_info *info,
 	fprintf(out, "\n");
 }
 
-/* Figure @v of @f as the table gives it, in @buf: "-" where there is none. */
-static void analyze_value_text(const struct report_analyze_field *f,
-			       const struct analyze_value *v, char *buf, size_t len)
-{
-	switch (v->type) {
-	case AV_INT:
-		snprintf(buf, len, "%lld", v->n);
-		break;
-	case AV_REAL:
-		if (v->range)
-			snprintf(buf, len, "%.*f-%.*f", v->prec, v->lo, v->prec, v->hi);
-		else if (f->prec < 0)
-			snprintf(buf, len, "%.*g", -f->prec, v->x);
-		else
-			snprintf(buf, len, "%.*f", f->prec, v->x);
-		break;
-	case AV_BOOL:
-		snprintf(buf, len, "%s", v->s ? v->s : v->n ? "yes" : "no");
-		break;
-	case AV_STR:
-		snprintf(buf, len, "%s", v->s);
-		break;
-	default:
-		snprintf(buf, len, "-");
-	}
-}
-
 /* Whether the table shows row @w of list @l: it is given or gets something. */
 static bool analyze_row_shown(const struct analyze_row *w, enum report_analyze_list l)
 {
@@ -557,7 +471,7 @@ static int analyze_table_list(FILE *out, const struct analyze_row *w0, enum repo
 	const struct report_analyze_field *f = analyze_lists[l].f;
 	enum report_analyze_kind kind = analyze_kind(w0->res);
 	struct analyze_row w = *w0;
-	struct analyze_value v;
+	struct report_value v;
 	char cell[48];
 	int rows = 0, width;
 	size_t k;
@@ -572,40 +486,14 @@ static int analyze_table_list(FILE *out, const struct analyze_row *w0, enum repo
 			width = w.res->uncertain && f[k].wide ? f[k].wide : f[k].width;
 			if (w.i >= 0) {
 				analyze_get(&f[k], &w, &v);
-				analyze_value_text(&f[k], &v, cell, sizeof(cell));
+				report_value_text(&v, &(struct report_num){ .prec = f[k].prec }, cell,
+						  sizeof(cell));
 			}
 			fprintf(out, "%s%*s", k ? " " : "", width, w.i >= 0 ? cell : f[k].head[kind]);
 		}
 		fprintf(out, "\n");
 	}
 	return rows;
-}
-
-/* Figure @v as a CSV cell: empty where there is none, members space-separated. */
-static void analyze_value_csv(FILE *out, const struct analyze_value *v)
-{
-	long long k;
-
-	switch (v->type) {
-	case AV_INT:
-		fprintf(out, "%lld", v->n);
-		break;
-	case AV_REAL:
-		fprintf(out, "%.17g", v->x);
-		break;
-	case AV_BOOL:
-		fprintf(out, "%d", (int)v->n);
-		break;
-	case AV_STR:
-		fprintf(out, "%s", v->s);
-		break;
-	case AV_INTS:
-		for (k = 0; k < v->n; k++)
-			fprintf(out, "%s%d", k ? " " : "", v->ints[k]);
-		break;
-	default:
-		break;
-	}
 }
 
 /* The CSV's columns after "list": every key a kind carries, once, in the lists' order. */
@@ -633,7 +521,7 @@ static void analyze_csv_row(FILE *out, const struct analyze_row *w, enum report_
 {
 	const struct report_analyze_field *f = analyze_lists[l].f;
 	unsigned kind = 1u << analyze_kind(w->res);
-	struct analyze_value v;
+	struct report_value v;
 	size_t j, k;
 
 	fprintf(out, "%s", analyze_lists[l].name);
@@ -645,7 +533,7 @@ static void analyze_csv_row(FILE *out, const struct analyze_row *w, enum report_
 		if (k == analyze_lists[l].n)
 			continue;
 		analyze_get(&f[k], w, &v);
-		analyze_value_csv(out, &v);
+		report_value_csv(out, &v, 0);
 	}
 	fprintf(out, "\n");
 }

@@ -9,137 +9,27 @@
 #include <stdio.h>
 
 #include "base/hist.h"
-#include "report/report.h"
+#include "report/converge_int.h"
 
 /* ================================================================== */
 /* converge                                                            */
 /* ================================================================== */
-
-/* Latency histograms of converge are rebuilt in ns: one tick is one ns. */
-static const struct clock_cal converge_ns_clock = {
-	.source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1.0, .method = "ns",
-};
 
 static const char *converge_class_kind(const struct converge_report_info *info)
 {
 	return info->ets ? "band" : "sl";
 }
 
-/* The names of the impact factors, in impact_why's order. */
-static const char *const impact_keys[3] = { "p50", "p99", "p99_9" };
-
 static double impact_value(const struct converge_class *c, size_t i)
 {
 	return i == 0 ? c->impact_p50 : i == 1 ? c->impact_p99 : c->impact_p99_9;
 }
 
-/* {"p50", "p99", "p99_9" (null: none), "why": {key: why there is none}}. */
-static json_t *converge_impact_json(const struct converge_class *c)
-{
-	json_t *o = json_object(), *why = json_object();
-	size_t i;
-
-	for (i = 0; i < 3; i++) {
-		json_object_set_new(o, impact_keys[i], c->impact_why[i] ? json_null() :
-				    json_real(impact_value(c, i)));
-		if (c->impact_why[i])
-			json_object_set_new(why, impact_keys[i], json_string(c->impact_why[i]));
-	}
-	json_object_set_new(o, "why", why);
-	return o;
-}
-
-static json_t *converge_class_json(const struct converge_report_info *info,
-				   const struct converge_step *st,
-				   const struct converge_class *c)
-{
-	json_t *o = json_object();
-	bool cmp = st->compared && c->has_analyzed;
-
-	json_object_set_new(o, "destination", json_string(c->dest));
-	json_object_set_new(o, converge_class_kind(info), json_integer(c->key));
-	json_object_set_new(o, "dscp", info->ets ? json_integer(c->dscp) : json_null());
-	json_object_set_new(o, "lat_flows", json_integer(c->n_lat));
-	json_object_set_new(o, "bw_flows", json_integer(c->n_bw));
-	json_object_set_new(o, "saturating", json_boolean(c->saturating));
-	json_object_set_new(o, "rtt_ns", c->lat_ns ?
-			    report_hist_json(c->lat_ns, &converge_ns_clock, true) : json_null());
-	json_object_set_new(o, "rtt_cdf", c->lat_ns ?
-			    report_hist_buckets_json(c->lat_ns, &converge_ns_clock) : json_null());
-	json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
-	json_object_set_new(o, "gbps", json_real(c->gbps));
-	json_object_set_new(o, "share_pct", json_real(c->share_pct));
-	json_object_set_new(o, "analyzed_pct",
-			    report_real_or_null(c->has_analyzed, c->analyzed_pct));
-	json_object_set_new(o, "diff_pp", report_real_or_null(cmp, c->diff_pp));
-	json_object_set_new(o, "within", cmp ? json_boolean(c->within) : json_null());
-	json_object_set_new(o, "verdict", cmp ? json_string(converge_verdict_name(c->verdict)) :
-			    json_null());
-	json_object_set_new(o, "share_ci_pct", c->has_ci ?
-			    json_pack("[ff]", c->ci_low_pct, c->ci_high_pct) : json_null());
-	/* Taken as saturating but short of its share: not kept backlogged. */
-	json_object_set_new(o, "backlogged", cmp && c->saturating ?
-			    json_boolean(!c->not_backlogged) : json_null());
-	json_object_set_new(o, "sent_gbps", json_real(c->sent_gbps));
-	json_object_set_new(o, "retransmissions", c->has_retrans ?
-			    json_integer((json_int_t)c->retrans) : json_null());
-	/* The switch port's own counters of the band, when the scenario reads them. */
-	json_object_set_new(o, "switch_share_pct",
-			    report_real_or_null(c->has_switch, c->switch_share_pct));
-	json_object_set_new(o, "switch_diff_pp",
-			    report_real_or_null(c->has_switch, c->switch_diff_pp));
-	/* --baseline: RTT percentiles loaded over the same of its lat flows alone. */
-	json_object_set_new(o, "impact", !c->has_impact ? json_null() : converge_impact_json(c));
-	return o;
-}
-
-/* A paced bursty flow's duty cycle as the destination saw it: what it
- * carried over its rate. False for any other flow. */
-static bool converge_flow_duty(const struct converge_flow *f, double *duty)
+/* A paced bursty flow's duty cycle as the destination saw it. */
+bool converge_flow_duty(const struct converge_flow *f, double *duty)
 {
 	*duty = f->rate_bps ? f->gbps * 1e9 / (double)f->rate_bps : 0;
 	return f->rate_bps > 0 && f->duty_cycle < 1;
-}
-
-static json_t *converge_flow_json(const struct converge_report_info *info,
-				  const struct converge_flow *f)
-{
-	json_t *o = json_object();
-	double duty;
-	bool bursty;
-
-	json_object_set_new(o, "name", json_string(f->name));
-	json_object_set_new(o, "host", json_string(f->host));
-	json_object_set_new(o, "destination", json_string(f->dest));
-	json_object_set_new(o, "type", json_string(f->type));
-	json_object_set_new(o, "sl", json_integer(f->sl));
-	json_object_set_new(o, "tclass", json_integer(f->tclass));
-	json_object_set_new(o, "dscp", json_integer(f->dscp));
-	json_object_set_new(o, converge_class_kind(info), json_integer(f->class_key));
-	json_object_set_new(o, "bytes", json_integer((json_int_t)f->bytes));
-	json_object_set_new(o, "gbps", json_real(f->gbps));
-	json_object_set_new(o, "rate_gbps", report_real_or_null(f->rate_bps > 0,
-								 (double)f->rate_bps / 1e9));
-	json_object_set_new(o, "duty_cycle", json_real(f->duty_cycle));
-	bursty = converge_flow_duty(f, &duty);
-	json_object_set_new(o, "measured_duty_cycle", report_real_or_null(bursty, duty));
-	json_object_set_new(o, "sent_bytes", json_integer((json_int_t)f->sent_bytes));
-	json_object_set_new(o, "sent_gbps", report_real_or_null(f->sent_gbps > 0, f->sent_gbps));
-	json_object_set_new(o, "host_retransmissions", f->host_retrans >= 0 ?
-			    json_integer(f->host_retrans) : json_null());
-	json_object_set_new(o, "rtt_ns", f->rtt ? report_hist_json(f->rtt, &f->rtt_clk, true) :
-			    json_null());
-	json_object_set_new(o, "isolated_gbps",
-			    report_real_or_null(f->has_isolated, f->isolated_gbps));
-	json_object_set_new(o, "loaded_over_isolated",
-			    report_real_or_null(f->has_isolated && f->isolated_gbps > 0,
-						f->isolated_gbps > 0 ? f->gbps / f->isolated_gbps : 0));
-	json_object_set_new(o, "start_late_us", report_real_or_null(f->has_start,
-								    f->start_late_us));
-	json_object_set_new(o, "sync_uncertainty_us", report_real_or_null(f->has_start,
-									  f->sync_us));
-	json_object_set_new(o, "error", f->error[0] ? json_string(f->error) : json_null());
-	return o;
 }
 
 static json_t *converge_start_json(const struct converge_start *s)
@@ -195,15 +85,20 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 {
 	json_t *o = json_object(), *classes = json_array(), *flows = json_array();
 	json_t *ports = json_array();
+	struct converge_row w = { .info = info, .st = st };
 	size_t i;
 
 	for (i = 0; i < st->n_ports; i++)
 		json_array_append_new(ports, converge_port_json(&st->ports[i]));
-	for (i = 0; i < st->n_classes; i++)
-		json_array_append_new(classes, converge_class_json(info, st, &st->classes[i]));
-	for (i = 0; i < st->n_flows; i++)
-		if (st->flows[i].ran)
-			json_array_append_new(flows, converge_flow_json(info, &st->flows[i]));
+	for (i = 0; i < st->n_classes; i++) {
+		w.c = &st->classes[i];
+		json_array_append_new(classes, converge_row_json(RC_CLASSES, &w));
+	}
+	for (i = 0; i < st->n_flows; i++) {
+		w.f = &st->flows[i];
+		if (w.f->ran)
+			json_array_append_new(flows, converge_row_json(RC_FLOWS, &w));
+	}
 	json_object_set_new(o, "active_bw", json_integer(st->active_bw));
 	json_object_set_new(o, "baseline_flow", st->baseline ?
 			    json_string(st->flows[st->alone].name) : json_null());
@@ -325,59 +220,6 @@ json_t *report_converge_event_end(const struct converge_report_info *info,
 	return o;
 }
 
-/* Class @c's RTT percentile @pct: its figure (ns), or why there is none. */
-static void class_pct(const struct converge_class *c, double pct, struct report_figure *fig)
-{
-	const struct report_field f = { "", "", RF_PCT, pct };
-
-	report_hist_figure(c->lat_ns, hist_zeros(c->lat_ns), &f, &converge_ns_clock, fig);
-}
-
-/* One percentile cell, @w wide, in us: the figure or the word for its state. */
-static void class_pct_cell(FILE *out, const struct converge_class *c, double pct, int w,
-			   bool csv)
-{
-	struct report_figure fig;
-
-	class_pct(c, pct, &fig);
-	if (fig.state == HIST_Q_RESOLVED && csv)
-		fprintf(out, "%.1f,", fig.ns);
-	else if (fig.state == HIST_Q_RESOLVED)
-		fprintf(out, "%*.1f ", w, fig.ns / 1e3);
-	else if (csv)
-		fprintf(out, ",");
-	else
-		fprintf(out, "%*s ", w, fig.state == HIST_Q_TOO_FEW ? "too few" : "unresolv.");
-}
-
-static void converge_class_row(FILE *out, const struct converge_step *st,
-			       const struct converge_class *c)
-{
-	bool cmp = st->compared && c->has_analyzed;
-
-	fprintf(out, "%5d %3u %3u ", c->key, c->n_lat, c->n_bw);
-	if (c->lat_ns) {
-		class_pct_cell(out, c, 50, 9, false);
-		class_pct_cell(out, c, 99, 9, false);
-		class_pct_cell(out, c, 99.9, 9, false);
-	} else
-		fprintf(out, "%9s %9s %9s ", "-", "-", "-");
-	fprintf(out, "%10.3f %8.1f ", c->gbps * 1000, c->share_pct);
-	if (c->has_analyzed)
-		fprintf(out, "%8.1f ", c->analyzed_pct);
-	else
-		fprintf(out, "%8s ", "-");
-	if (c->has_ci)
-		fprintf(out, "%6.1f-%-6.1f ", c->ci_low_pct, c->ci_high_pct);
-	else
-		fprintf(out, "%13s ", "-");
-	if (cmp)
-		fprintf(out, "%+7.1f  %s\n", c->diff_pp, c->verdict == CONVERGE_WITHIN ? "ok" :
-			c->verdict == CONVERGE_OUT ? "OUT" : "inconclusive");
-	else
-		fprintf(out, "%7s  %s\n", "-", "-");
-}
-
 /*
  * Why a class is OUT when the analysis took it as saturating and it fell
  * short: the analysis assumes a queue that never runs dry.
@@ -487,18 +329,6 @@ static void converge_impact_line(FILE *out, const struct converge_report_info *i
 	fputc('\n', out);
 }
 
-/* The CSV's three impact columns: empty where there is no figure. */
-static void converge_impact_csv(FILE *out, const struct converge_class *c)
-{
-	size_t i;
-
-	for (i = 0; i < 3; i++)
-		if (c->has_impact && !c->impact_why[i])
-			fprintf(out, "%.4f,", impact_value(c, i));
-		else
-			fputc(',', out);
-}
-
 /* --baseline: each class's impact factors, each bw flow's rate against alone. */
 static void converge_impact_lines(FILE *out, const struct converge_report_info *info,
 				  const struct converge_step *st)
@@ -536,16 +366,17 @@ static void converge_port_rows(FILE *out, const struct converge_report_info *inf
 			       const struct converge_step *st, size_t p)
 {
 	const struct converge_port *port = &st->ports[p];
+	struct converge_row w = { .info = info, .st = st };
 	size_t k;
 
 	if (st->n_ports > 1)
 		fprintf(out, "%sinto %s:\n", p ? "\n" : "", port->host);
-	fprintf(out, "%5s %3s %3s %9s %9s %9s %10s %8s %8s %13s %7s  %s\n",
-		info->ets ? "band" : "sl", "lat", "bw", "p50_us", "p99_us", "p99.9_us",
-		"Mb/s", "share%", "analyzd%", "share 95% CI", "diff", "verdict");
-	for (k = 0; k < st->n_classes; k++)
-		if (st->classes[k].port == (int)p)
-			converge_class_row(out, st, &st->classes[k]);
+	converge_class_table(out, &w);
+	for (k = 0; k < st->n_classes; k++) {
+		w.c = &st->classes[k];
+		if (w.c->port == (int)p)
+			converge_class_table(out, &w);
+	}
 	if (st->n_ports < 2)
 		return;
 	fprintf(out, "into %s %.3f Mb/s in %.2f s", port->host, port->total_gbps * 1000,
@@ -625,41 +456,15 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 void report_converge_csv(FILE *out, const struct converge_report_info *info,
 			 const struct converge_step *steps, size_t n)
 {
-	const struct converge_class *c;
-	size_t i, k;
+	struct converge_row w = { .info = info };
+	size_t k;
 
-	fprintf(out, "step,active_bw,%s,lat_flows,bw_flows,p50_ns,p99_ns,p99_9_ns,gbps,"
-		     "share_pct,analyzed_pct,diff_pp,within,window_s,cut_short,baseline_flow,"
-		     "impact_p50,impact_p99,impact_p99_9,destination,verdict,share_ci_low_pct,"
-		     "share_ci_high_pct\n",
-		info->ets ? "band" : "sl");
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < steps[i].n_classes; k++) {
-			c = &steps[i].classes[k];
-			fprintf(out, "%zu,%u,%d,%u,%u,", i, steps[i].active_bw, c->key, c->n_lat,
-				c->n_bw);
-			if (c->lat_ns) {
-				class_pct_cell(out, c, 50, 0, true);
-				class_pct_cell(out, c, 99, 0, true);
-				class_pct_cell(out, c, 99.9, 0, true);
-			} else
-				fprintf(out, ",,,");
-			fprintf(out, "%.6f,%.2f,", c->gbps, c->share_pct);
-			if (steps[i].compared && c->has_analyzed)
-				fprintf(out, "%.2f,%.2f,%d,", c->analyzed_pct, c->diff_pp, c->within);
-			else if (c->has_analyzed)
-				fprintf(out, "%.2f,,,", c->analyzed_pct);
-			else
-				fprintf(out, ",,,");
-			fprintf(out, "%.3f,%d,%s,", steps[i].window_s, steps[i].cut_short,
-				steps[i].baseline ? steps[i].flows[steps[i].alone].name : "");
-			converge_impact_csv(out, c);
-			fprintf(out, "%s,%s,", c->dest ? c->dest : "", steps[i].compared &&
-				c->has_analyzed ? converge_verdict_name(c->verdict) : "");
-			if (c->has_ci)
-				fprintf(out, "%.2f,%.2f\n", c->ci_low_pct, c->ci_high_pct);
-			else
-				fprintf(out, ",\n");
+	converge_class_csv(out, &w);
+	for (w.step = 0; w.step < n; w.step++) {
+		w.st = &steps[w.step];
+		for (k = 0; k < w.st->n_classes; k++) {
+			w.c = &w.st->classes[k];
+			converge_class_csv(out, &w);
 		}
 	}
 }

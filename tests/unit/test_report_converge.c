@@ -2,6 +2,7 @@
 /* The converge report: JSON shape, the table's verdicts, CSV rows. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,60 @@ static void test_schema_version(void **state)
 	hist_free(step.classes[1].lat_ns);
 }
 
+/* Whether list @l describes JSON key @key exactly once. */
+static bool described_once(const struct report_converge_field *f, size_t n, const char *key)
+{
+	size_t i, found = 0;
+
+	for (i = 0; i < n; i++)
+		found += f[i].key && !strcmp(f[i].key, key);
+	return found == 1;
+}
+
+/*
+ * The rows' descriptions (report_converge_fields) and converge.schema.json
+ * name the same keys: each JSON key of a list is a property of its $defs
+ * entry (class, flow) and each property is described once; each table
+ * and CSV column reads a figure; no CSV column is named twice.
+ */
+static void test_fields_match_schema(void **state)
+{
+	static const char *const defs[2] = { "class", "flow" };
+	const char *top = getenv("TEST_TOP"), *key;
+	const struct report_converge_field *f;
+	json_t *schema, *props, *v;
+	char path[4096];
+	size_t n, i, j;
+	int l;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/schema/converge.schema.json", top ? top : ".");
+	assert_non_null(schema = json_load_file(path, 0, NULL));
+	for (l = RC_CLASSES; l <= RC_FLOWS; l++) {
+		props = json_object_get(json_object_get(json_object_get(schema, "$defs"),
+							defs[l]), "properties");
+		assert_non_null(props);
+		f = report_converge_fields(l, &n);
+		for (i = 0; i < n; i++) {
+			if (f[i].key && !json_object_get(props, f[i].key))
+				fail_msg("%s field %s is not in converge.schema.json's %s", defs[l],
+					 f[i].key, defs[l]);
+			if ((f[i].head || f[i].csv || f[i].key) && !f[i].get)
+				fail_msg("%s field %s reads no figure", defs[l],
+					 f[i].key ? f[i].key : f[i].csv ? f[i].csv : f[i].head);
+			for (j = 0; f[i].csv && j < i; j++)
+				if (f[j].csv && !strcmp(f[i].csv, f[j].csv) &&
+				    (!f[i].kinds || !f[j].kinds || (f[i].kinds & f[j].kinds)))
+					fail_msg("CSV column %s is named twice", f[i].csv);
+		}
+		json_object_foreach(props, key, v)
+			if (!described_once(f, n, key))
+				fail_msg("converge.schema.json's %s property %s is not described once",
+					 defs[l], key);
+	}
+	json_decref(schema);
+}
+
 static char *capture(void (*fn)(FILE *, const struct converge_report_info *,
 				const struct converge_step *, size_t))
 {
@@ -140,8 +195,7 @@ static void test_table_csv(void **state)
 	step.classes[1].ci_low_pct = 21.25;
 	step.classes[1].ci_high_pct = 30.5;
 	out = capture(report_converge_table);
-	assert_non_null(strstr(out, "  21.2-30.5   "));
-	assert_non_null(strstr(out, "  inconclusive\n"));
+	assert_non_null(strstr(out, "    21.2-30.5    -3.0 inconclusive\n"));
 	assert_null(strstr(out, "OUT"));
 	doc = report_converge_json(&info, &step, 1, NULL);
 	k = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
@@ -300,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_schema_version),
+		cmocka_unit_test(test_fields_match_schema),
 		cmocka_unit_test(test_table_csv),
 		cmocka_unit_test(test_not_backlogged),
 		cmocka_unit_test(test_switch_counters),

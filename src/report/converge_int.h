@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * converge's rows (report_converge_rows.c) for its document, table and
+ * CSV (report_converge.c). Nothing outside report/ includes it.
+ */
+#ifndef RPERF_REPORT_CONVERGE_INT_H
+#define RPERF_REPORT_CONVERGE_INT_H
+
+#include "report/report.h"
+
+/* A row: step @step's class @c or flow @f, with what it is read against. */
+struct converge_row {
+	const struct converge_report_info *info;
+	const struct converge_step *st;
+	size_t step;			/* @st's index */
+	const struct converge_class *c;	/* a class row; NULL: the heading */
+	const struct converge_flow *f;	/* a flow row */
+};
+
+/* Latency histograms of converge are rebuilt in ns: one tick is one ns. */
+extern const struct clock_cal converge_ns_clock;
+
+/* RC_SL or RC_BAND: what a run's classes are. */
+unsigned converge_kind(const struct converge_report_info *info);
+/* A paced bursty flow's duty cycle as the destination saw it: what it
+ * carried over its rate. False for any other flow. */
+bool converge_flow_duty(const struct converge_flow *f, double *duty);
+
+/* Row @w of list @l as its JSON object: the keys its kind carries. */
+json_t *converge_row_json(enum report_converge_list l, const struct converge_row *w);
+/* Class row @w as the table's line (@w->c NULL: the heading). */
+void converge_class_table(FILE *out, const struct converge_row *w);
+/* Class row @w as a CSV line (@w->c NULL: the header). */
+void converge_class_csv(FILE *out, const struct converge_row *w);
+
+#endif

@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * converge's rows, each described once (class_fields, flow_fields): a
+ * class's figures in a step's "classes", its table row and its CSV row;
+ * a flow's in a step's "flows". The table's units (us, Mb/s) are the
+ * fields' scales of the JSON's (ns, Gb/s); value.c makes the text.
+ */
+#include <string.h>
+
+#include "base/hist.h"
+#include "report/converge_int.h"
+
+/* Latency histograms of converge are rebuilt in ns: one tick is one ns. */
+const struct clock_cal converge_ns_clock = {
+	.source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1.0, .method = "ns",
+};
+
+unsigned converge_kind(const struct converge_report_info *info)
+{
+	return info->ets ? RC_BAND : RC_SL;
+}
+
+/* ------------------------------------------------------------------ */
+/* A class's figures                                                   */
+/* ------------------------------------------------------------------ */
+
+#define C(w)		((w)->c)
+/* Compared: the step was, and the class has an analyzed share. */
+#define CMP(w)		((w)->st->compared && (w)->c->has_analyzed)
+
+static void get_step(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)w->step);
+}
+
+static void get_active_bw(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, w->st->active_bw);
+}
+
+static void get_key(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, C(w)->key);
+}
+
+/* A band's DSCP; null for a service level. */
+static void get_dscp(const struct converge_row *w, struct report_value *v)
+{
+	rv_null(v, NULL);
+	if (w->info->ets)
+		rv_int(v, C(w)->dscp);
+}
+
+static void get_lat_flows(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, C(w)->n_lat);
+}
+
+static void get_bw_flows(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, C(w)->n_bw);
+}
+
+static void get_saturating(const struct converge_row *w, struct report_value *v)
+{
+	rv_bool(v, C(w)->saturating);
+}
+
+static void get_rtt(const struct converge_row *w, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = C(w)->lat_ns ? report_hist_json(C(w)->lat_ns, &converge_ns_clock, true) :
+				 json_null();
+}
+
+static void get_rtt_cdf(const struct converge_row *w, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = C(w)->lat_ns ? report_hist_buckets_json(C(w)->lat_ns, &converge_ns_clock) :
+				 json_null();
+}
+
+/* The class's RTT percentile @pct in ns, or why there is none. */
+static void class_pct(const struct converge_row *w, double pct, struct report_value *v)
+{
+	const struct report_field f = { "", "", RF_PCT, pct };
+	struct report_figure fig;
+
+	rv_null(v, NULL);
+	if (!C(w)->lat_ns)
+		return;
+	report_hist_figure(C(w)->lat_ns, hist_zeros(C(w)->lat_ns), &f, &converge_ns_clock, &fig);
+	if (fig.state == HIST_Q_RESOLVED)
+		rv_real(v, fig.ns);
+	else
+		v->word = fig.state == HIST_Q_TOO_FEW ? "too few" : "unresolv.";
+}
+
+static void get_p50(const struct converge_row *w, struct report_value *v)
+{
+	class_pct(w, 50, v);
+}
+
+static void get_p99(const struct converge_row *w, struct report_value *v)
+{
+	class_pct(w, 99, v);
+}
+
+static void get_p99_9(const struct converge_row *w, struct report_value *v)
+{
+	class_pct(w, 99.9, v);
+}
+
+static void get_bytes(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)C(w)->bytes);
+}
+
+static void get_gbps(const struct converge_row *w, struct report_value *v)
+{
+	rv_real(v, C(w)->gbps);
+}
+
+static void get_share(const struct converge_row *w, struct report_value *v)
+{
+	rv_real(v, C(w)->share_pct);
+}
+
+static void get_analyzed(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, C(w)->has_analyzed, C(w)->analyzed_pct);
+}
+
+static void get_diff(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, CMP(w), C(w)->diff_pp);
+}
+
+static void get_within(const struct converge_row *w, struct report_value *v)
+{
+	rv_null(v, NULL);
+	if (CMP(w))
+		rv_bool(v, C(w)->within);
+}
+
+static void get_window(const struct converge_row *w, struct report_value *v)
+{
+	rv_real(v, w->st->window_s);
+}
+
+static void get_cut_short(const struct converge_row *w, struct report_value *v)
+{
+	rv_bool(v, w->st->cut_short);
+}
+
+/* The flow a baseline step ran alone; empty in a loaded step. */
+static void get_baseline_flow(const struct converge_row *w, struct report_value *v)
+{
+	rv_str(v, w->st->baseline ? w->st->flows[w->st->alone].name : NULL);
+}
+
+/* Impact factor @i (p50, p99, p99.9): null where there is none. */
+static void class_impact(const struct converge_row *w, size_t i, struct report_value *v)
+{
+	const double x[3] = { C(w)->impact_p50, C(w)->impact_p99, C(w)->impact_p99_9 };
+
+	rv_real_or_null(v, C(w)->has_impact && !C(w)->impact_why[i], x[i]);
+}
+
+static void get_impact_p50(const struct converge_row *w, struct report_value *v)
+{
+	class_impact(w, 0, v);
+}
+
+static void get_impact_p99(const struct converge_row *w, struct report_value *v)
+{
+	class_impact(w, 1, v);
+}
+
+static void get_impact_p99_9(const struct converge_row *w, struct report_value *v)
+{
+	class_impact(w, 2, v);
+}
+
+/* {"p50", "p99", "p99_9" (null: none), "why": {key: why there is none}}. */
+static void get_impact(const struct converge_row *w, struct report_value *v)
+{
+	static const char *const keys[3] = { "p50", "p99", "p99_9" };
+	json_t *o, *why;
+	struct report_value f;
+	size_t i;
+
+	v->type = RV_JSON;
+	if (!C(w)->has_impact) {
+		v->json = json_null();
+		return;
+	}
+	o = json_object();
+	why = json_object();
+	for (i = 0; i < 3; i++) {
+		memset(&f, 0, sizeof(f));
+		class_impact(w, i, &f);
+		json_object_set_new(o, keys[i], report_value_json(&f));
+		if (C(w)->impact_why[i])
+			json_object_set_new(why, keys[i], json_string(C(w)->impact_why[i]));
+	}
+	json_object_set_new(o, "why", why);
+	v->json = o;
+}
+
+static void get_destination(const struct converge_row *w, struct report_value *v)
+{
+	rv_str(v, C(w)->dest);
+}
+
+/* The verdict's name; the table's word for it. */
+static void get_verdict(const struct converge_row *w, struct report_value *v)
+{
+	enum converge_verdict k = C(w)->verdict;
+
+	rv_null(v, NULL);
+	if (!CMP(w))
+		return;
+	rv_str(v, converge_verdict_name(k));
+	v->word = k == CONVERGE_WITHIN ? "ok" : k == CONVERGE_OUT ? "OUT" : "inconclusive";
+}
+
+static void get_ci_low(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, C(w)->has_ci, C(w)->ci_low_pct);
+}
+
+static void get_ci_high(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, C(w)->has_ci, C(w)->ci_high_pct);
+}
+
+/* The share's interval: [low, high] in the JSON, low-high in the table. */
+static void get_ci(const struct converge_row *w, struct report_value *v)
+{
+	get_ci_low(w, v);
+	v->range = C(w)->has_ci;
+	v->lo = C(w)->ci_low_pct;
+	v->hi = C(w)->ci_high_pct;
+	v->prec = 1;
+}
+
+static void get_ci_json(const struct converge_row *w, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = C(w)->has_ci ? json_pack("[ff]", C(w)->ci_low_pct, C(w)->ci_high_pct) :
+				 json_null();
+}
+
+/* Taken as saturating but short of its share: not kept backlogged. */
+static void get_backlogged(const struct converge_row *w, struct report_value *v)
+{
+	rv_null(v, NULL);
+	if (CMP(w) && C(w)->saturating)
+		rv_bool(v, !C(w)->not_backlogged);
+}
+
+static void get_sent_gbps(const struct converge_row *w, struct report_value *v)
+{
+	rv_real(v, C(w)->sent_gbps);
+}
+
+static void get_retrans(const struct converge_row *w, struct report_value *v)
+{
+	rv_null(v, NULL);
+	if (C(w)->has_retrans)
+		rv_int(v, (long long)C(w)->retrans);
+}
+
+/* The switch port's own counters of the band, when the scenario reads them. */
+static void get_switch_share(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, C(w)->has_switch, C(w)->switch_share_pct);
+}
+
+static void get_switch_diff(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, C(w)->has_switch, C(w)->switch_diff_pp);
+}
+
+/* Tables' units: the JSON's ns as us, at one digit; one digit. */
+#define US		{ .scale = 1e-3, .prec = 1, .plus = false }
+#define P1		{ .scale = 1, .prec = 1, .plus = false }
+
+/* Per class, in the CSV's order: a step's classes[], its table, its CSV. */
+static const struct report_converge_field class_fields[] = {
+	{ .csv = "step", .get = get_step },
+	{ .csv = "active_bw", .get = get_active_bw },
+	{ .key = "sl", .kinds = RC_SL, .csv = "sl", .head = "sl", .width = 5, .get = get_key },
+	{ .key = "band", .kinds = RC_BAND, .csv = "band", .head = "band", .width = 5,
+	  .get = get_key },
+	{ .key = "dscp", .get = get_dscp },
+	{ .key = "lat_flows", .csv = "lat_flows", .head = "lat", .width = 3, .get = get_lat_flows },
+	{ .key = "bw_flows", .csv = "bw_flows", .head = "bw", .width = 3, .get = get_bw_flows },
+	{ .key = "saturating", .get = get_saturating },
+	{ .key = "rtt_ns", .get = get_rtt },
+	{ .key = "rtt_cdf", .get = get_rtt_cdf },
+	{ .csv = "p50_ns", .csv_prec = 1, .head = "p50_us", .width = 9, .num = US, .get = get_p50 },
+	{ .csv = "p99_ns", .csv_prec = 1, .head = "p99_us", .width = 9, .num = US, .get = get_p99 },
+	{ .csv = "p99_9_ns", .csv_prec = 1, .head = "p99.9_us", .width = 9, .num = US,
+	  .get = get_p99_9 },
+	{ .key = "bytes", .get = get_bytes },
+	{ .key = "gbps", .csv = "gbps", .csv_prec = 6, .head = "Mb/s", .width = 10, .num = { .scale = 1e3, .prec = 3 },
+	  .get = get_gbps },
+	{ .key = "share_pct", .csv = "share_pct", .csv_prec = 2, .head = "share%", .width = 8, .num = P1,
+	  .get = get_share },
+	{ .key = "analyzed_pct", .csv = "analyzed_pct", .csv_prec = 2, .head = "analyzd%", .width = 8, .num = P1,
+	  .get = get_analyzed },
+	{ .head = "share 95% CI", .width = 13, .num = P1, .get = get_ci },
+	{ .key = "diff_pp", .csv = "diff_pp", .csv_prec = 2, .head = "diff", .width = 7, .num = { .prec = 1, .plus = true },
+	  .get = get_diff },
+	{ .key = "within", .csv = "within", .get = get_within },
+	{ .csv = "window_s", .csv_prec = 3, .get = get_window },
+	{ .csv = "cut_short", .get = get_cut_short },
+	{ .csv = "baseline_flow", .get = get_baseline_flow },
+	{ .csv = "impact_p50", .csv_prec = 4, .get = get_impact_p50 },
+	{ .csv = "impact_p99", .csv_prec = 4, .get = get_impact_p99 },
+	{ .csv = "impact_p99_9", .csv_prec = 4, .get = get_impact_p99_9 },
+	{ .key = "impact", .get = get_impact },
+	{ .key = "destination", .csv = "destination", .get = get_destination },
+	{ .key = "verdict", .csv = "verdict", .head = "verdict", .get = get_verdict },
+	{ .csv = "share_ci_low_pct", .csv_prec = 2, .get = get_ci_low },
+	{ .csv = "share_ci_high_pct", .csv_prec = 2, .get = get_ci_high },
+	{ .key = "share_ci_pct", .get = get_ci_json },
+	{ .key = "backlogged", .get = get_backlogged },
+	{ .key = "sent_gbps", .get = get_sent_gbps },
+	{ .key = "retransmissions", .get = get_retrans },
+	{ .key = "switch_share_pct", .get = get_switch_share },
+	{ .key = "switch_diff_pp", .get = get_switch_diff },
+};
+
+#undef C
+#undef CMP
+
+/* ------------------------------------------------------------------ */
+/* A flow's figures                                                    */
+/* ------------------------------------------------------------------ */
+
+#define F(w)		((w)->f)
+
+static void get_name(const struct converge_row *w, struct report_value *v)
+{
+	rv_str(v, F(w)->name);
+}
+
+static void get_host(const struct converge_row *w, struct report_value *v)
+{
+	rv_str(v, F(w)->host);
+}
+
+static void get_flow_dest(const struct converge_row *w, struct report_value *v)
+{
+	rv_str(v, F(w)->dest);
+}
+
+static void get_type(const struct converge_row *w, struct report_value *v)
+{
+	rv_str(v, F(w)->type);
+}
+
+static void get_flow_sl(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, F(w)->sl);
+}
+
+static void get_tclass(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, F(w)->tclass);
+}
+
+static void get_flow_dscp(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, F(w)->dscp);
+}
+
+/* The band its DSCP puts it in. */
+static void get_flow_band(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, F(w)->class_key);
+}
+
+static void get_flow_bytes(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)F(w)->bytes);
+}
+
+static void get_flow_gbps(const struct converge_row *w, struct report_value *v)
+{
+	rv_real(v, F(w)->gbps);
+}
+
+/* Its configured rate; null when unpaced. */
+static void get_rate(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, F(w)->rate_bps > 0, (double)F(w)->rate_bps / 1e9);
+}
+
+static void get_duty(const struct converge_row *w, struct report_value *v)
+{
+	rv_real(v, F(w)->duty_cycle);
+}
+
+/* A paced bursty flow's duty cycle as the destination saw it: what it
+ * carried over its rate; null for any other flow. */
+static void get_measured_duty(const struct converge_row *w, struct report_value *v)
+{
+	double duty;
+
+	rv_null(v, NULL);
+	if (converge_flow_duty(F(w), &duty))
+		rv_real(v, duty);
+}
+
+static void get_sent_bytes(const struct converge_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)F(w)->sent_bytes);
+}
+
+static void get_flow_sent_gbps(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, F(w)->sent_gbps > 0, F(w)->sent_gbps);
+}
+
+static void get_host_retrans(const struct converge_row *w, struct report_value *v)
+{
+	rv_null(v, NULL);
+	if (F(w)->host_retrans >= 0)
+		rv_int(v, F(w)->host_retrans);
+}
+
+static void get_flow_rtt(const struct converge_row *w, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = F(w)->rtt ? report_hist_json(F(w)->rtt, &F(w)->rtt_clk, true) : json_null();
+}
+
+static void get_isolated(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, F(w)->has_isolated, F(w)->isolated_gbps);
+}
+
+static void get_loaded_over_isolated(const struct converge_row *w, struct report_value *v)
+{
+	const struct converge_flow *f = F(w);
+
+	rv_real_or_null(v, f->has_isolated && f->isolated_gbps > 0,
+			f->isolated_gbps > 0 ? f->gbps / f->isolated_gbps : 0);
+}
+
+static void get_start_late(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, F(w)->has_start, F(w)->start_late_us);
+}
+
+static void get_sync(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, F(w)->has_start, F(w)->sync_us);
+}
+
+static void get_error(const struct converge_row *w, struct report_value *v)
+{
+	rv_str(v, F(w)->error[0] ? F(w)->error : NULL);
+}
+
+/* Per flow that ran: a step's flows[] (no table or CSV rows of their own). */
+static const struct report_converge_field flow_fields[] = {
+	{ .key = "name", .get = get_name },
+	{ .key = "host", .get = get_host },
+	{ .key = "destination", .get = get_flow_dest },
+	{ .key = "type", .get = get_type },
+	{ .key = "sl", .get = get_flow_sl },
+	{ .key = "tclass", .get = get_tclass },
+	{ .key = "dscp", .get = get_flow_dscp },
+	{ .key = "band", .kinds = RC_BAND, .get = get_flow_band },
+	{ .key = "bytes", .get = get_flow_bytes },
+	{ .key = "gbps", .get = get_flow_gbps },
+	{ .key = "rate_gbps", .get = get_rate },
+	{ .key = "duty_cycle", .get = get_duty },
+	{ .key = "measured_duty_cycle", .get = get_measured_duty },
+	{ .key = "sent_bytes", .get = get_sent_bytes },
+	{ .key = "sent_gbps", .get = get_flow_sent_gbps },
+	{ .key = "host_retransmissions", .get = get_host_retrans },
+	{ .key = "rtt_ns", .get = get_flow_rtt },
+	{ .key = "isolated_gbps", .get = get_isolated },
+	{ .key = "loaded_over_isolated", .get = get_loaded_over_isolated },
+	{ .key = "start_late_us", .get = get_start_late },
+	{ .key = "sync_uncertainty_us", .get = get_sync },
+	{ .key = "error", .get = get_error },
+};
+
+#undef F
+#undef US
+#undef P1
+
+#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
+
+const struct report_converge_field *report_converge_fields(enum report_converge_list l,
+							   size_t *n)
+{
+	*n = l == RC_CLASSES ? N_OF(class_fields) : N_OF(flow_fields);
+	return l == RC_CLASSES ? class_fields : flow_fields;
+}
+
+/* ------------------------------------------------------------------ */
+/* The formats                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Whether a run of @kind carries field @f. */
+static bool converge_carries(const struct report_converge_field *f, unsigned kind)
+{
+	return !f->kinds || (f->kinds & kind);
+}
+
+/* Field @f of row @w into @v, zeroed first. */
+static void converge_get(const struct report_converge_field *f, const struct converge_row *w,
+			 struct report_value *v)
+{
+	memset(v, 0, sizeof(*v));
+	f->get(w, v);
+}
+
+json_t *converge_row_json(enum report_converge_list l, const struct converge_row *w)
+{
+	unsigned kind = converge_kind(w->info);
+	const struct report_converge_field *f;
+	struct report_value v;
+	json_t *o = json_object();
+	size_t n, k;
+
+	f = report_converge_fields(l, &n);
+	for (k = 0; k < n; k++) {
+		if (!f[k].key || !converge_carries(&f[k], kind))
+			continue;
+		converge_get(&f[k], w, &v);
+		json_object_set_new(o, f[k].key, report_value_json(&v));
+	}
+	return o;
+}
+
+void converge_class_table(FILE *out, const struct converge_row *w)
+{
+	unsigned kind = converge_kind(w->info);
+	struct report_value v;
+	const char *sep = "";
+	char cell[48];
+	size_t k;
+
+	for (k = 0; k < N_OF(class_fields); k++) {
+		if (!class_fields[k].head || !converge_carries(&class_fields[k], kind))
+			continue;
+		if (w->c) {
+			converge_get(&class_fields[k], w, &v);
+			report_value_text(&v, &class_fields[k].num, cell, sizeof(cell));
+			report_value_clear(&v);
+		}
+		fprintf(out, "%s%*s", sep, class_fields[k].width, w->c ? cell :
+			class_fields[k].head);
+		sep = " ";
+	}
+	fprintf(out, "\n");
+}
+
+void converge_class_csv(FILE *out, const struct converge_row *w)
+{
+	unsigned kind = converge_kind(w->info);
+	struct report_value v;
+	const char *sep = "";
+	size_t k;
+
+	for (k = 0; k < N_OF(class_fields); k++) {
+		if (!class_fields[k].csv || !converge_carries(&class_fields[k], kind))
+			continue;
+		fprintf(out, "%s", sep);
+		sep = ",";
+		if (!w->c) {
+			fprintf(out, "%s", class_fields[k].csv);
+			continue;
+		}
+		converge_get(&class_fields[k], w, &v);
+		report_value_csv(out, &v, class_fields[k].csv_prec);
+		report_value_clear(&v);
+	}
+	fprintf(out, "\n");
+}
