@@ -502,6 +502,24 @@ struct mesh_report_info {
 	const char *reference;		/* --reference's file, or NULL */
 };
 
+struct mesh_row;
+
+/*
+ * One figure of a mesh pair, described once for the JSON's "pairs", the
+ * CSV's row and the labels of its OpenMetrics series.
+ */
+struct report_mesh_field {
+	const char *key;		/* schema/mesh.schema.json's $defs/pair property;
+					 * NULL: not in the JSON */
+	const char *csv;		/* its CSV column; NULL: none */
+	const char *pct;		/* the percentile get() reads (p50, p99, p99_9) */
+	bool label;			/* a label of the pair's OpenMetrics series */
+	void (*get)(const struct mesh_row *row, const char *pct, struct report_value *v);
+};
+
+/* A pair's fields, in the CSV's order (@n of them). */
+const struct report_mesh_field *report_mesh_fields(size_t *n);
+
 /*
  * The mesh document (schema/mesh.schema.json): {"command", "schema_version",
  * "version", "config", "hosts", "pass", "rounds", "steps", "steps_done",

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/value.h"
 #include "base/errbuf.h"
 #include "base/jsonfile.h"
 
@@ -54,38 +55,188 @@ static const char *mesh_kind_name(enum mesh_outlier_kind k)
 }
 
 /* ------------------------------------------------------------------ */
+/* A pair's figures: one description for the JSON, CSV and OpenMetrics  */
+/* ------------------------------------------------------------------ */
+
+/* Pair @p of run @m. */
+struct mesh_row {
+	const struct mesh_run *m;
+	const struct mesh_pair *p;
+};
+
+#define CLS(w)		(&(w)->m->o->classes[(w)->p->cls])
+
+static void get_pass(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_int(v, w->m->pass);
+}
+
+static void get_src(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_str(v, w->m->o->hosts[w->p->src]);
+}
+
+static void get_dst(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_str(v, w->m->o->hosts[w->p->dst]);
+}
+
+static void get_sl(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_int(v, CLS(w)->sl);
+}
+
+static void get_tclass(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_int(v, CLS(w)->tclass);
+}
+
+static void get_samples(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_int(v, w->p->rtt_ns ? (long long)hist_count(w->p->rtt_ns) : 0);
+}
+
+static void get_unresolved(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_int(v, w->p->rtt_ns ? (long long)hist_zeros(w->p->rtt_ns) : 0);
+}
+
+/* Percentile @pct as the JSON's object; a pair without samples has "no_samples". */
+static void get_pct_json(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	v->type = RV_JSON;
+	if (w->p->rtt_ns)
+		v->json = report_rtt_pct_json(w->p->rtt_ns, pct, &mesh_ns_clk);
+	else
+		v->json = json_pack("{s:s, s:n, s:i, s:n, s:n, s:[ii], s:i, s:s}", "state",
+				    "no_samples", "value_ns", "rank", 0, "ci_low_ns", "ci_high_ns",
+				    "ci_ranks", 0, 0, "samples_needed", 0, "reason",
+				    "no result came from its agents");
+}
+
+static void get_pct_state(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	struct report_figure fig;
+
+	mesh_figure(w->p, pct, &fig);
+	rv_str(v, report_state_word(fig.q.state));
+}
+
+/* The figure, where it is resolved. */
+static void get_pct_ns(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	struct report_figure fig;
+
+	mesh_figure(w->p, pct, &fig);
+	rv_real_or_null(v, fig.state == HIST_Q_RESOLVED && fig.q.state != HIST_Q_EMPTY, fig.ns);
+}
+
+/* Its interval's ends, where the ranks fall among resolved samples. */
+static void get_pct_lo(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	struct report_figure fig;
+
+	mesh_figure(w->p, pct, &fig);
+	rv_real_or_null(v, fig.q.state != HIST_Q_EMPTY && fig.q.lo_rank && !fig.q.lo_unresolved,
+			fig.lo_ns);
+}
+
+static void get_pct_hi(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	const struct hist *h = w->p->rtt_ns;
+	struct report_figure fig;
+
+	mesh_figure(w->p, pct, &fig);
+	rv_real_or_null(v, h && fig.q.state != HIST_Q_EMPTY && fig.q.hi_rank <= hist_count(h) &&
+			fig.q.hi_rank > hist_zeros(h), fig.hi_ns);
+}
+
+static void get_outlier(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_bool(v, w->p->outlier);
+}
+
+static void get_why(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_str(v, w->p->outlier ? w->p->why : NULL);
+}
+
+static void get_error(const struct mesh_row *w, const char *pct, struct report_value *v)
+{
+	(void)pct;
+	rv_str(v, w->p->error[0] ? w->p->error : NULL);
+}
+
+#undef CLS
+
+/* A percentile's JSON object and its four CSV columns. */
+#define PCT(k)	\
+	{ .key = #k, .pct = #k, .get = get_pct_json }, \
+	{ .csv = #k "_state", .pct = #k, .get = get_pct_state }, \
+	{ .csv = #k "_ns", .pct = #k, .get = get_pct_ns }, \
+	{ .csv = #k "_ci_low_ns", .pct = #k, .get = get_pct_lo }, \
+	{ .csv = #k "_ci_high_ns", .pct = #k, .get = get_pct_hi }
+
+static const struct report_mesh_field pair_fields[] = {
+	{ .csv = "pass", .get = get_pass },
+	{ .key = "src", .csv = "src", .label = true, .get = get_src },
+	{ .key = "dst", .csv = "dst", .label = true, .get = get_dst },
+	{ .key = "sl", .csv = "sl", .label = true, .get = get_sl },
+	{ .key = "tclass", .csv = "tclass", .label = true, .get = get_tclass },
+	{ .key = "samples", .csv = "samples", .get = get_samples },
+	{ .key = "unresolved", .csv = "unresolved", .get = get_unresolved },
+	PCT(p50),
+	PCT(p99),
+	PCT(p99_9),
+	{ .key = "outlier", .csv = "outlier", .get = get_outlier },
+	{ .key = "why", .get = get_why },
+	{ .key = "error", .get = get_error },
+};
+
+#undef PCT
+
+#define N_PAIR_FIELDS	(sizeof(pair_fields) / sizeof(pair_fields[0]))
+
+const struct report_mesh_field *report_mesh_fields(size_t *n)
+{
+	*n = N_PAIR_FIELDS;
+	return pair_fields;
+}
+
+/* Field @f of pair @w into @v, zeroed first. */
+static void mesh_get(const struct report_mesh_field *f, const struct mesh_row *w,
+		     struct report_value *v)
+{
+	memset(v, 0, sizeof(*v));
+	f->get(w, f->pct, v);
+}
+
+/* ------------------------------------------------------------------ */
 /* JSON                                                                */
 /* ------------------------------------------------------------------ */
 
-/* A percentile of pair @p; a pair without samples has "no_samples". */
-static json_t *mesh_pct_json(const struct mesh_pair *p, const char *key)
-{
-	if (p->rtt_ns)
-		return report_rtt_pct_json(p->rtt_ns, key, &mesh_ns_clk);
-	return json_pack("{s:s, s:n, s:i, s:n, s:n, s:[ii], s:i, s:s}", "state", "no_samples",
-			 "value_ns", "rank", 0, "ci_low_ns", "ci_high_ns", "ci_ranks", 0, 0,
-			 "samples_needed", 0, "reason", "no result came from its agents");
-}
-
 static json_t *mesh_pair_json(const struct mesh_run *m, const struct mesh_pair *p)
 {
-	const struct mesh_class *c = &m->o->classes[p->cls];
+	const struct mesh_row w = { m, p };
+	struct report_value v;
 	json_t *o = json_object();
-	size_t i;
+	size_t k;
 
-	json_object_set_new(o, "src", json_string(m->o->hosts[p->src]));
-	json_object_set_new(o, "dst", json_string(m->o->hosts[p->dst]));
-	json_object_set_new(o, "sl", json_integer(c->sl));
-	json_object_set_new(o, "tclass", json_integer(c->tclass));
-	json_object_set_new(o, "samples", json_integer(p->rtt_ns ?
-				(json_int_t)hist_count(p->rtt_ns) : 0));
-	json_object_set_new(o, "unresolved", json_integer(p->rtt_ns ?
-				(json_int_t)hist_zeros(p->rtt_ns) : 0));
-	for (i = 0; i < MESH_N_PCTS; i++)
-		json_object_set_new(o, mesh_pcts[i], mesh_pct_json(p, mesh_pcts[i]));
-	json_object_set_new(o, "outlier", json_boolean(p->outlier));
-	json_object_set_new(o, "why", p->outlier ? json_string(p->why) : json_null());
-	json_object_set_new(o, "error", p->error[0] ? json_string(p->error) : json_null());
+	for (k = 0; k < N_PAIR_FIELDS; k++) {
+		if (!pair_fields[k].key)
+			continue;
+		mesh_get(&pair_fields[k], &w, &v);
+		json_object_set_new(o, pair_fields[k].key, report_value_json(&v));
+	}
 	return o;
 }
 
@@ -369,49 +520,38 @@ void report_mesh_table(FILE *out, const struct mesh_report_info *info, const str
 /* CSV                                                                 */
 /* ------------------------------------------------------------------ */
 
-/* state,value_ns,ci_low_ns,ci_high_ns of one percentile; empty where none. */
-static void mesh_csv_pct(FILE *out, const struct mesh_pair *p, const char *key)
+/* Pair @w's CSV line (@w->p NULL: the header). */
+static void mesh_csv_row(FILE *out, const struct mesh_row *w)
 {
-	struct report_figure fig;
-	uint64_t n = p->rtt_ns ? hist_count(p->rtt_ns) : 0, unres = p->rtt_ns ?
-		     hist_zeros(p->rtt_ns) : 0;
-	bool ranked;
+	struct report_value v;
+	const char *sep = "";
+	size_t k;
 
-	mesh_figure(p, key, &fig);
-	ranked = fig.q.state != HIST_Q_EMPTY;
-	fprintf(out, ",%s", report_state_word(fig.q.state));
-	if (fig.state == HIST_Q_RESOLVED && ranked)
-		fprintf(out, ",%.1f", fig.ns);
-	else
-		fputc(',', out);
-	if (ranked && fig.q.lo_rank && !fig.q.lo_unresolved)
-		fprintf(out, ",%.1f", fig.lo_ns);
-	else
-		fputc(',', out);
-	if (ranked && fig.q.hi_rank <= n && fig.q.hi_rank > unres)
-		fprintf(out, ",%.1f", fig.hi_ns);
-	else
-		fputc(',', out);
+	for (k = 0; k < N_PAIR_FIELDS; k++) {
+		if (!pair_fields[k].csv)
+			continue;
+		fputs(sep, out);
+		sep = ",";
+		if (!w->p) {
+			fputs(pair_fields[k].csv, out);
+			continue;
+		}
+		mesh_get(&pair_fields[k], w, &v);
+		report_value_csv(out, &v, 1);
+		report_value_clear(&v);
+	}
+	fputc('\n', out);
 }
 
 void report_mesh_csv(FILE *out, const struct mesh_run *m)
 {
-	const struct mesh_pair *p;
-	size_t i, j;
+	struct mesh_row w = { m, NULL };
+	size_t i;
 
-	fprintf(out, "pass,src,dst,sl,tclass,samples,unresolved");
-	for (j = 0; j < MESH_N_PCTS; j++)
-		fprintf(out, ",%s_state,%s_ns,%s_ci_low_ns,%s_ci_high_ns", mesh_pcts[j], mesh_pcts[j],
-			mesh_pcts[j], mesh_pcts[j]);
-	fprintf(out, ",outlier\n");
+	mesh_csv_row(out, &w);
 	for (i = 0; i < m->n_pairs; i++) {
-		p = &m->pairs[i];
-		fprintf(out, "%u,%s,%s,%d,%d,%" PRIu64 ",%" PRIu64, m->pass, m->o->hosts[p->src],
-			m->o->hosts[p->dst], m->o->classes[p->cls].sl, m->o->classes[p->cls].tclass,
-			p->rtt_ns ? hist_count(p->rtt_ns) : 0, p->rtt_ns ? hist_zeros(p->rtt_ns) : 0);
-		for (j = 0; j < MESH_N_PCTS; j++)
-			mesh_csv_pct(out, p, mesh_pcts[j]);
-		fprintf(out, ",%s\n", p->outlier ? "yes" : "no");
+		w.p = &m->pairs[i];
+		mesh_csv_row(out, &w);
 	}
 }
 
@@ -432,16 +572,28 @@ static void om_label(FILE *out, const char *v)
 	}
 }
 
-/* {src="..",dst="..",sl="..",tclass=".." and @more (may be ""). */
+/* {src="..",dst="..",sl="..",tclass=".." (the pair's label fields) and @more (may be ""). */
 static void om_labels(FILE *out, const struct mesh_run *m, const struct mesh_pair *p,
 		      const char *more)
 {
-	fputs("{src=\"", out);
-	om_label(out, m->o->hosts[p->src]);
-	fputs("\",dst=\"", out);
-	om_label(out, m->o->hosts[p->dst]);
-	fprintf(out, "\",sl=\"%d\",tclass=\"%d\"%s}", m->o->classes[p->cls].sl,
-		m->o->classes[p->cls].tclass, more);
+	const struct report_num plain = { .scale = 1, .prec = 0, .plus = false };
+	const struct mesh_row w = { m, p };
+	struct report_value v;
+	const char *sep = "{";
+	char text[256];
+	size_t k;
+
+	for (k = 0; k < N_PAIR_FIELDS; k++) {
+		if (!pair_fields[k].label)
+			continue;
+		mesh_get(&pair_fields[k], &w, &v);
+		report_value_text(&v, &plain, text, sizeof(text));
+		fprintf(out, "%s%s=\"", sep, pair_fields[k].key);
+		om_label(out, text);
+		fputc('"', out);
+		sep = ",";
+	}
+	fprintf(out, "%s}", more);
 }
 
 /* One pair's summary: its resolved quantiles, the count and sum of its resolved RTTs. */

@@ -301,6 +301,45 @@ static void om_mesh(struct mesh_run *m, struct mesh_opts *o)
 	assert_int_equal(mesh_outliers(m), 0);
 }
 
+/*
+ * A pair's description (report_mesh_fields) and mesh.schema.json name the
+ * same keys: each JSON key is a property of $defs/pair and each property
+ * is described once; each CSV column reads a figure and is named once;
+ * the OpenMetrics labels are JSON keys too.
+ */
+static void test_pair_fields_match_schema(void **state)
+{
+	const char *top = getenv("TEST_TOP"), *key;
+	const struct report_mesh_field *f;
+	json_t *schema, *props, *v;
+	char path[4096];
+	size_t n, i, j, found;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/schema/mesh.schema.json", top ? top : ".");
+	assert_non_null(schema = json_load_file(path, 0, NULL));
+	props = json_object_get(json_object_get(json_object_get(schema, "$defs"), "pair"),
+				"properties");
+	assert_non_null(props);
+	f = report_mesh_fields(&n);
+	for (i = 0; i < n; i++) {
+		if (f[i].key && !json_object_get(props, f[i].key))
+			fail_msg("pair field %s is not in mesh.schema.json's pair", f[i].key);
+		if (!f[i].get || (!f[i].key && !f[i].csv) || (f[i].label && !f[i].key))
+			fail_msg("pair field %zu reads nothing or is named nowhere", i);
+		for (j = 0; f[i].csv && j < i; j++)
+			if (f[j].csv && !strcmp(f[i].csv, f[j].csv))
+				fail_msg("CSV column %s is named twice", f[i].csv);
+	}
+	json_object_foreach(props, key, v) {
+		for (found = 0, i = 0; i < n; i++)
+			found += f[i].key && !strcmp(f[i].key, key);
+		if (found != 1)
+			fail_msg("mesh.schema.json's pair property %s is not described once", key);
+	}
+	json_decref(schema);
+}
+
 static void test_openmetrics(void **state)
 {
 	struct mesh_opts o;
@@ -344,6 +383,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_outlier_floor),
 		cmocka_unit_test(test_outlier_class),
 		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_pair_fields_match_schema),
 		cmocka_unit_test(test_locate),
 	};
 	struct mesh_report_info info = { .source = "--hosts" };
