@@ -7,8 +7,12 @@
  * the --json-stream of lat, bw and mesh.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/clock.h"
+#include "base/errbuf.h"
 #include "base/jsonfile.h"
 #include "base/log.h"
 #include "base/opts.h"
@@ -144,9 +148,32 @@ int cmd_parsed(const struct opts_usage *u, int ret, bool help, const char *err)
 	return -1;
 }
 
+/* An output file: @path, or stdout for "-"; NULL with the reason in @err. */
+static FILE *cmd_file_open(const char *path, char *err, size_t errlen)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f)
+		errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
+	return f;
+}
+
+int cmd_run_begin(const struct flow_opts *f, char *err, size_t errlen)
+{
+	int ret;
+
+	if (f->json_path) {
+		ret = jsonfile_check(f->json_path, err, errlen);
+		if (ret)
+			return ret;
+	}
+	srand48(getpid() ^ (long)clock_read_monotonic_ns());
+	return 0;
+}
+
 int cmd_run_csv(const struct flow_opts *f, int ret, FILE **csv, char *err, size_t errlen)
 {
-	*csv = !ret && f->csv_path ? client_file_open(f->csv_path, err, errlen) : NULL;
+	*csv = !ret && f->csv_path ? cmd_file_open(f->csv_path, err, errlen) : NULL;
 	return !ret && f->csv_path && !*csv ? -EIO : ret;
 }
 

@@ -73,7 +73,9 @@ bool cmd_stdout_taken(const struct flow_opts *f);
 
 /*
  * What lat and bw do alike around the run engine (engine/run.h).
- * cmd_run_csv: after the prepare gave @ret, --csv's file (@f->csv_path,
+ * cmd_run_begin: before the run, refuse a --json path that cannot be
+ * written (a missing directory must not cost the results) and seed the
+ * PSN generator; 0, or -errno with the reason in @err. cmd_run_csv: after the prepare gave @ret, --csv's file (@f->csv_path,
  * NULL: none) opened into *@csv (NULL when not); @ret, or -EIO with the
  * reason in @err. cmd_run_failed: a run whose prepare failed with @ret
  * (@err): the error logged, cmd_failed_stream() with the stream's @end;
@@ -87,6 +89,7 @@ bool cmd_stdout_taken(const struct flow_opts *f);
  * on; else the exit status, the usage error reported or --help given. */
 int cmd_parsed(const struct opts_usage *u, int ret, bool help, const char *err);
 struct run_common;
+int cmd_run_begin(const struct flow_opts *f, char *err, size_t errlen);
 int cmd_run_csv(const struct flow_opts *f, int ret, FILE **csv, char *err, size_t errlen);
 int cmd_run_failed(const struct flow_opts *f, const char *command, int ret, const char *err,
 		   struct cmd_stream *s, json_t *end);

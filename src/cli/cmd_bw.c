@@ -88,7 +88,7 @@ int cmd_bw(int argc, char **argv)
 	ret = cmd_parsed(&bw_opts_usage, ret, o.help, err);
 	if (ret >= 0)
 		return ret;
-	if (client_begin(&o.flow, err, sizeof(err))) {
+	if (cmd_run_begin(&o.flow, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}

@@ -112,7 +112,7 @@ int cmd_lat(int argc, char **argv)
 		return cmd_failed_json(o.flow.json_path, "lat", err, RPERF_EXIT_USAGE);
 	}
 	fl.ref = o.reference_path ? &ref : NULL;
-	if (client_begin(&o.flow, err, sizeof(err))) {
+	if (cmd_run_begin(&o.flow, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}

@@ -15,7 +15,6 @@
 #include "engine/client.h"
 #include "base/clock.h"
 #include "base/errbuf.h"
-#include "base/jsonfile.h"
 #include "base/pin.h"
 
 struct verbs_path client_path(const struct flow_opts *o)
@@ -195,29 +194,7 @@ int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsign
 	return pin_thread(cpu, err, errlen) ?: cpu;
 }
 
-FILE *client_file_open(const char *path, char *err, size_t errlen)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-
-	if (!f)
-		errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
-	return f;
-}
-
 bool client_error_is_usage(int ret)
 {
 	return ret == -ENODEV || ret == -EINVAL || ret == -EMSGSIZE;
-}
-
-int client_begin(const struct flow_opts *o, char *err, size_t errlen)
-{
-	int ret;
-
-	if (o->json_path) {
-		ret = jsonfile_check(o->json_path, err, errlen);
-		if (ret)
-			return ret;
-	}
-	srand48(getpid() ^ (long)clock_read_monotonic_ns());
-	return 0;
 }

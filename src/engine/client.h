@@ -72,20 +72,10 @@ int client_connect(const struct flow_opts *o, struct conn_cm *cm, struct verbs_q
 int client_pin_worker(const struct flow_opts *o, struct ibv_context *ctx, unsigned index,
 		      char *err, size_t errlen);
 
-/* An output file: @path, or stdout for "-"; NULL with the reason in @err. */
-FILE *client_file_open(const char *path, char *err, size_t errlen);
-
 /*
  * Whether a setup error is the user's (a device, port or size that does
  * not exist or fit: bad usage) rather than the world's (a failure).
  */
 bool client_error_is_usage(int ret);
-
-/*
- * Before a client command's run: refuse a --json path that cannot be
- * written (a missing directory must not cost the results) and seed the
- * PSN generator. 0, or -errno with the reason in @err.
- */
-int client_begin(const struct flow_opts *o, char *err, size_t errlen);
 
 #endif
