@@ -14,7 +14,10 @@ N=200
 in_vm_bg h1 "$RPERF lat $LAT_OPTS --timeout 60 --json \$RPERF_LAB_RESULTS/cm.json --rdma-cm \
 	--sl 2 --tclass 32 -n $N -s 64 h2 2>&1" "$WORK/cm.out"
 client=${BG_PIDS[-1]}
-in_vm h1 'for i in $(seq 300); do pgrep -f "rperf lat" >/dev/null && exit 0; sleep 0.1; done; exit 1' ||
+# By its process name (the binary's, as the kernel keeps it: 15 characters),
+# not its command line, which this loop's own shell carries too.
+comm=$(basename "$RPERF" | cut -c1-15)
+in_vm h1 "for i in \$(seq 300); do pgrep -x '$comm' >/dev/null && exit 0; sleep 0.1; done; exit 1" ||
 	fail "rperf lat --rdma-cm did not start"
 sleep 2
 kill -0 "$client" 2>/dev/null ||
