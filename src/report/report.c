@@ -422,7 +422,7 @@ static void lat_cell(FILE *out, const struct report_field *f, const struct repor
 	if (f->kind == RF_COUNT)
 		fprintf(out, " %10.0f", fig->ns);
 	else if (fig->state == HIST_Q_RESOLVED)
-		fprintf(out, " %10.3f", fig->ns / 1e3);
+		fprintf(out, " %10.3f", report_us(fig->ns));
 	else
 		fprintf(out, " %10s", fig->state == HIST_Q_TOO_FEW ? "too few" : "unresolved");
 }
@@ -443,11 +443,11 @@ static void lat_ci_cell(FILE *out, const struct report_figure *fig, uint64_t unr
 	if (fig->q.lo_unresolved)
 		snprintf(lo, sizeof(lo), "?");
 	else if (fig->q.lo_rank)
-		snprintf(lo, sizeof(lo), "%.3f", fig->lo_ns / 1e3);
+		snprintf(lo, sizeof(lo), "%.3f", report_us(fig->lo_ns));
 	if (fig->q.hi_rank <= unresolved)
 		snprintf(hi, sizeof(hi), "?");
 	else if (fig->q.hi_rank <= n)
-		snprintf(hi, sizeof(hi), "%.3f", fig->hi_ns / 1e3);
+		snprintf(hi, sizeof(hi), "%.3f", report_us(fig->hi_ns));
 	snprintf(cell, sizeof(cell), "[%s, %s]", lo, hi);
 	fprintf(out, " %21s", cell);
 }
@@ -524,10 +524,10 @@ static void lat_ref_cell(FILE *out, const struct ref_diff *d)
 		return;
 	}
 	if (d->has_lo)
-		snprintf(lo, sizeof(lo), "%.3f", d->lo_ns / 1e3);
+		snprintf(lo, sizeof(lo), "%.3f", report_us(d->lo_ns));
 	if (d->has_hi)
-		snprintf(hi, sizeof(hi), "%.3f", d->hi_ns / 1e3);
-	snprintf(cell, sizeof(cell), "%.3f [%s, %s]", d->value_ns / 1e3, lo, hi);
+		snprintf(hi, sizeof(hi), "%.3f", report_us(d->hi_ns));
+	snprintf(cell, sizeof(cell), "%.3f [%s, %s]", report_us(d->value_ns), lo, hi);
 	fprintf(out, " %31s", cell);
 }
 
@@ -704,12 +704,12 @@ void report_server_table(FILE *out, const struct sink *s, double elapsed_s)
 
 static double gbps(uint64_t bytes, double s)
 {
-	return s > 0 ? (double)bytes * 8 / s / 1e9 : 0;
+	return s > 0 ? report_bps_gbps((double)bytes * 8 / s) : 0;
 }
 
 static double mpps(uint64_t msgs, double s)
 {
-	return s > 0 ? (double)msgs / s / 1e6 : 0;
+	return s > 0 ? (double)msgs / s / 1e6 : 0;	/* millions of messages a second */
 }
 
 /*

@@ -28,7 +28,7 @@ static double impact_value(const struct converge_class *c, size_t i)
 /* A paced bursty flow's duty cycle as the destination saw it. */
 bool converge_flow_duty(const struct converge_flow *f, double *duty)
 {
-	*duty = f->rate_bps ? f->gbps * 1e9 / (double)f->rate_bps : 0;
+	*duty = f->rate_bps ? f->gbps / report_bps_gbps((double)f->rate_bps) : 0;
 	return f->rate_bps > 0 && f->duty_cycle < 1;
 }
 
@@ -239,8 +239,8 @@ static void converge_backlog_notes(FILE *out, const struct converge_report_info 
 		fprintf(out, "%s %d: taken as saturating, it was not kept backlogged: %.1f %% "
 			"against %.1f %% analyzed (%+.1f points); its flows sent %.3f Mb/s over "
 			"their run and it received %.3f Mb/s", info->ets ? "band" : "sl", c->key,
-			c->share_pct, c->analyzed_pct, c->diff_pp, c->sent_gbps * 1000,
-			c->gbps * 1000);
+			c->share_pct, c->analyzed_pct, c->diff_pp, report_mbps(c->sent_gbps),
+			report_mbps(c->gbps));
 		if (c->has_retrans)
 			fprintf(out, ", with %" PRIu64 " retransmission%s on their hosts' ports",
 				c->retrans, c->retrans == 1 ? "" : "s");
@@ -343,7 +343,7 @@ static void converge_impact_lines(FILE *out, const struct converge_report_info *
 		f = &st->flows[k];
 		if (f->ran && f->has_isolated && f->isolated_gbps > 0)
 			fprintf(out, "impact, flow %s: %.3f Mb/s loaded, %.3f alone (%.2fx)\n",
-				f->name, f->gbps * 1000, f->isolated_gbps * 1000,
+				f->name, report_mbps(f->gbps), report_mbps(f->isolated_gbps),
 				f->gbps / f->isolated_gbps);
 	}
 }
@@ -379,7 +379,7 @@ static void converge_port_rows(FILE *out, const struct converge_report_info *inf
 	}
 	if (st->n_ports < 2)
 		return;
-	fprintf(out, "into %s %.3f Mb/s in %.2f s", port->host, port->total_gbps * 1000,
+	fprintf(out, "into %s %.3f Mb/s in %.2f s", port->host, report_mbps(port->total_gbps),
 		port->window_s);
 	if (info->arbitration)
 		fprintf(out, "%s", !port->compared ? "; not compared: no class saturates it" :
@@ -399,8 +399,8 @@ static void converge_duty_lines(FILE *out, const struct converge_step *st)
 		f = &st->flows[k];
 		if (f->ran && converge_flow_duty(f, &duty))
 			fprintf(out, "flow %s: duty cycle %.3f measured (%.3f Mb/s at %.3f Mb/s "
-				"paced), %.3f configured\n", f->name, duty, f->gbps * 1000,
-				(double)f->rate_bps / 1e6, f->duty_cycle);
+				"paced), %.3f configured\n", f->name, duty, report_mbps(f->gbps),
+				report_bps_mbps((double)f->rate_bps), f->duty_cycle);
 	}
 }
 
@@ -436,7 +436,7 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		}
 		for (k = 0; k < st->n_ports; k++)
 			converge_port_rows(out, info, st, k);
-		fprintf(out, "total %.3f Mb/s in %.2f s%s", st->total_gbps * 1000, st->window_s,
+		fprintf(out, "total %.3f Mb/s in %.2f s%s", report_mbps(st->total_gbps), st->window_s,
 			st->cut_short ? " (cut short)" : "");
 		if (!st->compared && info->arbitration)
 			fprintf(out, "; not compared: no class saturates %s",

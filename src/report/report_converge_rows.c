@@ -283,8 +283,9 @@ static void get_switch_diff(const struct converge_row *w, struct report_value *v
 	rv_real_or_null(v, C(w)->has_switch, C(w)->switch_diff_pp);
 }
 
-/* Tables' units: the JSON's ns as us, at one digit; one digit. */
+/* Tables' units: the JSON's ns as us, its Gb/s as Mb/s; one digit. */
 #define US		{ .scale = 1e-3, .prec = 1, .plus = false }
+#define MBPS		{ .scale = 1e3, .prec = 3, .plus = false }
 #define P1		{ .scale = 1, .prec = 1, .plus = false }
 
 /* Per class, in the CSV's order: a step's classes[], its table, its CSV. */
@@ -305,15 +306,15 @@ static const struct report_converge_field class_fields[] = {
 	{ .csv = "p99_9_ns", .csv_prec = 1, .head = "p99.9_us", .width = 9, .num = US,
 	  .get = get_p99_9 },
 	{ .key = "bytes", .get = get_bytes },
-	{ .key = "gbps", .csv = "gbps", .csv_prec = 6, .head = "Mb/s", .width = 10, .num = { .scale = 1e3, .prec = 3 },
+	{ .key = "gbps", .csv = "gbps", .csv_prec = 6, .head = "Mb/s", .width = 10, .num = MBPS,
 	  .get = get_gbps },
 	{ .key = "share_pct", .csv = "share_pct", .csv_prec = 2, .head = "share%", .width = 8, .num = P1,
 	  .get = get_share },
-	{ .key = "analyzed_pct", .csv = "analyzed_pct", .csv_prec = 2, .head = "analyzd%", .width = 8, .num = P1,
-	  .get = get_analyzed },
+	{ .key = "analyzed_pct", .csv = "analyzed_pct", .csv_prec = 2, .head = "analyzd%",
+	  .width = 8, .num = P1, .get = get_analyzed },
 	{ .head = "share 95% CI", .width = 13, .num = P1, .get = get_ci },
-	{ .key = "diff_pp", .csv = "diff_pp", .csv_prec = 2, .head = "diff", .width = 7, .num = { .prec = 1, .plus = true },
-	  .get = get_diff },
+	{ .key = "diff_pp", .csv = "diff_pp", .csv_prec = 2, .head = "diff", .width = 7,
+	  .num = { .scale = 1, .prec = 1, .plus = true }, .get = get_diff },
 	{ .key = "within", .csv = "within", .get = get_within },
 	{ .csv = "window_s", .csv_prec = 3, .get = get_window },
 	{ .csv = "cut_short", .get = get_cut_short },
@@ -397,7 +398,7 @@ static void get_flow_gbps(const struct converge_row *w, struct report_value *v)
 /* Its configured rate; null when unpaced. */
 static void get_rate(const struct converge_row *w, struct report_value *v)
 {
-	rv_real_or_null(v, F(w)->rate_bps > 0, (double)F(w)->rate_bps / 1e9);
+	rv_real_or_null(v, F(w)->rate_bps > 0, report_bps_gbps((double)F(w)->rate_bps));
 }
 
 static void get_duty(const struct converge_row *w, struct report_value *v)
@@ -495,6 +496,7 @@ static const struct report_converge_field flow_fields[] = {
 
 #undef F
 #undef US
+#undef MBPS
 #undef P1
 
 #define N_OF(a)		(sizeof(a) / sizeof((a)[0]))

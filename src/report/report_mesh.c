@@ -409,7 +409,7 @@ static void mesh_cell(FILE *out, const struct mesh_pair *p, const char *key)
 
 	mesh_figure(p, key, &fig);
 	if (fig.state == HIST_Q_RESOLVED)
-		snprintf(cell, sizeof(cell), "%.2f%s", fig.ns / 1e3,
+		snprintf(cell, sizeof(cell), "%.2f%s", report_us(fig.ns),
 			 p->outlier && !strcmp(key, "p50") ? "*" : "");
 	else
 		snprintf(cell, sizeof(cell), "%s", fig.state == HIST_Q_UNRESOLVED ? "unres" :
@@ -456,7 +456,7 @@ static void mesh_table_errors(FILE *out, const struct mesh_run *m)
 static void mesh_us(char *buf, size_t len, double ns)
 {
 	if (isfinite(ns))
-		snprintf(buf, len, "%.3f", ns / 1e3);
+		snprintf(buf, len, "%.3f", report_us(ns));
 	else
 		snprintf(buf, len, "%s", isnan(ns) ? "-" : "inf");
 }
@@ -486,7 +486,7 @@ static void mesh_table_hops(FILE *out, const struct mesh_run *m, size_t k)
 			lo, hi, h->slow ? " SLOW" : "", h->why);
 	}
 	fprintf(out, "residual %.3f us RMS over %zu pairs (%zu unresolved left out%s), rank %zu%s\n",
-		l->res.residual_rms_ns / 1e3, l->res.n_used, l->res.n_unresolved,
+		report_us(l->res.residual_rms_ns), l->res.n_used, l->res.n_unresolved,
 		m->o->n_refs ? ", as the excess over the reference" : "", l->res.rank,
 		l->res.ecmp ? "; ECMP: some pairs have several shortest paths, one was taken" : "");
 }
@@ -614,14 +614,14 @@ static void om_summary(FILE *out, const struct mesh_run *m, const struct mesh_pa
 		snprintf(more, sizeof(more), ",quantile=\"%s\"", q[j]);
 		fputs("rperf_mesh_rtt_seconds", out);
 		om_labels(out, m, p, more);
-		fprintf(out, " %.9g\n", fig.ns / 1e9);
+		fprintf(out, " %.9g\n", report_s(fig.ns));
 	}
 	n = hist_count(p->rtt_ns) - hist_zeros(p->rtt_ns);
 	fputs("rperf_mesh_rtt_seconds_count", out);
 	om_labels(out, m, p, "");
 	fprintf(out, " %" PRIu64 "\nrperf_mesh_rtt_seconds_sum", n);
 	om_labels(out, m, p, "");
-	fprintf(out, " %.9g\n", hist_mean(p->rtt_ns) * (double)hist_count(p->rtt_ns) / 1e9);
+	fprintf(out, " %.9g\n", report_s(hist_mean(p->rtt_ns) * (double)hist_count(p->rtt_ns)));
 }
 
 /* A gauge per pair: @what of each. */
@@ -666,7 +666,7 @@ static void om_hops(FILE *out, const struct mesh_run *m)
 				if (pass)
 					fprintf(out, "%d\n", h->slow);
 				else
-					fprintf(out, "%.9g\n", h->est_ns / 1e9);
+					fprintf(out, "%.9g\n", report_s(h->est_ns));
 			}
 	}
 }
@@ -714,7 +714,7 @@ static int mesh_plot_fill_dat(FILE *f, void *arg)
 			if (s == d || fig.state != HIST_Q_RESOLVED)
 				fprintf(f, "%sNaN", d ? " " : "");
 			else
-				fprintf(f, "%s%.3f", d ? " " : "", fig.ns / 1e3);
+				fprintf(f, "%s%.3f", d ? " " : "", report_us(fig.ns));
 		}
 		fputc('\n', f);
 	}

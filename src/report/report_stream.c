@@ -93,7 +93,7 @@ static void progress_figure(FILE *out, const struct flow_result *r, const struct
 
 	report_hist_figure(r->rtt, hist_zeros(r->rtt), f, clk, &fig);
 	if (fig.state == HIST_Q_RESOLVED)
-		fprintf(out, "  %s %.3f us", f->head, fig.ns / 1e3);
+		fprintf(out, "  %s %.3f us", f->head, report_us(fig.ns));
 	else
 		fprintf(out, "  %s %s", f->head, report_state_word(fig.state));
 }

@@ -8,6 +8,31 @@
 
 #include "report/value.h"
 
+double report_us(double ns)
+{
+	return ns / 1e3;
+}
+
+double report_s(double ns)
+{
+	return ns / 1e9;
+}
+
+double report_mbps(double gbps)
+{
+	return gbps * 1e3;
+}
+
+double report_bps_gbps(double bps)
+{
+	return bps / 1e9;
+}
+
+double report_bps_mbps(double bps)
+{
+	return bps / 1e6;
+}
+
 void rv_int(struct report_value *v, long long n)
 {
 	v->type = RV_INT;

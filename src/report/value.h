@@ -44,6 +44,17 @@ struct report_num {
 	bool plus;
 };
 
+/*
+ * The one place the report changes a figure's unit for its reader: the
+ * JSON's ns as us or s, its Gb/s as Mb/s, a configured bit/s as Gb/s or
+ * Mb/s. (Ticks become ns before the report: engine/figures.)
+ */
+double report_us(double ns);
+double report_s(double ns);
+double report_mbps(double gbps);
+double report_bps_gbps(double bps);
+double report_bps_mbps(double bps);
+
 /* Set @v to integer @n, real @x, a boolean, a string, null (a figure
  * that is not there; @word: the table's word for why, or NULL for "-"). */
 void rv_int(struct report_value *v, long long n);
