@@ -3,7 +3,10 @@
  * The converge report: per step, each class's tail latency, bandwidth and
  * measured share against the analyzed one, with the flows behind them, as
  * JSON, a table and CSV. Apart because steps, classes and the comparison
- * with the analysis are converge's alone.
+ * with the analysis are converge's alone. Here: the document around the
+ * rows (config, steps, ports, the verdicts), the table's lines and notes;
+ * a class's and a flow's figures are described once in
+ * report_converge_rows.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,7 +23,7 @@ static const char *converge_class_kind(const struct converge_report_info *info)
 	return info->ets ? "band" : "sl";
 }
 
-static double impact_value(const struct converge_class *c, size_t i)
+double converge_impact(const struct converge_class *c, size_t i)
 {
 	return i == 0 ? c->impact_p50 : i == 1 ? c->impact_p99 : c->impact_p99_9;
 }
@@ -325,7 +328,7 @@ static void converge_impact_line(FILE *out, const struct converge_report_info *i
 		if (c->impact_why[i])
 			fprintf(out, "%s %s none (%s)", i ? "," : "", names[i], c->impact_why[i]);
 		else
-			fprintf(out, "%s %s %.2fx", i ? "," : "", names[i], impact_value(c, i));
+			fprintf(out, "%s %s %.2fx", i ? "," : "", names[i], converge_impact(c, i));
 	fputc('\n', out);
 }
 

@@ -162,9 +162,7 @@ static void get_baseline_flow(const struct converge_row *w, struct report_value 
 /* Impact factor @i (p50, p99, p99.9): null where there is none. */
 static void class_impact(const struct converge_row *w, size_t i, struct report_value *v)
 {
-	const double x[3] = { C(w)->impact_p50, C(w)->impact_p99, C(w)->impact_p99_9 };
-
-	rv_real_or_null(v, C(w)->has_impact && !C(w)->impact_why[i], x[i]);
+	rv_real_or_null(v, C(w)->has_impact && !C(w)->impact_why[i], converge_impact(C(w), i));
 }
 
 static void get_impact_p50(const struct converge_row *w, struct report_value *v)
