@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * What the lat and bw runs share (run.h): the device, clock and path of
- * a run, and the size sweep.
+ * What the lat and bw runs and a source share (run.h, run_int.h): the
+ * device, clock and path of a run, the size sweep, the workers' thread
+ * start and join, and the lat and bw bodies.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "base/stop.h"
 #include "engine/client.h"
-#include "engine/run.h"
+#include "engine/run_int.h"
 
 size_t run_sweep_sizes(size_t max_bytes, size_t *sizes, size_t cap)
 {
@@ -39,7 +39,6 @@ unsigned run_workers_start(void *ws, size_t stride, unsigned n, void *(*main)(vo
 		if (ret) {
 			w->status = -ret;
 			snprintf(w->err, sizeof(w->err), "cannot start a thread: %s", strerror(ret));
-			stop_request();
 			break;
 		}
 	}
@@ -61,6 +60,42 @@ void run_workers_end(struct run_common *c, void *ws, size_t stride, unsigned n,
 		run_env_worker(&c->env, i, w->cpu);
 	}
 	c->got_huge = n && run_worker_at(ws, stride, 0)->got_huge;
+}
+
+_Static_assert(sizeof(((struct run_worker *)0)->err) ==
+	       sizeof(((struct flow_result *)0)->error), "an engine's error is a worker's");
+
+/*
+ * The probe @p's window (@pc) or else the load @l's run (@lc) into @res
+ * (its first result the worker's), with @dev's retransmission counters
+ * around it; the engine's error into w->err. As run_lat_body().
+ */
+static int run_body(struct run_worker *w, const struct verbs_dev *dev, struct probe *p,
+		    const struct probe_cfg *pc, struct load *l, const struct load_cfg *lc,
+		    struct flow_result *res)
+{
+	struct verbs_counters before, after;
+	int ret;
+
+	verbs_counters_read(dev, &before);
+	ret = p ? probe_run(p, pc, res) : load_run(l, lc, res);
+	if (!verbs_counters_read(dev, &after))
+		res[0].retrans = verbs_counters_retrans(&before, &after);
+	if (ret)
+		memcpy(w->err, res[0].error, sizeof(w->err));
+	return ret;
+}
+
+int run_lat_body(struct run_worker *w, const struct verbs_dev *dev, struct probe *p,
+		 const struct probe_cfg *cfg, struct flow_result *res)
+{
+	return run_body(w, dev, p, cfg, NULL, NULL, res);
+}
+
+int run_bw_body(struct run_worker *w, const struct verbs_dev *dev, struct load *l,
+		const struct load_cfg *cfg, struct flow_result *res)
+{
+	return run_body(w, dev, NULL, NULL, l, cfg, res);
 }
 
 void run_load_cfg_init(struct load_cfg *cfg, const struct flow_spec *spec,

@@ -10,7 +10,10 @@
  * and error buffers.
  *
  * A source (run_src_*, below) is the same workers for a caller that
- * holds the device and clock and connects its own way (rperf agent).
+ * holds the device and clock and connects its own way (rperf agent):
+ * its threads start and run their probe or load as the lat and bw runs'
+ * do (the bodies in run_int.h), but made and connected up front and
+ * started by a gate.
  *
  * Use: run_*_prepare() (0 or -errno with the reason in @err; the setup
  * errors that are the user's tell by client_error_is_usage()), then
@@ -55,28 +58,6 @@ struct run_common {
 	const char *error;		/* the first worker's error; NULL: none */
 	bool got_huge;			/* worker 0's buffers are on huge pages */
 };
-
-/* What each worker of a run has, first in its own struct. */
-struct run_worker {
-	pthread_t tid;
-	unsigned index;
-	int status;			/* 0 or -errno with err */
-	char err[256];
-	bool got_huge;			/* its buffers are on huge pages */
-	int cpu;			/* where it was pinned; -1: not */
-};
-
-/*
- * Start @n workers on @main: the i-th is at @ws + i * @stride, a struct
- * whose first member is a struct run_worker, given to @main. A thread
- * that cannot start is its worker's error and stops the others (a stop
- * request). Returns how many started.
- */
-unsigned run_workers_start(void *ws, size_t stride, unsigned n, void *(*main)(void *));
-/* Join the @started of @n workers; the first error, worker 0's huge
- * pages and each worker's CPU into @c. */
-void run_workers_end(struct run_common *c, void *ws, size_t stride, unsigned n,
-		     unsigned started);
 
 /*
  * A flow's load, as every bw source runs it (rperf bw's workers, an
@@ -254,7 +235,8 @@ struct run_src {
 	const struct run_src_cfg *cfg;
 	struct run_src_worker *w;
 	unsigned n_w;			/* made (and connected, but maybe the last) */
-	/* after run_src_finish(): the workers' results merged */
+	/* after run_src_finish(): the workers' results merged (retrans: the
+	 * most any worker's window saw on the port; they overlap) */
 	struct flow_result total;
 	bool total_ok;
 	const char *error;		/* the first worker's error; NULL: none */
@@ -266,7 +248,9 @@ struct run_src {
 /* Make, pin and connect the workers of @cfg's flow; no thread yet. 0 or
  * -errno with the reason in @err; run_src_release() in any case. */
 int run_src_prepare(struct run_src *r, const struct run_src_cfg *cfg, char *err, size_t errlen);
-/* Start each worker's thread, which pins itself and waits at the gate. */
+/* Start each worker's thread, which pins itself and waits at the gate.
+ * 0, or -errno with the reason in @err when one cannot start (no stop
+ * request: the caller ends the step; those started are joined as ever). */
 int run_src_launch(struct run_src *r, char *err, size_t errlen);
 /* The workers' sockets to the peer, in worker order; how many (<= @cap). */
 size_t run_src_fds(const struct run_src *r, int *fds, size_t cap);

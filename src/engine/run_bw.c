@@ -15,7 +15,7 @@
 #include "engine/client.h"
 #include "engine/figures.h"
 #include "engine/load.h"
-#include "engine/run.h"
+#include "engine/run_int.h"
 
 struct run_bw_worker {
 	struct run_worker base;		/* first: run_workers_start() */
@@ -29,7 +29,6 @@ static int run_bw_worker_run(struct run_bw_worker *w)
 {
 	struct run_bw *run = w->run;
 	const struct run_bw_cfg *o = run->cfg;
-	struct verbs_counters before, after;
 	struct load_cfg cfg = {
 		.tx_depth = o->tx_depth,
 		.batch = o->batch,
@@ -58,13 +57,7 @@ static int run_bw_worker_run(struct run_bw_worker *w)
 		if (ret)
 			return ret;
 	}
-	verbs_counters_read(&run->c.dev, &before);
-	ret = load_run(&w->load, &cfg, w->bc.res);
-	if (!verbs_counters_read(&run->c.dev, &after))
-		w->bc.res[0].retrans = verbs_counters_retrans(&before, &after);
-	if (ret)
-		memcpy(w->base.err, w->bc.res[0].error, sizeof(w->base.err));
-	return ret;
+	return run_bw_body(&w->base, &run->c.dev, &w->load, &cfg, w->bc.res);
 }
 
 static void *run_bw_worker_main(void *arg)
@@ -175,6 +168,8 @@ void run_bw_go(struct run_bw *r)
 	for (i = 0; i < n; i++)
 		r->w[i].run = r;
 	started = run_workers_start(r->w, sizeof(*r->w), n, run_bw_worker_main);
+	if (started < n)
+		stop_request();		/* the others end too: the run is short a worker */
 	set = run_bw_set(r, started, c);
 	r->n_iv = bw_client_follow(&set, r->iv, r->cfg->on_interval, r->cfg->arg);
 	run_workers_end(&r->c, r->w, sizeof(*r->w), n, started);

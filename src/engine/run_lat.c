@@ -13,7 +13,7 @@
 #include "base/hist.h"
 #include "base/stop.h"
 #include "engine/client.h"
-#include "engine/run.h"
+#include "engine/run_int.h"
 
 struct run_lat_worker {
 	struct run_worker base;		/* first: run_workers_start() */
@@ -53,7 +53,6 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 {
 	struct run_lat *run = w->run;
 	const struct run_lat_cfg *o = run->cfg;
-	struct verbs_counters before, after;
 	struct probe_cfg cfg = {
 		.iterations = o->iterations,
 		.duration_ticks = clock_ns_to_ticks(&run->c.clk, o->duration_s * 1e9),
@@ -77,14 +76,9 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 		w->n_res = k + 1;
 		w->size_bytes = run->sizes[k];
 		run_probe_cfg_init(&cfg, w->size_bytes, &run->c.clk, &run->c.path);
-		verbs_counters_read(&run->c.dev, &before);
-		ret = probe_run(p, &cfg, res);
-		if (!verbs_counters_read(&run->c.dev, &after))
-			res->retrans = verbs_counters_retrans(&before, &after);
-		if (ret) {
-			memcpy(w->base.err, res->error, sizeof(w->base.err));
+		ret = run_lat_body(&w->base, &run->c.dev, p, &cfg, res);
+		if (ret)
 			return ret;
-		}
 		run_lat_size_ended(w, k);
 	}
 	return 0;
@@ -228,6 +222,8 @@ void run_lat_go(struct run_lat *r)
 	for (i = 0; i < n; i++)
 		r->w[i].run = r;
 	started = run_workers_start(r->w, sizeof(*r->w), n, run_lat_worker_main);
+	if (started < n)
+		stop_request();		/* the others end too: the run is short a worker */
 	run_workers_end(&r->c, r->w, sizeof(*r->w), n, started);
 	run_lat_merge(r);
 	run_lat_judge(r);

@@ -3,7 +3,8 @@
  * The source run (run.h): one flow's workers on a borrowed device, each
  * a thread with its lat probe or its bw QPs, connected by the caller's
  * hook up front and started by a gate at one instant, through a timed
- * warm-up and the window.
+ * warm-up and the window. Their threads start, and their probe or load
+ * runs, as the lat and bw runs' do (run_int.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,10 +14,10 @@
 
 #include "base/errbuf.h"
 #include "base/pin.h"
-#include "engine/run.h"
+#include "engine/run_int.h"
 
 struct run_src_worker {
-	struct run_worker base;		/* status, err, cpu */
+	struct run_worker base;		/* first: run_workers_start() */
 	struct run_src *run;
 	struct probe probe;
 	bool probe_ok;
@@ -192,7 +193,8 @@ size_t run_src_fds(const struct run_src *r, int *fds, size_t cap)
 /* The workers                                                         */
 /* ------------------------------------------------------------------ */
 
-/* Warm-up, then the measured window, on the lat probe. */
+/* Warm-up, then the measured window, on the lat probe; each the lat
+ * body. 0 or -errno with w->base.err. */
 static int run_src_lat(struct run_src_worker *w, const struct run_gate *g)
 {
 	const struct run_src_cfg *o = w->run->cfg;
@@ -207,23 +209,27 @@ static int run_src_lat(struct run_src_worker *w, const struct run_gate *g)
 	int ret = 0;
 
 	run_probe_cfg_init(&cfg, o->spec->size_bytes, o->clk, o->path);
-	if (flow_result_init(&warm, cfg.size_bytes) || flow_result_init(&w->res, cfg.size_bytes))
+	if (flow_result_init(&w->res, cfg.size_bytes))
 		return errbuf_set(w->base.err, sizeof(w->base.err), -ENOMEM, "out of memory");
 	w->res_ok = true;
-	if (g->warmup_ns)
-		ret = probe_run(&w->probe, &cfg, &warm);
-	if (ret)
-		memcpy(w->res.error, warm.error, sizeof(w->res.error));
-	flow_result_release(&warm);
+	if (g->warmup_ns) {
+		if (flow_result_init(&warm, cfg.size_bytes))
+			return errbuf_set(w->base.err, sizeof(w->base.err), -ENOMEM,
+					  "out of memory");
+		ret = run_lat_body(&w->base, o->dev, &w->probe, &cfg, &warm);
+		flow_result_release(&warm);
+	}
 	if (ret)
 		return ret;
 	cfg.duration_ticks = clock_ns_to_ticks(o->clk, (double)g->duration_ns);
-	return probe_run(&w->probe, &cfg, &w->res);
+	return run_lat_body(&w->base, o->dev, &w->probe, &cfg, &w->res);
 }
 
 /*
- * The load for warm-up, window and the tail, in one run: the receiver
- * measures the window, and every QP stays backlogged across it.
+ * The load for warm-up, window and the tail, in one run of the bw body:
+ * the receiver measures the window, and every QP stays backlogged
+ * across it. The QPs' results merged into w->res; 0 or -errno with
+ * w->base.err.
  */
 static int run_src_bw(struct run_src_worker *w, const struct run_gate *g)
 {
@@ -249,13 +255,9 @@ static int run_src_bw(struct run_src_worker *w, const struct run_gate *g)
 	for (i = 0; i < qps; i++)
 		if (flow_result_init(&w->bw_res[i], o->spec->size_bytes))
 			return errbuf_set(err, sizeof(w->base.err), -ENOMEM, "out of memory");
-	ret = load_cfg_check(&cfg, err, sizeof(w->base.err));
-	if (!ret)
-		ret = load_run(&w->load, &cfg, w->bw_res);
-	if (ret && !err[0])
-		snprintf(err, sizeof(w->base.err), "%s", w->bw_res[0].error);
+	ret = run_bw_body(&w->base, o->dev, &w->load, &cfg, w->bw_res);
 	if (flow_result_init(&w->res, o->spec->size_bytes))
-		return ret;
+		return ret ? ret : errbuf_set(err, sizeof(w->base.err), -ENOMEM, "out of memory");
 	w->res_ok = true;
 	for (i = 0; i < qps; i++)
 		flow_result_merge(&w->res, &w->bw_res[i]);
@@ -279,8 +281,6 @@ static void *run_src_main(void *arg)
 		run_sleep_until(g->at_ns);
 		w->started_ns = run_now_ns();
 		w->base.status = w->run->cfg->bw ? run_src_bw(w, g) : run_src_lat(w, g);
-		if (w->base.status && !w->base.err[0])
-			snprintf(w->base.err, sizeof(w->base.err), "%s", w->res.error);
 	}
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -288,17 +288,17 @@ static void *run_src_main(void *arg)
 
 int run_src_launch(struct run_src *r, char *err, size_t errlen)
 {
-	unsigned i;
-	int ret;
+	unsigned i, started;
 
-	for (i = 0; i < r->n_w; i++) {
-		ret = pthread_create(&r->w[i].base.tid, NULL, run_src_main, &r->w[i]);
-		if (ret)
-			return errbuf_set(err, errlen, -ret, "cannot start a worker thread: %s",
-					  strerror(ret));
+	/* Not a stop request on a thread that cannot start: the process
+	 * serves on, and the caller ends the step. */
+	started = run_workers_start(r->w, sizeof(*r->w), r->n_w, run_src_main);
+	for (i = 0; i < started; i++)
 		r->w[i].running = true;
-	}
-	return 0;
+	if (started == r->n_w)
+		return 0;
+	return errbuf_set(err, errlen, r->w[started].base.status,
+			  "cannot start a worker thread: %s", strerror(-r->w[started].base.status));
 }
 
 /* ------------------------------------------------------------------ */
@@ -322,7 +322,7 @@ bool run_src_reap(struct run_src *r)
 void run_src_finish(struct run_src *r)
 {
 	const struct run_src_worker *w;
-	uint64_t at_ns = r->cfg->gate->at_ns;
+	uint64_t at_ns = r->cfg->gate->at_ns, retrans = 0;
 	unsigned i;
 
 	if (r->total_ok)
@@ -335,13 +335,17 @@ void run_src_finish(struct run_src *r)
 		r->started = r->started && w->started_ns;
 		if (w->started_ns > at_ns + r->late_ns)
 			r->late_ns = w->started_ns - at_ns;
-		if (w->res_ok)
+		if (w->res_ok) {
 			flow_result_merge(&r->total, &w->res);
+			retrans = w->res.retrans > retrans ? w->res.retrans : retrans;
+		}
 		if (w->base.status && !r->error) {
 			r->error = w->base.err;
 			r->stopped = w->base.status == -EINTR;
 		}
 	}
+	/* Port counters: the workers' windows overlap; never add them. */
+	r->total.retrans = retrans;
 }
 
 /* Worker @w's sockets, engines and results. */
