@@ -77,9 +77,10 @@ static int run_body(struct run_worker *w, const struct verbs_dev *dev, struct pr
 	struct verbs_counters before, after;
 	int ret;
 
-	verbs_counters_read(dev, &before);
+	if (dev)
+		verbs_counters_read(dev, &before);
 	ret = p ? probe_run(p, pc, res) : load_run(l, lc, res);
-	if (!verbs_counters_read(dev, &after))
+	if (dev && !verbs_counters_read(dev, &after))
 		res[0].retrans = verbs_counters_retrans(&before, &after);
 	if (ret)
 		memcpy(w->err, res[0].error, sizeof(w->err));

@@ -38,7 +38,8 @@ void run_workers_end(struct run_common *c, void *ws, size_t stride, unsigned n,
  * connected probe @p, as @cfg says (run_probe_cfg_init() and the
  * caller's duration or iterations, warm-up, control socket, stop and
  * yield), into @res (made, of cfg's size), with @dev's retransmission
- * counters read around it into res->retrans. 0, or the probe's -errno
+ * counters read around it into res->retrans (@dev NULL: not read; a
+ * read takes a millisecond on a slow host). 0, or the probe's -errno
  * with its error copied into w->err.
  */
 int run_lat_body(struct run_worker *w, const struct verbs_dev *dev, struct probe *p,
@@ -48,7 +49,7 @@ int run_lat_body(struct run_worker *w, const struct verbs_dev *dev, struct probe
  * as @cfg says (run_load_cfg_init() and the caller's depth, duration,
  * intervals, stop and yield), into @res (one made per QP), with @dev's
  * retransmission counters read around it into res[0].retrans (the
- * port's, once per worker). 0, or the load's -errno with its error
+ * port's, once per worker; @dev NULL: not read). 0, or the load's -errno with its error
  * copied into w->err.
  */
 int run_bw_body(struct run_worker *w, const struct verbs_dev *dev, struct load *l,
