@@ -235,8 +235,8 @@ struct run_src {
 	const struct run_src_cfg *cfg;
 	struct run_src_worker *w;
 	unsigned n_w;			/* made (and connected, but maybe the last) */
-	/* after run_src_finish(): the workers' results merged (retrans: the
-	 * most any worker's window saw on the port; they overlap) */
+	/* after run_src_finish(): the workers' results merged (no
+	 * retransmission counts: the caller counts its host's) */
 	struct flow_result total;
 	bool total_ok;
 	const char *error;		/* the first worker's error; NULL: none */

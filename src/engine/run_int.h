@@ -49,8 +49,8 @@ int run_lat_body(struct run_worker *w, const struct verbs_dev *dev, struct probe
  * as @cfg says (run_load_cfg_init() and the caller's depth, duration,
  * intervals, stop and yield), into @res (one made per QP), with @dev's
  * retransmission counters read around it into res[0].retrans (the
- * port's, once per worker; @dev NULL: not read). 0, or the load's -errno with its error
- * copied into w->err.
+ * port's, once per worker; @dev NULL: not read). 0, or the load's
+ * -errno with its error copied into w->err.
  */
 int run_bw_body(struct run_worker *w, const struct verbs_dev *dev, struct load *l,
 		const struct load_cfg *cfg, struct flow_result *res);

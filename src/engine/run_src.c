@@ -325,7 +325,7 @@ bool run_src_reap(struct run_src *r)
 void run_src_finish(struct run_src *r)
 {
 	const struct run_src_worker *w;
-	uint64_t at_ns = r->cfg->gate->at_ns, retrans = 0;
+	uint64_t at_ns = r->cfg->gate->at_ns;
 	unsigned i;
 
 	if (r->total_ok)
@@ -338,17 +338,13 @@ void run_src_finish(struct run_src *r)
 		r->started = r->started && w->started_ns;
 		if (w->started_ns > at_ns + r->late_ns)
 			r->late_ns = w->started_ns - at_ns;
-		if (w->res_ok) {
+		if (w->res_ok)
 			flow_result_merge(&r->total, &w->res);
-			retrans = w->res.retrans > retrans ? w->res.retrans : retrans;
-		}
 		if (w->base.status && !r->error) {
 			r->error = w->base.err;
 			r->stopped = w->base.status == -EINTR;
 		}
 	}
-	/* Port counters: the workers' windows overlap; never add them. */
-	r->total.retrans = retrans;
 }
 
 /* Worker @w's sockets, engines and results. */
