@@ -75,9 +75,10 @@ bool cmd_stdout_taken(const struct flow_opts *f);
  * What lat and bw do alike around the run engine (engine/run.h).
  * cmd_run_begin: before the run, refuse a --json path that cannot be
  * written (a missing directory must not cost the results) and seed the
- * PSN generator; 0, or -errno with the reason in @err. cmd_run_csv: after the prepare gave @ret, --csv's file (@f->csv_path,
- * NULL: none) opened into *@csv (NULL when not); @ret, or -EIO with the
- * reason in @err. cmd_run_failed: a run whose prepare failed with @ret
+ * PSN generator; 0, or -errno with the reason in @err. cmd_run_csv:
+ * after the prepare gave @ret, --csv's file (@f->csv_path, NULL: none)
+ * opened into *@csv (NULL when not); @ret, or -EIO with the reason in
+ * @err. cmd_run_failed: a run whose prepare failed with @ret
  * (@err): the error logged, cmd_failed_stream() with the stream's @end;
  * the exit status, usage for the user's errors (client_error_is_usage).
  * cmd_run_ended: once run, the huge-page warning (@f asked, @c had
