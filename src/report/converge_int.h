@@ -17,11 +17,6 @@ struct converge_row {
 	const struct converge_flow *f;	/* a flow row */
 };
 
-/* Latency histograms of converge are rebuilt in ns: one tick is one ns. */
-extern const struct clock_cal converge_ns_clock;
-
-/* RC_SL or RC_BAND: what a run's classes are. */
-unsigned converge_kind(const struct converge_report_info *info);
 /* Class @c's impact factor @i: p50, p99, p99.9 (--baseline). */
 double converge_impact(const struct converge_class *c, size_t i);
 /* A paced bursty flow's duty cycle as the destination saw it: what it

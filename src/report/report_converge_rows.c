@@ -11,11 +11,12 @@
 #include "report/converge_int.h"
 
 /* Latency histograms of converge are rebuilt in ns: one tick is one ns. */
-const struct clock_cal converge_ns_clock = {
+static const struct clock_cal converge_ns_clock = {
 	.source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1.0, .method = "ns",
 };
 
-unsigned converge_kind(const struct converge_report_info *info)
+/* RC_SL or RC_BAND: what a run's classes are. */
+static unsigned converge_kind(const struct converge_report_info *info)
 {
 	return info->ets ? RC_BAND : RC_SL;
 }
