@@ -35,9 +35,50 @@
 /* Running the arbiter for an analysis                                 */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The work one analysis may spend, so that it is bounded whatever the
+ * port's tables hold (`bench/bench_analyze worst` searches for the
+ * slowest; about 1 ms backlogged and 50 ms under offered loads on a
+ * 2020s server core). Work is steps of the arbiter plus table entries
+ * looked at (arb_sim_out.work, arb_load_out.work).
+ *  - The backlogged arbiter's runs share ARB_IB_BUDGET_WORK in the order
+ *    they come: a run gets what is left, at most ARB_IB_RUN_WORK and at
+ *    least ARB_IB_MIN_WORK; a run that ends without a period states the
+ *    bound of its window.
+ *  - Under offered loads, each run of the loaded arbiter gets an equal
+ *    part of ARB_IB_LOAD_WORK over the runs the analysis makes (its
+ *    window shortened to fit; the bound it states grows).
+ */
+#define ARB_IB_BUDGET_WORK	(1u << 18)
+#define ARB_IB_RUN_WORK		(1u << 17)
+#define ARB_IB_MIN_WORK		(1u << 12)
+#define ARB_IB_LOAD_WORK	(1u << 22)
+
+struct arb_budget {
+	uint64_t left;		/* work units */
+	unsigned runs, cut;	/* runs, and those that ended without a period */
+	uint64_t load_run_work;	/* each loaded run's */
+	uint64_t window_min, window_max;	/* loaded runs' windows, packets */
+};
+
+static uint64_t arb_budget_run(const struct arb_budget *b)
+{
+	uint64_t w = b->left < ARB_IB_RUN_WORK ? b->left : ARB_IB_RUN_WORK;
+
+	return w > ARB_IB_MIN_WORK ? w : ARB_IB_MIN_WORK;
+}
+
+static void arb_budget_spend(struct arb_budget *b, const struct arb_sim_out *out)
+{
+	b->left = out->work < b->left ? b->left - out->work : 0;
+	b->runs++;
+	b->cut += !out->exact;
+}
+
 struct arb_ib_ctx {
 	const struct arb_config *cfg;
 	const struct arb_params *params;
+	struct arb_budget *budget;
 	struct arb_semantics sem;
 	uint32_t packet_bytes[ARB_NUM_VLS];	/* per queue: VL, or SL (dtable) */
 	bool exact;
@@ -93,8 +134,10 @@ static bool arb_ib_run(struct arb_ib_ctx *ctx, uint16_t queues, bool gaps,
 
 	arb_ib_spec(ctx, queues, &spec);
 	spec.want_gaps = gaps;
+	spec.max_work = arb_budget_run(ctx->budget);
 	if (arb_sim_run(&spec, out))
 		return false;
+	arb_budget_spend(ctx->budget, out);
 	if (!ctx->period_packets)
 		ctx->period_packets = out->packets_total;
 	ctx->exact = ctx->exact && out->exact;
@@ -242,23 +285,37 @@ static void arb_ib_load_spec(const struct arb_config *cfg,
  * bound, and the largest distance of any draw. Returns -EINVAL as
  * arb_load_run.
  */
-static int arb_ib_load_draws(struct arb_load_spec *spec, struct arb_load_out *out)
+static int arb_ib_load_run(struct arb_load_spec *spec, struct arb_budget *budget,
+			   struct arb_load_out *out)
+{
+	spec->max_work = budget->load_run_work;
+	if (arb_load_run(spec, out))
+		return -EINVAL;
+	if (!budget->window_min || out->window_packets < budget->window_min)
+		budget->window_min = out->window_packets;
+	if (out->window_packets > budget->window_max)
+		budget->window_max = out->window_packets;
+	return 0;
+}
+
+static int arb_ib_load_draws(struct arb_load_spec *spec, struct arb_budget *budget,
+			     struct arb_load_out *out)
 {
 	struct arb_load_out k_out;
 	unsigned k;
 	int sl, q;
 
 	spec->phase_draw = 0;
-	if (arb_load_run(spec, out))
+	if (arb_ib_load_run(spec, budget, out))
 		return -EINVAL;
 	for (k = 1; !spec->poisson && k < ARB_LOAD_PHASES; k++) {
 		spec->phase_draw = k;
-		if (arb_load_run(spec, &k_out))
+		if (arb_ib_load_run(spec, budget, &k_out))
 			return -EINVAL;
 		for (sl = 0; sl < ARB_NUM_SLS; sl++)
-			out->bound = fmax(out->bound, k_out.bound +
-					  fabs(out->gbps[sl] - k_out.gbps[sl]) /
-					  spec->link_gbps);
+			out->bound = fmin(1, fmax(out->bound, k_out.bound +
+						  fabs(out->gbps[sl] - k_out.gbps[sl]) /
+						  spec->link_gbps));
 		for (q = 0; q < ARB_NUM_VLS; q++)
 			if (k_out.max_distance[q] > out->max_distance[q])
 				out->max_distance[q] = k_out.max_distance[q];
@@ -275,7 +332,8 @@ static int arb_ib_load_draws(struct arb_load_spec *spec, struct arb_load_out *ou
 static double arb_ib_loaded(const struct arb_config *cfg,
 			    const struct arb_params *params,
 			    struct arb_semantics sem, bool poisson,
-			    double *rate_gbps, struct arb_result *res)
+			    struct arb_budget *budget, double *rate_gbps,
+			    struct arb_result *res)
 {
 	struct arb_load_spec spec;
 	struct arb_load_out out;
@@ -285,7 +343,7 @@ static double arb_ib_loaded(const struct arb_config *cfg,
 	arb_ib_load_spec(cfg, params, sem, poisson, &spec);
 	for (sl = 0; sl < ARB_MAX_FLOWS; sl++)
 		rate_gbps[sl] = 0;
-	if (arb_ib_load_draws(&spec, &out))
+	if (arb_ib_load_draws(&spec, budget, &out))
 		return 0;
 	for (sl = 0; sl < ARB_NUM_SLS; sl++)
 		rate_gbps[sl] = out.gbps[sl];
@@ -652,17 +710,18 @@ static void arb_ib_warnings(const struct arb_config *cfg,
 static void arb_ib_one_arrivals(const struct arb_config *cfg,
 				const struct arb_params *params,
 				struct arb_semantics sem, bool distances,
-				bool poisson, struct arb_result *res)
+				bool poisson, struct arb_budget *budget,
+				struct arb_result *res)
 {
-	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params, .sem = sem,
-				  .exact = true, .gaps = distances };
+	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params, .budget = budget,
+				  .sem = sem, .exact = true, .gaps = distances };
 	double rate_gbps[ARB_MAX_FLOWS];
 
 	arb_queue_packet_bytes(cfg, params, ctx.packet_bytes);
 	res->semantics = sem;
 	if (arb_ib_needs_load(cfg, params)) {
 		res->bound_pct = 100 * arb_ib_loaded(cfg, params, sem, poisson,
-						     rate_gbps, res);
+						     budget, rate_gbps, res);
 		res->exact = false;
 		res->loaded = true;
 		res->period_packets = 0;
@@ -678,9 +737,10 @@ static void arb_ib_one_arrivals(const struct arb_config *cfg,
 
 static void arb_ib_one(const struct arb_config *cfg,
 		       const struct arb_params *params, struct arb_semantics sem,
-		       bool distances, struct arb_result *res)
+		       bool distances, struct arb_budget *budget,
+		       struct arb_result *res)
 {
-	arb_ib_one_arrivals(cfg, params, sem, distances, false, res);
+	arb_ib_one_arrivals(cfg, params, sem, distances, false, budget, res);
 }
 
 /* Whether a VL has weighted entries in both tables. */
@@ -754,7 +814,8 @@ static void arb_ib_sem_store(const struct arb_result *one,
 /* Semantics @sem's shares into the next slot of res->per_semantics. */
 static void arb_ib_add_semantics(const struct arb_config *cfg,
 				 const struct arb_params *params,
-				 struct arb_semantics sem, struct arb_result *res)
+				 struct arb_semantics sem, struct arb_budget *budget,
+				 struct arb_result *res)
 {
 	struct arb_sem_result *s = &res->per_semantics[res->n_semantics];
 	const struct arb_sem_result *known = arb_ib_known(cfg, res, sem);
@@ -764,7 +825,7 @@ static void arb_ib_add_semantics(const struct arb_config *cfg,
 		*s = *known;
 	} else {
 		memset(&other, 0, sizeof(other));
-		arb_ib_one(cfg, params, sem, true, &other);
+		arb_ib_one(cfg, params, sem, true, budget, &other);
 		arb_ib_sem_store(&other, s);
 		if (!other.exact)
 			res->bound_pct = fmax(res->bound_pct, other.bound_pct);
@@ -814,13 +875,14 @@ static bool arb_ib_any_light(const struct arb_params *params)
 /* Whether low entry turns pass empty in the loaded arbiter's window. */
 static bool arb_ib_loaded_breaks_limit0(const struct arb_config *cfg,
 					const struct arb_params *params,
-					struct arb_semantics sem)
+					struct arb_semantics sem,
+					struct arb_budget *budget)
 {
 	struct arb_load_spec spec;
 	struct arb_load_out out;
 
 	arb_ib_load_spec(cfg, params, sem, false, &spec);
-	return !arb_load_run(&spec, &out) && out.empty_low_turns > 0;
+	return !arb_ib_load_run(&spec, budget, &out) && out.empty_low_turns > 0;
 }
 
 /*
@@ -840,9 +902,10 @@ static bool arb_ib_loaded_breaks_limit0(const struct arb_config *cfg,
  * the plausible ones at limit 0.
  */
 static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
-				 const struct arb_params *params, struct arb_semantics sem)
+				 const struct arb_params *params, struct arb_semantics sem,
+				 struct arb_budget *budget)
 {
-	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params };
+	struct arb_ib_ctx ctx = { .cfg = cfg, .params = params, .budget = budget };
 	uint16_t offered = arb_ib_offered(cfg, params);
 	struct arb_sim_spec spec;
 	struct arb_sim_out out;
@@ -854,10 +917,14 @@ static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 	    !arb_ib_table_sends(&cfg->low, offered))
 		return false;
 	if (arb_ib_needs_load(cfg, params) && !arb_ib_any_light(params))
-		return arb_ib_loaded_breaks_limit0(cfg, params, sem);
+		return arb_ib_loaded_breaks_limit0(cfg, params, sem, budget);
 	arb_queue_packet_bytes(cfg, params, ctx.packet_bytes);
 	arb_ib_spec(&ctx, offered, &spec);
-	return !arb_sim_run(&spec, &out) && out.empty_low_turns > 0;
+	spec.max_work = arb_budget_run(budget);
+	if (arb_sim_run(&spec, &out))
+		return false;
+	arb_budget_spend(budget, &out);
+	return out.empty_low_turns > 0;
 }
 
 /* Each queue's distances: their range over the readings compared. */
@@ -928,7 +995,8 @@ static void arb_ib_uncertain(const struct arb_params *params,
 
 /* Every semantics' shares; the SLs' ranges; uncertain past range_pct. */
 static void arb_ib_compare(const struct arb_config *cfg,
-			   const struct arb_params *params, struct arb_result *res)
+			   const struct arb_params *params, struct arb_budget *budget,
+			   struct arb_result *res)
 {
 	struct arb_sl_result *r;
 	int i, sl;
@@ -940,18 +1008,18 @@ static void arb_ib_compare(const struct arb_config *cfg,
 	for (i = 0; i < ARB_N_SEMANTICS; i++) {
 		if (arb_sem_equal(arb_ib_semantics_nth(i), params->semantics))
 			continue;
-		if (arb_ib_breaks_limit0(cfg, params, arb_ib_semantics_nth(i))) {
+		if (arb_ib_breaks_limit0(cfg, params, arb_ib_semantics_nth(i), budget)) {
 			left_out = true;
 			continue;
 		}
-		arb_ib_add_semantics(cfg, params, arb_ib_semantics_nth(i), res);
+		arb_ib_add_semantics(cfg, params, arb_ib_semantics_nth(i), budget, res);
 	}
 	if (left_out)
 		arb_common_warn(res, "reading-left-out",
 				"carry=yes,low=entry,limit0=bytes left out of the "
 				"range: at limit 0 its low turns can pass empty (a light low "
 				"entry repaying its overshoot); the specification alternates");
-	if (arb_ib_breaks_limit0(cfg, params, params->semantics))
+	if (arb_ib_breaks_limit0(cfg, params, params->semantics, budget))
 		arb_common_warn(res, "reading-breaks-limit0",
 				"the semantics chosen (carry=yes,low=entry,"
 				"limit0=bytes) breaks limit 0's alternation on this port: "
@@ -979,6 +1047,7 @@ static void arb_ib_compare(const struct arb_config *cfg,
 /* The same port with the limit ignored, for the firmware caveat. */
 static const struct arb_result *arb_ib_unlimited(const struct arb_config *cfg,
 						 const struct arb_params *params,
+						 struct arb_budget *budget,
 						 struct arb_result *out)
 {
 	struct arb_config unl;
@@ -988,7 +1057,7 @@ static const struct arb_result *arb_ib_unlimited(const struct arb_config *cfg,
 	unl = *cfg;
 	unl.limit = ARB_LIMIT_NONE;
 	memset(out, 0, sizeof(*out));
-	arb_ib_one(&unl, params, params->semantics, false, out);
+	arb_ib_one(&unl, params, params->semantics, false, budget, out);
 	return out;
 }
 
@@ -1023,14 +1092,15 @@ static void arb_ib_widen(struct arb_result *res, const struct arb_result *other)
  * difference beyond both windows' bounds is said.
  */
 static void arb_ib_poisson(const struct arb_config *cfg,
-			   const struct arb_params *params, struct arb_result *res)
+			   const struct arb_params *params, struct arb_budget *budget,
+			   struct arb_result *res)
 {
 	struct arb_result p;
 	double diff, worst = 0;
 	int sl, at = -1;
 
 	memset(&p, 0, sizeof(p));
-	arb_ib_one_arrivals(cfg, params, params->semantics, false, true, &p);
+	arb_ib_one_arrivals(cfg, params, params->semantics, false, true, budget, &p);
 	arb_ib_widen(res, &p);
 	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
 		diff = fabs(p.sls[sl].share_pct - res->sls[sl].share_pct) -
@@ -1054,7 +1124,7 @@ static void arb_ib_poisson(const struct arb_config *cfg,
  */
 static bool arb_ib_size_readings(const struct arb_config *cfg,
 				 const struct arb_params *params,
-				 struct arb_result *res)
+				 struct arb_budget *budget, struct arb_result *res)
 {
 	uint32_t lo[ARB_NUM_VLS] = { 0 }, hi[ARB_NUM_VLS] = { 0 }, b;
 	struct arb_params one;
@@ -1082,7 +1152,7 @@ static bool arb_ib_size_readings(const struct arb_config *cfg,
 						       params->packet_bytes[sl];
 		}
 		memset(&other, 0, sizeof(other));
-		arb_ib_one(cfg, &one, params->semantics, false, &other);
+		arb_ib_one(cfg, &one, params->semantics, false, budget, &other);
 		arb_ib_widen(res, &other);
 	}
 	arb_common_warn(res, "vl-mixed-sizes", "SLs of one %s send packets of different sizes: it "
@@ -1092,35 +1162,73 @@ static bool arb_ib_size_readings(const struct arb_config *cfg,
 	return true;
 }
 
+/*
+ * The runs of the loaded arbiter an analysis makes at most, so that each
+ * gets its part of ARB_IB_LOAD_WORK: the phase draws of each reading
+ * compared (those that behave alike are run once), of the two packet
+ * sizes and of the port without its limit, Poisson's run and limit 0's
+ * checks.
+ */
+static unsigned arb_ib_load_runs(const struct arb_config *cfg,
+				 const struct arb_params *params)
+{
+	struct arb_semantics seen[ARB_N_SEMANTICS + 1];
+	unsigned n = 1, i, j;
+
+	seen[0] = arb_ib_effective(cfg, params->semantics);
+	for (i = 0; params->model == ARB_MODEL_IB_PACKET && params->compare_semantics &&
+		    i < ARB_N_SEMANTICS; i++) {
+		seen[n] = arb_ib_effective(cfg, arb_ib_semantics_nth((int)i));
+		for (j = 0; j < n && !arb_sem_equal(seen[j], seen[n]); j++)
+			;
+		n += j == n;
+	}
+	return ARB_LOAD_PHASES * (n + 3) + 3;
+}
+
 int arb_ib_analyze(const struct arb_config *cfg,
 		   const struct arb_params *params, struct arb_result *res)
 {
+	struct arb_budget budget = {
+		.left = ARB_IB_BUDGET_WORK,
+		.load_run_work = ARB_IB_LOAD_WORK / arb_ib_load_runs(cfg, params),
+	};
 	uint32_t packet_bytes[ARB_NUM_VLS];
 	struct arb_result unlimited;
+	const struct arb_result *unl;
 
 	if (params->model == ARB_MODEL_DTABLE && cfg->low.n_entries)
 		arb_common_warn(res, "dtable-low-unused", "dtable: the low table is not used (the "
 				"high table's entries name SLs)");
-	arb_ib_one(cfg, params, params->semantics, true, res);
+	arb_ib_one(cfg, params, params->semantics, true, &budget, res);
 	if (res->loaded)
-		arb_ib_poisson(cfg, params, res);
-	arb_ib_size_readings(cfg, params, res);
+		arb_ib_poisson(cfg, params, &budget, res);
+	arb_ib_size_readings(cfg, params, &budget, res);
 	if (params->model == ARB_MODEL_IB_PACKET && params->compare_semantics) {
-		arb_ib_compare(cfg, params, res);
+		arb_ib_compare(cfg, params, &budget, res);
 	} else {
 		arb_ib_distance_ranges(res);
 		arb_ib_uncertain(params, res);
 	}
-	if (res->loaded)
+	if (res->loaded && budget.window_min == budget.window_max)
 		arb_common_warn(res, "offered-loads", "offered loads: shares of the arbiter fed by "
-				"them, over %u packets after %u of warm-up in each of "
-				"%d phase draws, within %.2f points", ARB_LOAD_PACKETS,
-				ARB_LOAD_PACKETS / ARB_LOAD_BATCHES, ARB_LOAD_PHASES,
+				"them, over %llu packets after a warm-up in each of "
+				"%d phase draws, within %.2f points",
+				(unsigned long long)budget.window_min, ARB_LOAD_PHASES,
 				res->bound_pct);
-	else if (!res->exact)
-		arb_common_warn(res, "no-exact-period", "no exact period within %u packets: shares "
-				"within %.2f points", ARB_SIM_MAX_STEPS, res->bound_pct);
+	else if (res->loaded)
+		arb_common_warn(res, "offered-loads", "offered loads: shares of the arbiter fed by "
+				"them, over %llu-%llu packets (the analysis' budget) after a "
+				"warm-up in each of %d phase draws, within %.2f points",
+				(unsigned long long)budget.window_min,
+				(unsigned long long)budget.window_max, ARB_LOAD_PHASES,
+				res->bound_pct);
+	if (budget.cut)
+		arb_common_warn(res, "no-exact-period", "no exact period within the analysis' "
+				"budget in %u of %u runs of the arbiter: shares within %.2f points",
+				budget.cut, budget.runs, res->bound_pct);
+	unl = arb_ib_unlimited(cfg, params, &budget, &unlimited);
 	arb_queue_packet_bytes(cfg, params, packet_bytes);
-	arb_ib_warnings(cfg, params, packet_bytes, arb_ib_unlimited(cfg, params, &unlimited), res);
+	arb_ib_warnings(cfg, params, packet_bytes, unl, res);
 	return 0;
 }

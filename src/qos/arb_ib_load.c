@@ -32,6 +32,8 @@
 
 enum { LD_HIGH, LD_LOW };
 
+#define LD_STEPPED	8	/* arrivals of a constant gap stepped one by one */
+
 enum ld_mode {
 	LD_ONLY_LOW,		/* no high table with traffic */
 	LD_ONLY_HIGH,		/* the high table, never limited */
@@ -42,6 +44,7 @@ enum ld_mode {
 struct ld_table {
 	const struct arb_table *t;
 	uint16_t queues;	/* queues of its weighted entries */
+	uint64_t entries_of[ARB_NUM_VLS];	/* positions of each queue's */
 	int pos;		/* the open entry, or the next to visit */
 	bool open;
 	int64_t credit;		/* bytes, of the open visit */
@@ -58,8 +61,14 @@ struct ld {
 	/* per SL */
 	bool sat[ARB_NUM_SLS];
 	double next_ns[ARB_NUM_SLS], gap_ns[ARB_NUM_SLS];
+	double packet_ns[ARB_NUM_SLS];	/* a packet's time on the link */
 	uint64_t waiting[ARB_NUM_SLS];
+	uint16_t ready;			/* SLs with a packet: saturating or waiting */
+	/* the light SLs whose queue a table serves: only their arrivals matter */
+	int light[ARB_NUM_SLS], n_light;
+	double next_arrival_ns;		/* the first of their next arrivals */
 	/* per queue */
+	uint16_t queue_sls[ARB_NUM_VLS];	/* SLs that offer to it */
 	int sat_sls[ARB_NUM_VLS];
 	uint64_t waiting_q[ARB_NUM_VLS];
 	int rr[ARB_NUM_VLS];		/* the SL whose turn is next */
@@ -67,6 +76,7 @@ struct ld {
 	uint16_t avail;			/* queues with a packet waiting */
 	uint64_t sent;			/* packets sent so far */
 	uint64_t empty_low_turns;	/* low entry turns that found none */
+	uint64_t work;			/* steps, arrivals and entries looked at */
 	double now_ns;
 	uint64_t rng;
 };
@@ -79,17 +89,23 @@ static double ld_uniform(struct ld *m)
 	return ((m->rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* The gap to an SL's next packet: constant, or exponential (Poisson). */
-static double ld_gap(struct ld *m, int sl)
+/* An exponential draw of mean 1. */
+static double ld_exp(struct ld *m)
 {
 	double u;
 
-	if (!m->spec->poisson)
-		return m->gap_ns[sl];
 	do
 		u = ld_uniform(m);
 	while (u <= 0);
-	return -log(u) * m->gap_ns[sl];
+	return -log(u);
+}
+
+/* The gap to an SL's next packet: constant, or exponential (Poisson). */
+static double ld_gap(struct ld *m, int sl)
+{
+	if (!m->spec->poisson)
+		return m->gap_ns[sl];
+	return ld_exp(m) * m->gap_ns[sl];
 }
 
 static bool ld_entry_ok(const struct arb_entry *e)
@@ -97,17 +113,25 @@ static bool ld_entry_ok(const struct arb_entry *e)
 	return e->weight && e->vl < ARB_VL15;
 }
 
-/* The SL whose packet queue @q sends next (one each in turn). */
+/* The table's position to its next entry, wrapping at its end. */
+static void ld_advance(struct ld_table *t)
+{
+	if (++t->pos == t->t->n_entries)
+		t->pos = 0;
+}
+
+/*
+ * The SL whose packet queue @q sends next (one each in turn): the first
+ * SL from rr[q] on, cyclically, that offers to @q and has a packet.
+ */
 static int ld_pick(const struct ld *m, int q)
 {
-	int i, sl;
+	uint32_t can = m->queue_sls[q] & m->ready;
+	uint32_t on = can & (0xffffu << m->rr[q]);
 
-	for (i = 0; i < ARB_NUM_SLS; i++) {
-		sl = (m->rr[q] + i) % ARB_NUM_SLS;
-		if (m->spec->queue[sl] == q && (m->sat[sl] || m->waiting[sl]))
-			return sl;
-	}
-	return -1;
+	if (!can)
+		return -1;
+	return __builtin_ctz(on ? on : can);
 }
 
 static bool ld_has(const struct ld *m, int q)
@@ -138,7 +162,49 @@ static void ld_close(struct ld *m, struct ld_table *t)
 	}
 	t->open = false;
 	t->credit = 0;
-	t->pos = (t->pos + 1) % t->t->n_entries;
+	ld_advance(t);
+}
+
+/* Positions @from to @from + @n - 1, cyclically, of a table of @size (n <= size). */
+static uint64_t ld_span(int from, int n, int size)
+{
+	int head = size - from;		/* positions from @from to the end */
+	uint64_t first;
+
+	if (n <= head)
+		return (n == 64 ? ~0ull : (1ull << n) - 1) << from;
+	first = (head == 64 ? ~0ull : (1ull << head) - 1) << from;
+	return first | ((1ull << (n - head)) - 1);
+}
+
+/*
+ * Pass over the entries from the table's position that cannot be
+ * visited (no weight, or their queue has nothing), at most @max of them,
+ * up to the next that can: what visiting them one by one would do, at
+ * once. With carry, the queues passed over lose a positive deficit (an
+ * idle queue saves nothing). Returns how many were passed over (one at
+ * least: the caller found the first one idle).
+ */
+static int ld_pass_over(struct ld *m, struct ld_table *t, int max)
+{
+	int n = t->t->n_entries, pos = t->pos, d, q;
+	uint64_t can = 0, later, over;
+
+	for (q = 0; q < ARB_NUM_VLS; q++)
+		if (ld_has(m, q))
+			can |= t->entries_of[q];
+	later = can >> pos;
+	d = later ? __builtin_ctzll(later) : can ? n - pos + __builtin_ctzll(can) : n;
+	if (d > max)
+		d = max;
+	if (m->spec->sem.carry) {
+		over = ld_span(pos, d, n);
+		for (q = 0; q < ARB_NUM_VLS; q++)
+			if ((t->entries_of[q] & over) && t->def[q] > 0)
+				t->def[q] = 0;
+	}
+	t->pos = (pos + d) % n;
+	return d;
 }
 
 /*
@@ -157,12 +223,11 @@ static int ld_open(struct ld *m, struct ld_table *t, bool pass)
 	if (!(t->queues & m->avail))
 		return -1;
 	for (i = 1;; i++) {
+		m->work++;
 		e = &t->t->entries[t->pos];
 		q = e->vl;
 		if (!ld_entry_ok(e) || !ld_has(m, q)) {
-			if (ld_entry_ok(e) && carry && t->def[q] > 0)
-				t->def[q] = 0;
-			t->pos = (t->pos + 1) % t->t->n_entries;
+			i += ld_pass_over(m, t, pass ? t->t->n_entries - i + 1 : ARB_MAX_ENTRIES) - 1;
 			if (pass && i >= t->t->n_entries)
 				return -1;
 			continue;
@@ -177,7 +242,7 @@ static int ld_open(struct ld *m, struct ld_table *t, bool pass)
 		}
 		if (carry)
 			t->def[q] = credit;
-		t->pos = (t->pos + 1) % t->t->n_entries;
+		ld_advance(t);
 		if (pass && i >= t->t->n_entries)
 			return -1;
 	}
@@ -250,7 +315,8 @@ static int ld_send(struct ld *m, struct ld_table *t, int q)
 	int64_t bytes = m->spec->packet_bytes[sl];
 
 	if (!m->sat[sl]) {
-		m->waiting[sl]--;
+		if (!--m->waiting[sl])
+			m->ready &= ~(1u << sl);
 		if (!--m->waiting_q[q] && !m->sat_sls[q])
 			m->avail &= ~(1u << q);
 	}
@@ -274,40 +340,92 @@ static int ld_send(struct ld *m, struct ld_table *t, int q)
 	return sl;
 }
 
-/* Packets that have arrived by now join their queues. */
+/*
+ * How many of a Poisson process's arrivals fall in a span of @mean gaps:
+ * counted by its exponential gaps when few, else the normal
+ * approximation of the Poisson count (its mean is large).
+ */
+static uint64_t ld_poisson_count(struct ld *m, double mean)
+{
+	double t, u, z;
+	uint64_t k = 0;
+
+	if (mean < LD_STEPPED * 4) {
+		for (t = ld_exp(m); t <= mean; t += ld_exp(m))
+			k++;
+		return k;
+	}
+	do
+		u = ld_uniform(m);
+	while (u <= 0);
+	z = sqrt(-2 * log(u)) * cos(2 * M_PI * ld_uniform(m));
+	t = mean + sqrt(mean) * z;
+	return t > 0 ? (uint64_t)llround(t) : 0;
+}
+
+/*
+ * The packets of light SL @sl that have arrived by now (at least one),
+ * its next arrival moved past now. The first few are stepped gap by gap;
+ * the rest (a light SL of small packets can have thousands arrive while
+ * one large packet is sent) are counted at once: for constant gaps, by
+ * division; for Poisson's, by drawing how many fall before now and,
+ * the process being memoryless, the next one's gap from now.
+ */
+static uint64_t ld_due(struct ld *m, int sl)
+{
+	double gap = m->gap_ns[sl];
+	uint64_t k = 0;
+
+	while (m->next_ns[sl] <= m->now_ns && k < LD_STEPPED) {
+		m->next_ns[sl] += ld_gap(m, sl);
+		k++;
+	}
+	m->work += k;
+	if (m->next_ns[sl] > m->now_ns)
+		return k;
+	m->work++;
+	if (m->spec->poisson) {
+		k += 1 + ld_poisson_count(m, (m->now_ns - m->next_ns[sl]) / gap);
+		m->next_ns[sl] = m->now_ns + ld_gap(m, sl);
+		return k;
+	}
+	k += (uint64_t)((m->now_ns - m->next_ns[sl]) / gap);
+	m->next_ns[sl] += (double)(k - LD_STEPPED) * gap;
+	while (m->next_ns[sl] <= m->now_ns) {
+		m->next_ns[sl] += gap;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * Packets that have arrived by now join their queues (light SLs of a
+ * queue no table serves are left out: nothing could ever send them).
+ */
 static void ld_arrivals(struct ld *m)
 {
-	int sl, q;
+	double next = INFINITY;
+	uint64_t k;
+	int i, sl, q;
 
-	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+	if (m->next_arrival_ns > m->now_ns)
+		return;
+	for (i = 0; i < m->n_light; i++) {
+		sl = m->light[i];
 		q = m->spec->queue[sl];
-		if (m->sat[sl] || q < 0 || m->gap_ns[sl] <= 0)
-			continue;
-		while (m->next_ns[sl] <= m->now_ns) {
+		if (m->next_ns[sl] <= m->now_ns) {
 			if (!ld_has(m, q))
 				m->head_since[q] = m->sent;
 			m->avail |= 1u << q;
-			m->waiting[sl]++;
-			m->waiting_q[q]++;
-			m->next_ns[sl] += ld_gap(m, sl);
+			m->ready |= 1u << sl;
+			k = ld_due(m, sl);
+			m->waiting[sl] += k;
+			m->waiting_q[q] += k;
 		}
+		if (m->next_ns[sl] < next)
+			next = m->next_ns[sl];
 	}
-}
-
-/* The next arrival of a light SL that a table serves; INFINITY: none. */
-static double ld_next_arrival(const struct ld *m)
-{
-	uint16_t served = m->tab[LD_HIGH].queues | m->tab[LD_LOW].queues;
-	double t = INFINITY;
-	int sl, q;
-
-	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
-		q = m->spec->queue[sl];
-		if (!m->sat[sl] && q >= 0 && (served & (1u << q)) &&
-		    m->gap_ns[sl] > 0 && m->next_ns[sl] < t)
-			t = m->next_ns[sl];
-	}
-	return t;
+	m->next_arrival_ns = next;
 }
 
 static void ld_table_init(struct ld_table *t, const struct arb_table *tab,
@@ -318,11 +436,31 @@ static void ld_table_init(struct ld_table *t, const struct arb_table *tab,
 	memset(t, 0, sizeof(*t));
 	if (!tab)
 		return;
-	for (i = 0; i < tab->n_entries; i++)
-		if (ld_entry_ok(&tab->entries[i]))
-			t->queues |= (1u << tab->entries[i].vl) & offered;
+	for (i = 0; i < tab->n_entries; i++) {
+		if (!ld_entry_ok(&tab->entries[i]))
+			continue;
+		t->queues |= (1u << tab->entries[i].vl) & offered;
+		t->entries_of[tab->entries[i].vl] |= 1ull << i;
+	}
 	if (t->queues)
 		t->t = tab;
+}
+
+/* The light SLs a table serves, and the first of their arrivals. */
+static void ld_init_light(struct ld *m)
+{
+	uint16_t served = m->tab[LD_HIGH].queues | m->tab[LD_LOW].queues;
+	int sl, q;
+
+	m->next_arrival_ns = INFINITY;
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = m->spec->queue[sl];
+		if (m->sat[sl] || q < 0 || q >= ARB_NUM_VLS || m->gap_ns[sl] <= 0 ||
+		    !(served & (1u << q)))
+			continue;
+		m->light[m->n_light++] = sl;
+		m->next_arrival_ns = fmin(m->next_arrival_ns, m->next_ns[sl]);
+	}
 }
 
 /* The arbiter's start; returns false when no weighted entry has traffic. */
@@ -335,12 +473,15 @@ static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
 	m->spec = spec;
 	m->rng = spec->seed ? spec->seed : 0x9e3779b97f4a7c15ull;
 	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		m->packet_ns[sl] = spec->packet_bytes[sl] * 8.0 / spec->link_gbps;
 		q = spec->queue[sl];
 		if (q < 0 || q >= ARB_NUM_VLS || spec->load_gbps[sl] == 0)
 			continue;
 		offered |= 1u << q;
 		m->sat[sl] = spec->load_gbps[sl] < 0;
+		m->queue_sls[q] |= 1u << sl;
 		if (m->sat[sl]) {
+			m->ready |= 1u << sl;
 			m->sat_sls[q]++;
 			m->avail |= 1u << q;
 			continue;
@@ -351,6 +492,7 @@ static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
 	}
 	ld_table_init(&m->tab[LD_HIGH], spec->high, offered);
 	ld_table_init(&m->tab[LD_LOW], spec->low, offered);
+	ld_init_light(m);
 	m->tab[LD_HIGH].def = m->deficit[0];
 	m->tab[LD_LOW].def = m->deficit[spec->sem.deficit_per_table];
 	m->limit_bytes = (int64_t)spec->limit * ARB_LIMIT_UNIT_BYTES;
@@ -384,11 +526,12 @@ static int ld_step(struct ld *m, int *queue, uint64_t *distance)
 	double next;
 	int q, sl;
 
+	m->work++;
 	ld_arrivals(m);
 	q = (m->avail & (m->tab[LD_HIGH].queues | m->tab[LD_LOW].queues)) ?
 	    ld_decide(m, &by) : -1;
 	if (q < 0) {
-		next = ld_next_arrival(m);
+		next = m->next_arrival_ns;
 		if (isinf(next))
 			return -2;
 		m->now_ns = next;
@@ -397,19 +540,23 @@ static int ld_step(struct ld *m, int *queue, uint64_t *distance)
 	*queue = q;
 	*distance = m->sent - m->head_since[q];
 	sl = ld_send(m, by, q);
-	m->now_ns += m->spec->packet_bytes[sl] * 8.0 / m->spec->link_gbps;
+	m->now_ns += m->packet_ns[sl];
 	return sl;
 }
 
-/* Run @n packets into batch @b of @w (NULL: warm-up). -EINVAL: none come. */
-static int ld_batch(struct ld *m, uint64_t n, struct ld_window *w, int b,
-		    struct arb_load_out *out)
+/*
+ * Run @n packets into batch @b of @w (NULL: warm-up), or fewer once the
+ * work reaches @max_work (one at least; *ran: the packets run). -EINVAL:
+ * none come.
+ */
+static int ld_batch(struct ld *m, uint64_t n, uint64_t max_work, struct ld_window *w,
+		    int b, struct arb_load_out *out, uint64_t *ran)
 {
 	double start = m->now_ns;
 	uint64_t i = 0, d;
 	int sl, q;
 
-	while (i < n) {
+	while (i < n && (!i || m->work < max_work)) {
 		sl = ld_step(m, &q, &d);
 		if (sl == -2)
 			return -EINVAL;
@@ -424,6 +571,7 @@ static int ld_batch(struct ld *m, uint64_t n, struct ld_window *w, int b,
 		if (d > out->max_distance[q])
 			out->max_distance[q] = d;
 	}
+	*ran = i;
 	if (w)
 		w->ns[b] = m->now_ns - start;
 	return 0;
@@ -470,13 +618,15 @@ static void ld_finish(const struct ld *m, const struct ld_window *w,
 	for (q = 0; q < ARB_NUM_VLS; q++)
 		out->mean_distance[q] = out->packets[q] ?
 					(double)w->dist_sum[q] / out->packets[q] : 0;
-	out->bound = fmax(3 * worst, ld_state_bytes(m) * 8.0 /
-			  (ns * m->spec->link_gbps));
+	/* a share is within 1 of any other: a bound past that says nothing more */
+	out->bound = fmin(1, fmax(3 * worst, ld_state_bytes(m) * 8.0 /
+				  (ns * m->spec->link_gbps)));
 }
 
 int arb_load_run(const struct arb_load_spec *spec, struct arb_load_out *out)
 {
 	uint64_t n = spec->packets ? spec->packets : ARB_LOAD_PACKETS;
+	uint64_t batch = n / ARB_LOAD_BATCHES, ran = 0, end = UINT64_MAX, start;
 	struct ld_window w;
 	struct ld m;
 	int b;
@@ -485,13 +635,22 @@ int arb_load_run(const struct arb_load_spec *spec, struct arb_load_out *out)
 	memset(&w, 0, sizeof(w));
 	if (!ld_init(&m, spec) || spec->link_gbps <= 0)
 		return -EINVAL;
-	if (ld_batch(&m, n / ARB_LOAD_BATCHES, NULL, 0, out))
+	/* with a budget, the warm-up and each batch take a ninth of it at most */
+	if (spec->max_work)
+		end = spec->max_work / (ARB_LOAD_BATCHES + 1);
+	if (ld_batch(&m, batch, end, NULL, 0, out, &ran))
 		return -EINVAL;
+	start = m.work;
 	m.empty_low_turns = 0;
-	for (b = 0; b < ARB_LOAD_BATCHES; b++)
-		if (ld_batch(&m, n / ARB_LOAD_BATCHES, &w, b, out))
+	for (b = 0; b < ARB_LOAD_BATCHES; b++) {
+		if (spec->max_work)
+			end = start + (b + 1) * ((spec->max_work - start) / ARB_LOAD_BATCHES);
+		if (ld_batch(&m, batch, end, &w, b, out, &ran))
 			return -EINVAL;
+		out->window_packets += ran;
+	}
 	ld_finish(&m, &w, out);
 	out->empty_low_turns = m.empty_low_turns;
+	out->work = m.work;
 	return 0;
 }

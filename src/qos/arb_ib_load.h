@@ -39,6 +39,12 @@ struct arb_load_spec {
 	 */
 	unsigned phase_draw;
 	uint64_t packets;		/* measured; 0: ARB_LOAD_PACKETS */
+	/*
+	 * Work (steps, arrivals and table entries looked at) the run may
+	 * spend; 0: no limit. The warm-up and each batch then end at their
+	 * ninth of it, if their packets have not all been sent before.
+	 */
+	uint64_t max_work;
 };
 
 /*
@@ -54,6 +60,8 @@ struct arb_load_out {
 	double mean_distance[ARB_NUM_VLS];
 	uint64_t max_distance[ARB_NUM_VLS];
 	uint64_t empty_low_turns;	/* low entry turns that passed empty */
+	uint64_t window_packets;	/* measured (after the warm-up) */
+	uint64_t work;			/* steps plus table entries looked at */
 };
 
 /*

@@ -32,6 +32,8 @@
 
 enum { SIM_HIGH, SIM_LOW };
 
+#define SIM_BURST_MAX	(1u << 14)	/* packets a burst sends at most */
+
 enum sim_mode {
 	SIM_ONLY_LOW,		/* no active high table: the low table alone */
 	SIM_ONLY_HIGH,		/* the high table, never limited */
@@ -107,6 +109,7 @@ struct sim_reg {
 	int32_t n;
 	bool last_at_end;
 	bool wrapped;		/* its position passed its end */
+	uint64_t visits;	/* entries looked at: the work besides packets */
 };
 
 SIM_INLINE bool sim_can(const int32_t *pb, int vl, int32_t credit,
@@ -153,6 +156,7 @@ SIM_INLINE int sim_open(struct sim_reg *t, int32_t *def, const int32_t *pb,
 		t->wrapped = true;
 	}
 	for (;;) {
+		t->visits++;
 		vl = t->vl[at];
 		credit = t->weight[at] + (carry ? def[vl] : 0);
 		if (sim_can(pb, vl, credit, round)) {
@@ -256,6 +260,7 @@ static void sim_reg_load(const struct sim *m, const struct sim_state *st,
 	t->n = m->n[k];
 	t->last_at_end = m->last_at_end[k];
 	t->wrapped = false;
+	t->visits = 0;
 }
 
 static void sim_reg_store(const struct sim_reg *t, int k, struct sim_state *st)
@@ -272,11 +277,12 @@ static void sim_reg_store(const struct sim_reg *t, int k, struct sim_state *st)
 
 /*
  * Up to @n packets into @seq, stopping after the step in which the clock
- * table wraps (*wrapped set). Returns the packets sent.
+ * table wraps (*wrapped set). Returns the packets sent; *work grows by
+ * them and by the entries looked at.
  */
 SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 			      uint8_t *seq, uint64_t n, bool *wrapped,
-			      uint64_t *empty, const enum sim_mode mode,
+			      uint64_t *empty, uint64_t *work, const enum sim_mode mode,
 			      const bool carry, const bool round)
 {
 	const int32_t *pb = m->packet_bytes;
@@ -319,17 +325,18 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 	st->phase = phase;
 	st->high_sent = sent;
 	*wrapped = SIM_CLOCK_WRAPPED(mode, hi, lo);
+	*work += i + hi.visits + lo.visits;
 	return i;
 }
 
 #define SIM_BURST(mode, carry, round) \
 	case (mode) * 4 + (carry) * 2 + (round): \
-		return sim_burst(m, st, seq, n, wrapped, empty, mode, carry, round)
+		return sim_burst(m, st, seq, n, wrapped, empty, work, mode, carry, round)
 
 /* sim_burst, specialised on the mode and the semantics. */
 static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
 			      uint8_t *seq, uint64_t n, bool *wrapped,
-			      uint64_t *empty)
+			      uint64_t *empty, uint64_t *work)
 {
 	switch (m->mode * 4 + m->spec->sem.carry * 2 + m->spec->deficit_round) {
 	SIM_BURST(SIM_ONLY_LOW, 0, 0);
@@ -345,7 +352,7 @@ static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
 	SIM_BURST(SIM_LIMITED_ENTRY, 1, 0);
 	SIM_BURST(SIM_LIMITED_ENTRY, 1, 1);
 	default:
-		return sim_burst(m, st, seq, n, wrapped, empty, m->mode,
+		return sim_burst(m, st, seq, n, wrapped, empty, work, m->mode,
 				 m->spec->sem.carry, m->spec->deficit_round);
 	}
 }
@@ -409,7 +416,8 @@ static double sim_window_bound(const struct sim *m, uint64_t total_bytes)
 	for (i = 0; i < ARB_NUM_VLS; i++)
 		if (m->spec->backlogged & (1u << i))
 			swing += 2.0 * m->spec->packet_bytes[i];
-	return total_bytes ? swing / total_bytes : 1;
+	/* a share is within 1 of any other: a bound past that says nothing more */
+	return total_bytes && swing < total_bytes ? swing / total_bytes : 1;
 }
 
 /*
@@ -587,26 +595,30 @@ static void sim_seq_gaps(const struct sim_seq *s, uint64_t from, uint64_t len,
 }
 
 /*
- * Run until a checkpoint repeats or max_steps packets are sent, every
- * packet recorded in @seq, the low turns passed empty counted in *empty.
- * Returns the mark the last checkpoint repeats, or NULL (no period;
- * -ENOMEM in *err when @seq could not grow).
+ * Run until a checkpoint repeats, max_steps packets are sent or the work
+ * (packets and entries looked at) passes max_work, every packet recorded
+ * in @seq, the low turns passed empty counted in *empty. Returns the
+ * mark the last checkpoint repeats, or NULL (no period; -ENOMEM in *err
+ * when @seq could not grow).
  */
 static const struct sim_mark *sim_detect(struct sim *m, struct sim_state *st,
-					 uint64_t max_steps, struct sim_marks *mk,
-					 struct sim_seq *seq, uint64_t *empty, int *err)
+					 uint64_t max_steps, uint64_t max_work,
+					 struct sim_marks *mk, struct sim_seq *seq,
+					 uint64_t *empty, uint64_t *work, int *err)
 {
 	const struct sim_mark *prev = NULL;
 	bool wrapped = false;
 	uint64_t n;
 
-	while (seq->n < max_steps) {
+	while (seq->n < max_steps && *work < max_work) {
 		if (wrapped && (prev = sim_marks_seen(mk, st, seq->n, *empty)))
 			return prev;
 		if (seq->n == seq->cap && (*err = sim_seq_room(seq, max_steps)))
 			return NULL;
 		n = seq->cap - seq->n;
-		seq->n += sim_run_burst(m, st, seq->vl + seq->n, n, &wrapped, empty);
+		if (n > SIM_BURST_MAX)
+			n = SIM_BURST_MAX;	/* the work is checked that often at least */
+		seq->n += sim_run_burst(m, st, seq->vl + seq->n, n, &wrapped, empty, work);
 	}
 	return NULL;
 }
@@ -660,6 +672,7 @@ static void sim_measure(const struct sim *m, const struct sim_seq *seq,
 int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out)
 {
 	uint64_t max_steps = spec->max_steps ? spec->max_steps : ARB_SIM_MAX_STEPS;
+	uint64_t max_work = spec->max_work ? spec->max_work : UINT64_MAX;
 	const struct sim_mark *prev;
 	struct sim_marks mk = { 0 };
 	struct sim_seq seq = { 0 };
@@ -673,7 +686,7 @@ int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out)
 	sim_init(&m, spec);
 	if (!m.active[SIM_HIGH] && !m.active[SIM_LOW])
 		return -EINVAL;
-	prev = sim_detect(&m, &st, max_steps, &mk, &seq, &empty, &err);
+	prev = sim_detect(&m, &st, max_steps, max_work, &mk, &seq, &empty, &out->work, &err);
 	if (!err)
 		sim_measure(&m, &seq, &mk, prev, out);
 	out->empty_low_turns = prev ? empty - prev->empty : empty;

@@ -30,6 +30,8 @@ struct arb_sim_spec {
 	uint16_t backlogged;
 	uint32_t packet_bytes[ARB_NUM_VLS];
 	uint64_t max_steps;		/* 0: ARB_SIM_MAX_STEPS */
+	uint64_t max_work;		/* packets plus entries looked at before
+					 * giving up on a period; 0: no limit */
 	bool want_gaps;			/* also measure distances (one more period) */
 };
 
@@ -44,13 +46,15 @@ struct arb_sim_out {
 	double bound;			/* not exact: error bound of a share (0-1) */
 	uint64_t empty_low_turns;	/* low entry turns that passed without
 					 * sending: of the period when exact */
+	uint64_t work;			/* packets sent plus entries looked at */
 };
 
 /*
  * Run the arbiter of @spec until its state at a table wrap repeats and
  * measure the period between (gaps, when wanted, over the next period,
- * counted cyclically). Without a period within max_steps packets, the
- * window since the first wrap is measured and out->bound set. Returns 0,
+ * counted cyclically). Without a period within max_steps packets (or
+ * once the work passes max_work, checked at each wrap of the clock
+ * table), the window since the first wrap is measured and out->bound set. Returns 0,
  * -EINVAL when nothing can be sent (no backlogged queue has a weighted
  * entry), or -ENOMEM when the packets sent could not be recorded.
  */

@@ -248,7 +248,8 @@ static double sim_window_bound(const struct sim *m, uint64_t total_bytes)
 	for (i = 0; i < ARB_NUM_VLS; i++)
 		if (m->spec->backlogged & (1u << i))
 			swing += 2.0 * m->spec->packet_bytes[i];
-	return total_bytes ? swing / total_bytes : 1;
+	/* a share is within 1 of any other: a bound past that says nothing more */
+	return total_bytes && swing < total_bytes ? swing / total_bytes : 1;
 }
 
 /*
