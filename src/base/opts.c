@@ -16,11 +16,23 @@
 /* Help text starts at this column at least. */
 #define OPTS_HELP_COL 24
 
-/* An entry found by name, with the offset of its table's destination. */
+/* An entry found by name: the options struct it writes to and the
+ * offset of its table's destination there. */
 struct opts_hit {
 	const struct opts_entry *e;
+	void *dst;
 	size_t base;
 };
+
+/* The options every parse accepts after its own table's (opts_set_global). */
+static const struct opts_entry *opts_global_tab;
+static void *opts_global_dst;
+
+void opts_set_global(const struct opts_entry *tab, void *dst)
+{
+	opts_global_tab = tab;
+	opts_global_dst = dst;
+}
 
 /* Find the entry named @s (short) or @l of @l_len bytes (long) in @tab
  * and the tables it includes. */
@@ -42,6 +54,21 @@ static bool opts_find(const struct opts_entry *tab, size_t base, char s, const c
 			hit->base = base;
 			return true;
 		}
+	}
+	return false;
+}
+
+/* opts_find() in @tab, for the struct @dst, then in the global options. */
+static bool opts_lookup(const struct opts_entry *tab, void *dst, char s, const char *l,
+			size_t l_len, struct opts_hit *hit)
+{
+	if (opts_find(tab, 0, s, l, l_len, hit)) {
+		hit->dst = dst;
+		return true;
+	}
+	if (opts_global_tab && opts_find(opts_global_tab, 0, s, l, l_len, hit)) {
+		hit->dst = opts_global_dst;
+		return true;
 	}
 	return false;
 }
@@ -85,9 +112,9 @@ static const char *opts_expect(const struct opts_entry *e, char *buf, size_t cap
 		snprintf(buf, cap, "a number from %llu to %llu", lo, hi);
 		return buf;
 	case OPTS_SECONDS:
-		return "a time above 0 (10, 10s, 500ms; bare: seconds)";
+		return "a time above 0 (10, 10s, 500ms, 1min; bare: seconds)";
 	default:
-		return "a rate such as 10m, 2.5g or 800kbit (bare: Gb/s)";
+		return "a rate such as 10g, 10Gbps, 10Gb/s or 800m (bare: Gb/s)";
 	}
 }
 
@@ -123,12 +150,11 @@ static int opts_read(const struct opts_entry *e, const char *value, void *dst)
 	return 0;
 }
 
-/* Apply entry @h to the options at @dst with @value. */
-static int opts_apply(const struct opts_hit *h, void *dst, const char *value, char *err,
-		      size_t errlen)
+/* Apply entry @h to its options struct with @value. */
+static int opts_apply(const struct opts_hit *h, const char *value, char *err, size_t errlen)
 {
 	const struct opts_entry *e = h->e;
-	char *field = (char *)dst + h->base + e->off;
+	char *field = (char *)h->dst + h->base + e->off;
 	char name[64], what[96];
 
 	if (e->long_name)
@@ -167,20 +193,20 @@ static int opts_long(const struct opts_entry *tab, void *dst, int argc, char **a
 
 	if (len == 4 && !strncmp(name, "help", 4) && !opts_find(tab, 0, 0, name, len, &h))
 		return OPTS_HELP;
-	if (!opts_find(tab, 0, 0, name, len, &h))
+	if (!opts_lookup(tab, dst, 0, name, len, &h))
 		return errbuf_set(err, errlen, -EINVAL, "unknown option '--%.*s'", (int)len, name);
 	if (!opts_takes_value(h.e)) {
 		if (eq)
 			return errbuf_set(err, errlen, -EINVAL, "option '--%s' takes no value",
 					  h.e->long_name);
-		return opts_apply(&h, dst, NULL, err, errlen);
+		return opts_apply(&h, NULL, err, errlen);
 	}
 	if (eq || h.e->optional_value)
-		return opts_apply(&h, dst, eq ? eq + 1 : NULL, err, errlen);
+		return opts_apply(&h, eq ? eq + 1 : NULL, err, errlen);
 	if (*i + 1 >= argc)
 		return errbuf_set(err, errlen, -EINVAL, "option '--%s' needs a value",
 				  h.e->long_name);
-	return opts_apply(&h, dst, argv[++*i], err, errlen);
+	return opts_apply(&h, argv[++*i], err, errlen);
 }
 
 /* "-a", "-ab", "-s 64" or "-s64" at argv[*i]. */
@@ -194,19 +220,19 @@ static int opts_short(const struct opts_entry *tab, void *dst, int argc, char **
 	for (; *p; p++) {
 		if (*p == 'h' && !opts_find(tab, 0, 'h', NULL, 0, &h))
 			return OPTS_HELP;
-		if (!opts_find(tab, 0, *p, NULL, 0, &h))
+		if (!opts_lookup(tab, dst, *p, NULL, 0, &h))
 			return errbuf_set(err, errlen, -EINVAL, "unknown option '-%c'", *p);
 		if (opts_takes_value(h.e) && !h.e->optional_value) {
 			if (p[1])
-				return opts_apply(&h, dst, p + 1, err, errlen);
+				return opts_apply(&h, p + 1, err, errlen);
 			if (*i + 1 >= argc)
 				return h.e->long_name ?
 					errbuf_set(err, errlen, -EINVAL, "option '--%s' needs a value",
 						   h.e->long_name) :
 					errbuf_set(err, errlen, -EINVAL, "option '-%c' needs a value", *p);
-			return opts_apply(&h, dst, argv[++*i], err, errlen);
+			return opts_apply(&h, argv[++*i], err, errlen);
 		}
-		ret = opts_apply(&h, dst, NULL, err, errlen);
+		ret = opts_apply(&h, NULL, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -322,6 +348,27 @@ static void opts_usage_exit(FILE *out, const struct opts_usage *u)
 		fprintf(out, "4 %s.\n", u->exit4);
 }
 
+/* A command's --help names the global options it takes too (and only
+ * names them: rperf --help says what they do). */
+static void opts_usage_global(FILE *out)
+{
+	const struct opts_entry *e;
+	const char *sep = "";
+
+	fprintf(out, "\nrperf's ");
+	for (e = opts_global_tab; e->kind != OPTS_END; e++) {
+		if (e->kind == OPTS_GROUP || e->kind == OPTS_INCLUDE)
+			continue;
+		fprintf(out, "%s", *sep && e[1].kind == OPTS_END ? " and " : sep);
+		if (e->short_name)
+			fprintf(out, "-%c%s", e->short_name, e->long_name ? " (" : "");
+		if (e->long_name)
+			fprintf(out, "--%s%s", e->long_name, e->short_name ? ")" : "");
+		sep = ", ";
+	}
+	fprintf(out, " work here too: see 'rperf --help'.\n");
+}
+
 void opts_usage(FILE *out, const struct opts_usage *u)
 {
 	size_t w = opts_label_width(u->table);
@@ -333,6 +380,8 @@ void opts_usage(FILE *out, const struct opts_usage *u)
 	opts_usage_entry(out, "-h, --help", "show this help", col);
 	if (u->more)
 		fprintf(out, "\n%s\n", u->more);
+	if (*u->cmd && opts_global_tab)
+		opts_usage_global(out);
 	opts_usage_exit(out, u);
 }
 

@@ -9,7 +9,7 @@
  * traffic command shares) at an offset of its own.
  *
  * Pure: opts_parse() fills the struct and, on bad usage, an error buffer;
- * the command prints once. Messages: "unknown option '--bogus'", "option
+ * the command prints once (a callback may act, as -v does on the log). Messages: "unknown option '--bogus'", "option
  * '--size' needs a value", "--size 'x': expected ...".
  */
 #ifndef RPERF_OPTS_H
@@ -108,6 +108,16 @@ struct opts_usage {
  */
 int opts_parse(const struct opts_entry *tab, void *dst, int argc, char **argv,
 	       const char **operands, int cap, int *n, char *err, size_t errlen);
+
+/*
+ * The options every parse accepts besides its own table's: rperf's global
+ * options that may also follow the command's name (-v, -q), so that no
+ * command lists them. @tab is looked up after the command's table (an
+ * option of the command wins) and its destinations are in @dst, not in
+ * the command's struct. Set once by main before the command runs; NULL:
+ * none (the default, and what the unit tests of a command's parse see).
+ */
+void opts_set_global(const struct opts_entry *tab, void *dst);
 
 /* The command's --help, from its table: usage line, about, options
  * aligned, exit statuses. */

@@ -7,7 +7,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "base/units.h"
@@ -22,12 +24,17 @@ struct unit {
 
 static const struct unit units_time[] = {
 	{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
-	{ "m", 60e9 }, { NULL, 0 },
+	{ "m", 60e9 }, { "min", 60e9 }, { NULL, 0 },
 };
 
+/* Each multiple as a letter alone, with "bit", and per second. */
 static const struct unit units_rate[] = {
-	{ "", 1e9 }, { "bit", 1 }, { "k", 1e3 }, { "kbit", 1e3 }, { "m", 1e6 },
-	{ "mbit", 1e6 }, { "g", 1e9 }, { "gbit", 1e9 }, { "t", 1e12 }, { "tbit", 1e12 },
+	{ "", 1e9 },
+	{ "bit", 1 }, { "bps", 1 }, { "b/s", 1 }, { "bit/s", 1 },
+	{ "k", 1e3 }, { "kbit", 1e3 }, { "kbps", 1e3 }, { "kb/s", 1e3 }, { "kbit/s", 1e3 },
+	{ "m", 1e6 }, { "mbit", 1e6 }, { "mbps", 1e6 }, { "mb/s", 1e6 }, { "mbit/s", 1e6 },
+	{ "g", 1e9 }, { "gbit", 1e9 }, { "gbps", 1e9 }, { "gb/s", 1e9 }, { "gbit/s", 1e9 },
+	{ "t", 1e12 }, { "tbit", 1e12 }, { "tbps", 1e12 }, { "tb/s", 1e12 }, { "tbit/s", 1e12 },
 	{ NULL, 0 },
 };
 
@@ -85,8 +92,10 @@ int units_parse_double(const char *s, double *out)
 	return 0;
 }
 
-/* A decimal number followed by one of @tab's suffixes -> the product. */
-static int units_scaled(const char *s, const struct unit *tab, double *out)
+/* A decimal number followed by one of @tab's suffixes -> the product;
+ * *@suffix (unless NULL): where the suffix starts. */
+static int units_scaled(const char *s, const struct unit *tab, double *out,
+			const char **suffix)
 {
 	char *end;
 	double v, mult;
@@ -97,6 +106,8 @@ static int units_scaled(const char *s, const struct unit *tab, double *out)
 	v = strtod(s, &end);
 	if (errno || !isfinite(v))
 		return -ERANGE;
+	if (suffix)
+		*suffix = end;
 	mult = units_mult(tab, end);
 	if (!mult)
 		return -EINVAL;
@@ -128,7 +139,7 @@ int units_parse_bytes(const char *s, uint64_t *bytes)
 int units_parse_ns(const char *s, uint64_t *ns)
 {
 	double v;
-	int ret = units_scaled(s, units_time, &v);
+	int ret = units_scaled(s, units_time, &v, NULL);
 
 	if (ret)
 		return ret;
@@ -136,13 +147,27 @@ int units_parse_ns(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/* Whether @suffix is a rate per second in bytes ("GB/s", "MBps"): no
+ * rate of rperf is, and reading one as bits would be 8 times off, so it
+ * is refused. The b of bits is lowercase there ("Gbps", "Gb/s"). */
+static bool units_rate_in_bytes(const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return n >= 2 && (!strcasecmp(suffix + n - 2, "ps") || !strcasecmp(suffix + n - 2, "/s")) &&
+	       strchr(suffix, 'B');
+}
+
 int units_parse_bps(const char *s, uint64_t *bps)
 {
+	const char *suffix;
 	double v;
-	int ret = units_scaled(s, units_rate, &v);
+	int ret = units_scaled(s, units_rate, &v, &suffix);
 
 	if (ret)
 		return ret;
+	if (units_rate_in_bytes(suffix))
+		return -EINVAL;
 	if (v > 0 && v < 1)
 		return -ERANGE;
 	*bps = (uint64_t)(v + 0.5);

@@ -4,14 +4,17 @@
  * value means the same on the command line and in a scenario file:
  *
  *   sizes  "64", "64B", "4k", "4KiB", "1m", "1g"   binary multiples, bytes
- *   times  "10", "10s", "500ms", "250us", "100ns", "2m"
- *          a bare number is seconds; "m" is minutes
- *   rates  "5", "5g", "5gbit", "10m", "10mbit", "800k", "1000bit", "1t"
- *          decimal multiples of bit/s; a bare number is Gb/s (the
- *          fabric's unit)
+ *   times  "10", "10s", "500ms", "250us", "100ns", "2m", "1min"
+ *          a bare number is seconds; "m" and "min" are minutes
+ *   rates  "5", "5g", "5gbit", "10Gbps", "10Gb/s", "10Gbit/s", "10m",
+ *          "800k", "800kbps", "1000bit", "1000bps", "1t"
+ *          decimal multiples of bit/s, each multiple (k, m, g, t) alone,
+ *          with "bit", "bps", "b/s" or "bit/s"; a bare number is Gb/s
+ *          (the fabric's unit)
  *
- * Suffixes are case-insensitive. Nothing negative, no leading blanks, no
- * "inf" or "nan". Every parser takes the whole string and returns 0 or
+ * Suffixes are case-insensitive, but for a rate per second in bytes
+ * ("10GB/s", "10GBps"), which is refused rather than read as bits.
+ * Nothing negative, no blanks, no "inf" or "nan". Every parser takes the whole string and returns 0 or
  * -EINVAL (-ERANGE when the value does not fit); it never prints.
  */
 #ifndef RPERF_UNITS_H

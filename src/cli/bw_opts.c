@@ -53,8 +53,9 @@ const struct opts_usage bw_opts_usage = {
 	.about = "Load the fabric with open-loop RC traffic to an 'rperf server' on HOST, on\n"
 		 "any SL or traffic class; report Gb/s and Mpps as sent and as received.",
 	.table = bw_opts_table,
-	.more = "Rates take k, m, g, t (bit/s; bare: Gb/s) or kbit, mbit, gbit, tbit;\n"
-		"sizes k, m, g (binary); times ns, us, ms, s, m (bare: seconds).",
+	.more = "Rates take k, m, g, t (bit/s; bare: Gb/s), alone or with bit, bps, b/s\n"
+		"or bit/s (10g, 10Gbps, 10Gb/s); sizes k, m, g (binary); times ns, us,\n"
+		"ms, s, m or min (bare: seconds).",
 	.tolerance = true,
 	.exit3 = "the --min-gbps criterion failed",
 };

@@ -3,8 +3,9 @@
  * What the commands share beyond their table: the exit status that a
  * run's pass/fail criteria give, each failed one named on its own line,
  * the document a command given --json leaves when it fails early, and
- * the options of the commands that drive agents (converge, mesh), and
- * the --json-stream of lat, bw and mesh.
+ * the options of the commands that drive agents (converge, mesh), the
+ * --json-stream of lat, bw and mesh, and rperf's -v and -q, which every
+ * command takes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +22,38 @@
 #include "engine/client.h"
 #include "engine/run.h"
 #include "report/report.h"
+
+/* -v: one more level of diagnostics each time, unless -q was given. */
+static int cmd_opt_verbose(void *dst, const char *name, const char *value, char *err,
+			   size_t errlen)
+{
+	struct cmd_log_opts *o = dst;
+
+	(void)name, (void)value, (void)err, (void)errlen;
+	o->verbose++;
+	if (!o->quiet && log_get_level() < LOG_LEVEL_DEBUG)
+		log_set_level(log_get_level() + 1);
+	return 0;
+}
+
+/* -q: errors only, before or after any -v. */
+static int cmd_opt_quiet(void *dst, const char *name, const char *value, char *err,
+			 size_t errlen)
+{
+	struct cmd_log_opts *o = dst;
+
+	(void)name, (void)value, (void)err, (void)errlen;
+	o->quiet = true;
+	log_set_level(LOG_LEVEL_ERROR);
+	return 0;
+}
+
+const struct opts_entry cmd_log_opts_table[] = {
+	OPT_CALLBACK_ALL('v', "verbose", NULL, "more diagnostics on stderr (repeat for debug)",
+			 cmd_opt_verbose),
+	OPT_CALLBACK_ALL('q', "quiet", NULL, "errors only", cmd_opt_quiet),
+	OPT_END(),
+};
 
 /* --launch: how the agents are started (coord_launch.c). */
 static int cmd_opts_launch(void *dst, const char *name, const char *value, char *err,

@@ -41,6 +41,20 @@ int cmd_criteria_exit(const struct criteria *cs);
 int cmd_failed_json(const char *path, const char *command, const char *error, int status);
 
 /*
+ * rperf's global options that may also follow the command's name, the
+ * same for every command: -v (one more log level each time) and -q
+ * (errors only, whatever -v says). Each acts on the log as it is parsed,
+ * so a command sees the level once its parse returns. main's table
+ * includes this one, and main hands it to every command's parse
+ * (opts_set_global()).
+ */
+struct cmd_log_opts {
+	unsigned verbose;	/* how many -v */
+	bool quiet;
+};
+extern const struct opts_entry cmd_log_opts_table[];
+
+/*
  * --launch, --agent-command, --token-file, --timeout over a struct
  * converge_opts: how the commands that drive agents reach them.
  */

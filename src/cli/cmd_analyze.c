@@ -66,7 +66,7 @@ static int analyze_gbps(const char *opt, const char *s, double *out, char *err, 
 	uint64_t bps;
 
 	if (units_parse_bps(s, &bps))
-		return opts_bad_value(err, errlen, opt, s, "a rate such as 100, 25g or 800m (bare: Gb/s)");
+		return opts_bad_value(err, errlen, opt, s, "a rate such as 100, 25g, 25Gbps or 800m (bare: Gb/s)");
 	*out = (double)bps / 1e9;
 	return 0;
 }
@@ -547,8 +547,9 @@ static const struct opts_usage analyze_opts_usage = {
 		 "  tc -j or dcb -j output; or a live InfiniBand port (--port: needs\n"
 		 "  umad access, root or read/write on /dev/infiniband/umad*).",
 	.table = analyze_opts_table,
-	.more = "Rates (GBPS, G) take k, m, g, t (bit/s; bare: Gb/s). Bad input is bad\n"
-		"usage (2). See rperf-analyze(1).",
+	.more = "Rates (GBPS, G) take k, m, g, t (bit/s; bare: Gb/s), alone or with bit,\n"
+		"bps, b/s or bit/s (25g, 25Gbps, 25Gb/s). Bad input is bad usage (2).\n"
+		"See rperf-analyze(1).",
 };
 
 void cmd_analyze_usage(FILE *out)

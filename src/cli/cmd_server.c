@@ -66,7 +66,7 @@ static const struct opts_usage server_opts_usage = {
 	.about = "Accept rperf clients, keep RECVs posted for each flow, count what arrives;\n"
 		 "-p is the TCP / rdma_cm port to listen on, --json gets the counts on exit.",
 	.table = server_opts_table,
-	.more = "Times take ns, us, ms, s, m (bare: seconds).",
+	.more = "Times take ns, us, ms, s, m or min (bare: seconds).",
 };
 
 void cmd_server_usage(FILE *out)

@@ -82,7 +82,8 @@ const struct opts_usage lat_opts_usage = {
 	.about = "Measure the round trip through the fabric to an 'rperf server' on HOST:\n"
 		 "RTT = T_W - T_L, the wire SEND's completion minus a loopback SEND's.",
 	.table = lat_opts_table,
-	.more = "Sizes take k, m, g (binary); times ns, us, ms, s, m (bare: seconds).",
+	.more = "Sizes take k, m, g (binary); times ns, us, ms, s, m or min (bare:\n"
+		"seconds).",
 	.tolerance = true,
 	.exit3 = "a --max-* criterion failed",
 };

@@ -4,7 +4,8 @@
  *
  * main() parses the global options (through base/opts, as every command
  * does), then dispatches to one subcommand through the single command
- * table below, git-style. Only main exits.
+ * table below, git-style; -v and -q go on being accepted after the
+ * command's name, by every command's parse. Only main exits.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,7 +15,6 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "base/env.h"
-#include "base/log.h"
 #include "base/opts.h"
 
 static int cmd_help(int argc, char **argv);
@@ -44,27 +44,16 @@ const struct rperf_cmd *rperf_cmd_find(const char *name)
 	return NULL;
 }
 
-/* The global options, before the command's name. */
+/* The global options, before the command's name; -v and -q (.log) also
+ * after it. */
 struct main_opts {
 	bool version;
-	bool quiet;
-	unsigned verbose;	/* how many -v */
+	struct cmd_log_opts log;
 };
-
-/* -v: one more level of diagnostics each time it is given. */
-static int main_opt_verbose(void *dst, const char *name, const char *value, char *err,
-			    size_t errlen)
-{
-	(void)name, (void)value, (void)err, (void)errlen;
-	++*(unsigned *)dst;
-	return 0;
-}
 
 static const struct opts_entry main_opts_table[] = {
 	OPT_FLAG('V', "version", "show the version", struct main_opts, version),
-	OPT_CALLBACK('v', "verbose", NULL, "more diagnostics on stderr (repeat for debug)",
-		     struct main_opts, verbose, main_opt_verbose),
-	OPT_FLAG('q', "quiet", "errors only", struct main_opts, quiet),
+	OPT_INCLUDE(struct main_opts, log, cmd_log_opts_table),
 	OPT_END(),
 };
 
@@ -158,41 +147,38 @@ static int main_command_index(int argc, char **argv)
 	return argc;
 }
 
-/* Parse the global options in argv[1 .. @end) and apply them. -1 to go
- * on, else the exit status (help, version, or bad usage reported). */
-static int main_global_opts(int end, char **argv)
+/* Parse the global options in argv[1 .. @end) into @o, -v and -q acting
+ * as they are read. -1 to go on, else the exit status (help, version, or
+ * bad usage reported). */
+static int main_global_opts(int end, char **argv, struct main_opts *o)
 {
-	struct main_opts o = { 0 };
 	char err[160];
 	int n, ret;
 
-	ret = opts_parse(main_opts_table, &o, end, argv, NULL, 0, &n, err, sizeof(err));
+	ret = opts_parse(main_opts_table, o, end, argv, NULL, 0, &n, err, sizeof(err));
 	if (ret == OPTS_HELP) {
 		main_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
 	if (ret)
 		return main_usage_error(err);
-	if (o.version) {
+	if (o->version) {
 		printf("rperf %s\n", PACKAGE_VERSION);
 		return RPERF_EXIT_OK;
 	}
-	if (o.quiet)
-		log_set_level(LOG_LEVEL_ERROR);
-	else if (o.verbose)
-		log_set_level(log_get_level() + o.verbose);
 	return -1;
 }
 
 int main(int argc, char **argv)
 {
+	static struct main_opts o;
 	const struct rperf_cmd *c;
 	char err[160];
 	int i, ret;
 
 	env_set_cmdline(argc, argv);
 	i = main_command_index(argc, argv);
-	ret = main_global_opts(i, argv);
+	ret = main_global_opts(i, argv, &o);
 	if (ret >= 0)
 		return ret;
 	if (i >= argc)
@@ -202,5 +188,7 @@ int main(int argc, char **argv)
 		snprintf(err, sizeof(err), "unknown command '%s'", argv[i]);
 		return main_usage_error(err);
 	}
+	/* -v and -q after the command's name too, counted with those before. */
+	opts_set_global(cmd_log_opts_table, &o.log);
 	return c->fn(argc - i, argv + i);
 }

@@ -56,6 +56,14 @@ grep -q '^usage: rperf \[options\] COMMAND' "$T/help" &&
 [ "$(head -n 1 "$T/err")" = "rperf: error: unknown option '--bogus'" ] &&
 	grep -q "see 'rperf lat --help'" "$T/err" ||
 	fail "rperf -v lat --bogus: $(cat "$T/err")"
+# -v and -q after the command's name too, as main hands them to its parse:
+# the same diagnostics as before it.
+"$RPERF" -v analyze "$D/config-a.table" >/dev/null 2>"$T/before"
+expect 0 analyze -v "$D/config-a.table"
+grep -q '^rperf: high table: ' "$T/err" && cmp -s "$T/err" "$T/before" ||
+	fail "rperf analyze -v FILE: not as rperf -v analyze FILE: $(cat "$T/err")"
+expect 0 analyze "$D/config-a.table" --quiet
+[ ! -s "$T/err" ] || fail "rperf analyze FILE --quiet: $(cat "$T/err")"
 # No getopt outside the one parser (its own comment names it only).
 if grep -n 'getopt' "${srcdir:-.}"/src/*/*.c "${srcdir:-.}"/src/*/*.h | grep -v '^[^:]*src/base/opts\.c:'; then
 	fail "getopt used outside src/base/opts"
