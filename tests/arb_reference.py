@@ -619,14 +619,16 @@ def check_ib(rperf, tmp, rng, checks, loaded, long_mode, fixed=None):
                     for k in range(RPERF_PHASE_DRAWS + 1):
                         ph = (rperf_phases(k) if k < RPERF_PHASE_DRAWS - 1 else
                               {sl: rng.random() for sl in range(16)})
+                        # no longer than rperf's own window: the largest
+                        # distance it states is of that window
                         more = loaded_window(cfg, sem, sz, loads,
-                                             20000 if not long_mode else 120000, phase=ph)
+                                             min(20000 if not long_mode else 120000,
+                                                 doc["window_packets"]), phase=ph)
                         if more:
                             dists.append(more[1])
                 check_distances(doc, dists, exact and doc["exact"], checks, label, cfg, sizes)
 
 
-RPERF_LOAD_PACKETS = 262144      # rperf-analyze(1): its loaded window
 # rperf-analyze(1): constant gaps are run in four phase draws; in draw k
 # a light SL's first packet arrives 0.618034 (SL + 1) ((k + 1) mod 4)
 # (mod 1) of its gap after the start: draw 0 is the stated one, the
@@ -640,10 +642,11 @@ def rperf_phases(k):
 
 
 def rperf_queue_packets(doc, cfg, sizes, q):
-    """Packets of queue q in rperf's loaded window, from its shares."""
+    """Packets of queue q in rperf's window (its JSON's window_packets:
+    rperf-analyze(1), TIME), from its shares."""
     pk = [doc["sls"][sl]["share_pct"] / sizes[sl] for sl in range(16)]
     mine = sum(pk[sl] for sl in range(16) if cfg["queue"][sl] == q)
-    return RPERF_LOAD_PACKETS * mine / sum(pk) if sum(pk) else 0
+    return doc["window_packets"] * mine / sum(pk) if sum(pk) else 0
 
 
 def check_distances(doc, dists, exact, checks, label, cfg, sizes):
@@ -669,7 +672,10 @@ def check_distances(doc, dists, exact, checks, label, cfg, sizes):
                          f"{v['mean_distance']:.2f} {v['max_distance']} {cfg}")
             continue
         n = rperf_queue_packets(doc, cfg, sizes, q)
-        own = 2 * v["max_distance"] / n if n else float("inf")
+        # two cut gaps; a backlogged window cut by rperf's budget also
+        # starts and ends inside a period: two more
+        cut = 4 if not doc["exact"] and doc["period_packets"] else 2
+        own = cut * v["max_distance"] / n if n else float("inf")
         lo = min(d[q][0] - d[q][2] for d in dists) - own
         hi = max(d[q][0] + d[q][2] for d in dists) + own
         m = v["mean_distance"]

@@ -49,16 +49,18 @@
  *    part of ARB_IB_LOAD_WORK over the runs the analysis makes (its
  *    window shortened to fit; the bound it states grows).
  */
-#define ARB_IB_BUDGET_WORK	(1u << 18)
-#define ARB_IB_RUN_WORK		(1u << 17)
-#define ARB_IB_MIN_WORK		(1u << 12)
-#define ARB_IB_LOAD_WORK	(1u << 22)
+#define ARB_IB_BUDGET_WORK	(1u << 16)
+#define ARB_IB_RUN_WORK		(1u << 15)
+#define ARB_IB_MIN_WORK		(1u << 11)
+#define ARB_IB_LOAD_WORK	(1u << 20)
 
 struct arb_budget {
 	uint64_t left;		/* work units */
+	struct arb_sim_mem mem;	/* the backlogged runs' */
 	unsigned runs, cut;	/* runs, and those that ended without a period */
 	uint64_t load_run_work;	/* each loaded run's */
 	uint64_t window_min, window_max;	/* loaded runs' windows, packets */
+	uint64_t window_first;		/* the last run of draw 0's window */
 };
 
 static uint64_t arb_budget_run(const struct arb_budget *b)
@@ -135,6 +137,7 @@ static bool arb_ib_run(struct arb_ib_ctx *ctx, uint16_t queues, bool gaps,
 	arb_ib_spec(ctx, queues, &spec);
 	spec.want_gaps = gaps;
 	spec.max_work = arb_budget_run(ctx->budget);
+	spec.mem = &ctx->budget->mem;
 	if (arb_sim_run(&spec, out))
 		return false;
 	arb_budget_spend(ctx->budget, out);
@@ -205,6 +208,24 @@ static void arb_queue_packet_bytes(const struct arb_config *cfg,
 	}
 }
 
+/* Whether the SLs of some queue that offer traffic send different sizes. */
+static bool arb_ib_mixed_sizes(const struct arb_config *cfg,
+			       const struct arb_params *params)
+{
+	uint32_t size[ARB_NUM_VLS] = { 0 };
+	int sl, q;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = arb_ib_queue(cfg, params, sl);
+		if (q < 0 || !arb_sl_offers(params, sl))
+			continue;
+		if (size[q] && size[q] != params->packet_bytes[sl])
+			return true;
+		size[q] = params->packet_bytes[sl];
+	}
+	return false;
+}
+
 /*
  * Whether the backlogged arbiter's exact period gives the long-run
  * shares: every SL that offers traffic saturates and the SLs of a queue
@@ -214,22 +235,12 @@ static void arb_queue_packet_bytes(const struct arb_config *cfg,
 static bool arb_ib_needs_load(const struct arb_config *cfg,
 			      const struct arb_params *params)
 {
-	uint32_t size[ARB_NUM_VLS] = { 0 };
-	int sl, q;
+	int sl;
 
-	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
-		q = arb_ib_queue(cfg, params, sl);
-		if (q < 0 || !arb_sl_offers(params, sl))
-			continue;
-		if (params->load_gbps[sl] > 0)
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		if (arb_ib_queue(cfg, params, sl) >= 0 && params->load_gbps[sl] > 0)
 			return true;
-		if (params->model == ARB_MODEL_IB_FLUID)
-			continue;
-		if (size[q] && size[q] != params->packet_bytes[sl])
-			return true;
-		size[q] = params->packet_bytes[sl];
-	}
-	return false;
+	return params->model != ARB_MODEL_IB_FLUID && arb_ib_mixed_sizes(cfg, params);
 }
 
 /* Water-fill the SLs' loads under ctx->sem; rate_gbps per SL. */
@@ -308,6 +319,7 @@ static int arb_ib_load_draws(struct arb_load_spec *spec, struct arb_budget *budg
 	spec->phase_draw = 0;
 	if (arb_ib_load_run(spec, budget, out))
 		return -EINVAL;
+	budget->window_first = out->window_packets;
 	for (k = 1; !spec->poisson && k < ARB_LOAD_PHASES; k++) {
 		spec->phase_draw = k;
 		if (arb_ib_load_run(spec, budget, &k_out))
@@ -725,6 +737,7 @@ static void arb_ib_one_arrivals(const struct arb_config *cfg,
 		res->exact = false;
 		res->loaded = true;
 		res->period_packets = 0;
+		res->window_packets = budget->window_first;
 		arb_ib_fill(&ctx, rate_gbps, false, res);
 		return;
 	}
@@ -732,6 +745,7 @@ static void arb_ib_one_arrivals(const struct arb_config *cfg,
 	arb_ib_fill(&ctx, rate_gbps, distances, res);
 	res->exact = ctx.exact;
 	res->period_packets = ctx.period_packets;
+	res->window_packets = ctx.period_packets;
 	res->bound_pct = 100 * ctx.bound;
 }
 
@@ -921,6 +935,7 @@ static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 	arb_queue_packet_bytes(cfg, params, ctx.packet_bytes);
 	arb_ib_spec(&ctx, offered, &spec);
 	spec.max_work = arb_budget_run(budget);
+	spec.mem = &budget->mem;
 	if (arb_sim_run(&spec, &out))
 		return false;
 	arb_budget_spend(budget, &out);
@@ -1163,17 +1178,17 @@ static bool arb_ib_size_readings(const struct arb_config *cfg,
 }
 
 /*
- * The runs of the loaded arbiter an analysis makes at most, so that each
- * gets its part of ARB_IB_LOAD_WORK: the phase draws of each reading
- * compared (those that behave alike are run once), of the two packet
- * sizes and of the port without its limit, Poisson's run and limit 0's
- * checks.
+ * The runs of the loaded arbiter an analysis makes, so that each gets
+ * its part of ARB_IB_LOAD_WORK: the phase draws of each reading compared
+ * (those that behave alike are run once), of the two packet sizes (SLs
+ * of a queue of different sizes) and of the port without its limit (the
+ * firmware caveat), Poisson's run, and limit 0's checks of the readings.
  */
 static unsigned arb_ib_load_runs(const struct arb_config *cfg,
 				 const struct arb_params *params)
 {
 	struct arb_semantics seen[ARB_N_SEMANTICS + 1];
-	unsigned n = 1, i, j;
+	unsigned n = 1, i, j, runs;
 
 	seen[0] = arb_ib_effective(cfg, params->semantics);
 	for (i = 0; params->model == ARB_MODEL_IB_PACKET && params->compare_semantics &&
@@ -1183,7 +1198,14 @@ static unsigned arb_ib_load_runs(const struct arb_config *cfg,
 			;
 		n += j == n;
 	}
-	return ARB_LOAD_PHASES * (n + 3) + 3;
+	runs = ARB_LOAD_PHASES * n + 1;
+	if (params->model != ARB_MODEL_IB_FLUID && arb_ib_mixed_sizes(cfg, params))
+		runs += 2 * ARB_LOAD_PHASES;
+	if (params->model == ARB_MODEL_IB_PACKET && cfg->limit != ARB_LIMIT_NONE)
+		runs += ARB_LOAD_PHASES;
+	if (cfg->limit == 0)
+		runs += n + 1;
+	return runs;
 }
 
 int arb_ib_analyze(const struct arb_config *cfg,
@@ -1230,5 +1252,6 @@ int arb_ib_analyze(const struct arb_config *cfg,
 	unl = arb_ib_unlimited(cfg, params, &budget, &unlimited);
 	arb_queue_packet_bytes(cfg, params, packet_bytes);
 	arb_ib_warnings(cfg, params, packet_bytes, unl, res);
+	arb_sim_mem_release(&budget.mem);
 	return 0;
 }

@@ -33,6 +33,7 @@
 enum { SIM_HIGH, SIM_LOW };
 
 #define SIM_BURST_MAX	(1u << 14)	/* packets a burst sends at most */
+#define SIM_MARK_WORK	16		/* a checkpoint's work: hashed, looked up */
 
 enum sim_mode {
 	SIM_ONLY_LOW,		/* no active high table: the low table alone */
@@ -277,11 +278,11 @@ static void sim_reg_store(const struct sim_reg *t, int k, struct sim_state *st)
 
 /*
  * Up to @n packets into @seq, stopping after the step in which the clock
- * table wraps (*wrapped set). Returns the packets sent; *work grows by
- * them and by the entries looked at.
+ * table wraps (*wrapped set) or the work reaches @work_left. Returns the
+ * packets sent; *work grows by them and by the entries looked at.
  */
 SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
-			      uint8_t *seq, uint64_t n, bool *wrapped,
+			      uint8_t *seq, uint64_t n, uint64_t work_left, bool *wrapped,
 			      uint64_t *empty, uint64_t *work, const enum sim_mode mode,
 			      const bool carry, const bool round)
 {
@@ -296,7 +297,8 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 	sim_reg_load(m, st, SIM_HIGH, &hi);
 	sim_reg_load(m, st, SIM_LOW, &lo);
 	memcpy(def, st->deficit, sizeof(def));
-	for (i = 0; i < n && !SIM_CLOCK_WRAPPED(mode, hi, lo); i++) {
+	for (i = 0; i < n && !SIM_CLOCK_WRAPPED(mode, hi, lo) &&
+		    i + hi.visits + lo.visits < work_left; i++) {
 		if (mode == SIM_ONLY_LOW) {
 			vl = sim_table_packet(&lo, dlo, pb, carry, round);
 		} else if (mode == SIM_ONLY_HIGH) {
@@ -331,11 +333,11 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 
 #define SIM_BURST(mode, carry, round) \
 	case (mode) * 4 + (carry) * 2 + (round): \
-		return sim_burst(m, st, seq, n, wrapped, empty, work, mode, carry, round)
+		return sim_burst(m, st, seq, n, work_left, wrapped, empty, work, mode, carry, round)
 
 /* sim_burst, specialised on the mode and the semantics. */
 static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
-			      uint8_t *seq, uint64_t n, bool *wrapped,
+			      uint8_t *seq, uint64_t n, uint64_t work_left, bool *wrapped,
 			      uint64_t *empty, uint64_t *work)
 {
 	switch (m->mode * 4 + m->spec->sem.carry * 2 + m->spec->deficit_round) {
@@ -352,7 +354,7 @@ static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
 	SIM_BURST(SIM_LIMITED_ENTRY, 1, 0);
 	SIM_BURST(SIM_LIMITED_ENTRY, 1, 1);
 	default:
-		return sim_burst(m, st, seq, n, wrapped, empty, work, m->mode,
+		return sim_burst(m, st, seq, n, work_left, wrapped, empty, work, m->mode,
 				 m->spec->sem.carry, m->spec->deficit_round);
 	}
 }
@@ -452,7 +454,7 @@ static uint32_t sim_hash(const struct sim_state *st)
 /* Double the marks and rebuild the hash; -ENOMEM leaves them as they were. */
 static int sim_marks_grow(struct sim_marks *mk)
 {
-	uint32_t cap = mk->cap ? 2 * mk->cap : 4096, i, h;
+	uint32_t cap = mk->cap ? 2 * mk->cap : 1024, i, h;
 	struct sim_mark *mark = realloc(mk->mark, cap * sizeof(*mark));
 	int32_t *slot;
 
@@ -476,7 +478,12 @@ static int sim_marks_grow(struct sim_marks *mk)
 	return 0;
 }
 
-/* The earlier mark equal to @st, or record @st and return NULL. */
+/*
+ * The earlier mark equal to @st, or record @st and return NULL. Past
+ * ARB_SIM_MAX_MARKS nothing more is recorded (memory stays bounded): a later
+ * state is still looked up, so a period that starts within the first
+ * marks is found, one that starts later is not.
+ */
 static const struct sim_mark *sim_marks_seen(struct sim_marks *mk,
 					     const struct sim_state *st,
 					     uint64_t step, uint64_t empty)
@@ -484,12 +491,14 @@ static const struct sim_mark *sim_marks_seen(struct sim_marks *mk,
 	uint32_t hash = sim_hash(st), h;
 	struct sim_mark *k;
 
-	if (mk->n == mk->cap && sim_marks_grow(mk))
+	if (mk->n == mk->cap && (mk->cap >= ARB_SIM_MAX_MARKS || sim_marks_grow(mk)) && !mk->n)
 		return NULL;
 	h = hash & (mk->slots - 1);
 	for (; mk->slot[h] >= 0; h = (h + 1) & (mk->slots - 1))
 		if (!memcmp(&mk->mark[mk->slot[h]].st, st, sizeof(*st)))
 			return &mk->mark[mk->slot[h]];
+	if (mk->n == mk->cap)
+		return NULL;
 	mk->slot[h] = (int32_t)mk->n;
 	k = &mk->mark[mk->n++];
 	k->st = *st;
@@ -596,7 +605,7 @@ static void sim_seq_gaps(const struct sim_seq *s, uint64_t from, uint64_t len,
 
 /*
  * Run until a checkpoint repeats, max_steps packets are sent or the work
- * (packets and entries looked at) passes max_work, every packet recorded
+ * (packets, entries looked at and checkpoints) passes max_work, every packet recorded
  * in @seq, the low turns passed empty counted in *empty. Returns the
  * mark the last checkpoint repeats, or NULL (no period; -ENOMEM in *err
  * when @seq could not grow).
@@ -611,14 +620,19 @@ static const struct sim_mark *sim_detect(struct sim *m, struct sim_state *st,
 	uint64_t n;
 
 	while (seq->n < max_steps && *work < max_work) {
-		if (wrapped && (prev = sim_marks_seen(mk, st, seq->n, *empty)))
-			return prev;
+		if (wrapped) {
+			*work += SIM_MARK_WORK;
+			prev = sim_marks_seen(mk, st, seq->n, *empty);
+			if (prev)
+				return prev;
+		}
 		if (seq->n == seq->cap && (*err = sim_seq_room(seq, max_steps)))
 			return NULL;
-		n = seq->cap - seq->n;
+		n = (seq->cap < max_steps ? seq->cap : max_steps) - seq->n;
 		if (n > SIM_BURST_MAX)
 			n = SIM_BURST_MAX;	/* the work is checked that often at least */
-		seq->n += sim_run_burst(m, st, seq->vl + seq->n, n, &wrapped, empty, work);
+		seq->n += sim_run_burst(m, st, seq->vl + seq->n, n, max_work - *work,
+					&wrapped, empty, work);
 	}
 	return NULL;
 }
@@ -669,6 +683,49 @@ static void sim_measure(const struct sim *m, const struct sim_seq *seq,
 		out->packets[q] += head[q];
 }
 
+/*
+ * The marks and packets of a run in @mem's memory, if any: emptied, with
+ * the room an earlier run grew (its pages already touched).
+ */
+static void sim_mem_take(const struct arb_sim_mem *mem, struct sim_marks *mk,
+			 struct sim_seq *seq)
+{
+	if (!mem || !mem->mark_cap)
+		return;
+	mk->mark = mem->mark;
+	mk->slot = mem->slot;
+	mk->cap = mem->mark_cap;
+	mk->slots = 2 * mk->cap;
+	memset(mk->slot, 0xff, mk->slots * sizeof(*mk->slot));
+	seq->vl = mem->seq;
+	seq->cap = mem->seq_cap;
+}
+
+/* A run's memory back to @mem for the next run, or freed without one. */
+static void sim_mem_give(struct arb_sim_mem *mem, struct sim_marks *mk,
+			 struct sim_seq *seq)
+{
+	if (!mem || !mk->cap) {
+		free(seq->vl);
+		free(mk->mark);
+		free(mk->slot);
+		return;
+	}
+	mem->mark = mk->mark;
+	mem->slot = mk->slot;
+	mem->mark_cap = mk->cap;
+	mem->seq = seq->vl;
+	mem->seq_cap = seq->cap;
+}
+
+void arb_sim_mem_release(struct arb_sim_mem *mem)
+{
+	free(mem->mark);
+	free(mem->slot);
+	free(mem->seq);
+	memset(mem, 0, sizeof(*mem));
+}
+
 int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out)
 {
 	uint64_t max_steps = spec->max_steps ? spec->max_steps : ARB_SIM_MAX_STEPS;
@@ -686,13 +743,12 @@ int arb_sim_run(const struct arb_sim_spec *spec, struct arb_sim_out *out)
 	sim_init(&m, spec);
 	if (!m.active[SIM_HIGH] && !m.active[SIM_LOW])
 		return -EINVAL;
+	sim_mem_take(spec->mem, &mk, &seq);
 	prev = sim_detect(&m, &st, max_steps, max_work, &mk, &seq, &empty, &out->work, &err);
 	if (!err)
 		sim_measure(&m, &seq, &mk, prev, out);
 	out->empty_low_turns = prev ? empty - prev->empty : empty;
-	free(seq.vl);
-	free(mk.mark);
-	free(mk.slot);
+	sim_mem_give(spec->mem, &mk, &seq);
 	if (err)
 		return err;
 	if (!out->exact) {

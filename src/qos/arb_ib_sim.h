@@ -15,6 +15,22 @@
 #include "qos/arb_types.h"
 
 #define ARB_SIM_MAX_STEPS	(1u << 22)	/* packets before giving up on a period */
+#define ARB_SIM_MAX_MARKS	(1u << 14)	/* checkpoints (wraps) kept at most */
+
+/*
+ * Memory the runs of one analysis share, so that each run does not fault
+ * in pages of its own: zeroed before the first run, freed by
+ * arb_sim_mem_release(). Its fields are the arbiter's.
+ */
+struct arb_sim_mem {
+	void *mark;
+	int32_t *slot;
+	uint32_t mark_cap;
+	uint8_t *seq;
+	uint64_t seq_cap;
+};
+
+void arb_sim_mem_release(struct arb_sim_mem *mem);
 
 /*
  * What to simulate. Queues are numbered 0-15: VLs for the IB models, SLs
@@ -30,9 +46,10 @@ struct arb_sim_spec {
 	uint16_t backlogged;
 	uint32_t packet_bytes[ARB_NUM_VLS];
 	uint64_t max_steps;		/* 0: ARB_SIM_MAX_STEPS */
-	uint64_t max_work;		/* packets plus entries looked at before
+	uint64_t max_work;		/* work (arb_sim_out.work) before
 					 * giving up on a period; 0: no limit */
 	bool want_gaps;			/* also measure distances (one more period) */
+	struct arb_sim_mem *mem;	/* NULL: the run's own memory */
 };
 
 /* Over one period (or the measured window when no period was found). */
@@ -46,15 +63,18 @@ struct arb_sim_out {
 	double bound;			/* not exact: error bound of a share (0-1) */
 	uint64_t empty_low_turns;	/* low entry turns that passed without
 					 * sending: of the period when exact */
-	uint64_t work;			/* packets sent plus entries looked at */
+	uint64_t work;			/* packets sent, entries looked at, checkpoints */
 };
 
 /*
  * Run the arbiter of @spec until its state at a table wrap repeats and
  * measure the period between (gaps, when wanted, over the next period,
- * counted cyclically). Without a period within max_steps packets (or
- * once the work passes max_work, checked at each wrap of the clock
- * table), the window since the first wrap is measured and out->bound set. Returns 0,
+ * counted cyclically). The states of the first ARB_SIM_MAX_MARKS wraps
+ * are kept, and every wrap's state is looked up among them: a period
+ * that starts after them is not found. Without a period within max_steps
+ * packets (or once the work passes max_work, checked at each wrap of the
+ * clock table), the window since the first wrap is measured and
+ * out->bound set. Returns 0,
  * -EINVAL when nothing can be sent (no backlogged queue has a weighted
  * entry), or -ENOMEM when the packets sent could not be recorded.
  */

@@ -183,7 +183,10 @@ struct arb_result {
 	bool exact;			/* shares of one exact period */
 	bool loaded;			/* the arbiter fed by the offered loads */
 	uint64_t period_packets;	/* packets in that period (all backlogged) */
-	double bound_pct;		/* when not exact: error bound of a share */
+	uint64_t window_packets;	/* packets the shares come from: the
+					 * period, or the window (cut, loaded) */
+	double bound_pct;		/* error bound of a share: of the window,
+					 * and of the readings' cut runs */
 	int n_semantics;		/* filled entries of per_semantics */
 	struct arb_sem_result per_semantics[ARB_N_SEMANTICS];
 	bool uncertain;			/* some SL's range exceeds range_pct */

@@ -372,8 +372,8 @@ static void analyze_exactness_json(const struct arb_params *params,
 			    json_string(name) : json_null());
 	json_object_set_new(root, "exact", json_boolean(res->exact));
 	json_object_set_new(root, "period_packets", json_integer(res->period_packets));
-	json_object_set_new(root, "bound_pct", res->exact ? json_real(0) :
-			    json_real(res->bound_pct));
+	json_object_set_new(root, "window_packets", json_integer(res->window_packets));
+	json_object_set_new(root, "bound_pct", json_real(res->bound_pct));
 	json_object_set_new(root, "range_pct", json_real(params->range_pct));
 	json_object_set_new(root, "uncertain", json_boolean(res->uncertain));
 	json_object_set_new(root, "per_semantics", analyze_semantics_json(res));

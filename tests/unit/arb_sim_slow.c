@@ -315,12 +315,14 @@ static const struct sim_mark *sim_marks_seen(struct sim_marks *mk,
 	struct sim_mark *k;
 	uint32_t h;
 
-	if (mk->n == mk->cap && sim_marks_grow(mk))
+	if (mk->n == mk->cap && (mk->cap >= ARB_SIM_MAX_MARKS || sim_marks_grow(mk)) && !mk->n)
 		return NULL;
 	h = sim_hash(st) & (mk->slots - 1);
 	for (; mk->slot[h] >= 0; h = (h + 1) & (mk->slots - 1))
 		if (!memcmp(&mk->mark[mk->slot[h]].st, st, sizeof(*st)))
 			return &mk->mark[mk->slot[h]];
+	if (mk->n >= ARB_SIM_MAX_MARKS)	/* the contract: no more are kept */
+		return NULL;
 	mk->slot[h] = (int32_t)mk->n;
 	k = &mk->mark[mk->n++];
 	k->st = *st;

@@ -334,7 +334,7 @@ static void test_waterfill(void **state)
 	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
 	assert_true(res.loaded);
 	b = res.bound_pct;
-	assert_true(b > 0 && b < 0.05);
+	assert_true(b > 0 && b < 0.5);	/* a window within the analysis' budget */
 	/* SL0 takes its 10; 190 left for SL1:SL2 = 1:2 (one low table). */
 	assert_near(res.sls[0].share_pct, 5, b);
 	assert_near(res.sls[1].share_pct, 100 * 190.0 / 3 / 200, b);
