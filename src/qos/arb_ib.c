@@ -38,9 +38,10 @@
 /*
  * The work one analysis may spend, so that it is bounded whatever the
  * port's tables hold (`bench/bench_analyze worst` searches for the
- * slowest; about 1 ms backlogged and 50 ms under offered loads on a
- * 2020s server core). Work is steps of the arbiter plus table entries
- * looked at (arb_sim_out.work, arb_load_out.work).
+ * slowest; under 1 ms backlogged and 50 ms under offered loads on a
+ * current server core). Work is the arbiter's steps, the table entries
+ * it looks at, its checkpoints and the arrivals it feeds in
+ * (arb_sim_out.work, arb_load_out.work).
  *  - The backlogged arbiter's runs share ARB_IB_BUDGET_WORK in the order
  *    they come: a run gets what is left, at most ARB_IB_RUN_WORK and at
  *    least ARB_IB_MIN_WORK; a run that ends without a period states the
@@ -60,7 +61,7 @@ struct arb_budget {
 	unsigned runs, cut;	/* runs, and those that ended without a period */
 	uint64_t load_run_work;	/* each loaded run's */
 	uint64_t window_min, window_max;	/* loaded runs' windows, packets */
-	uint64_t window_first;		/* the last run of draw 0's window */
+	uint64_t window_first;		/* draw 0's window, of the last reading run */
 };
 
 static uint64_t arb_budget_run(const struct arb_budget *b)
