@@ -5,9 +5,9 @@
 # toward h3. First h1 runs a paced flow (2 Mbit/s, strict band) beside a
 # saturating one; then two paced flows (1 Mbit/s each, strict band and
 # first DRR band) while h2 saturates both DRR bands. Each run must
-# end whole (every agent's result in time, no step cut short) with exit 0:
-# the shares within TOL points of rperf analyze, and each paced flow
-# received at its rate.
+# end whole (every agent's result in time, no step cut short), with
+# the shares within TOL points of rperf analyze (exit 0, or 4 where an
+# interval is wider than TOL), and each paced flow received at its rate.
 #
 # A paced QP ends its run with requests posted since its last signaled
 # one; they report only through a zero-length WRITE to the sink's buffer.
@@ -53,19 +53,27 @@ check() {
 		echo "$name: $flow received $got Mbit/s, paced at $want"
 		within_pct "$got" "$want" 10 || fail "$name: $flow received $got Mbit/s, paced at $want"
 	done
-	step_jq "$name" '.classes[] | "\(.band): measured \(.share_pct) %, analyzed \(.analyzed_pct) %"'
+	step_jq "$name" '.classes[] | "\(.band): measured \(.share_pct) %, analyzed \(.analyzed_pct) %, \(.verdict)"'
+	# Exit 4 (inconclusive) is taken when a class's 95 % interval reaches
+	# past TOL (eight one-second intervals of a 10 Mbit/s port are wide on
+	# a busy machine); every measured share is then held to TOL here.
+	[ "$(step_jq "$name" '[.classes[] | select(.verdict == "out")] | length')" = 0 ] ||
+		fail "$name: a class is out"
+	[ "$(step_jq "$name" "[.classes[] | select(.analyzed_pct != null) |
+		select((.share_pct - .analyzed_pct) | fabs > $TOL)] | length")" = 0 ] ||
+		fail "$name: a share is more than $TOL points from its analysis"
 }
 
-converge paced --tolerance $TOL examples/converge-ets-paced.ini ||
+converge_ran paced --tolerance $TOL examples/converge-ets-paced.ini ||
 	fail "converge exited $? with a paced and a saturating flow on h1"
 check paced ef=2
-converge two-paced --tolerance $TOL examples/converge-ets-two-paced.ini ||
+converge_ran two-paced --tolerance $TOL examples/converge-ets-two-paced.ini ||
 	fail "converge exited $? with two paced flows on h1"
 check two-paced ef=1 af11-paced=1
-echo "converge: paced flows beside others on one agent, three bands, exit 0"
+echo "converge: paced flows beside others on one agent, three bands, each share within TOL"
 
 "$LAB" egress h3 "rate=10mbit,ets=$TOP/examples/ets-three-drr.txt"
-converge light --tolerance $TOL examples/converge-ets-light.ini ||
+converge_ran light --tolerance $TOL examples/converge-ets-light.ini ||
 	fail "converge exited $? with a light latency class beside two saturating ones"
 check light af41=1
 # The analysis itself: the light band at what it received (not its
@@ -78,7 +86,7 @@ step_jq light '[.classes[] | {(.band | tostring): .analyzed_pct}] | add |
 step_jq light '.classes[] | select(.band == 0) | .lat_flows == 1 and .rtt_ns.count > 0 and
 	.saturating == false' | grep -qx true ||
 	fail "light: the first band is not a light class with RTTs: $(step_jq light '.classes[] | select(.band == 0) | tostring')"
-echo "converge: a light latency class beside two saturating ones, the rest split by quanta, exit 0"
+echo "converge: a light latency class beside two saturating ones, the rest split by quanta, within TOL"
 
 # The same total from the command line and from a scenario.
 server_bg h2 "$WORK/srv.out"

@@ -14,6 +14,11 @@ SSH_DIR=/run/lab-ssh
 # Public keys travel through the test; private keys stay where made.
 # StrictModes no: the keys' directory is on /run, the guests' tmpfs,
 # mode 1777, which sshd's check of every directory up the path refuses.
+# h1's ssh multiplexes its sessions to a host over one connection
+# (ControlMaster), opened by the login below: each launch then costs a
+# session, not a key exchange, which takes seconds on the lab's emulated
+# CPUs. What rperf does is the same: one ssh a host, the token on its
+# input, an agent that ends when its session does.
 ssh_up() {
 	local h pub known="" client
 	for h in $LAUNCH_HOSTS; do
@@ -31,7 +36,8 @@ ssh_up() {
 			printf '%s\n' '$client' >$SSH_DIR/authorized_keys
 			printf '%s\n' 'Host *' '  IdentityFile $SSH_DIR/id_ed25519' \
 				'  UserKnownHostsFile $SSH_DIR/known_hosts' '  GlobalKnownHostsFile /dev/null' \
-				'  StrictHostKeyChecking yes' >$SSH_DIR/ssh_config
+				'  StrictHostKeyChecking yes' '  ControlMaster auto' \
+				'  ControlPath $SSH_DIR/cm-%C' '  ControlPersist 600' >$SSH_DIR/ssh_config
 			mount --bind $SSH_DIR/ssh_config /etc/ssh/ssh_config
 			printf '%s\n' 'ListenAddress 0.0.0.0' 'HostKey $SSH_DIR/host_key' \
 				'AuthorizedKeysFile $SSH_DIR/authorized_keys' 'PermitRootLogin prohibit-password' \
