@@ -198,8 +198,9 @@ int verbs_no_device(char *err, size_t errlen)
 	char why[160];
 
 	return errbuf_set(err, errlen, -ENXIO, "no RDMA device found (ibv_devices lists "
-			  "none)%s; for Soft-RoCE: 'modprobe rdma_rxe', then 'rdma link add "
-			  "rxe0 type rxe netdev IFACE'", dev_node_why(why, sizeof(why)));
+			  "none)%s; a NIC needs rdma-core, ibverbs-providers and its driver "
+			  "(mlx5_ib: ConnectX); Soft-RoCE: 'rdma link add rxe0 type rxe netdev IFACE'",
+			  dev_node_why(why, sizeof(why)));
 }
 
 int verbs_check_devices(char *err, size_t errlen)
