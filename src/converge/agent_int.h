@@ -31,7 +31,7 @@
 
 #define AGENT_MSG_MS		10000	/* one message, once it started */
 #define AGENT_IDLE_MS		600000	/* a coordinator that says nothing */
-#define AGENT_HELLO_MS		5000	/* a data connection's hello to the sink */
+#define AGENT_HELLO_MS		2000	/* a data connection's hello to the sink, from its accept */
 #define AGENT_REFUSE_MS		100	/* our refusal to a second coordinator (its buffer is empty) */
 #define AGENT_REFUSE_BATCH	16	/* refused at once, between looks at the session */
 #define AGENT_TAIL_NS		1000000000ull	/* bw runs on past the window */

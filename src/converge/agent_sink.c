@@ -242,7 +242,7 @@ static bool agent_sink_open(const struct agent_step *st)
 static void agent_sink_hand_over(struct agent_step *st, uint64_t mark_ns, size_t n_base)
 {
 	st->sink_res = mark_ns ? agent_sink_result(st, n_base) : json_array();
-	st->sink_refused = st->sink.admit_refused;
+	st->sink_refused = st->sink.admit_refused + st->sink.gate.dropped;
 	st->sink_window_ns = mark_ns ? ctl_now_ns() - mark_ns : 0;
 	__atomic_store_n(&st->sink_ready, 1, __ATOMIC_RELEASE);
 }
