@@ -172,6 +172,7 @@ static void converge_tail_json(json_t *root, const struct converge_report_info *
 
 	json_object_set_new(root, "agents", json_integer((json_int_t)info->n_agents));
 	json_object_set_new(root, "connect_ms", json_real(info->connect_ms));
+	json_object_set_new(root, "authenticated", json_boolean(info->authenticated));
 	for (i = 0; i < n; i++) {
 		within = within && steps[i].within;
 		v = converge_worse(v, steps[i].verdict);
@@ -416,9 +417,13 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 	fprintf(out, "rperf converge %s -> %s, %.1f s (+%.1f s warm-up), tolerance %.1f pp\n",
 		info->scenario, info->destination, info->duration_s, info->warmup_s,
 		info->tolerance_pp);
-	if (info->n_agents)
+	if (info->n_agents && info->authenticated)
 		fprintf(out, "%zu agents reached, authenticated and synced in %.0f ms\n",
 			info->n_agents, info->connect_ms);
+	else if (info->n_agents)
+		fprintf(out, "%zu agents reached and synced in %.0f ms, NOT authenticated (no "
+			"--token-file: agents on the loopback only)\n", info->n_agents,
+			info->connect_ms);
 	if (info->arbitration)
 		fprintf(out, "compared with %s (model %s)%s\n", info->arbitration, info->model,
 			info->ets ? "; classes are ETS bands, by the DSCP of each flow's tclass" :

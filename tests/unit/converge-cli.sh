@@ -113,12 +113,53 @@ expect 1 converge --timeout 5 --token-file "$T/token" "$T/plain.ini"
 has "agent '127.0.0.1' \(destination\).*did not prove the token"
 grep -q "authenticated" "$T/err" && fail "a plain peer was called authenticated: $(cat "$T/err")"
 
+# A coordinator without a token cannot tell an agent from an impostor, and
+# an agent off the loopback always asks for a token: the plain peer on a
+# non-loopback address of this host is refused before a word is sent to
+# it, with the fix. (It once went through, and a fake agent's 7,999,990
+# Mb/s on a 100g link came out as "complete" and "authenticated".)
+nonlo=$(ip -4 -o addr show scope global 2>/dev/null | awk '{ sub("/.*", "", $4); print $4; exit }')
+if [ -n "$nonlo" ]; then
+	P4=$(port 4)
+	python3 "${TEST_TOP:-.}/tests/unit/plain-agent.py" "$nonlo" "$P4" >"$T/plain.nonlo" &
+	agents="$agents $!"
+	for i in $(seq 50); do
+		[ -s "$T/plain.nonlo" ] && break
+		sleep 0.1
+	done
+	printf '[global]\ndestination = %s\nagent_port = %s\n[lat1]\nhost = 127.0.0.2\ntype = lat\n' \
+		"$nonlo" "$P4" >"$T/nonlo.ini"
+	expect 1 converge --timeout 5 --json "$T/nonlo.json" "$T/nonlo.ini"
+	has "agent '$nonlo' \(destination\) refused: at $nonlo, off the loopback.*give converge the agents' --token-file"
+	jq -e '(.complete | not) and (.error | test("off the loopback"))' "$T/nonlo.json" >/dev/null ||
+		fail "tokenless, off the loopback: $(jq -c '[.complete, .error]' "$T/nonlo.json")"
+else
+	echo "converge-cli: no non-loopback IPv4 address here: the tokenless refusal off the loopback is left to the loopback checks below"
+fi
+
 # With the token, the agents are reached; with no RDMA device here the
 # flows cannot start, and that is reported with host and flow, exit 1.
 if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
-	expect 1 converge --timeout 5 --token-file "$T/token" "$T/s.ini"
+	expect 1 converge --timeout 5 --token-file "$T/token" --json "$T/auth.json" "$T/s.ini"
 	has "agent '127.0.0.1' \(destination\)"
 	has "no RDMA device found"
+	jq -e '.authenticated == true' "$T/auth.json" >/dev/null ||
+		fail "with the token: authenticated $(jq -c .authenticated "$T/auth.json")"
+	# Without a token, agents on the loopback are reached and synced, but
+	# the JSON and stderr say they were not authenticated.
+	P5=$(port 5)
+	for h in 127.0.0.1 127.0.0.2; do
+		"$RPERF" agent --bind $h --port "$P5" 2>"$T/open-agent.$h" &
+		agents="$agents $!"
+	done
+	sed "s/^agent_port = .*/agent_port = $P5/" "$T/s.ini" >"$T/open.ini"
+	expect 1 converge --timeout 5 --json "$T/open.json" "$T/open.ini"
+	has "no RDMA device found"
+	has "the agents are not authenticated \(no --token-file\)"
+	grep -q "authenticated and synced" "$T/err" "$T/out" &&
+		fail "tokenless, said authenticated: $(cat "$T/err")"
+	jq -e '.authenticated == false and .agents == 2' "$T/open.json" >/dev/null ||
+		fail "tokenless on the loopback: $(jq -c '[.authenticated, .agents]' "$T/open.json")"
 
 	# Idle peers on the agents' port (connected, nothing sent) hold up no
 	# handshake: 3 on each agent delay a good coordinator by at most 2 s
