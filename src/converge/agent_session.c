@@ -170,8 +170,10 @@ static int agent_run(struct agent_step *st, struct ctl_chan *ch, char *err, size
 		json_decref(m);
 		return errbuf_set(err, errlen, ret, "stopped before the start");
 	}
-	agent_ctl_window(st, m);
+	ret = agent_ctl_window(st, m, err, errlen);
 	json_decref(m);
+	if (ret)
+		return ret;
 	if (st->n_w && (before = calloc(1, sizeof(*before))) &&
 	    verbs_counters_read(&st->dev, before))
 		before->n = 0;
