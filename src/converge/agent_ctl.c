@@ -28,19 +28,20 @@ int agent_ctl_int(const json_t *o, const char *k)
 
 void agent_ctl_refuse_waiting(struct agent *a)
 {
-	char text[160];
 	struct ctl_chan ch;
 	int fd, i;
 
 	if (a->lfd < 0)
 		return;
-	snprintf(text, sizeof(text), "busy with coordinator %s", a->peer);
-	/* Nothing read from them: our one short frame, then closed (lfd does not block). */
+	/*
+	 * Nothing read from them: our one short frame, then closed (lfd does
+	 * not block). The peer is not authenticated: it is not told whom we serve.
+	 */
 	for (i = 0; i < AGENT_REFUSE_BATCH && (fd = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0;
 	     i++) {
 		ctl_chan_init(&ch, fd, false);
-		ctl_send_error(&ch, NULL, text, AGENT_REFUSE_MS);
-		log_warn("%s refused: %s", ch.peer, text);
+		ctl_send_error(&ch, NULL, "busy with another coordinator", AGENT_REFUSE_MS);
+		log_warn("%s refused: busy with coordinator %s", ch.peer, a->peer);
 		close(fd);
 	}
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "base/hist.h"
+#include "base/log.h"
 #include "report/converge_int.h"
 
 /* ================================================================== */
@@ -354,12 +355,16 @@ static void converge_impact_lines(FILE *out, const struct converge_report_info *
 
 static void converge_flow_errors(FILE *out, const struct converge_step *st)
 {
+	char text[4 * sizeof(st->flows[0].error)];
 	size_t k;
 
-	for (k = 0; k < st->n_flows; k++)
-		if (st->flows[k].ran && st->flows[k].error[0])
-			fprintf(out, "flow %s on %s: %s\n", st->flows[k].name, st->flows[k].host,
-				st->flows[k].error);
+	for (k = 0; k < st->n_flows; k++) {
+		if (!st->flows[k].ran || !st->flows[k].error[0])
+			continue;
+		/* An agent's words: no control character reaches the terminal. */
+		log_escape(st->flows[k].error, text, sizeof(text));
+		fprintf(out, "flow %s on %s: %s\n", st->flows[k].name, st->flows[k].host, text);
+	}
 }
 
 /*
