@@ -112,6 +112,14 @@ int agent_setup_decode(struct agent_step *st, const json_t *m, const char **bad_
 /* agent_source.c: lat and bw flows, each to its destination's sink */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen);
+/*
+ * The memory a setup @m would make the agent pin for its data buffers:
+ * per lat thread 3 buffers of its size (wire, loopback pair), per bw QP
+ * one; per connection the sink admits (its "expect"), one of that flow's
+ * size; each rounded up to 4 KiB. @st holds the setup's flows (decoded).
+ */
+size_t agent_pinned_bytes(const struct agent_step *st, const json_t *m);
+
 /* Open the gate to the workers, made and pinned at setup: each runs from st->at_ns. */
 void agent_source_start(struct agent_step *st);
 /* Join the workers that ended; true when none runs. */

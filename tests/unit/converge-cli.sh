@@ -198,6 +198,21 @@ if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 		fail "idle peers not closed within 7 s: $(cat "$T/idle.closed")"
 fi
 
+# An agent pins at most --max-pinned (default 1 GiB) for a step's buffers:
+# a setup asking more (a sink taking an 8 MiB message) is refused before
+# any device is opened, saying how much and the cap.
+P6=$(port 6)
+for h in 127.0.0.1 127.0.0.2; do
+	"$RPERF" agent --bind $h --port "$P6" --max-pinned 1m 2>"$T/pin-agent.$h" &
+	agents="$agents $!"
+done
+printf '[global]\ndestination = 127.0.0.1\nagent_port = %s\n[bw1]\nhost = 127.0.0.2\ntype = bw\nsize = 8m\n' \
+	"$P6" >"$T/pin.ini"
+expect 1 converge --timeout 5 "$T/pin.ini"
+has "agent '127.0.0.1' \(destination\): the step would pin 8.0 MiB of buffers, above this agent's --max-pinned 1.0 MiB"
+expect 2 agent --max-pinned 12q
+has "max-pinned"
+
 # --launch ssh, with a stand-in for ssh that runs the remote command
 # here (the agent bound to the host's address, so that two share the
 # port) and keeps its arguments: the agents prove the token they read
