@@ -759,6 +759,14 @@ int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t 
 				  "%04o): make it the owner's alone with 'chmod 600 %s'", path,
 				  (unsigned)(sb.st_mode & 07777), path);
 	}
+	/* Nor one another user owns: they could change it, or read it where we cannot see. */
+	if (!in && !fstat(fileno(f), &sb) && S_ISREG(sb.st_mode) && sb.st_uid != geteuid()) {
+		fclose(f);
+		return errbuf_set(err, errlen, -EPERM, "'%s': owned by uid %u, not by this user (uid "
+				  "%u): give it to the user the agent or converge runs as ('chown "
+				  "%u %s')", path, (unsigned)sb.st_uid, (unsigned)geteuid(),
+				  (unsigned)geteuid(), path);
+	}
 	if (!fgets(token, (int)len, f))
 		token[0] = '\0';
 	if (!in)

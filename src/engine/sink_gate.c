@@ -94,6 +94,7 @@ static int gate_take(struct sink_gate *g, struct sink_pending *p, int *fd,
 	}
 	/* From here the flow's socket: requests wake poll at any byte, reads may wait. */
 	gate_lowat(p->fd, 1);
+	conn_sock_tune(p->fd);
 	fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) & ~O_NONBLOCK);
 	*fd = p->fd;
 	p->fd = -1;

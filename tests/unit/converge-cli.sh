@@ -73,6 +73,14 @@ has "'$T/token': group or others have access to it \(mode 0644\).*chmod 600 $T/t
 expect 2 converge --token-file "$T/token" "$T/s.ini"
 has "chmod 600 $T/token"
 chmod 600 "$T/token"
+# Nor one another user owns (checked where this runs as root, which can
+# give a file away).
+if [ "$(id -u)" = 0 ]; then
+	cp "$T/token" "$T/token.other"
+	chown 65534 "$T/token.other"
+	expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/token.other"
+	has "'$T/token.other': owned by uid 65534, not by this user \(uid 0\).*chown 0 $T/token.other"
+fi
 expect 0 agent --new-token "$T/new-token"
 [ "$(stat -c %a "$T/new-token")" = 600 ] || fail "--new-token: mode $(stat -c %a "$T/new-token")"
 grep -Eqx '[0-9a-f]{64}' "$T/new-token" || fail "--new-token: $(cat "$T/new-token")"

@@ -423,6 +423,16 @@ static void test_secrets(void **state)
 	json_decref(m);
 }
 
+/* The session key's label names the protocol's version. */
+static void test_label_version(void **state)
+{
+	char want[64];
+
+	(void)state;
+	snprintf(want, sizeof(want), "rperf control session v%d", CTL_VERSION);
+	assert_string_equal(CTL_HKDF_INFO, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_keepalive),
 		cmocka_unit_test(test_token_files),
 		cmocka_unit_test(test_secrets),
+		cmocka_unit_test(test_label_version),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,6 +111,16 @@ static void test_idle_ahead(void **state)
 	assert_true(now_ms() - t0 < 500);
 	assert_int_equal(b0, 0x5a);
 	assert_int_equal(gate_pending(&g), 3);
+	/* A data socket: keepalive after 10 s idle, not the system's two hours. */
+	{
+		int v = 0;
+		socklen_t vl = sizeof(v);
+
+		assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &v, &vl), 0);
+		assert_int_equal(v, 1);
+		assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &v, &vl), 0);
+		assert_int_equal(v, CONN_KEEPIDLE_S);
+	}
 	/* The socket handed over is the client's: our answer reaches it. */
 	assert_int_equal(send(fd, "x", 1, 0), 1);
 	assert_int_equal(recv(c, &b0, 1, 0), 1);
