@@ -130,6 +130,21 @@ json_t *agent_source_results(struct agent_step *st);
 void agent_source_release(struct agent_step *st);
 
 /* agent_sink.c: a destination; its thread serves from setup to release */
+/*
+ * SECRET: the flows setup @m's "expect" lists (ctl-validated; those with
+ * a malformed secret left out) into st->expect, the only ones the sink
+ * admits, and the sink's admission set to agent_sink_admit().
+ */
+void agent_sink_expect(struct agent_step *st, const json_t *m);
+/*
+ * SECRET: admission of a data connection's hello @h from @src_ip (struct
+ * sink's admit; @arg the step): the first flow whose secret @h shows
+ * decides: from its source (else -EPERM), within its message size (else
+ * -EMSGSIZE) and its connections (else -EUSERS; each admitted counted).
+ * No flow's secret: -EACCES. 0 or -errno with why in @err.
+ */
+int agent_sink_admit(void *arg, const struct conn_hello *h, const char *src_ip, char *err,
+		     size_t errlen);
 int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t errlen);
 /* Whether the window's counts are in (st->sink_res, st->sink_window_ns):
  * the window ended, or a stop came. */
