@@ -170,9 +170,19 @@ bool ctl_addr_is_loopback(const char *addr);
  * CTL_MAX_TOKEN_BYTES - 1 characters ("-": standard input's first line,
  * left open). A regular file that group or others may access, or that
  * another user owns, is refused (-EPERM, the reason saying how to mend
- * it). 0 or -errno with the reason.
+ * it); a token easier to guess than CTL_TOKEN_MIN_BITS (ctl_token_bits())
+ * too (-EINVAL, naming --new-token). 0 or -errno with the reason.
  */
 int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen);
+/*
+ * An estimate of how many bits of guessing token @t takes: per character
+ * the smaller of what its character classes allow (16 for hex; else 10
+ * digits, 26 lower, 26 upper, 33 others, those it uses) and its own
+ * characters' spread (Shannon H, plus min(1.5, H / 2)). `rperf agent --new-token` makes
+ * 256; ctl_token_read() refuses one under CTL_TOKEN_MIN_BITS. Pure.
+ */
+#define CTL_TOKEN_MIN_BITS	128
+double ctl_token_bits(const char *t);
 /*
  * A new token in @path: CTL_NEW_TOKEN_BYTES from OpenSSL's generator as
  * one line of hex, the file made with mode 0600 and never over an

@@ -66,7 +66,7 @@ has "'/nonexistent/s.jsonl': No such file or directory"
 # A token file others can read is refused, by agent and converge alike,
 # with how to mend it; --new-token makes one right (0600, 32 random bytes
 # as hex) and never overwrites a file.
-printf 'a-token-of-some-length\n' >"$T/token"
+printf '3f7a9c1e5b2d8f40a6c3e1b7d9f2a4c68e0b5d3f1a7c9e2b4d6f8a0c2e4b6d8f\n' >"$T/token"
 chmod 644 "$T/token"
 expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/token"
 has "'$T/token': group or others have access to it \(mode 0644\).*chmod 600 $T/token"
@@ -81,6 +81,14 @@ if [ "$(id -u)" = 0 ]; then
 	expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/token.other"
 	has "'$T/token.other': owned by uid 65534, not by this user \(uid 0\).*chown 0 $T/token.other"
 fi
+# A token easy to guess is refused, with how to make a good one: an
+# unauthenticated peer gets an HMAC under it to test guesses against.
+printf 'a-token-of-some-length\n' >"$T/weak"
+chmod 600 "$T/weak"
+expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/weak"
+has "'$T/weak': the token is too easy to guess \(about 110 bits, at least 128 wanted\): make one with 'rperf agent --new-token FILE'"
+expect 2 converge --token-file "$T/weak" "$T/s.ini"
+has "too easy to guess"
 expect 0 agent --new-token "$T/new-token"
 [ "$(stat -c %a "$T/new-token")" = 600 ] || fail "--new-token: mode $(stat -c %a "$T/new-token")"
 grep -Eqx '[0-9a-f]{64}' "$T/new-token" || fail "--new-token: $(cat "$T/new-token")"
@@ -99,7 +107,7 @@ agents="$agents $!"
 expect 1 converge --timeout 5 "$T/s.ini"
 has "the agent asks for a token: give converge the agent's --token-file"
 # A wrong token: the agent's proof does not match ours.
-printf 'another-token-of-some-length\n' >"$T/token2"
+printf 'b81d4f6a2c9e0b3d5f7a1c8e2b4d6f9a0c3e5b7d1f8a2c4e6b9d0f3a5c7e1b2d\n' >"$T/token2"
 chmod 600 "$T/token2"
 expect 1 converge --timeout 5 --token-file "$T/token2" "$T/s.ini"
 has "the agent does not hold our token"

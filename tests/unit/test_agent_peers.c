@@ -36,7 +36,7 @@
 
 #include "converge/ctl.h"
 
-#define TOKEN		"0123456789abcdef0123"
+#define TOKEN		"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 #define N64		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define CLOSE_MS	8000	/* the agent's handshake deadline (5 s) and slack */
 
