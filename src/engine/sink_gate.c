@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/slots.h"
 #include "engine/sink_gate.h"
 
 static uint64_t gate_now_ns(void)
@@ -101,41 +102,23 @@ static int gate_take(struct sink_gate *g, struct sink_pending *p, int *fd,
 	return 1;
 }
 
-/* Whether @p should make room before @q: the older. */
-static bool gate_worse(const struct sink_pending *p, const struct sink_pending *q)
-{
-	return p->deadline_ns < q->deadline_ns;
-}
-
 /*
  * The slot for a connection from @from: a free one, else (at the cap
  * overall, or for @from) the oldest one, dropped.
  */
 static struct sink_pending *gate_slot(struct sink_gate *g, const char *from)
 {
-	struct sink_pending *free_p = NULL, *worst = NULL, *worst_from = NULL, *p;
-	size_t i, same = 0;
+	struct slot_view v[SINK_GATE_MAX];
+	size_t i;
+	bool evict;
 
-	for (i = 0; i < SINK_GATE_MAX; i++) {
-		p = &g->pend[i];
-		if (p->fd < 0) {
-			free_p = free_p ? free_p : p;
-			continue;
-		}
-		if (!worst || gate_worse(p, worst))
-			worst = p;
-		if (strcmp(p->from, from))
-			continue;
-		same++;
-		if (!worst_from || gate_worse(p, worst_from))
-			worst_from = p;
-	}
-	if (same >= SINK_GATE_PER_ADDR)
-		worst = worst_from;
-	else if (free_p)
-		return free_p;
-	gate_drop(g, worst);
-	return worst;
+	for (i = 0; i < SINK_GATE_MAX; i++)
+		v[i] = (struct slot_view){ .used = g->pend[i].fd >= 0, .from = g->pend[i].from,
+					   .rank = g->pend[i].deadline_ns };
+	i = slots_pick(v, SINK_GATE_MAX, from, SINK_GATE_PER_ADDR, &evict);
+	if (evict)
+		gate_drop(g, &g->pend[i]);
+	return &g->pend[i];
 }
 
 /* A newcomer on @lfd in a slot: the slot, or NULL when none waits. */

@@ -4,7 +4,8 @@
  * loopback: idle connections never hold up a client whose hello is
  * whole, a hello sent in pieces is taken once whole, connections without
  * a hello are closed at their deadline and counted once, and an address
- * holds at most its share of the pending slots.
+ * holds at most its share of the pending slots (base/slots.c, which the
+ * agent's control-port gate shares).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "base/slots.h"
 #include "engine/sink_gate.h"
 
 static int64_t now_ms(void)
@@ -216,6 +218,31 @@ static void test_per_addr(void **state)
 	close(lfd);
 }
 
+/* The choice itself (base/slots.c): a free slot, else the lowest rank of the address or of all. */
+static void test_slots_pick(void **state)
+{
+	struct slot_view v[3] = {
+		{ .used = true, .from = "a", .rank = 5 },
+		{ .used = false },
+		{ .used = true, .from = "b", .rank = 3 },
+	};
+	bool evict;
+
+	(void)state;
+	assert_int_equal(slots_pick(v, 3, "c", 2, &evict), 1);
+	assert_false(evict);
+	/* "a" at its cap of 1: its own oldest makes room, though a slot is free. */
+	assert_int_equal(slots_pick(v, 3, "a", 1, &evict), 0);
+	assert_true(evict);
+	/* None free: the lowest rank of all. */
+	v[1] = (struct slot_view){ .used = true, .from = "a", .rank = 9 };
+	assert_int_equal(slots_pick(v, 3, "c", 2, &evict), 2);
+	assert_true(evict);
+	/* "a" at its cap of 2, none free: a's lowest, not b's lower one. */
+	assert_int_equal(slots_pick(v, 3, "a", 2, &evict), 0);
+	assert_true(evict);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_pieces),
 		cmocka_unit_test(test_deadline),
 		cmocka_unit_test(test_per_addr),
+		cmocka_unit_test(test_slots_pick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
