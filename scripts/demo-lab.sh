@@ -11,7 +11,7 @@ set -euo pipefail
 LAB=${RPERF_LAB:?run me through scripts/lab run}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 RES=${RPERF_LAB_DIR:-$TOP/.lab}/vm/h1/results
-TOKEN="install -m 600 /dev/null /tmp/rperf-token && echo rperf-demo-token-$$ >/tmp/rperf-token"
+TOKEN="install -m 600 /dev/null /tmp/rperf-token && echo $(echo "rperf-demo-$$" | sha256sum | cut -c1-64) >/tmp/rperf-token"
 pids=()
 for h in h1 h2 h3; do
 	"$LAB" sh -t 600 "$h" "$TOKEN; echo \$\$ >\$RPERF_LAB_RESULTS/agent.pid; exec $TOP/src/rperf agent --token-file /tmp/rperf-token" \

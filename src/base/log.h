@@ -8,6 +8,7 @@
 #define RPERF_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum log_level {
 	LOG_LEVEL_QUIET = 0,
@@ -27,8 +28,23 @@ int log_errno(int neg_errno, const char *fmt, ...) __attribute__((format(printf,
 /* The text of the last error logged ("" before any), even under -q: what a
  * failed command's JSON document says. */
 const char *log_last_error(void);
+/*
+ * A warning. Of one shape (the call site, and the text but for its
+ * digits), LOG_BURST a second are printed; those past it are counted and
+ * told in one line, "<the last> ... N more", once the second is over (at
+ * the next message, log_flush() or exit).
+ */
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Tell every warning held back now, whether or not its second is over. */
+void log_flush(void);
+/*
+ * @in with every control character (below 0x20, and 0x7f) shown as \xNN,
+ * into @out (NUL-terminated, cut at a whole character): what every
+ * message here is printed as, so peer text cannot break or forge a line.
+ * The length written.
+ */
+size_t log_escape(const char *in, char *out, size_t outlen);
 
 #endif

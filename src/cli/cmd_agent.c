@@ -34,6 +34,7 @@ struct agent_opts {
 	const char *token_file;
 	const char *new_token;		/* write a new token there, then exit */
 	bool once;
+	size_t max_pinned_bytes;
 };
 
 #define AGENT_STR_(x) #x
@@ -50,6 +51,8 @@ static const struct opts_entry agent_opts_table[] = {
 	OPT_STRING(0, "new-token", "FILE", "write a new random token to FILE (32 bytes as hex,\n"
 		   "mode 0600, never over an existing file) and exit", struct agent_opts, new_token),
 	OPT_FLAG(0, "once", "serve one coordinator, then exit", struct agent_opts, once),
+	OPT_VALUE(OPTS_BYTES, 0, "max-pinned", "SIZE", "refuse a step whose buffers would pin more\n"
+		  "than SIZE (default 1g)", struct agent_opts, max_pinned_bytes, 4096, 1ull << 40),
 	OPT_END(),
 };
 
@@ -76,7 +79,8 @@ static int agent_opts_parse(int argc, char **argv, struct agent_opts *o, char *e
 	const char *arg;
 	int n, ret;
 
-	*o = (struct agent_opts){ .port = CTL_DEFAULT_PORT };
+	*o = (struct agent_opts){ .port = CTL_DEFAULT_PORT,
+				  .max_pinned_bytes = AGENT_PINNED_DEFAULT };
 	ret = opts_parse(agent_opts_table, o, argc, argv, &arg, 1, &n, err, errlen);
 	if (ret)
 		return ret;
@@ -148,6 +152,7 @@ int cmd_agent(int argc, char **argv)
 	srand48(getpid() ^ (long)ctl_now_ns());
 	log_info("agent listening on %s port %u", o.bind ? o.bind : "*", o.port);
 	agent_gate_init(&ag, lfd, o.token_file ? token : NULL);
+	ag.max_pinned_bytes = o.max_pinned_bytes;
 	ag.bind = o.bind;		/* the sink's data port too */
 	while (!stop_requested() && !agent_launcher_gone(&o)) {
 		/* Half a second at most between looks at the launcher's hang-up. */

@@ -211,6 +211,7 @@ static void coord_report_info(const struct coord *c, struct converge_report_info
 		.semantics = c->semantics_name[0] ? c->semantics_name : NULL,
 		.n_agents = c->connect_ms > 0 ? c->n_agents : 0,
 		.connect_ms = c->connect_ms,
+		.authenticated = c->authenticated,
 	};
 	info->model = !c->have_cfg ? NULL : arb_model_name(c->sc.model_set ? c->sc.model :
 				info->ets ? ARB_MODEL_ETS : arb_model_default(ARB_KIND_VLARB));

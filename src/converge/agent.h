@@ -18,6 +18,7 @@
 #define AGENT_MAX_PENDING	32	/* handshakes under way, overall */
 #define AGENT_PENDING_PER_ADDR	8	/* and from one source address */
 #define AGENT_HANDSHAKE_MS	5000	/* from accept to the agent's hello */
+#define AGENT_PINNED_DEFAULT	(1ull << 30)	/* --max-pinned: 1 GiB, a quarter of the unit's MemoryMax */
 
 /* One connection that has not yet proved itself (agent_gate.c). */
 struct agent_pending {
@@ -39,6 +40,7 @@ struct agent {
 	const char *token;		/* NULL: none asked for (loopback) */
 	const char *bind;		/* the address the ports are on; NULL: every address */
 	char peer[64];			/* the coordinator being served */
+	size_t max_pinned_bytes;	/* a step's buffers, at most (--max-pinned) */
 	struct agent_pending pend[AGENT_MAX_PENDING];
 	unsigned dropped;		/* connections dropped without a handshake, not yet logged */
 };

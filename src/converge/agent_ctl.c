@@ -28,19 +28,20 @@ int agent_ctl_int(const json_t *o, const char *k)
 
 void agent_ctl_refuse_waiting(struct agent *a)
 {
-	char text[160];
 	struct ctl_chan ch;
 	int fd, i;
 
 	if (a->lfd < 0)
 		return;
-	snprintf(text, sizeof(text), "busy with coordinator %s", a->peer);
-	/* Nothing read from them: our one short frame, then closed (lfd does not block). */
+	/*
+	 * Nothing read from them: our one short frame, then closed (lfd does
+	 * not block). The peer is not authenticated: it is not told whom we serve.
+	 */
 	for (i = 0; i < AGENT_REFUSE_BATCH && (fd = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0;
 	     i++) {
 		ctl_chan_init(&ch, fd, false);
-		ctl_send_error(&ch, NULL, text, AGENT_REFUSE_MS);
-		log_warn("%s refused: %s", ch.peer, text);
+		ctl_send_error(&ch, NULL, "busy with another coordinator", AGENT_REFUSE_MS);
+		log_warn("%s refused: busy with coordinator %s", ch.peer, a->peer);
 		close(fd);
 	}
 }
@@ -101,13 +102,26 @@ int agent_ctl_next(struct agent *a, struct ctl_chan *ch, json_t **m, int tmo_ms,
 	}
 }
 
-void agent_ctl_window(struct agent_step *st, const json_t *m)
+int agent_ctl_start_check(uint64_t at_ns, uint64_t now_ns, char *err, size_t errlen)
 {
+	if (at_ns <= now_ns + (uint64_t)AGENT_START_LEAD_MAX_S * 1000000000u)
+		return 0;
+	return errbuf_set(err, errlen, -EINVAL, "a start %.0f s ahead: at most %d s",
+			  (double)(at_ns - now_ns) / 1e9, AGENT_START_LEAD_MAX_S);
+}
+
+int agent_ctl_window(struct agent_step *st, const json_t *m, char *err, size_t errlen)
+{
+	uint64_t at = (uint64_t)json_integer_value(json_object_get(m, "at_ns"));
+	int ret = agent_ctl_start_check(at, ctl_now_ns(), err, errlen);
+
+	if (ret)
+		return ret;
 	st->warmup_ns = (uint64_t)agent_ctl_int(m, "warmup_ms") * 1000000u;
 	st->duration_ns = (uint64_t)agent_ctl_int(m, "duration_ms") * 1000000u;
 	/* Last: the sink's thread takes the window once it sees the start. */
-	__atomic_store_n(&st->at_ns, (uint64_t)json_integer_value(json_object_get(m, "at_ns")),
-			 __ATOMIC_RELEASE);
+	__atomic_store_n(&st->at_ns, at, __ATOMIC_RELEASE);
+	return 0;
 }
 
 int agent_ctl_during_run(struct agent_step *st, struct ctl_chan *ch, char *err, size_t errlen)

@@ -36,8 +36,15 @@ void agent_ctl_refuse_waiting(struct agent *a);
 int agent_ctl_next(struct agent *a, struct ctl_chan *ch, json_t **m, int tmo_ms, char *err,
 		   size_t errlen);
 
-/* A start message's instant, warm-up and window into @st. */
-void agent_ctl_window(struct agent_step *st, const json_t *m);
+/*
+ * Is a start at @at_ns (our CLOCK_MONOTONIC) at most AGENT_START_LEAD_MAX_S
+ * after @now_ns? 0, or -EINVAL with how far ahead it is in @err. Pure.
+ */
+int agent_ctl_start_check(uint64_t at_ns, uint64_t now_ns, char *err, size_t errlen);
+
+/* A start message's instant, warm-up and window into @st; 0, or
+ * agent_ctl_start_check()'s refusal (@st unchanged). */
+int agent_ctl_window(struct agent_step *st, const json_t *m, char *err, size_t errlen);
 
 /*
  * One message once @st is set up: a sink takes its start here (0); stop

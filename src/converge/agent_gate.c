@@ -22,6 +22,7 @@
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
+#include "base/slots.h"
 #include "base/stop.h"
 
 #define GATE_IO_MS		100	/* a frame already in the kernel, or ours out */
@@ -201,43 +202,25 @@ static int gate_step(struct agent *a, struct agent_pending *p)
 	return ret;
 }
 
-/* Whether @p should make room before @q: the less advanced, then the older. */
-static bool gate_worse(const struct agent_pending *p, const struct agent_pending *q)
-{
-	if (p->challenged != q->challenged)
-		return !p->challenged;
-	return p->deadline_ns < q->deadline_ns;
-}
-
 /*
  * The slot for a new connection from @from: a free one, else (at the
  * cap overall, or for @from) the least advanced, oldest one, closed.
  */
 static struct agent_pending *gate_slot(struct agent *a, const char *from)
 {
-	struct agent_pending *free_p = NULL, *worst = NULL, *worst_from = NULL, *p;
-	size_t i, same = 0;
+	struct slot_view v[AGENT_MAX_PENDING];
+	size_t i;
+	bool evict;
 
-	for (i = 0; i < AGENT_MAX_PENDING; i++) {
-		p = &a->pend[i];
-		if (p->ch.fd < 0) {
-			free_p = free_p ?: p;
-			continue;
-		}
-		if (!worst || gate_worse(p, worst))
-			worst = p;
-		if (strcmp(p->from, from))
-			continue;
-		same++;
-		if (!worst_from || gate_worse(p, worst_from))
-			worst_from = p;
-	}
-	if (same >= AGENT_PENDING_PER_ADDR)
-		worst = worst_from;
-	else if (free_p)
-		return free_p;
-	gate_close(a, worst, true, NULL);
-	return worst;
+	/* Rank: those not yet challenged first, then by age (deadlines are < 2^63 ns). */
+	for (i = 0; i < AGENT_MAX_PENDING; i++)
+		v[i] = (struct slot_view){ .used = a->pend[i].ch.fd >= 0, .from = a->pend[i].from,
+					   .rank = (uint64_t)a->pend[i].challenged << 63 |
+						   a->pend[i].deadline_ns };
+	i = slots_pick(v, AGENT_MAX_PENDING, from, AGENT_PENDING_PER_ADDR, &evict);
+	if (evict)
+		gate_close(a, &a->pend[i], true, NULL);
+	return &a->pend[i];
 }
 
 /* @p through its handshake: its channel into @ch, its slot freed (and its key wiped). */

@@ -31,10 +31,16 @@
 
 #define AGENT_MSG_MS		10000	/* one message, once it started */
 #define AGENT_IDLE_MS		600000	/* a coordinator that says nothing */
-#define AGENT_HELLO_MS		5000	/* a data connection's hello to the sink */
+#define AGENT_HELLO_MS		2000	/* a data connection's hello to the sink, from its accept */
 #define AGENT_REFUSE_MS		100	/* our refusal to a second coordinator (its buffer is empty) */
 #define AGENT_REFUSE_BATCH	16	/* refused at once, between looks at the session */
 #define AGENT_TAIL_NS		1000000000ull	/* bw runs on past the window */
+/*
+ * How far ahead a start may be (the coordinator's lead is half a second
+ * plus its sync pass): one further ahead is refused, so that no start
+ * holds an agent's workers asleep for hours.
+ */
+#define AGENT_START_LEAD_MAX_S	30
 
 /* One flow of a setup, as the message gave it (validated by ctl). */
 struct agent_flow {
@@ -106,6 +112,14 @@ int agent_setup_decode(struct agent_step *st, const json_t *m, const char **bad_
 /* agent_source.c: lat and bw flows, each to its destination's sink */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen);
+/*
+ * The memory a setup @m would make the agent pin for its data buffers:
+ * per lat thread 3 buffers of its size (wire, loopback pair), per bw QP
+ * one; per connection the sink admits (its "expect"), one of that flow's
+ * size; each rounded up to 4 KiB. @st holds the setup's flows (decoded).
+ */
+size_t agent_pinned_bytes(const struct agent_step *st, const json_t *m);
+
 /* Open the gate to the workers, made and pinned at setup: each runs from st->at_ns. */
 void agent_source_start(struct agent_step *st);
 /* Join the workers that ended; true when none runs. */
@@ -116,6 +130,21 @@ json_t *agent_source_results(struct agent_step *st);
 void agent_source_release(struct agent_step *st);
 
 /* agent_sink.c: a destination; its thread serves from setup to release */
+/*
+ * SECRET: the flows setup @m's "expect" lists (ctl-validated; those with
+ * a malformed secret left out) into st->expect, the only ones the sink
+ * admits, and the sink's admission set to agent_sink_admit().
+ */
+void agent_sink_expect(struct agent_step *st, const json_t *m);
+/*
+ * SECRET: admission of a data connection's hello @h from @src_ip (struct
+ * sink's admit; @arg the step): the first flow whose secret @h shows
+ * decides: from its source (else -EPERM), within its message size (else
+ * -EMSGSIZE) and its connections (else -EUSERS; each admitted counted).
+ * No flow's secret: -EACCES. 0 or -errno with why in @err.
+ */
+int agent_sink_admit(void *arg, const struct conn_hello *h, const char *src_ip, char *err,
+		     size_t errlen);
 int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t errlen);
 /* Whether the window's counts are in (st->sink_res, st->sink_window_ns):
  * the window ended, or a stop came. */

@@ -72,16 +72,45 @@ int agent_setup_decode(struct agent_step *st, const json_t *m, const char **bad_
 	return 0;
 }
 
+static size_t agent_page_up(size_t bytes)
+{
+	return (bytes + 4095) / 4096 * 4096;
+}
+
+size_t agent_pinned_bytes(const struct agent_step *st, const json_t *m)
+{
+	const struct flow_spec *s;
+	const json_t *e;
+	size_t i, n = 0;
+
+	for (i = 0; i < st->n_flows; i++) {
+		s = &st->flows[i].spec;
+		n += agent_page_up(s->size_bytes) * s->threads * (st->flows[i].bw ? s->qps : 3);
+	}
+	json_array_foreach(json_object_get(m, "expect"), i, e)
+		n += agent_page_up((size_t)json_integer_value(json_object_get(e, "size"))) *
+		     (size_t)agent_ctl_int(e, "conns");
+	return n;
+}
+
 static int agent_setup(struct agent_step *st, const json_t *m, json_t *conns,
 		       const char **bad_flow, char *err, size_t errlen)
 {
 	const char *dev = json_string_value(json_object_get(m, "device"));
 	enum clock_source src;
+	size_t pinned;
 	int ret;
 
 	ret = agent_setup_decode(st, m, bad_flow, err, errlen);
 	if (ret)
 		return ret;
+	/* Before any device or buffer: what the step would pin, against our cap. */
+	pinned = agent_pinned_bytes(st, m);
+	if (pinned > st->agent->max_pinned_bytes)
+		return errbuf_set(err, errlen, -ENOMEM, "the step would pin %.1f MiB of buffers, "
+				  "above this agent's --max-pinned %.1f MiB",
+				  (double)pinned / 1048576, (double)st->agent->max_pinned_bytes /
+				  1048576);
 	clock_source_parse(json_string_value(json_object_get(m, "clock")), &src);
 	ret = clock_init(src, &st->clk, err, errlen);
 	if (!ret)
@@ -170,8 +199,10 @@ static int agent_run(struct agent_step *st, struct ctl_chan *ch, char *err, size
 		json_decref(m);
 		return errbuf_set(err, errlen, ret, "stopped before the start");
 	}
-	agent_ctl_window(st, m);
+	ret = agent_ctl_window(st, m, err, errlen);
 	json_decref(m);
+	if (ret)
+		return ret;
 	if (st->n_w && (before = calloc(1, sizeof(*before))) &&
 	    verbs_counters_read(&st->dev, before))
 		before->n = 0;

@@ -36,8 +36,8 @@ static void *agent_sink_main(void *arg);
  * gets a QP only with the secret of a flow of the setup, from that flow's
  * source, within its connections and message size. 0 or -errno with why.
  */
-static int agent_sink_admit(void *arg, const struct conn_hello *h, const char *src_ip,
-			    char *err, size_t errlen)
+int agent_sink_admit(void *arg, const struct conn_hello *h, const char *src_ip, char *err,
+		     size_t errlen)
 {
 	struct agent_step *st = arg;
 	struct agent_expect *e;
@@ -64,7 +64,7 @@ static int agent_sink_admit(void *arg, const struct conn_hello *h, const char *s
 }
 
 /* SECRET: the flows @m's "expect" lists, the only ones the sink admits. */
-static void agent_sink_expect(struct agent_step *st, const json_t *m)
+void agent_sink_expect(struct agent_step *st, const json_t *m)
 {
 	const json_t *arr = json_object_get(m, "expect"), *j;
 	struct agent_expect *e;
@@ -242,7 +242,7 @@ static bool agent_sink_open(const struct agent_step *st)
 static void agent_sink_hand_over(struct agent_step *st, uint64_t mark_ns, size_t n_base)
 {
 	st->sink_res = mark_ns ? agent_sink_result(st, n_base) : json_array();
-	st->sink_refused = st->sink.admit_refused;
+	st->sink_refused = st->sink.admit_refused + st->sink.gate.dropped;
 	st->sink_window_ns = mark_ns ? ctl_now_ns() - mark_ns : 0;
 	__atomic_store_n(&st->sink_ready, 1, __ATOMIC_RELEASE);
 }

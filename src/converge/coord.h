@@ -87,6 +87,7 @@ struct coord {
 	size_t n_agents;
 	json_t *agent_ids;		/* an agent's address -> its index + 1 */
 	double connect_ms;		/* to reach, authenticate and sync them all */
+	bool authenticated;		/* every agent reached proved the token */
 	struct coord_launcher launchers[COORD_MAX_HOSTS];
 	size_t n_launchers;
 	struct converge_step *steps;
@@ -124,6 +125,21 @@ bool coord_launcher_failed(struct coord *c, const struct coord_agent *a, char *e
 /* End the launchers (after the agents' hang-up); report those that failed. */
 void coord_launch_end(struct coord *c);
 
+/* coord_trust.c: what is not taken on trust */
+/*
+ * Without a token (c->token empty), the peer on @fd must be on the
+ * loopback: an agent anywhere else always asks for a token, so a peer
+ * there can only be an impostor. 0, or -EACCES naming --token-file.
+ */
+int coord_tokenless_check(const struct coord *c, int fd, char *err, size_t errlen);
+/*
+ * Could a flow from agent @src into @dest have carried @gbps? Not above
+ * the slowest port rate the two agents gave (with 2 % for the clocks):
+ * 0, or -EPROTO with the reason in @why. 0 when no rate is known.
+ */
+int coord_rate_check(struct coord *c, const struct coord_agent *dest, const char *src,
+		     double gbps, char *why, size_t len);
+
 /* coord_session.c: the agents' control connections */
 /* The agent at @addr (as a flow names it), or NULL. */
 struct coord_agent *coord_agent_of(struct coord *c, const char *addr);
@@ -145,6 +161,9 @@ int coord_collect(struct coord *c);
 int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, size_t alone);
 void coord_step_flows(struct coord *c, struct converge_step *st);
 int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[]);
+
+/* coord_judge.c: the scenario's criteria on every flow that ran in step @st */
+void coord_judge(const struct coord *c, struct converge_step *st);
 /*
  * A lat flow's result @r (validated by ctl_recv(): "rtt" a histogram in
  * its agent's ticks, "ticks_per_ns" their rate) into @cf->rtt, and into

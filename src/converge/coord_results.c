@@ -259,22 +259,27 @@ static void coord_sink_intervals(struct converge_port *p, struct converge_class 
 		k->iv_bytes[j] += (uint64_t)json_integer_value(json_array_get(iv, j));
 }
 
-/* What destination agent @a received, per flow and per class, at its port. */
-static void coord_sink_result(struct coord *c, struct converge_step *st, const json_t *by_peer,
-			      const struct coord_agent *a)
+/*
+ * What destination agent @a received, per flow and per class, at its
+ * port; a rate no port of the path could carry is not counted (its flow
+ * says why, and so does c->error). -EPROTO when one was not, else 0.
+ */
+static int coord_sink_result(struct coord *c, struct converge_step *st, const json_t *by_peer,
+			     const struct coord_agent *a)
 {
 	const json_t *res = a->result, *s;
 	struct converge_class *k;
 	struct converge_flow *cf;
 	struct converge_port *p;
 	uint64_t bytes;
+	char why[256];
 	size_t i;
-	int port;
+	int port, ret = 0;
 
 	for (port = 0; port < (int)st->n_ports && strcmp(st->ports[port].host, a->addr); port++)
 		;
 	if (!res || port == (int)st->n_ports)
-		return;
+		return 0;
 	p = &st->ports[port];
 	p->window_s = (double)json_integer_value(json_object_get(res, "window_ns")) / 1e9 / a->rate;
 	p->refused_conns = (uint64_t)json_integer_value(json_object_get(res, "refused"));
@@ -283,6 +288,16 @@ static void coord_sink_result(struct coord *c, struct converge_step *st, const j
 			 "no flow's of the step (none counted)", a->addr, p->refused_conns);
 	json_array_foreach(json_object_get(res, "sink"), i, s) {
 		bytes = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
+		cf = coord_step_flow(st, by_peer, json_string_value(json_object_get(s, "peer")));
+		if (cf && p->window_s > 0 && coord_rate_check(c, a, cf->host, (double)bytes * 8 /
+							      p->window_s / 1e9, why, sizeof(why))) {
+			snprintf(cf->error, sizeof(cf->error), "%s", why);
+			if (!c->error[0])
+				snprintf(c->error, sizeof(c->error), "agent '%s', flow '%s': %s",
+					 a->addr, cf->name, why);
+			ret = -EPROTO;
+			continue;
+		}
 		k = coord_class(st, port, coord_class_key(c,
 				(int)json_integer_value(json_object_get(s, "sl")),
 				(int)json_integer_value(json_object_get(s, "tclass"))));
@@ -290,26 +305,31 @@ static void coord_sink_result(struct coord *c, struct converge_step *st, const j
 			k->bytes += bytes;
 		if (k && bytes)
 			coord_sink_intervals(p, k, json_object_get(s, "intervals"));
-		cf = coord_step_flow(st, by_peer, json_string_value(json_object_get(s, "peer")));
 		if (cf && cf->port == port) {
 			cf->bytes += bytes;
 			cf->gbps = p->window_s > 0 ? (double)cf->bytes * 8 / p->window_s / 1e9 : 0;
 		}
 	}
+	return ret;
 }
 
-/* What every destination received; the step's window is its shortest. */
-static void coord_sink_results(struct coord *c, struct converge_step *st, const json_t *by_peer)
+/*
+ * What every destination received; the step's window is its shortest.
+ * -EPROTO when a rate was impossible (not counted), else 0.
+ */
+static int coord_sink_results(struct coord *c, struct converge_step *st, const json_t *by_peer)
 {
 	size_t i;
+	int ret = 0;
 
 	for (i = 0; i < c->n_agents; i++)
-		coord_sink_result(c, st, by_peer, &c->agents[i]);
+		ret = coord_sink_result(c, st, by_peer, &c->agents[i]) ?: ret;
 	st->window_s = 0;
 	for (i = 0; i < st->n_ports; i++)
 		if (st->ports[i].window_s > 0 && (st->window_s <= 0 ||
 						  st->ports[i].window_s < st->window_s))
 			st->window_s = st->ports[i].window_s;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -667,96 +687,14 @@ static void coord_impact(const struct coord *c, struct converge_step *st)
 			}
 }
 
-/* The class a step's flow @i belongs to. */
-static const struct converge_class *coord_flow_class(const struct converge_step *st, size_t i)
-{
-	size_t j;
-
-	for (j = 0; j < st->n_classes; j++)
-		if (st->classes[j].key == st->flows[i].class_key &&
-		    st->classes[j].port == st->flows[i].port)
-			return &st->classes[j];
-	return NULL;
-}
-
-/* Add and judge one criterion when its @limit is set; the criterion, or NULL. */
-static struct criterion *coord_judge_one(struct criteria *cs, const char *name,
-					 enum criterion_kind kind, const char *unit, double limit,
-					 const char *scope, bool measured, double value)
-{
-	struct criterion *cr;
-
-	if (limit <= 0)
-		return NULL;
-	cr = criteria_add(cs, name, kind, unit, limit, scope);
-	if (cr)
-		criterion_judge(cr, measured, value);
-	return cr;
-}
-
-/* A latency criterion on class @k's RTT percentile @pct (us): unresolved or
- * under-sampled, it cannot be judged and fails. */
-static void coord_judge_rtt(struct criteria *cs, const char *name, double limit_us,
-			    const char *scope, const struct converge_class *k, double pct)
-{
-	struct criterion *cr;
-	struct hist_quantile q;
-	char figure[16];
-
-	cr = coord_judge_one(cs, name, CRITERION_MAX, "us", limit_us, scope, false, 0);
-	if (!cr || !k || !k->lat_ns || !hist_count(k->lat_ns))
-		return;
-	hist_quantile(k->lat_ns, pct, hist_zeros(k->lat_ns), &q);
-	snprintf(figure, sizeof(figure), "p%g", pct);
-	criterion_judge_quantile(cr, figure, &q, (double)q.value / 1e3);
-}
-
-/*
- * The scenario's criteria on every flow that ran in the step: latency
- * and shares are its class's, the rate its own at the destination.
- */
-static void coord_judge(const struct coord *c, struct converge_step *st)
-{
-	const struct scenario_flow *f;
-	const struct converge_class *k;
-	struct criteria *cs = &st->criteria;
-	char scope[64];
-	struct criterion *cr;
-	size_t i;
-
-	cs->n = 0;
-	for (i = 0; !st->baseline && i < st->n_flows; i++) {
-		f = &c->sc.flows[i];
-		if (!st->flows[i].ran)
-			continue;
-		k = coord_flow_class(st, i);
-		snprintf(scope, sizeof(scope), "flow %.30s, %s %d", f->name,
-			 c->cfg.kind == ARB_KIND_ETS ? "band" : "SL", st->flows[i].class_key);
-		coord_judge_rtt(cs, "max_p99", f->max_p99_us, scope, k, 99);
-		coord_judge_rtt(cs, "max_p99_9", f->max_p99_9_us, scope, k, 99.9);
-		coord_judge_one(cs, "min_gbps", CRITERION_MIN, "gbps", f->min_gbps, scope,
-				st->window_s > 0, st->flows[i].gbps);
-		coord_judge_one(cs, "min_share", CRITERION_MIN, "pct", f->min_share_pct, scope,
-				k && st->window_s > 0, k ? k->share_pct : 0);
-		coord_judge_one(cs, "max_share_diff", CRITERION_MAX, "pp", f->max_share_diff_pp,
-				scope, k && k->has_analyzed && st->ports[k->port].compared,
-				k ? fabs(k->diff_pp) : 0);
-		cr = coord_judge_one(cs, "max_impact_p99", CRITERION_MAX, "ratio",
-				     f->max_impact_p99, scope, k && k->has_impact &&
-				     !k->impact_why[1], k ? k->impact_p99 : 0);
-		if (cr && k && k->has_impact && k->impact_why[1])
-			snprintf(cr->unjudged, sizeof(cr->unjudged), "the p99 impact has no "
-				 "figure: p99 %s", k->impact_why[1]);
-	}
-}
-
 int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[])
 {
 	json_t *by_name = json_object(), *by_peer = json_object();
+	int impossible;
 
 	coord_flow_index(st, conns, c->n_agents, by_name, by_peer);
 	coord_source_results(c, st, by_name);
-	coord_sink_results(c, st, by_peer);
+	impossible = coord_sink_results(c, st, by_peer);
 	json_decref(by_name);
 	json_decref(by_peer);
 	coord_start_figures(st);
@@ -772,7 +710,7 @@ int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[
 	if (!st->baseline)
 		coord_impact(c, st);
 	coord_judge(c, st);
-	return 0;
+	return impossible;
 }
 
 /* ------------------------------------------------------------------ */

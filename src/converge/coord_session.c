@@ -250,8 +250,13 @@ int coord_connect_agents(struct coord *c)
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
 		ret = coord_reach(c, a, err, sizeof(err));
-		if (ret >= 0)
+		if (ret >= 0) {
 			ctl_chan_init(&a->ch, ret, true);
+			if ((ret = coord_tokenless_check(c, a->ch.fd, err, sizeof(err)))) {
+				coord_fail(c, a, NULL, "refused", err);
+				return ret;
+			}
+		}
 		ret = ret < 0 ? ret : coord_hello(c, a, err, sizeof(err));
 		if (ret) {
 			coord_fail(c, a, NULL, "cannot be reached", err);
@@ -261,6 +266,11 @@ int coord_connect_agents(struct coord *c)
 			 (double)(a->agent_ns - (int64_t)a->mid_ns) / 1e6, (double)a->rtt_ns / 1e6);
 	}
 	c->connect_ms = (double)(ctl_now_ns() - t0) / 1e6;
+	/* With a token, an agent that did not prove it was refused above. */
+	c->authenticated = c->token[0] != 0;
+	if (!c->authenticated)
+		log_warn("the agents are not authenticated (no --token-file): on the loopback, "
+			 "any local user could have answered in their place");
 	return 0;
 }
 

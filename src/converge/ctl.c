@@ -741,37 +741,6 @@ static void ctl_hex(const unsigned char *b, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
-int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen)
-{
-	bool in = !strcmp(path, "-");
-	FILE *f = in ? stdin : fopen(path, "r");
-	size_t n;
-
-	struct stat sb;
-
-	if (!f)
-		return errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
-	/* As ssh with keys: a token others can read (or change) is no secret. */
-	if (!in && !fstat(fileno(f), &sb) && S_ISREG(sb.st_mode) &&
-	    (sb.st_mode & (S_IRWXG | S_IRWXO))) {
-		fclose(f);
-		return errbuf_set(err, errlen, -EPERM, "'%s': group or others have access to it (mode "
-				  "%04o): make it the owner's alone with 'chmod 600 %s'", path,
-				  (unsigned)(sb.st_mode & 07777), path);
-	}
-	if (!fgets(token, (int)len, f))
-		token[0] = '\0';
-	if (!in)
-		fclose(f);
-	n = strcspn(token, "\r\n");
-	token[n] = '\0';
-	if (n < 16 || n >= CTL_MAX_TOKEN_BYTES - 1)
-		return errbuf_set(err, errlen, -EINVAL,
-				  "'%s': the token must be one line of 16 to %d characters", path,
-				  CTL_MAX_TOKEN_BYTES - 2);
-	return 0;
-}
-
 int ctl_token_new(const char *path, char *err, size_t errlen)
 {
 	unsigned char b[CTL_NEW_TOKEN_BYTES];

@@ -69,7 +69,7 @@
 #define CTL_SEQ_BYTES		8
 #define CTL_SEAL_BYTES		32	/* HMAC-SHA256 */
 #define CTL_KEY_BYTES		32
-#define CTL_HKDF_INFO		"rperf control session v4"
+#define CTL_HKDF_INFO		"rperf control session v5"	/* the protocol's version */
 #define CTL_MAX_MSG_BYTES	(1u << 20)
 #define CTL_MAX_TOKEN_BYTES	256
 #define CTL_NONCE_HEX		64	/* 32 random bytes */
@@ -168,10 +168,21 @@ bool ctl_addr_is_loopback(const char *addr);
 /*
  * Read a shared token file: its first line, at least 16 and at most
  * CTL_MAX_TOKEN_BYTES - 1 characters ("-": standard input's first line,
- * left open). A regular file that group or others may access is refused
- * (-EPERM, the reason saying how to mend it). 0 or -errno with the reason.
+ * left open). A regular file that group or others may access, or that
+ * another user owns, is refused (-EPERM, the reason saying how to mend
+ * it); a token easier to guess than CTL_TOKEN_MIN_BITS (ctl_token_bits())
+ * too (-EINVAL, naming --new-token). 0 or -errno with the reason.
  */
 int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen);
+/*
+ * An estimate of how many bits of guessing token @t takes: per character
+ * the smaller of what its character classes allow (16 for hex; else 10
+ * digits, 26 lower, 26 upper, 33 others, those it uses) and its own
+ * characters' spread (Shannon H, plus min(1.5, H / 2)). `rperf agent --new-token` makes
+ * 256; ctl_token_read() refuses one under CTL_TOKEN_MIN_BITS. Pure.
+ */
+#define CTL_TOKEN_MIN_BITS	128
+double ctl_token_bits(const char *t);
 /*
  * A new token in @path: CTL_NEW_TOKEN_BYTES from OpenSSL's generator as
  * one line of hex, the file made with mode 0600 and never over an

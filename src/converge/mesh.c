@@ -99,6 +99,7 @@ void mesh_reset(struct mesh_run *m)
 	m->complete = false;
 	m->error[0] = '\0';
 	m->duration_s = m->connect_ms = 0;
+	m->authenticated = false;
 }
 
 void mesh_free(struct mesh_run *m)
@@ -254,6 +255,7 @@ int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg)
 		return -EINVAL;
 	ret = coord_connect_agents(c);
 	m->connect_ms = c->connect_ms;
+	m->authenticated = c->authenticated;
 	if (!ret)
 		ret = mesh_steps(m, c, cb, arg);
 	coord_hangup(c, ret != 0);

@@ -131,6 +131,7 @@ struct mesh_run {
 	unsigned pass;
 	double duration_s;		/* of the pass, connecting included */
 	double connect_ms;
+	bool authenticated;		/* every agent proved the token */
 	struct mesh_outlier *outliers;
 	size_t n_outliers;
 	struct mesh_locate *loc;	/* one per class when o->topo, else NULL */

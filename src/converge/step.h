@@ -67,7 +67,7 @@ struct converge_port {
 	enum converge_verdict verdict;	/* the worst of its compared classes' */
 	unsigned n_iv;			/* intervals every flow it received reported */
 	bool iv_seen;			/* n_iv is set */
-	uint64_t refused_conns;		/* data connections its sink refused: no flow's secret */
+	uint64_t refused_conns;		/* data connections its sink refused: no flow's secret, or no hello in time */
 };
 
 /*

@@ -203,6 +203,13 @@ void run_gate_open(struct run_gate *g, uint64_t at_ns, uint64_t warmup_ns,
 		   uint64_t duration_ns);
 /* Workers that still wait end unstarted; the gate stays made. */
 void run_gate_quit(struct run_gate *g);
+/*
+ * A worker's sleep to the open gate's instant: until then, or until
+ * @stop (may be NULL) is set or the gate quits, whichever comes first,
+ * each seen within 50 ms; so no start, however far ahead, holds a worker
+ * past a stop. The last slice ends at the instant itself.
+ */
+void run_gate_sleep(struct run_gate *g, volatile sig_atomic_t *stop);
 void run_gate_destroy(struct run_gate *g);
 
 struct run_src_cfg {

@@ -108,13 +108,26 @@ static uint64_t run_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void run_sleep_until(uint64_t at_ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(at_ns / 1000000000u),
-			       .tv_nsec = (long)(at_ns % 1000000000u) };
+/* Slices of the sleep to the instant: a stop or a quit is seen within one. */
+#define RUN_SLEEP_SLICE_NS	50000000u
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+void run_gate_sleep(struct run_gate *g, volatile sig_atomic_t *stop)
+{
+	uint64_t at_ns = g->at_ns, t;
+	struct timespec ts;
+
+	for (;;) {
+		if ((stop && *stop) || __atomic_load_n(&g->quit, __ATOMIC_RELAXED))
+			return;
+		t = run_now_ns();
+		if (t >= at_ns)
+			return;
+		t = at_ns - t > RUN_SLEEP_SLICE_NS ? t + RUN_SLEEP_SLICE_NS : at_ns;
+		ts = (struct timespec){ .tv_sec = (time_t)(t / 1000000000u),
+					.tv_nsec = (long)(t % 1000000000u) };
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -281,7 +294,7 @@ static void *run_src_main(void *arg)
 	if (w->base.cpu >= 0)
 		pin_thread(w->base.cpu, err, sizeof(err));
 	if (run_gate_wait(g)) {
-		run_sleep_until(g->at_ns);
+		run_gate_sleep(g, w->run->cfg->stop);
 		w->started_ns = run_now_ns();
 		w->base.status = w->run->cfg->bw ? run_src_bw(w, g) : run_src_lat(w, g);
 	}

@@ -22,6 +22,8 @@
 #include "base/pin.h"
 #include "engine/sink.h"
 
+#define SINK_ANSWER_MS	100	/* a hello's answer on a fresh socket */
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -53,6 +55,7 @@ int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool h
 	}
 	s->ring_depth = ring_depth;
 	s->hugepages = hugepages;
+	sink_gate_init(&s->gate);
 	return verbs_chan_create(dev, &s->chan, err, errlen);
 }
 
@@ -65,6 +68,7 @@ void sink_release(struct sink *s)
 		free(s->flows[i]);
 	}
 	free(s->flows);
+	sink_gate_release(&s->gate);
 	if (s->chan)
 		ibv_destroy_comp_channel(s->chan);
 	memset(s, 0, sizeof(*s));
@@ -353,21 +357,25 @@ static void sock_peer_ip(int fd, char *buf, size_t len)
 		conn_addr_ip((struct sockaddr *)&ss, buf, len);
 }
 
-int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
-		    char *err, size_t errlen)
+/*
+ * Client @fd's hello @frame (whole): make and connect its flow, answer
+ * (with the error, if it is refused). 0 with the counting flow in *@out
+ * and @fd in (*out)->fd, or -errno with the reason, naming the client,
+ * in @err; @fd is closed then. An attach hello instead gives @fd to the
+ * rdma_cm flow it names (which has none), if sink_attach_check() passes;
+ * a refusal is counted in attach_refused.
+ */
+static int sink_take_hello(struct sink *s, int fd, const uint8_t frame[CONN_HELLO_BYTES],
+			   struct sink_flow **out, char *err, size_t errlen)
 {
 	struct conn_hello h, reply = { .kind = CONN_HELLO_SERVER };
 	struct sink_flow *f = NULL;
 	char peer[64], src_ip[48];
-	int fd, ret;
+	int ret;
 
 	*out = NULL;
-	fd = accept(lfd, NULL, NULL);
-	if (fd < 0)
-		return errbuf_set(err, errlen, -errno, "accept: %s", strerror(errno));
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	conn_peer_name(fd, peer, sizeof(peer));
-	ret = conn_recv_hello(fd, &h, timeout_ms);
+	ret = conn_hello_unpack(frame, &h);
 	if (ret || h.kind == CONN_HELLO_SERVER) {
 		close(fd);
 		return errbuf_set(err, errlen, ret ? ret : -EPROTO, "client %s: no valid hello (%s)",
@@ -380,7 +388,8 @@ int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **
 		;	/* refused before any QP or buffer is made */
 	else
 		reply.status = flow_for_hello(s, &h, peer, &reply, &f, err, errlen);
-	ret = conn_send_hello(fd, &reply, timeout_ms);
+	/* A fresh socket's send buffer takes the answer at once: no peer makes this wait. */
+	ret = conn_send_hello(fd, &reply, SINK_ANSWER_MS);
 	if (reply.status) {
 		close(fd);
 		return reply.status;
@@ -483,31 +492,53 @@ static void wait_flow_sock(struct sink *s, struct sink_wait *w, int fd)
 	}
 }
 
-/* Serve what poll() found ready in @pfd[0 .. @n) (the layout sink_wait made). */
-static void wait_serve(struct sink *s, struct sink_wait *w, const struct pollfd *pfd,
-		       size_t n)
+/* The pollfd layout of a wait: these slots, the gate's, then the flows' sockets. */
+enum { WAIT_CHAN, WAIT_LFD, WAIT_EXTRA0, WAIT_EXTRA1, WAIT_GATE,
+       WAIT_FLOWS = WAIT_GATE + SINK_GATE_MAX };
+
+/* Every client whose hello is whole, taken; those the gate dropped, told once. */
+static void wait_admit(struct sink *s, struct sink_wait *w, struct pollfd *pfd)
 {
+	uint8_t frame[CONN_HELLO_BYTES];
 	struct sink_flow *f;
 	char err[256];
-	size_t i;
+	uint64_t n;
+	int fd;
 
-	if (pfd[0].revents && sink_service(s, err, sizeof(err)) && w->on_error)
-		w->on_error(err, w->arg);
-	for (i = 4; i < n; i++)
-		if (pfd[i].revents)
-			wait_flow_sock(s, w, pfd[i].fd);
-	if (pfd[2].revents && w->on_extra)
-		w->on_extra(w->arg);
-	if (pfd[1].revents) {
-		if (sink_accept_tcp(s, w->lfd, w->hello_ms, &f, err, sizeof(err))) {
+	while (sink_gate_next(&s->gate, pfd + WAIT_GATE, w->lfd, pfd[WAIT_LFD].revents != 0,
+			      w->hello_ms, &fd, frame) == 1) {
+		if (sink_take_hello(s, fd, frame, &f, err, sizeof(err))) {
 			if (w->on_error)
 				w->on_error(err, w->arg);
 		} else if (w->on_accept) {
 			w->on_accept(f, w->arg);
 		}
 	}
-	w->extra_ready[0] = pfd[2].revents != 0;
-	w->extra_ready[1] = pfd[3].revents != 0;
+	n = sink_gate_expire(&s->gate);
+	if (n && w->on_error) {
+		snprintf(err, sizeof(err), "%llu data connection(s) closed without a hello: "
+			 "none whole within %d ms, crowded out, or hung up",
+			 (unsigned long long)n, w->hello_ms);
+		w->on_error(err, w->arg);
+	}
+}
+
+/* Serve what poll() found ready in @pfd[0 .. @n) (the layout above). */
+static void wait_serve(struct sink *s, struct sink_wait *w, struct pollfd *pfd, size_t n)
+{
+	char err[256];
+	size_t i;
+
+	if (pfd[WAIT_CHAN].revents && sink_service(s, err, sizeof(err)) && w->on_error)
+		w->on_error(err, w->arg);
+	for (i = WAIT_FLOWS; i < n; i++)
+		if (pfd[i].revents)
+			wait_flow_sock(s, w, pfd[i].fd);
+	if (pfd[WAIT_EXTRA0].revents && w->on_extra)
+		w->on_extra(w->arg);
+	wait_admit(s, w, pfd);
+	w->extra_ready[0] = pfd[WAIT_EXTRA0].revents != 0;
+	w->extra_ready[1] = pfd[WAIT_EXTRA1].revents != 0;
 }
 
 /* Busy poll: every active flow's CQ drained and its ring refilled. */
@@ -548,24 +579,27 @@ static int sink_poll(struct sink *s, struct sink_wait *w, struct pollfd *pfd, si
 
 int sink_wait(struct sink *s, struct sink_wait *w)
 {
-	struct pollfd *pfd = calloc(s->n_flows + 4, sizeof(*pfd));
-	size_t n = 4, i;
+	struct pollfd *pfd = calloc(s->n_flows + WAIT_FLOWS, sizeof(*pfd));
+	size_t n = WAIT_FLOWS, i;
 	int ret;
 
 	w->extra_ready[0] = w->extra_ready[1] = false;
 	if (!pfd)
 		return -ENOMEM;
-	/* Slots 0-3 always: an fd of -1 is skipped by poll() and never ready. */
-	pfd[0] = (struct pollfd){ .fd = sink_event_fd(s), .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = w->lfd, .events = POLLIN };
-	pfd[2] = (struct pollfd){ .fd = w->extra_fd[0], .events = POLLIN };
-	pfd[3] = (struct pollfd){ .fd = w->extra_fd[1], .events = POLLIN };
+	/* The fixed slots always: an fd of -1 is skipped by poll() and never ready. */
+	pfd[WAIT_CHAN] = (struct pollfd){ .fd = sink_event_fd(s), .events = POLLIN };
+	pfd[WAIT_LFD] = (struct pollfd){ .fd = w->lfd, .events = POLLIN };
+	pfd[WAIT_EXTRA0] = (struct pollfd){ .fd = w->extra_fd[0], .events = POLLIN };
+	pfd[WAIT_EXTRA1] = (struct pollfd){ .fd = w->extra_fd[1], .events = POLLIN };
+	sink_gate_poll(&s->gate, pfd + WAIT_GATE);
 	for (i = 0; i < s->n_flows; i++)
 		if (s->flows[i]->fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = s->flows[i]->fd, .events = POLLIN };
 	ret = sink_poll(s, w, pfd, n) > 0;
 	if (ret)
 		wait_serve(s, w, pfd, n);
+	else
+		wait_admit(s, w, pfd);	/* nothing ready: the gate's deadlines still pass */
 	free(pfd);
 	return ret;
 }

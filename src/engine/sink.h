@@ -21,6 +21,7 @@
 
 #include "rdma/conn.h"
 #include "rdma/verbs.h"
+#include "engine/sink_gate.h"
 
 struct sink_flow {
 	uint32_t id;			/* 1, 2, ... in order of arrival */
@@ -66,6 +67,8 @@ struct sink {
 		     size_t errlen);
 	void *admit_arg;
 	uint64_t admit_refused;
+	/* Data connections waiting for their hello; gate.dropped: closed without one. */
+	struct sink_gate gate;
 };
 
 /*
@@ -131,17 +134,6 @@ void sink_flow_close(struct sink *s, struct sink_flow *f);
 int sink_service(struct sink *s, char *err, size_t errlen);
 
 /*
- * A client is waiting on listening socket @lfd: take its hello, make and
- * connect its flow, answer (with the error, if it is refused). 0 with the
- * counting flow in *@out and its socket in (*out)->fd, or -errno with the
- * reason, naming the client, in @err. Each wait lasts at most @timeout_ms.
- * An attach hello instead gives its socket to the rdma_cm flow it names
- * (which has none), so that its client can ask for its counters, if
- * sink_attach_check() passes; a refusal is counted in attach_refused.
- */
-int sink_accept_tcp(struct sink *s, int lfd, int timeout_ms, struct sink_flow **out,
-		    char *err, size_t errlen);
-/*
  * The flow's socket is readable: true when the client closed it, and the
  * flow is then closed too (its counts stay); false for anything else.
  * Requests on it are answered here: QUERY with the flow's counters (its
@@ -173,7 +165,7 @@ struct sink_wait {
 	int extra_fd[2];		/* the caller's, -1: none */
 	bool extra_ready[2];		/* out: which of those are readable */
 	int timeout_ms;
-	int hello_ms;			/* each wait of an accept */
+	int hello_ms;			/* a client's time for its hello (sink_gate.h) */
 	void (*on_accept)(struct sink_flow *f, void *arg);	/* a flow came */
 	void (*on_close)(struct sink_flow *f, void *arg);	/* its client hung up */
 	void (*on_error)(const char *err, void *arg);		/* a flow or client failed */
@@ -189,7 +181,10 @@ struct sink_wait {
 /*
  * Wait up to @w->timeout_ms for any of @w's fds, then serve what is
  * ready: completions counted, requests answered, closed flows closed,
- * one waiting client accepted; @w->extra_ready says which of the
+ * clients whose hello is whole made flows (or refused: an attach hello
+ * gives its socket to the rdma_cm flow it names, if sink_attach_check()
+ * passes, a refusal counted in attach_refused), others kept pending
+ * without waiting on them (sink_gate.h); @w->extra_ready says which of the
  * caller's fds are readable (the caller serves those). 1 when something
  * was ready, 0 when nothing was, -ENOMEM.
  */

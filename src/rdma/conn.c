@@ -392,12 +392,15 @@ void conn_sock_name(int fd, char *buf, size_t len)
 	sock_name(fd, false, buf, len);
 }
 
-static void sock_tune(int fd)
+void conn_sock_tune(int fd)
 {
-	int one = 1;
+	int one = 1, idle_s = CONN_KEEPIDLE_S, intvl_s = CONN_KEEPINTVL_S, cnt = CONN_KEEPCNT;
 
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, sizeof(idle_s));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl_s, sizeof(intvl_s));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 }
 
 int conn_listen(uint16_t port, char *err, size_t errlen)
@@ -444,7 +447,7 @@ static int connect_one(const struct addrinfo *ai, int64_t deadline_ms)
 	}
 	/* Blocking mode again; every later wait polls with its own timeout. */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	sock_tune(fd);
+	conn_sock_tune(fd);
 	return fd;
 fail:
 	close(fd);

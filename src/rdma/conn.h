@@ -138,6 +138,16 @@ void conn_addr_ip(const struct sockaddr *sa, char *buf, size_t len);
 
 /* "198.18.0.2:40112" for an accepted socket's peer. */
 void conn_peer_name(int fd, char *buf, size_t len);
+/*
+ * A data socket's options, both ends: no Nagle delay, and keepalive
+ * probes after CONN_KEEPIDLE_S idle, every CONN_KEEPINTVL_S, CONN_KEEPCNT
+ * of them: a peer that vanished without a word is an error within 25 s,
+ * not the system's two hours.
+ */
+#define CONN_KEEPIDLE_S		10
+#define CONN_KEEPINTVL_S	5
+#define CONN_KEEPCNT		3
+void conn_sock_tune(int fd);
 /* The same for the socket's own end: what its peer's conn_peer_name() says. */
 void conn_sock_name(int fd, char *buf, size_t len);
 

@@ -460,21 +460,22 @@ struct converge_report_info {
 	const char *semantics;		/* ib-packet's configured reading, or NULL */
 	const struct run_env *env;	/* the coordinator's host */
 	json_t *agent_envs;		/* {agent: run_env_json()} the agents sent; borrowed */
-	size_t n_agents;		/* reached, authenticated and synced */
+	size_t n_agents;		/* reached and synced */
 	double connect_ms;		/* that took */
+	bool authenticated;		/* each proved the token (else: loopback only, none) */
 };
 
 /*
  * The converge document: {"command", "version", "config", "classify",
  * "steps": [{"active_bw", "window_s", "total_gbps", "compared",
  * "within", "cut_short", "setup_ms", "start", "classes": [...], "flows":
- * [...]}], "agents", "connect_ms", "within_tolerance", "complete",
+ * [...]}], "agents", "connect_ms", "authenticated", "within_tolerance", "complete",
  * "error"}; rperf-converge(1) documents every field.
  */
 /*
  * --json-stream: one object per line. "start" is the document's head
  * (command, version, config, classify); "step" {index, step} each step
- * as the document has it, when it ends; "end" {steps, agents, connect_ms,
+ * as the document has it, when it ends; "end" {steps, agents, connect_ms, authenticated,
  * within_tolerance, criteria_passed, complete, error}.
  */
 json_t *report_converge_event_start(const struct converge_report_info *info);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "base/hist.h"
+#include "base/log.h"
 #include "report/converge_int.h"
 
 /* ================================================================== */
@@ -172,6 +173,7 @@ static void converge_tail_json(json_t *root, const struct converge_report_info *
 
 	json_object_set_new(root, "agents", json_integer((json_int_t)info->n_agents));
 	json_object_set_new(root, "connect_ms", json_real(info->connect_ms));
+	json_object_set_new(root, "authenticated", json_boolean(info->authenticated));
 	for (i = 0; i < n; i++) {
 		within = within && steps[i].within;
 		v = converge_worse(v, steps[i].verdict);
@@ -353,12 +355,16 @@ static void converge_impact_lines(FILE *out, const struct converge_report_info *
 
 static void converge_flow_errors(FILE *out, const struct converge_step *st)
 {
+	char text[4 * sizeof(st->flows[0].error)];
 	size_t k;
 
-	for (k = 0; k < st->n_flows; k++)
-		if (st->flows[k].ran && st->flows[k].error[0])
-			fprintf(out, "flow %s on %s: %s\n", st->flows[k].name, st->flows[k].host,
-				st->flows[k].error);
+	for (k = 0; k < st->n_flows; k++) {
+		if (!st->flows[k].ran || !st->flows[k].error[0])
+			continue;
+		/* An agent's words: no control character reaches the terminal. */
+		log_escape(st->flows[k].error, text, sizeof(text));
+		fprintf(out, "flow %s on %s: %s\n", st->flows[k].name, st->flows[k].host, text);
+	}
 }
 
 /*
@@ -416,9 +422,13 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 	fprintf(out, "rperf converge %s -> %s, %.1f s (+%.1f s warm-up), tolerance %.1f pp\n",
 		info->scenario, info->destination, info->duration_s, info->warmup_s,
 		info->tolerance_pp);
-	if (info->n_agents)
+	if (info->n_agents && info->authenticated)
 		fprintf(out, "%zu agents reached, authenticated and synced in %.0f ms\n",
 			info->n_agents, info->connect_ms);
+	else if (info->n_agents)
+		fprintf(out, "%zu agents reached and synced in %.0f ms, NOT authenticated (no "
+			"--token-file: agents on the loopback only)\n", info->n_agents,
+			info->connect_ms);
 	if (info->arbitration)
 		fprintf(out, "compared with %s (model %s)%s\n", info->arbitration, info->model,
 			info->ets ? "; classes are ETS bands, by the DSCP of each flow's tclass" :

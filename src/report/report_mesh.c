@@ -353,6 +353,7 @@ json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_
 	json_object_set_new(o, "steps_done", json_integer((json_int_t)m->steps_done));
 	json_object_set_new(o, "duration_s", json_real(m->duration_s));
 	json_object_set_new(o, "connect_ms", json_real(m->connect_ms));
+	json_object_set_new(o, "authenticated", json_boolean(m->authenticated));
 	json_object_set_new(o, "pairs", pairs);
 	json_object_set_new(o, "outliers", mesh_outliers_json(m));
 	mesh_locate_json(o, m);

@@ -4,7 +4,8 @@
 # address); the coordinator runs on h1 and its JSON is copied to $WORK.
 
 AGENT_HOSTS=${AGENT_HOSTS:-h1 h2 h3}
-TOKEN_CMD="install -m 600 /dev/null /tmp/rperf-token && echo lab-converge-token-$$ >/tmp/rperf-token"
+# The same on every host, and hard to guess (rperf refuses a weak token).
+TOKEN_CMD="install -m 600 /dev/null /tmp/rperf-token && echo $(echo "lab-converge-$$" | sha256sum | cut -c1-64) >/tmp/rperf-token"
 
 # With AGENT_SANDBOX=1, each agent runs under the limits of the agent's
 # systemd unit that hold without systemd (the guests have none): as user

@@ -66,13 +66,29 @@ has "'/nonexistent/s.jsonl': No such file or directory"
 # A token file others can read is refused, by agent and converge alike,
 # with how to mend it; --new-token makes one right (0600, 32 random bytes
 # as hex) and never overwrites a file.
-printf 'a-token-of-some-length\n' >"$T/token"
+printf '3f7a9c1e5b2d8f40a6c3e1b7d9f2a4c68e0b5d3f1a7c9e2b4d6f8a0c2e4b6d8f\n' >"$T/token"
 chmod 644 "$T/token"
 expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/token"
 has "'$T/token': group or others have access to it \(mode 0644\).*chmod 600 $T/token"
 expect 2 converge --token-file "$T/token" "$T/s.ini"
 has "chmod 600 $T/token"
 chmod 600 "$T/token"
+# Nor one another user owns (checked where this runs as root, which can
+# give a file away).
+if [ "$(id -u)" = 0 ]; then
+	cp "$T/token" "$T/token.other"
+	chown 65534 "$T/token.other"
+	expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/token.other"
+	has "'$T/token.other': owned by uid 65534, not by this user \(uid 0\).*chown 0 $T/token.other"
+fi
+# A token easy to guess is refused, with how to make a good one: an
+# unauthenticated peer gets an HMAC under it to test guesses against.
+printf 'a-token-of-some-length\n' >"$T/weak"
+chmod 600 "$T/weak"
+expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/weak"
+has "'$T/weak': the token is too easy to guess \(about 110 bits, at least 128 wanted\): make one with 'rperf agent --new-token FILE'"
+expect 2 converge --token-file "$T/weak" "$T/s.ini"
+has "too easy to guess"
 expect 0 agent --new-token "$T/new-token"
 [ "$(stat -c %a "$T/new-token")" = 600 ] || fail "--new-token: mode $(stat -c %a "$T/new-token")"
 grep -Eqx '[0-9a-f]{64}' "$T/new-token" || fail "--new-token: $(cat "$T/new-token")"
@@ -91,7 +107,7 @@ agents="$agents $!"
 expect 1 converge --timeout 5 "$T/s.ini"
 has "the agent asks for a token: give converge the agent's --token-file"
 # A wrong token: the agent's proof does not match ours.
-printf 'another-token-of-some-length\n' >"$T/token2"
+printf 'b81d4f6a2c9e0b3d5f7a1c8e2b4d6f9a0c3e5b7d1f8a2c4e6b9d0f3a5c7e1b2d\n' >"$T/token2"
 chmod 600 "$T/token2"
 expect 1 converge --timeout 5 --token-file "$T/token2" "$T/s.ini"
 has "the agent does not hold our token"
@@ -113,12 +129,53 @@ expect 1 converge --timeout 5 --token-file "$T/token" "$T/plain.ini"
 has "agent '127.0.0.1' \(destination\).*did not prove the token"
 grep -q "authenticated" "$T/err" && fail "a plain peer was called authenticated: $(cat "$T/err")"
 
+# A coordinator without a token cannot tell an agent from an impostor, and
+# an agent off the loopback always asks for a token: the plain peer on a
+# non-loopback address of this host is refused before a word is sent to
+# it, with the fix. (It once went through, and a fake agent's 7,999,990
+# Mb/s on a 100g link came out as "complete" and "authenticated".)
+nonlo=$(ip -4 -o addr show scope global 2>/dev/null | awk '{ sub("/.*", "", $4); print $4; exit }')
+if [ -n "$nonlo" ]; then
+	P4=$(port 4)
+	python3 "${TEST_TOP:-.}/tests/unit/plain-agent.py" "$nonlo" "$P4" >"$T/plain.nonlo" &
+	agents="$agents $!"
+	for i in $(seq 50); do
+		[ -s "$T/plain.nonlo" ] && break
+		sleep 0.1
+	done
+	printf '[global]\ndestination = %s\nagent_port = %s\n[lat1]\nhost = 127.0.0.2\ntype = lat\n' \
+		"$nonlo" "$P4" >"$T/nonlo.ini"
+	expect 1 converge --timeout 5 --json "$T/nonlo.json" "$T/nonlo.ini"
+	has "agent '$nonlo' \(destination\) refused: at $nonlo, off the loopback.*give converge the agents' --token-file"
+	jq -e '(.complete | not) and (.error | test("off the loopback"))' "$T/nonlo.json" >/dev/null ||
+		fail "tokenless, off the loopback: $(jq -c '[.complete, .error]' "$T/nonlo.json")"
+else
+	echo "converge-cli: no non-loopback IPv4 address here: the tokenless refusal off the loopback is left to the loopback checks below"
+fi
+
 # With the token, the agents are reached; with no RDMA device here the
 # flows cannot start, and that is reported with host and flow, exit 1.
 if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
-	expect 1 converge --timeout 5 --token-file "$T/token" "$T/s.ini"
+	expect 1 converge --timeout 5 --token-file "$T/token" --json "$T/auth.json" "$T/s.ini"
 	has "agent '127.0.0.1' \(destination\)"
 	has "no RDMA device found"
+	jq -e '.authenticated == true' "$T/auth.json" >/dev/null ||
+		fail "with the token: authenticated $(jq -c .authenticated "$T/auth.json")"
+	# Without a token, agents on the loopback are reached and synced, but
+	# the JSON and stderr say they were not authenticated.
+	P5=$(port 5)
+	for h in 127.0.0.1 127.0.0.2; do
+		"$RPERF" agent --bind $h --port "$P5" 2>"$T/open-agent.$h" &
+		agents="$agents $!"
+	done
+	sed "s/^agent_port = .*/agent_port = $P5/" "$T/s.ini" >"$T/open.ini"
+	expect 1 converge --timeout 5 --json "$T/open.json" "$T/open.ini"
+	has "no RDMA device found"
+	has "the agents are not authenticated \(no --token-file\)"
+	grep -q "authenticated and synced" "$T/err" "$T/out" &&
+		fail "tokenless, said authenticated: $(cat "$T/err")"
+	jq -e '.authenticated == false and .agents == 2' "$T/open.json" >/dev/null ||
+		fail "tokenless on the loopback: $(jq -c '[.authenticated, .agents]' "$T/open.json")"
 
 	# Idle peers on the agents' port (connected, nothing sent) hold up no
 	# handshake: 3 on each agent delay a good coordinator by at most 2 s
@@ -156,6 +213,21 @@ if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 	grep -qx "closed 3" "$T/idle.closed" ||
 		fail "idle peers not closed within 7 s: $(cat "$T/idle.closed")"
 fi
+
+# An agent pins at most --max-pinned (default 1 GiB) for a step's buffers:
+# a setup asking more (a sink taking an 8 MiB message) is refused before
+# any device is opened, saying how much and the cap.
+P6=$(port 6)
+for h in 127.0.0.1 127.0.0.2; do
+	"$RPERF" agent --bind $h --port "$P6" --max-pinned 1m 2>"$T/pin-agent.$h" &
+	agents="$agents $!"
+done
+printf '[global]\ndestination = 127.0.0.1\nagent_port = %s\n[bw1]\nhost = 127.0.0.2\ntype = bw\nsize = 8m\n' \
+	"$P6" >"$T/pin.ini"
+expect 1 converge --timeout 5 "$T/pin.ini"
+has "agent '127.0.0.1' \(destination\): the step would pin 8.0 MiB of buffers, above this agent's --max-pinned 1.0 MiB"
+expect 2 agent --max-pinned 12q
+has "max-pinned"
 
 # --launch ssh, with a stand-in for ssh that runs the remote command
 # here (the agent bound to the host's address, so that two share the

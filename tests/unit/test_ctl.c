@@ -423,6 +423,44 @@ static void test_secrets(void **state)
 	json_decref(m);
 }
 
+/*
+ * Tokens easy to guess are told from those that are not: hand-made
+ * phrases and short or repetitive ones under 128 bits, any 32 or 64
+ * random hex characters (what --new-token makes) at or above it.
+ */
+static void test_token_bits(void **state)
+{
+	unsigned char b[32];
+	char hex[65];
+	int i, k;
+
+	(void)state;
+	assert_true(ctl_token_bits("a-token-of-some-length") < CTL_TOKEN_MIN_BITS);
+	assert_true(ctl_token_bits("0123456789abcdef0123") < CTL_TOKEN_MIN_BITS);
+	assert_true(ctl_token_bits("rperf-demo-token-1234") < CTL_TOKEN_MIN_BITS);
+	assert_true(ctl_token_bits("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") == 0);
+	assert_true(ctl_token_bits("") == 0);
+	for (k = 0; k < 200; k++) {
+		for (i = 0; i < 32; i++)
+			b[i] = (unsigned char)rand();
+		for (i = 0; i < 32; i++)
+			snprintf(hex + 2 * i, 3, "%02x", b[i]);
+		assert_true(ctl_token_bits(hex) >= 2 * CTL_TOKEN_MIN_BITS);
+		hex[32] = '\0';
+		assert_true(ctl_token_bits(hex) >= CTL_TOKEN_MIN_BITS);
+	}
+}
+
+/* The session key's label names the protocol's version. */
+static void test_label_version(void **state)
+{
+	char want[64];
+
+	(void)state;
+	snprintf(want, sizeof(want), "rperf control session v%d", CTL_VERSION);
+	assert_string_equal(CTL_HKDF_INFO, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +473,8 @@ int main(void)
 		cmocka_unit_test(test_keepalive),
 		cmocka_unit_test(test_token_files),
 		cmocka_unit_test(test_secrets),
+		cmocka_unit_test(test_label_version),
+		cmocka_unit_test(test_token_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
