@@ -69,19 +69,14 @@ static const struct opts_usage server_opts_usage = {
 	.more = "Times take ns, us, ms, s, m or min (bare: seconds).",
 };
 
-void cmd_server_usage(FILE *out)
-{
-	opts_usage(out, &server_opts_usage);
-}
-
 /* ------------------------------------------------------------------ */
 /* Options                                                             */
 /* ------------------------------------------------------------------ */
 
 /* The command line into @o: 0, OPTS_HELP, or -EINVAL with the reason. */
-static int server_opts_parse(int argc, char **argv, struct server_opts *o, char *err,
-			     size_t errlen)
+static int server_opts_parse(int argc, char **argv, void *p, char *err, size_t errlen)
 {
+	struct server_opts *o = p;
 	const char *arg;
 	int n, ret;
 
@@ -317,24 +312,15 @@ static void server_release(struct server *sv)
 	verbs_dev_close(&sv->dev);
 }
 
-int cmd_server(int argc, char **argv)
+static int server_run(void *p)
 {
-	struct server_opts o;
-	struct server sv = { .o = &o, .lfd = -1 };
+	struct server_opts *o = p;
+	struct server sv = { .o = o, .lfd = -1 };
 	char err[256];
 	int ret;
 
-	ret = server_opts_parse(argc, argv, &o, err, sizeof(err));
-	if (ret == OPTS_HELP) {
-		cmd_server_usage(stdout);
-		return RPERF_EXIT_OK;
-	}
-	if (ret) {
-		opts_report(&server_opts_usage, err);
-		return RPERF_EXIT_USAGE;
-	}
 	/* Before the run: a missing directory must not cost the results. */
-	if (o.flow.json_path && jsonfile_check(o.flow.json_path, err, sizeof(err))) {
+	if (o->flow.json_path && jsonfile_check(o->flow.json_path, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}
@@ -343,7 +329,7 @@ int cmd_server(int argc, char **argv)
 	if (ret) {
 		log_error("%s", err);
 		server_release(&sv);
-		return cmd_failed_json(o.flow.json_path, "server", err,
+		return cmd_failed_json(o->flow.json_path, "server", err,
 				       ret == -ENODEV || ret == -EINVAL ? RPERF_EXIT_USAGE :
 									  RPERF_EXIT_FAILURE);
 	}
@@ -353,3 +339,10 @@ int cmd_server(int argc, char **argv)
 	server_release(&sv);
 	return ret ? RPERF_EXIT_FAILURE : RPERF_EXIT_OK;
 }
+
+const struct cmd_def cmd_server = {
+	.usage = &server_opts_usage,
+	.opts_size = sizeof(struct server_opts),
+	.parse = server_opts_parse,
+	.run = server_run,
+};
