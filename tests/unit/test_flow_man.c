@@ -4,7 +4,8 @@
  * rperf-scenario(5)'s flow keys are the table's keys (and host, dest,
  * type), each with the table's default; rperf-lat(1)'s and rperf-bw(1)'s
  * flags that set a flow field say the default the command really takes,
- * and that is the table's. Each check is also run on a page made wrong on
+ * and that is the table's; the traffic patterns of rperf-scenario(5) are
+ * those of the patterns' table. Each check is also run on a page made wrong on
  * purpose, which it must refuse. Pages from $TEST_TOP/man (make check
  * sets TEST_TOP).
  */
@@ -20,6 +21,7 @@
 
 #include "cli/bw.h"
 #include "cli/lat.h"
+#include "converge/scenario_pattern.h"
 #include "engine/flow_opts.h"
 
 #define PAGE_MAX	(1 << 20)
@@ -176,6 +178,44 @@ static int check_scenario(const char *page)
 	return bad;
 }
 
+/* Every pattern of the table (scenario_pattern_choices()) is described,
+ * "\fBNAME\fR:", under the pattern key, and no other. */
+static int check_patterns(const char *page)
+{
+	char buf[ITEM_MAX], name[64], list[128];
+	const char *item = man_item(page, "\n.BI pattern \"", buf, sizeof(buf)), *p, *e, *sp;
+	enum scenario_pattern kind;
+	int bad = 0, n = 0, want = 1;
+
+	assert_non_null(item);
+	snprintf(list, sizeof(list), "%s", scenario_pattern_choices());
+	for (p = strstr(item, "\\fB"); p; p = strstr(e, "\\fB")) {
+		p += 3;
+		e = strstr(p, "\\fR:");
+		sp = strchr(p, ' ');
+		if (!e || (sp && sp < e)) {
+			e = p;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
+		/* groff's \- is the name's plain hyphen. */
+		for (char *d = name, *q = name; ; q++)
+			if (!(*q == '\\' && q[1] == '-') && !(*d++ = *q))
+				break;
+		if (scenario_pattern_parse(name, &kind))
+			bad += fprintf(stderr, "rperf-scenario.5: pattern '%s' is not in the "
+				       "table (%s)\n", name, list) > 0;
+		n++;
+	}
+	/* "a, b, c or d": two more names than commas. */
+	for (p = list, want = 2; (p = strchr(p, ',')); p++)
+		want++;
+	if (n != want)
+		bad += fprintf(stderr, "rperf-scenario.5: %d patterns described, the table "
+			       "has %d (%s)\n", n, want, list) > 0;
+	return bad;
+}
+
 /* ------------------------------------------------------------------ */
 /* rperf-lat(1), rperf-bw(1)                                           */
 /* ------------------------------------------------------------------ */
@@ -295,6 +335,10 @@ static void test_scenario_page(void **state)
 		     "(default 2)");
 	page_refused("rperf-scenario.5", check_scenario, "\n.BI qps", ".BI qps", ".BI qpairs");
 	page_refused("rperf-scenario.5", check_scenario, "\n.BI size", "4096 for", "65536 for");
+	page_refused("rperf-scenario.5", check_patterns, "\n.BI pattern", "\\fBring\\fR:",
+		     "\\fBstar\\fR:");
+	page_refused("rperf-scenario.5", check_patterns, "\n.BI pattern", "\\fBring\\fR:",
+		     "ring:");
 }
 
 static void test_lat_page(void **state)
