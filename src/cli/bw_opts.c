@@ -94,8 +94,6 @@ static int bw_opts_check(struct bw_opts *o, char *err, size_t errlen)
 	if (o->interval_s > o->duration_s)
 		return errbuf_set(err, errlen, -EINVAL, "--interval %g s longer than -D %g s",
 				  o->interval_s, o->duration_s);
-	if (o->flow.rdma_cm && (o->flow.spec.threads > 1 || o->flow.spec.qps > 1))
-		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one thread with one QP");
 	if (flow_spec_check(&o->flow.spec, true, err, errlen))
 		return errbuf_set(err, errlen, -EINVAL, "--rate %" PRIu64 ": below 1 bit/s for "
 				  "each of the %u QPs it is split over", o->flow.spec.rate_bps,

@@ -168,17 +168,37 @@ bool cmd_stdout_taken(const struct flow_opts *f)
 	       cmd_is_stdout(f->json_stream_path);
 }
 
-int cmd_parsed(const struct opts_usage *u, int ret, bool help, const char *err)
+void cmd_usage(const struct cmd_def *d, FILE *out)
 {
-	if (ret) {
-		opts_report(u, err);
-		return RPERF_EXIT_USAGE;
+	if (d->help)
+		d->help(out);
+	else
+		opts_usage(out, d->usage);
+}
+
+int cmd_dispatch(const struct cmd_def *d, int argc, char **argv)
+{
+	char err[512];
+	void *o;
+	int ret;
+
+	if (d->main)
+		return d->main(argc, argv);
+	o = calloc(1, d->opts_size);
+	if (!o)
+		return log_error("out of memory"), RPERF_EXIT_FAILURE;
+	ret = d->parse(argc, argv, o, err, sizeof(err));
+	if (ret == OPTS_HELP) {
+		cmd_usage(d, stdout);
+		ret = RPERF_EXIT_OK;
+	} else if (ret) {
+		opts_report(d->usage, err);
+		ret = RPERF_EXIT_USAGE;
+	} else {
+		ret = d->run(o);
 	}
-	if (help) {
-		opts_usage(stdout, u);
-		return RPERF_EXIT_OK;
-	}
-	return -1;
+	free(o);
+	return ret;
 }
 
 /* An output file: @path, or stdout for "-"; NULL with the reason in @err. */

@@ -100,9 +100,6 @@ bool cmd_stdout_taken(const struct flow_opts *f);
  * failure for the run's error, a report that failed (@ret) or the
  * stream, else the criteria's status.
  */
-/* After a command's parser returned @ret (@err) with @help: -1 to go
- * on; else the exit status, the usage error reported or --help given. */
-int cmd_parsed(const struct opts_usage *u, int ret, bool help, const char *err);
 struct run_common;
 int cmd_run_begin(const struct flow_opts *f, char *err, size_t errlen);
 int cmd_run_csv(const struct flow_opts *f, int ret, FILE **csv, char *err, size_t errlen);
@@ -112,10 +109,31 @@ void cmd_run_ended(const struct flow_opts *f, const struct run_common *c);
 int cmd_run_exit(const struct run_common *c, const struct criteria *crit, int ret,
 		 struct cmd_stream *s);
 
+/*
+ * A subcommand as the command table runs it (cmd_dispatch()). The
+ * prologue every command shares happens there, once: a zeroed struct of
+ * @opts_size bytes, @parse into it (0, OPTS_HELP, or -EINVAL with the
+ * reason), --help or bad usage said from @usage, then @run, whose return
+ * is the exit status. A command that reads its arguments itself gives
+ * @main instead.
+ */
+struct cmd_def {
+	const struct opts_usage *usage;	/* --help's text and bad usage's */
+	void (*help)(FILE *out);	/* --help, when not opts_usage(@usage) */
+	size_t opts_size;
+	int (*parse)(int argc, char **argv, void *opts, char *err, size_t errlen);
+	int (*run)(void *opts);
+	int (*main)(int argc, char **argv);
+};
+
+/* Run @d on argv[0 .. @argc) (argv[0] is the command's name): the exit status. */
+int cmd_dispatch(const struct cmd_def *d, int argc, char **argv);
+/* @d's --help on @out. */
+void cmd_usage(const struct cmd_def *d, FILE *out);
+
 struct rperf_cmd {
 	const char *name;
-	int (*fn)(int argc, char **argv);
-	void (*usage)(FILE *out);
+	const struct cmd_def *def;
 	const char *summary;
 };
 
@@ -124,32 +142,20 @@ extern const struct rperf_cmd rperf_cmds[];
 const struct rperf_cmd *rperf_cmd_find(const char *name);
 
 /* agent: runs a converge coordinator's flows on its host. */
-int cmd_agent(int argc, char **argv);
-void cmd_agent_usage(FILE *out);
-
+extern const struct cmd_def cmd_agent;
+/* analyze: offline prediction of per-SL shares from a port's arbitration. */
+extern const struct cmd_def cmd_analyze;
+/* bw: open-loop bandwidth generators on any SL, sent and received rates. */
+extern const struct cmd_def cmd_bw;
 /* converge: mixed-traffic QoS test through the agents, compared with analyze. */
-int cmd_converge(int argc, char **argv);
-void cmd_converge_usage(FILE *out);
+extern const struct cmd_def cmd_converge;
+/* lat: RTT through the fabric with RPerf's wire/loopback method. */
+extern const struct cmd_def cmd_lat;
+/* server: the passive side lat and bw clients send to. */
+extern const struct cmd_def cmd_server;
 
 /* mesh: the RTT of every ordered pair of hosts per SL, through the agents. */
 int cmd_mesh(int argc, char **argv);
 void cmd_mesh_usage(FILE *out);
-
-/* analyze: offline prediction of per-SL shares from a port's arbitration. */
-int cmd_analyze(int argc, char **argv);
-void cmd_analyze_usage(FILE *out);
-
-/* bw: open-loop bandwidth generators on any SL, sent and received rates. */
-int cmd_bw(int argc, char **argv);
-void cmd_bw_usage(FILE *out);
-
-/* lat: RTT through the fabric with RPerf's wire/loopback method. */
-int cmd_lat(int argc, char **argv);
-void cmd_lat_usage(FILE *out);
-
-/* server: the passive side lat and bw clients send to. */
-int cmd_server(int argc, char **argv);
-void cmd_server_usage(FILE *out);
-
 
 #endif

@@ -63,19 +63,14 @@ static const struct opts_usage agent_opts_usage = {
 	.table = agent_opts_table,
 };
 
-void cmd_agent_usage(FILE *out)
-{
-	opts_usage(out, &agent_opts_usage);
-}
-
 /* ------------------------------------------------------------------ */
 /* Options                                                             */
 /* ------------------------------------------------------------------ */
 
 /* The command line into @o: 0, OPTS_HELP, or -EINVAL with the reason. */
-static int agent_opts_parse(int argc, char **argv, struct agent_opts *o, char *err,
-			    size_t errlen)
+static int agent_opts_parse(int argc, char **argv, void *p, char *err, size_t errlen)
 {
+	struct agent_opts *o = p;
 	const char *arg;
 	int n, ret;
 
@@ -113,57 +108,55 @@ static bool agent_launcher_gone(const struct agent_opts *o)
 	return read(0, buf, sizeof(buf)) <= 0;
 }
 
-int cmd_agent(int argc, char **argv)
+static int agent_run(void *p)
 {
+	struct agent_opts *o = p;
 	char token[CTL_MAX_TOKEN_BYTES], err[256];
 	static struct agent ag;
 	struct ctl_chan ch;
-	struct agent_opts o;
-	int lfd, ret;
+	int lfd;
 
-	ret = agent_opts_parse(argc, argv, &o, err, sizeof(err));
-	if (ret == OPTS_HELP) {
-		cmd_agent_usage(stdout);
-		return RPERF_EXIT_OK;
-	}
-	if (ret) {
-		opts_report(&agent_opts_usage, err);
-		return RPERF_EXIT_USAGE;
-	}
-	if (o.new_token) {
-		if (ctl_token_new(o.new_token, err, sizeof(err))) {
+	if (o->new_token) {
+		if (ctl_token_new(o->new_token, err, sizeof(err))) {
 			log_error("%s", err);
 			return RPERF_EXIT_FAILURE;
 		}
 		log_info("a new token is in '%s': give it to every agent and to converge "
-			 "(--token-file)", o.new_token);
+			 "(--token-file)", o->new_token);
 		return RPERF_EXIT_OK;
 	}
-	if (o.token_file && ctl_token_read(o.token_file, token, sizeof(token), err, sizeof(err))) {
+	if (o->token_file && ctl_token_read(o->token_file, token, sizeof(token), err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_USAGE;
 	}
-	lfd = ctl_listen(o.bind, o.port, err, sizeof(err));
+	lfd = ctl_listen(o->bind, o->port, err, sizeof(err));
 	if (lfd < 0) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}
 	stop_install();
 	srand48(getpid() ^ (long)ctl_now_ns());
-	log_info("agent listening on %s port %u", o.bind ? o.bind : "*", o.port);
-	agent_gate_init(&ag, lfd, o.token_file ? token : NULL);
-	ag.max_pinned_bytes = o.max_pinned_bytes;
-	ag.bind = o.bind;		/* the sink's data port too */
-	while (!stop_requested() && !agent_launcher_gone(&o)) {
+	log_info("agent listening on %s port %u", o->bind ? o->bind : "*", o->port);
+	agent_gate_init(&ag, lfd, o->token_file ? token : NULL);
+	ag.max_pinned_bytes = o->max_pinned_bytes;
+	ag.bind = o->bind;		/* the sink's data port too */
+	while (!stop_requested() && !agent_launcher_gone(o)) {
 		/* Half a second at most between looks at the launcher's hang-up. */
-		if (!agent_gate_wait(&ag, agent_token_on_stdin(&o) ? 0 : -1, 500, &ch))
+		if (!agent_gate_wait(&ag, agent_token_on_stdin(o) ? 0 : -1, 500, &ch))
 			continue;
 		agent_session_serve(&ag, &ch);
 		close(ch.fd);
-		if (o.once)
+		if (o->once)
 			break;
 	}
 	agent_gate_drop(&ag);
 	close(lfd);
 	return RPERF_EXIT_OK;
 }
+
+const struct cmd_def cmd_agent = {
+	.usage = &agent_opts_usage,
+	.opts_size = sizeof(struct agent_opts),
+	.parse = agent_opts_parse,
+	.run = agent_run,
+};

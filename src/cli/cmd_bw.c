@@ -20,11 +20,6 @@
 #include "base/stop.h"
 #include "report/report.h"
 
-void cmd_bw_usage(FILE *out)
-{
-	opts_usage(out, &bw_opts_usage);
-}
-
 /* Where the intervals go: the human table, the CSV, the stream. */
 struct bw_out {
 	FILE *human, *csv;
@@ -75,48 +70,60 @@ static int bw_main(const struct bw_opts *o, struct run_bw *r, struct bw_out *out
 	return cmd_run_exit(&r->c, &r->crit, ret, &out->stream);
 }
 
-int cmd_bw(int argc, char **argv)
+static int bw_run(void *p)
 {
-	struct bw_opts o;
+	struct bw_opts *o = p;
 	struct bw_out out = { 0 };
 	struct run_bw_cfg cfg;
 	struct run_bw r;
 	char err[256];
 	int ret;
 
-	ret = bw_opts_parse(argc, argv, &o, err, sizeof(err));
-	ret = cmd_parsed(&bw_opts_usage, ret, o.help, err);
-	if (ret >= 0)
-		return ret;
-	if (cmd_run_begin(&o.flow, err, sizeof(err))) {
+	if (cmd_run_begin(&o->flow, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}
 	cfg = (struct run_bw_cfg){
-		.flow = &o.flow, .duration_s = o.duration_s, .interval_s = o.interval_s,
-		.tx_depth = o.tx_depth, .batch = o.batch, .cq_mod = o.cq_mod,
-		.hw_rate_bps = o.hw_rate_bps, .write = o.write, .event = o.event,
-		.min_bps = o.min_bps, .on_interval = bw_print_interval, .arg = &out,
+		.flow = &o->flow, .duration_s = o->duration_s, .interval_s = o->interval_s,
+		.tx_depth = o->tx_depth, .batch = o->batch, .cq_mod = o->cq_mod,
+		.hw_rate_bps = o->hw_rate_bps, .write = o->write, .event = o->event,
+		.min_bps = o->min_bps, .on_interval = bw_print_interval, .arg = &out,
 	};
-	if (cmd_stream_open(&out.stream, o.flow.json_stream_path))
-		return cmd_failed_json(o.flow.json_path, "bw", NULL, RPERF_EXIT_FAILURE);
+	if (cmd_stream_open(&out.stream, o->flow.json_stream_path))
+		return cmd_failed_json(o->flow.json_path, "bw", NULL, RPERF_EXIT_FAILURE);
 	ret = run_bw_prepare(&r, &cfg, err, sizeof(err));
 	if (r.c.clk.fallback)
 		log_warn("%s", r.c.clk.fallback);
-	ret = cmd_run_csv(&o.flow, ret, &out.csv, err, sizeof(err));
+	ret = cmd_run_csv(&o->flow, ret, &out.csv, err, sizeof(err));
 	if (ret) {
 		run_bw_release(&r);
-		return cmd_run_failed(&o.flow, "bw", ret, err, &out.stream,
+		return cmd_run_failed(&o->flow, "bw", ret, err, &out.stream,
 				      report_bw_event_end(&(struct bw_report_info){ 0 }, NULL, 0,
 							  err));
 	}
 	if (out.csv)
 		report_bw_csv_header(out.csv);
-	if (!cmd_stdout_taken(&o.flow))
+	if (!cmd_stdout_taken(&o->flow))
 		out.human = stdout;
-	ret = bw_main(&o, &r, &out);
+	ret = bw_main(o, &r, &out);
 	if (out.csv && out.csv != stdout)
 		fclose(out.csv);
 	run_bw_release(&r);
 	return ret;
 }
+
+/* bw_opts_parse(), its --help said as the command table takes it. */
+static int bw_parse(int argc, char **argv, void *p, char *err, size_t errlen)
+{
+	struct bw_opts *o = p;
+	int ret = bw_opts_parse(argc, argv, o, err, errlen);
+
+	return !ret && o->help ? OPTS_HELP : ret;
+}
+
+const struct cmd_def cmd_bw = {
+	.usage = &bw_opts_usage,
+	.opts_size = sizeof(struct bw_opts),
+	.parse = bw_parse,
+	.run = bw_run,
+};

@@ -24,7 +24,7 @@
 #include "base/log.h"
 #include "base/stop.h"
 #include "base/opts.h"
-#include "cli/arb_source.h"
+#include "qos/arb_source.h"
 #include "qos/qosconf.h"
 #include "report/report.h"
 
@@ -90,19 +90,14 @@ static const struct opts_usage coord_opts_usage = {
 		 "tolerance's edge (run longer)",
 };
 
-void cmd_converge_usage(FILE *out)
-{
-	opts_usage(out, &coord_opts_usage);
-}
-
 /* ------------------------------------------------------------------ */
 /* Options and inputs                                                  */
 /* ------------------------------------------------------------------ */
 
 /* The command line into @o: 0, OPTS_HELP, or -EINVAL with the reason. */
-static int coord_opts_parse(int argc, char **argv, struct converge_opts *o, char *err,
-			   size_t errlen)
+static int coord_opts_parse(int argc, char **argv, void *p, char *err, size_t errlen)
 {
+	struct converge_opts *o = p;
 	int n, ret;
 
 	*o = (struct converge_opts){ .tolerance_pp = 2, .timeout_s = 10, .agent_cmd = "rperf" };
@@ -329,9 +324,9 @@ static int coord_run(struct coord *c)
 	return ret;
 }
 
-int cmd_converge(int argc, char **argv)
+static int converge_run(void *p)
 {
-	struct converge_opts o;
+	struct converge_opts *o = p;
 	struct coord *c;
 	bool out = false, undecided = false;
 	size_t i;
@@ -339,29 +334,20 @@ int cmd_converge(int argc, char **argv)
 
 	char err[256];
 
-	ret = coord_opts_parse(argc, argv, &o, err, sizeof(err));
-	if (ret == OPTS_HELP) {
-		cmd_converge_usage(stdout);
-		return RPERF_EXIT_OK;
-	}
-	if (ret) {
-		opts_report(&coord_opts_usage, err);
-		return RPERF_EXIT_USAGE;
-	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return RPERF_EXIT_FAILURE;
-	c->o = &o;
+	c->o = o;
 	ret = coord_inputs(c);
 	if (ret) {
 		free(c);
-		return cmd_failed_json(o.json_path, "converge", NULL,
+		return cmd_failed_json(o->json_path, "converge", NULL,
 				       ret == -EIO ? RPERF_EXIT_FAILURE : RPERF_EXIT_USAGE);
 	}
 	/* Before the run: a missing directory must not cost the results. */
-	if ((o.json_path && jsonfile_check(o.json_path, c->error, sizeof(c->error))) ||
-	    (o.json_stream_path &&
-	     !(c->stream = jsonl_open(o.json_stream_path, c->error, sizeof(c->error))))) {
+	if ((o->json_path && jsonfile_check(o->json_path, c->error, sizeof(c->error))) ||
+	    (o->json_stream_path &&
+	     !(c->stream = jsonl_open(o->json_stream_path, c->error, sizeof(c->error))))) {
 		log_error("%s", c->error);
 		free(c);
 		return RPERF_EXIT_FAILURE;
@@ -372,7 +358,7 @@ int cmd_converge(int argc, char **argv)
 		log_error("%s", c->error);
 	rep = c->n_steps ? coord_report(c) : 0;
 	if (!c->n_steps)
-		cmd_failed_json(o.json_path, "converge", c->error[0] ? c->error : NULL, 0);
+		cmd_failed_json(o->json_path, "converge", c->error[0] ? c->error : NULL, 0);
 	if (c->stream && jsonl_close(c->stream, err, sizeof(err))) {
 		log_error("--json-stream: %s", err);
 		c->stream_failed = true;
@@ -390,3 +376,10 @@ int cmd_converge(int argc, char **argv)
 	/* Out wins; a share the run cannot decide is no pass, and not an out either. */
 	return out ? RPERF_EXIT_TOLERANCE : undecided ? RPERF_EXIT_INCONCLUSIVE : RPERF_EXIT_OK;
 }
+
+const struct cmd_def cmd_converge = {
+	.usage = &coord_opts_usage,
+	.opts_size = sizeof(struct converge_opts),
+	.parse = coord_opts_parse,
+	.run = converge_run,
+};

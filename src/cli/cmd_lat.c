@@ -5,23 +5,16 @@
  * (engine/run.h) runs the workers, the sizes, the merge and the
  * criteria; this command parses, calls it and reports.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "engine/client.h"
 #include "engine/run.h"
 #include "cli/cmd.h"
-#include "base/errbuf.h"
 #include "cli/lat.h"
 #include "base/log.h"
 #include "base/stop.h"
 #include "report/report.h"
-
-void cmd_lat_usage(FILE *out)
-{
-	opts_usage(out, &lat_opts_usage);
-}
 
 /* What follows the run as it goes: --csv's rows, each size's progress
  * line (stderr a terminal) and --json-stream's events. */
@@ -91,36 +84,30 @@ static int lat_main(const struct lat_opts *o, struct run_lat *r, struct lat_foll
 	return cmd_run_exit(&r->c, &r->crit, ret, &fl->stream);
 }
 
-int cmd_lat(int argc, char **argv)
+static int lat_run(void *p)
 {
-	struct lat_opts o;
+	struct lat_opts *o = p;
 	struct run_lat_cfg cfg;
 	struct run_lat r;
-	struct lat_follow fl = { .o = &o, .r = &r, .progress = isatty(STDERR_FILENO) };
+	struct lat_follow fl = { .o = o, .r = &r, .progress = isatty(STDERR_FILENO) };
 	struct ref_doc ref;
 	char err[256], warn[320];
 	int ret;
 
-	ret = lat_opts_parse(argc, argv, &o, err, sizeof(err));
-	if (!ret && !o.help && o.flow.spec.threads > 1 && o.flow.rdma_cm)
-		ret = errbuf_set(err, sizeof(err), -EINVAL, "--rdma-cm runs one thread");
-	ret = cmd_parsed(&lat_opts_usage, ret, o.help, err);
-	if (ret >= 0)
-		return ret;
-	if (o.reference_path && ref_doc_load(o.reference_path, &ref, err, sizeof(err))) {
+	if (o->reference_path && ref_doc_load(o->reference_path, &ref, err, sizeof(err))) {
 		log_error("%s", err);
-		return cmd_failed_json(o.flow.json_path, "lat", err, RPERF_EXIT_USAGE);
+		return cmd_failed_json(o->flow.json_path, "lat", err, RPERF_EXIT_USAGE);
 	}
-	fl.ref = o.reference_path ? &ref : NULL;
-	if (cmd_run_begin(&o.flow, err, sizeof(err))) {
+	fl.ref = o->reference_path ? &ref : NULL;
+	if (cmd_run_begin(&o->flow, err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;
 	}
-	lat_opts_run_cfg(&o, &cfg);
+	lat_opts_run_cfg(o, &cfg);
 	cfg.on_size = lat_size;
 	cfg.arg = &fl;
-	if (cmd_stream_open(&fl.stream, o.flow.json_stream_path))
-		return cmd_failed_json(o.flow.json_path, "lat", NULL, RPERF_EXIT_FAILURE);
+	if (cmd_stream_open(&fl.stream, o->flow.json_stream_path))
+		return cmd_failed_json(o->flow.json_path, "lat", NULL, RPERF_EXIT_FAILURE);
 	ret = run_lat_prepare(&r, &cfg, err, sizeof(err));
 	if (r.c.clk.fallback)
 		log_warn("%s", r.c.clk.fallback);
@@ -129,19 +116,35 @@ int cmd_lat(int argc, char **argv)
 		ret = ref_doc_check_run(fl.ref, &r, warn, sizeof(warn), err, sizeof(err));
 	if (!ret && fl.ref && warn[0])
 		log_warn("%s", warn);
-	ret = cmd_run_csv(&o.flow, ret, &fl.csv, err, sizeof(err));
+	ret = cmd_run_csv(&o->flow, ret, &fl.csv, err, sizeof(err));
 	if (ret) {
 		run_lat_release(&r);
-		return cmd_run_failed(&o.flow, "lat", ret, err, &fl.stream,
+		return cmd_run_failed(&o->flow, "lat", ret, err, &fl.stream,
 				      report_lat_event_end(&fl.info, 0, err));
 	}
 	if (fl.csv) {
 		report_lat_csv_header(fl.csv);
 		cfg.on_sample = lat_csv_sample;
 	}
-	ret = lat_main(&o, &r, &fl);
+	ret = lat_main(o, &r, &fl);
 	if (fl.csv && fl.csv != stdout)
 		fclose(fl.csv);
 	run_lat_release(&r);
 	return ret;
 }
+
+/* lat_opts_parse(), its --help said as the command table takes it. */
+static int lat_parse(int argc, char **argv, void *p, char *err, size_t errlen)
+{
+	struct lat_opts *o = p;
+	int ret = lat_opts_parse(argc, argv, o, err, errlen);
+
+	return !ret && o->help ? OPTS_HELP : ret;
+}
+
+const struct cmd_def cmd_lat = {
+	.usage = &lat_opts_usage,
+	.opts_size = sizeof(struct lat_opts),
+	.parse = lat_parse,
+	.run = lat_run,
+};

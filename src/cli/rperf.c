@@ -20,18 +20,19 @@
 static int cmd_help(int argc, char **argv);
 static void cmd_help_usage(FILE *out);
 
+static const struct cmd_def cmd_help_def = { .main = cmd_help, .help = cmd_help_usage };
+static const struct cmd_def cmd_mesh_def = { .main = cmd_mesh, .help = cmd_mesh_usage };
+
 const struct rperf_cmd rperf_cmds[] = {
-	{ "agent", cmd_agent, cmd_agent_usage, "run the flows a converge coordinator gives this host" },
-	{ "analyze", cmd_analyze, cmd_analyze_usage,
-	  "predict per-SL shares from a port's arbitration configuration" },
-	{ "bw", cmd_bw, cmd_bw_usage, "bandwidth generators on any SL: sent and received rates" },
-	{ "converge", cmd_converge, cmd_converge_usage,
-	  "mixed lat and bw flows from many hosts, shares vs analyze" },
-	{ "help", cmd_help, cmd_help_usage, "show help for a command" },
-	{ "lat", cmd_lat, cmd_lat_usage, "RTT through the fabric, without end-host overheads" },
-	{ "mesh", cmd_mesh, cmd_mesh_usage, "RTT of every ordered pair of hosts per SL; outliers" },
-	{ "server", cmd_server, cmd_server_usage, "passive side: keep RECVs posted, count arrivals" },
-	{ NULL, NULL, NULL, NULL },
+	{ "agent", &cmd_agent, "run the flows a converge coordinator gives this host" },
+	{ "analyze", &cmd_analyze, "predict per-SL shares from a port's arbitration configuration" },
+	{ "bw", &cmd_bw, "bandwidth generators on any SL: sent and received rates" },
+	{ "converge", &cmd_converge, "mixed lat and bw flows from many hosts, shares vs analyze" },
+	{ "help", &cmd_help_def, "show help for a command" },
+	{ "lat", &cmd_lat, "RTT through the fabric, without end-host overheads" },
+	{ "mesh", &cmd_mesh_def, "RTT of every ordered pair of hosts per SL; outliers" },
+	{ "server", &cmd_server, "passive side: keep RECVs posted, count arrivals" },
+	{ NULL, NULL, NULL },
 };
 
 const struct rperf_cmd *rperf_cmd_find(const char *name)
@@ -127,7 +128,7 @@ static int cmd_help(int argc, char **argv)
 		snprintf(err, sizeof(err), "unknown command '%s'", argv[1]);
 		return main_usage_error(err);
 	}
-	c->usage(stdout);
+	cmd_usage(c->def, stdout);
 	return RPERF_EXIT_OK;
 }
 
@@ -190,5 +191,5 @@ int main(int argc, char **argv)
 	}
 	/* -v and -q after the command's name too, counted with those before. */
 	opts_set_global(cmd_log_opts_table, &o.log);
-	return c->fn(argc - i, argv + i);
+	return cmd_dispatch(c->def, argc - i, argv + i);
 }

@@ -33,21 +33,9 @@ struct scenario_parser {
 	char err[256];			/* the first error, without file:line */
 };
 
-static const char *const scenario_patterns[] = {
-	[SCENARIO_PATTERN_NONE] = "none", [SCENARIO_PATTERN_INCAST] = "incast",
-	[SCENARIO_PATTERN_ALL_TO_ALL] = "all-to-all",
-	[SCENARIO_PATTERN_RANDOM_PAIRS] = "random-pairs", [SCENARIO_PATTERN_RING] = "ring",
-	[SCENARIO_PATTERN_FLOOD_PAIRS] = "flood-pairs",
-};
-
 const char *scenario_flow_type_name(enum scenario_flow_type t)
 {
 	return t == SCENARIO_FLOW_LAT ? "lat" : "bw";
-}
-
-const char *scenario_pattern_name(enum scenario_pattern p)
-{
-	return scenario_patterns[p];
 }
 
 size_t scenario_dests(const struct scenario *sc, const char **out, size_t cap)
@@ -397,16 +385,11 @@ static int scenario_pattern_key(struct scenario_parser *p, struct scenario_patte
 				const char *k, const char *v)
 {
 	const char *name = s->tmpl.name;
-	size_t i;
 
 	if (!strcmp(k, "pattern")) {
-		for (i = 1; i < sizeof(scenario_patterns) / sizeof(scenario_patterns[0]); i++)
-			if (!strcmp(v, scenario_patterns[i]))
-				break;
-		if (i == sizeof(scenario_patterns) / sizeof(scenario_patterns[0]))
-			return SCENARIO_FAIL(p, "[%s] pattern '%s': expected incast, all-to-all, "
-					"random-pairs, ring or flood-pairs", name, v);
-		s->kind = (enum scenario_pattern)i;
+		if (scenario_pattern_parse(v, &s->kind))
+			return SCENARIO_FAIL(p, "[%s] pattern '%s': expected %s", name, v,
+					     scenario_pattern_choices());
 	} else if (!strcmp(k, "hosts")) {
 		if (!scenario_copy(s->hosts, sizeof(s->hosts), v))
 			return SCENARIO_FAIL(p, "[%s] hosts: expected host names, by commas or "
@@ -593,20 +576,19 @@ static int scenario_flow_finish(struct scenario *sc, struct scenario_flow *f, ch
 /* Patterns                                                            */
 /* ------------------------------------------------------------------ */
 
-/* splitmix64: a small seeded generator, so that a seed gives the same pairs anywhere. */
-static uint64_t scenario_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+/* A pattern section being expanded into the scenario's flows. */
+struct scenario_expansion {
+	struct scenario *sc;
+	const struct scenario_pattern_sec *s;
+};
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* One flow of pattern @s: @src to @dst, named SECTION.SRC-DST. */
-static int scenario_pattern_flow(struct scenario *sc, const struct scenario_pattern_sec *s,
-				 const char *src, const char *dst, char *err, size_t errlen)
+/* One flow of a pattern: @src to @dst, named SECTION.SRC-DST. */
+static int scenario_pattern_flow(void *arg, const char *src, const char *dst, char *err,
+				 size_t errlen)
 {
+	const struct scenario_expansion *x = arg;
+	const struct scenario_pattern_sec *s = x->s;
+	struct scenario *sc = x->sc;
 	struct scenario_flow *f;
 	char *p;
 	int n;
@@ -702,77 +684,22 @@ static int scenario_expand(struct scenario *sc, const struct scenario_pattern_se
 			   size_t errlen)
 {
 	const char *h[SCENARIO_MAX_FLOWS], *dst = s->tmpl.dest[0] ? s->tmpl.dest : sc->dest;
-	char buf[SCENARIO_HOSTS_MAX];
-	int n, i, j, t, min = s->kind == SCENARIO_PATTERN_INCAST ? 1 : 2;
-	int perm[SCENARIO_MAX_FLOWS];
-	uint64_t state = s->seed;
-	bool fixed;
-	int ret = 0;
+	struct scenario_expansion x = { .sc = sc, .s = s };
+	struct scenario_pattern_sink to = { .flow = scenario_pattern_flow, .arg = &x };
+	char buf[SCENARIO_HOSTS_MAX], where[SCENARIO_PATH_MAX + SCENARIO_NAME_MAX + 32];
+	int n, ret;
 
 	if (s->tmpl.host[0])
 		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: a pattern takes its sources "
 				  "from 'hosts', not 'host'", sc->name, s->tmpl.line, s->tmpl.name);
-	if (s->kind != SCENARIO_PATTERN_INCAST && s->tmpl.dest[0])
-		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: the %s pattern picks the "
-				  "destinations; 'dest' is for incast", sc->name, s->tmpl.line,
-				  s->tmpl.name, scenario_pattern_name(s->kind));
+	snprintf(where, sizeof(where), "%s:%d: [%s]", sc->name, s->tmpl.line, s->tmpl.name);
+	ret = scenario_pattern_check(s->kind, s->tmpl.dest[0], where, err, errlen);
+	if (ret)
+		return ret;
 	n = scenario_pattern_hosts(sc, s, buf, h, err, errlen);
 	if (n < 0)
 		return n;
-	/* The destination in an incast's list sends nothing: a whole allocation may be given. */
-	for (i = 0, j = 0; s->kind == SCENARIO_PATTERN_INCAST && i < n; i++)
-		if (strcmp(h[i], dst))
-			h[j++] = h[i];
-	n = s->kind == SCENARIO_PATTERN_INCAST ? j : n;
-	if (n < min || (s->kind == SCENARIO_PATTERN_FLOOD_PAIRS && n % 2))
-		return errbuf_set(err, errlen, -EINVAL, "%s:%d: [%s]: the %s pattern needs %s "
-				  "hosts in 'hosts' (%d given)", sc->name, s->tmpl.line,
-				  s->tmpl.name, scenario_pattern_name(s->kind),
-				  s->kind == SCENARIO_PATTERN_FLOOD_PAIRS ? "an even number of" :
-				  min == 1 ? "1 or more sending" : "2 or more", n);
-	switch (s->kind) {
-	case SCENARIO_PATTERN_INCAST:
-		for (i = 0; !ret && i < n; i++)
-			ret = scenario_pattern_flow(sc, s, h[i], dst, err, errlen);
-		break;
-	case SCENARIO_PATTERN_ALL_TO_ALL:
-		for (i = 0; i < n; i++)
-			for (j = 0; !ret && j < n; j++)
-				if (i != j)
-					ret = scenario_pattern_flow(sc, s, h[i], h[j], err, errlen);
-		break;
-	case SCENARIO_PATTERN_RANDOM_PAIRS:
-		/* A uniform permutation without a fixed point: shuffle until none. */
-		do {
-			for (i = 0; i < n; i++)
-				perm[i] = i;
-			for (i = n - 1; i > 0; i--) {
-				j = (int)(scenario_rand(&state) % (uint64_t)(i + 1));
-				t = perm[i], perm[i] = perm[j], perm[j] = t;
-			}
-			for (fixed = false, i = 0; i < n; i++)
-				fixed = fixed || perm[i] == i;
-		} while (fixed);
-		for (i = 0; !ret && i < n; i++)
-			ret = scenario_pattern_flow(sc, s, h[i], h[perm[i]], err, errlen);
-		break;
-	case SCENARIO_PATTERN_RING:
-		for (i = 0; !ret && i < n; i++) {
-			ret = scenario_pattern_flow(sc, s, h[i], h[(i + 1) % n], err, errlen);
-			if (!ret && n > 2)
-				ret = scenario_pattern_flow(sc, s, h[i], h[(i + n - 1) % n], err,
-							    errlen);
-		}
-		break;
-	default:
-		for (i = 0; !ret && i < n; i += 2) {
-			ret = scenario_pattern_flow(sc, s, h[i], h[i + 1], err, errlen);
-			if (!ret)
-				ret = scenario_pattern_flow(sc, s, h[i + 1], h[i], err, errlen);
-		}
-		break;
-	}
-	return ret;
+	return scenario_pattern_expand(s->kind, h, n, dst, s->seed, where, &to, err, errlen);
 }
 
 /* Every section read into flows, patterns expanded in their place. */

@@ -22,6 +22,7 @@
 #include "rdma/mad.h"
 #include "base/clock.h"
 #include "engine/flow_opts.h"
+#include "converge/scenario_pattern.h"
 
 #define SCENARIO_MAX_FLOWS		64
 #define SCENARIO_MAX_ARB_FILES	8
@@ -31,22 +32,6 @@
 #define SCENARIO_MAX_FILE_BYTES	(1 << 20)
 #define SCENARIO_HOSTS_MAX		2048	/* a pattern's host list */
 #define SCENARIO_ALLOCATION		"@allocation"	/* hosts: the Slurm allocation's */
-
-/*
- * A pattern section expands into flows over its host list (in order):
- * every host but the destination to it (incast), every ordered pair
- * (all-to-all), each host to one other, each receiving from one, drawn
- * with a seed (random-pairs), each to its neighbours on a ring (ring),
- * hosts paired in order, both ways (flood-pairs).
- */
-enum scenario_pattern {
-	SCENARIO_PATTERN_NONE,
-	SCENARIO_PATTERN_INCAST,
-	SCENARIO_PATTERN_ALL_TO_ALL,
-	SCENARIO_PATTERN_RANDOM_PAIRS,
-	SCENARIO_PATTERN_RING,
-	SCENARIO_PATTERN_FLOOD_PAIRS,
-};
 
 enum scenario_flow_type {
 	SCENARIO_FLOW_LAT,
@@ -142,7 +127,6 @@ void scenario_defaults(struct scenario *sc, const char *name);
 int scenario_load(const char *path, struct scenario *sc, char *err, size_t errlen);
 
 const char *scenario_flow_type_name(enum scenario_flow_type t);
-const char *scenario_pattern_name(enum scenario_pattern p);
 
 /* The distinct destinations of @sc's flows, in order of first use, into
  * @out (at most @cap); returns how many. */

@@ -157,6 +157,11 @@ int flow_opts_finish(int n_args, const char **args, struct flow_opts *o, char *e
 	    (o->json_stream_path && !strcmp(o->json_stream_path, "-")) > 1)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "only one of --json, --csv and --json-stream can be stdout");
+	/* The one place of the rule: rdma_cm connects one QP pair (lat, bw). */
+	if (o->rdma_cm && o->spec.threads > 1)
+		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one thread");
+	if (o->rdma_cm && o->spec.qps > 1)
+		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one QP");
 	return 0;
 }
 

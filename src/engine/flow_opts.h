@@ -142,8 +142,8 @@ int flow_opts_clock(void *dst, const char *name, const char *value, char *err, s
 
 /*
  * After opts_parse(): @n_args operands, the first in @args, must be one,
- * the server; then the rules between shared options. 0 or -EINVAL with
- * the reason.
+ * the server; then the rules between shared options (--rdma-cm: one
+ * thread, one QP). 0 or -EINVAL with the reason.
  */
 int flow_opts_finish(int n_args, const char **args, struct flow_opts *o, char *err,
 		     size_t errlen);

@@ -225,17 +225,19 @@ static int parse_finish(struct qosconf_parser *p, const struct qosconf_reader *r
 	return r->finish(p);
 }
 
-/* "opensm, smpquery, table or ets": the formats, in their enum's order. */
-static void format_list(char *buf, size_t len)
+void qosconf_format_list(char *buf, size_t len, const char *first)
 {
 	const char *sep = "";
 	size_t at = 0;
 	int f;
 
 	buf[0] = '\0';
+	if (first) {
+		at += (size_t)snprintf(buf, len, "%s", first);
+		sep = ", ";
+	}
 	for (f = QOSCONF_FORMAT_AUTO + 1; f < QOSCONF_FORMAT_COUNT && at < len; f++) {
-		at += snprintf(buf + at, len - at, "%s%s", sep,
-			       qosconf_format_name(f));
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", sep, qosconf_format_name(f));
 		sep = f + 2 < QOSCONF_FORMAT_COUNT ? ", " : " or ";
 	}
 }
@@ -256,7 +258,7 @@ static int source_reader(const struct qosconf_source *src,
 		return errbuf_set(err, errlen, -EINVAL, "%s:1: empty file",
 				  src->name);
 	if (!*reader) {
-		format_list(formats, sizeof(formats));
+		qosconf_format_list(formats, sizeof(formats), NULL);
 		return errbuf_set(err, errlen, -EINVAL, "%s:1: cannot tell the "
 				  "format (%s): give it with --format",
 				  src->name, formats);

@@ -25,6 +25,9 @@ void qosconf_opts_init(struct qosconf_opts *opts);
 
 const char *qosconf_format_name(enum qosconf_format format);
 int qosconf_format_parse(const char *name, enum qosconf_format *format);
+/* The formats of the readers' table in their enum's order, "opensm,
+ * smpquery, ... or dcb", after @first (NULL: none), into @buf. */
+void qosconf_format_list(char *buf, size_t len, const char *first);
 const char *qosconf_node_type_name(enum qosconf_node_type type);
 int qosconf_node_type_parse(const char *name, enum qosconf_node_type *type);
 

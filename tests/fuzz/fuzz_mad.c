@@ -6,7 +6,7 @@
  * switch's port 0, PortInfo, the VLArb blocks its caps call for, SL2VL),
  * after one byte that is the port number; an input that ends early is a
  * query that failed. A port with tables becomes a configuration as
- * `rperf analyze --port` makes it (cli/arb_source.c), and is analyzed
+ * `rperf analyze --port` makes it (qos/arb_source.c), and is analyzed
  * with an IB model (which one, its LID picks); the PerfMgt decoder takes the bytes after the
  * replies as a PortCounters reply.
  *
@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "cli/arb_source.h"
+#include "qos/arb_source.h"
 #include "fuzz.h"
 #include "qos/arb.h"
 #include "rdma/mad.h"

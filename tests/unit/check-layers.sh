@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # scripts/check-layers itself: on tiny trees, it passes a correct one and
-# fails, naming the culprit, on a forbidden include and on a cycle.
+# fails, naming the culprit, on a forbidden include, on a cycle of
+# includes, on a cycle of calls through one header that two files share,
+# and on a folder of sources that is no layer.
 # Run by `make check` with SRC_DIR set (the checker sits beside it).
 CHECK="${SRC_DIR:-src}/../scripts/check-layers"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX") || exit 1
@@ -75,6 +77,37 @@ file "$cycle" top/y.c top/z.h
 file "$cycle" top/z.h top/x.h
 expect "$cycle" 1 '^include cycle: top/x -> top/y -> top/z -> top/x$'
 grep -q 'may not use' "$tmp/out" && fail "no bad include in $cycle, yet: $(cat "$tmp/out")"
+
+# Two files of one folder that call each other through the header they
+# share (as a private <module>_int.h would be shared): p.c calls q_two(),
+# which q.c defines, and q.c, including p's header, depends on p. No
+# include alone makes the cycle: the header stands for both files.
+shared=$tmp/shared/src
+mkdir "$tmp/shared" && cp -R "$good" "$shared"
+printf 'int p_one(void);\nint q_two(void);\n' >"$shared/top/p.h"
+printf '#include "top/p.h"\nint p_one(void)\n{\n\treturn q_two();\n}\n' >"$shared/top/p.c"
+printf '#include "top/p.h"\nint q_two(void)\n{\n\treturn 2;\n}\n' >"$shared/top/q.c"
+expect "$shared" 1 '^include cycle: top/p -> top/q -> top/p$'
+# The same two files, each with its own header, calls going one way: clean.
+split=$tmp/split/src
+mkdir "$tmp/split" && cp -R "$shared" "$split"
+printf 'int p_one(void);\n' >"$split/top/p.h"
+printf 'int q_two(void);\n' >"$split/top/q.h"
+printf '#include "top/p.h"\n#include "top/q.h"\nint p_one(void)\n{\n\treturn q_two();\n}\n' \
+	>"$split/top/p.c"
+printf '#include "top/q.h"\nint q_two(void)\n{\n\treturn 2;\n}\n' >"$split/top/q.c"
+expect "$split" 0
+# A mention in a comment or a string is no call.
+printf '#include "top/q.h"\n/* p_one() */\nint q_two(void)\n{\n\treturn sizeof("p_one");\n}\n' \
+	>"$split/top/q.c"
+printf 'int q_two(void);\nint p_one(void);\n' >"$split/top/q.h"
+expect "$split" 0
+
+# A new folder of sources is a layer, or the tree is refused.
+newdir=$tmp/newdir/src
+mkdir "$tmp/newdir" && cp -R "$good" "$newdir"
+mkdir "$newdir/flow" && file "$newdir" flow/spec.h
+expect "$newdir" 2 "flow: sources but no README"
 
 # A layer without a Uses: line is a broken tree, not a clean one.
 nouses=$tmp/nouses/src

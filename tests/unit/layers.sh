@@ -17,8 +17,6 @@ python3 "$SRC_DIR/../scripts/check-layers" "$SRC_DIR" || exit 1
 	echo "FAIL: LAYER_CC and LAYER_LIBDIR are not set (run through make check)"
 	exit 1
 }
-# The layers, lowest first, as Makefile.am lists them.
-ORDER="base rdma engine qos fabric converge report cli"
 T=$(mktemp -d "${TMPDIR:-/tmp}/layers.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 fails=0
@@ -52,11 +50,16 @@ link_whole() {
 		-Wl,--no-whole-archive $libs $LAYER_EXT_LIBS 2>&1
 }
 
-# Makefile.am lists the layers in this order, and links them in the reverse.
+# The layers, lowest first, as Makefile.am lists them (LAYER_LIBS_UP):
+# every folder of src/ with a README is one, and no other; it links them
+# in the reverse.
 top=$SRC_DIR/../Makefile.am
 up=$(sed -n '/^LAYER_LIBS_UP =/,/[^\\]$/p' "$top" | grep -o 'lib[a-z]*\.a' | sed 's/^lib//; s/\.a$//' | tr '\n' ' ')
 down=$(sed -n '/^LAYER_LIBS =/,/[^\\]$/p' "$top" | grep -o 'lib[a-z]*\.a' | sed 's/^lib//; s/\.a$//' | tr '\n' ' ')
-[ "$up" = "$ORDER " ] || fail "Makefile.am's LAYER_LIBS_UP is '$up', want '$ORDER '"
+ORDER=$up
+folders=$(for r in "$SRC_DIR"/*/README; do basename "$(dirname "$r")"; done | sort | tr '\n' ' ')
+[ "$(echo $up | tr ' ' '\n' | sort | tr '\n' ' ')" = "$folders" ] ||
+	fail "Makefile.am's LAYER_LIBS_UP is '$up', the layers of $SRC_DIR (a README each) '$folders'"
 rev=$(for l in $ORDER; do echo "$l"; done | tac | tr '\n' ' ')
 [ "$down" = "$rev" ] || fail "Makefile.am links '$down', want '$rev'"
 

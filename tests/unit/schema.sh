@@ -195,6 +195,26 @@ cp "$T/no-results.json" "$T/bad.json"
 	fail "a bad file among good ones was let through"
 grep -q "1 of 2 file(s) do not validate" "$T/out" || fail "no summary of the bad files: $(cat "$T/out")"
 
+# analyze's input formats are one table, the readers' (src/qos/qosconf.c):
+# rperf names them when -f is wrong (what the completion offers), and the
+# schema's "format" enum, -f in rperf-analyze(1) and its JSON "format" line
+# list the same, the JSON with "mad" (a live port's tables) beside them.
+words() { tr -s ' \n' '\n\n' | sed '/^$/d' | sort | tr '\n' ' '; }
+formats=$("$RPERF" analyze --format= x 2>&1 |
+	sed -n "s/^rperf: error: --format '': expected //p" | sed 's/ or /, /; s/,//g' | words)
+case " $formats" in
+" auto "*opensm*) ;;
+*) fail "rperf analyze --format= names no formats: '$formats'" ;;
+esac
+enum=$(jq -r '.properties.format.enum[]' "$SCHEMA/analyze.schema.json" | words)
+[ "$enum" = "$(echo "$formats mad" | sed 's/\bauto\b//' | words)" ] ||
+	fail "analyze.schema.json's format enum is '$enum', rperf's formats '$formats' and mad"
+MAN=$TOP/man/rperf-analyze.1
+man_f=$(sed -n '/^\.BR \\-f ", " \\-\\-format /{n;p;}' "$MAN" | sed 's/^\.BR //; s/"[^"]*"/ /g; s/ \.$//' | words)
+[ "$man_f" = "$formats" ] || fail "rperf-analyze(1)'s -f lists '$man_f', rperf '$formats'"
+man_json=$(sed -n '/^  "format": "/,/"mad"/p' "$MAN" | grep -o '"[a-z]*"' | tr -d '"' | grep -vx format | words)
+[ "$man_json" = "$enum" ] || fail "rperf-analyze(1)'s JSON format is '$man_json', the schema's '$enum'"
+
 # The lab's check (tests/lab/lib.sh, when a test ends): a test that kept an
 # output that does not validate fails; one whose outputs do, or that kept
 # only an empty file (rperf wrote none), passes. A lab of no hosts

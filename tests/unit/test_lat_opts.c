@@ -55,7 +55,7 @@ static void test_full_line(void **state)
 	assert_int_equal(PARSE(&o, "-d", "mlx5_0", "-i", "2", "-x", "3", "--sl", "15",
 			       "--tclass", "96", "--qp-timeout", "20", "--retry", "3", "-s",
 			       "64,4k,1m", "--threads", "2", "--cpu", "4,6", "--clock=monotonic",
-			       "--json", "-", "--rdma-cm", "--hugepages", "--yield", "host"), 0);
+			       "--json", "-", "--hugepages", "--yield", "host"), 0);
 	assert_string_equal(o.flow.device, "mlx5_0");
 	assert_int_equal(o.flow.ib_port, 2);
 	assert_int_equal(o.flow.gid_index, 3);
@@ -71,7 +71,10 @@ static void test_full_line(void **state)
 	assert_int_equal(o.flow.cpus[1], 6);
 	assert_int_equal(o.flow.clock, CLOCK_SRC_MONOTONIC);
 	assert_string_equal(o.flow.json_path, "-");
-	assert_true(o.flow.rdma_cm && o.flow.hugepages && o.flow.yield);
+	assert_true(!o.flow.rdma_cm && o.flow.hugepages && o.flow.yield);
+	/* --rdma-cm runs one thread (test_rejects): alone here. */
+	assert_int_equal(PARSE(&o, "--rdma-cm", "host"), 0);
+	assert_true(o.flow.rdma_cm);
 }
 
 static void test_duration_replaces_iterations(void **state)
@@ -105,6 +108,7 @@ static void test_rejects(void **state)
 		{ { "lat", "-n", "0", "h" }, "--iters" },
 		{ { "lat", "-D", "0", "h" }, "--duration" },
 		{ { "lat", "--threads", "2", "--cpu", "1", "h" }, "--cpu lists 1" },
+		{ { "lat", "--rdma-cm", "--threads", "2", "h" }, "--rdma-cm runs one thread" },
 		{ { "lat", "--clock", "hpet", "h" }, "--clock 'hpet'" },
 		{ { "lat", "--json", "-", "--csv", "-", "h" }, "only one of --json, --csv and" },
 		{ { "lat", "--json-stream", "-", "--csv", "-", "h" }, "can be stdout" },

@@ -193,8 +193,9 @@ static void test_lat_bw_parse(void **state)
 	assert_int_equal(log_get_level(), LOG_LEVEL_ERROR);
 }
 
-/* Run @fn (a command) on @argv with stdout and stderr thrown away. */
-static int run_silenced(int (*fn)(int, char **), char **argv)
+/* Run command @d on @argv, as the command table does, with stdout and
+ * stderr thrown away. */
+static int run_silenced(const struct cmd_def *d, char **argv)
 {
 	int out, errfd, null, ret;
 
@@ -207,7 +208,7 @@ static int run_silenced(int (*fn)(int, char **), char **argv)
 	dup2(null, 1);
 	dup2(null, 2);
 	close(null);
-	ret = fn(argc_of(argv), argv);
+	ret = cmd_dispatch(d, argc_of(argv), argv);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(out, 1);
@@ -221,16 +222,16 @@ static int run_silenced(int (*fn)(int, char **), char **argv)
 static void test_analyze_verbose(void **state)
 {
 	(void)state;
-	assert_int_equal(run_silenced(cmd_analyze,
+	assert_int_equal(run_silenced(&cmd_analyze,
 				      ARGV("analyze", "-v", TEST_DATA "/config-a.table")),
 			 RPERF_EXIT_OK);
 	assert_int_equal(log_get_level(), LOG_LEVEL_INFO);
-	assert_int_equal(run_silenced(cmd_analyze,
+	assert_int_equal(run_silenced(&cmd_analyze,
 				      ARGV("analyze", TEST_DATA "/config-a.table", "-q")),
 			 RPERF_EXIT_OK);
 	assert_int_equal(log_get_level(), LOG_LEVEL_ERROR);
 	/* Bad usage stays bad usage. */
-	assert_int_equal(run_silenced(cmd_analyze,
+	assert_int_equal(run_silenced(&cmd_analyze,
 				      ARGV("analyze", "-v", "-x", TEST_DATA "/config-a.table")),
 			 RPERF_EXIT_USAGE);
 }
@@ -239,13 +240,14 @@ static void test_analyze_verbose(void **state)
  * unknown -v would have been bad usage). */
 static void test_every_command(void **state)
 {
+	static const struct cmd_def mesh = { .main = cmd_mesh, .help = cmd_mesh_usage };
 	static const struct {
 		const char *name;
-		int (*fn)(int, char **);
+		const struct cmd_def *def;
 	} cmds[] = {
-		{ "agent", cmd_agent }, { "analyze", cmd_analyze }, { "bw", cmd_bw },
-		{ "converge", cmd_converge }, { "lat", cmd_lat }, { "mesh", cmd_mesh },
-		{ "server", cmd_server },
+		{ "agent", &cmd_agent }, { "analyze", &cmd_analyze }, { "bw", &cmd_bw },
+		{ "converge", &cmd_converge }, { "lat", &cmd_lat }, { "mesh", &mesh },
+		{ "server", &cmd_server },
 	};
 	size_t i;
 
@@ -253,7 +255,7 @@ static void test_every_command(void **state)
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		char *argv[] = { (char *)cmds[i].name, "-v", "--quiet", "--help", NULL };
 
-		if (run_silenced(cmds[i].fn, argv) != RPERF_EXIT_OK)
+		if (run_silenced(cmds[i].def, argv) != RPERF_EXIT_OK)
 			fail_msg("rperf %s -v --quiet --help: not accepted", cmds[i].name);
 	}
 }

@@ -15,7 +15,7 @@
 
 #include "base/errbuf.h"
 #include "base/units.h"
-#include "cli/arb_source.h"
+#include "qos/arb_source.h"
 #include "qos/arb.h"
 #include "qos/qosconf.h"
 #include "rdma/mad.h"

@@ -6,8 +6,8 @@
  * caps, operational VLs and node type). One loader, so both commands
  * read the same port the same way.
  */
-#ifndef RPERF_CLI_ARB_SOURCE_H
-#define RPERF_CLI_ARB_SOURCE_H
+#ifndef RPERF_QOS_ARB_SOURCE_H
+#define RPERF_QOS_ARB_SOURCE_H
 
 #include <stddef.h>
 
