@@ -133,11 +133,12 @@ void coord_launch_end(struct coord *c);
  */
 int coord_tokenless_check(const struct coord *c, int fd, char *err, size_t errlen);
 /*
- * Could a flow from agent @src into @dest have carried @gbps? Not above
- * the slowest port rate the two agents gave (with 2 % for the clocks):
- * 0, or -EPROTO with the reason in @why. 0 when no rate is known.
+ * Could a flow from agent @from (NULL: not known) into @dest have carried
+ * @gbps? Not above the slowest port rate the two agents gave (with 2 %
+ * for the clocks): 0, or -EPROTO with the reason in @why. 0 when no rate
+ * is known.
  */
-int coord_rate_check(struct coord *c, const struct coord_agent *dest, const char *src,
+int coord_rate_check(const struct coord_agent *dest, const struct coord_agent *from,
 		     double gbps, char *why, size_t len);
 
 /* coord_session.c: the agents' control connections */

@@ -289,8 +289,9 @@ static int coord_sink_result(struct coord *c, struct converge_step *st, const js
 	json_array_foreach(json_object_get(res, "sink"), i, s) {
 		bytes = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
 		cf = coord_step_flow(st, by_peer, json_string_value(json_object_get(s, "peer")));
-		if (cf && p->window_s > 0 && coord_rate_check(c, a, cf->host, (double)bytes * 8 /
-							      p->window_s / 1e9, why, sizeof(why))) {
+		if (cf && p->window_s > 0 &&
+		    coord_rate_check(a, coord_agent_of(c, cf->host),
+				     (double)bytes * 8 / p->window_s / 1e9, why, sizeof(why))) {
 			snprintf(cf->error, sizeof(cf->error), "%s", why);
 			if (!c->error[0])
 				snprintf(c->error, sizeof(c->error), "agent '%s', flow '%s': %s",

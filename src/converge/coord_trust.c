@@ -39,10 +39,10 @@ static double coord_port_gbps(const struct coord_agent *a)
 	return a && a->env ? json_number_value(json_object_get(a->env, "port_gbps")) : 0;
 }
 
-int coord_rate_check(struct coord *c, const struct coord_agent *dest, const char *src,
+int coord_rate_check(const struct coord_agent *dest, const struct coord_agent *from,
 		     double gbps, char *why, size_t len)
 {
-	const struct coord_agent *from = coord_agent_of(c, src), *at = dest;
+	const struct coord_agent *at = dest;
 	double link = coord_port_gbps(dest), g = coord_port_gbps(from);
 
 	if (g > 0 && (link <= 0 || g < link)) {

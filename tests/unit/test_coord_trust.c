@@ -57,23 +57,23 @@ static void test_rates(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(coord_rate_check(c, &c->agents[1], "h1", 7999.99, why, sizeof(why)),
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 7999.99, why, sizeof(why)),
 			 -EPROTO);
 	assert_non_null(strstr(why, "7999990.000 Mb/s measured, above the 100000.000 Mb/s"));
 	assert_non_null(strstr(why, "impossible"));
-	assert_int_equal(coord_rate_check(c, &c->agents[1], "h1", 99.9, why, sizeof(why)), 0);
-	assert_int_equal(coord_rate_check(c, &c->agents[1], "h1", 101.9, why, sizeof(why)), 0);
-	assert_int_equal(coord_rate_check(c, &c->agents[1], "h1", 102.5, why, sizeof(why)),
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 99.9, why, sizeof(why)), 0);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 101.9, why, sizeof(why)), 0);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 102.5, why, sizeof(why)),
 			 -EPROTO);
 	free_agents(c);
 	/* The slowest port of the path: the source's, named. */
 	c = two_agents(25, 100);
-	assert_int_equal(coord_rate_check(c, &c->agents[1], "h1", 30, why, sizeof(why)), -EPROTO);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 30, why, sizeof(why)), -EPROTO);
 	assert_non_null(strstr(why, "(agent 'h1')"));
 	free_agents(c);
 	/* No rate known: nothing to judge by. */
 	c = two_agents(0, 0);
-	assert_int_equal(coord_rate_check(c, &c->agents[1], "h1", 1e6, why, sizeof(why)), 0);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 1e6, why, sizeof(why)), 0);
 	free_agents(c);
 }
 
