@@ -11,7 +11,6 @@
 #include "base/pin.h"
 #include "engine/probe.h"
 
-#define PROBE_RX_DEPTH 64
 #define PROBE_SQ_DEPTH 4
 #define PROBE_CHECK_NS 50e6	/* how often a waiting sample looks at the peer */
 #define PROBE_INLINE_MAX 1024	/* inline SENDs up to this, if the device takes it */
@@ -182,34 +181,66 @@ static int post_loop(struct probe *p, const struct probe_cfg *cfg, char *err, si
 	return 0;
 }
 
+
+/* Stamp *@t_post, then post the SEND @which. */
+/* Stamp *@t_post, then post the SEND @which. */
+static int post_stamped(struct probe *p, const struct probe_cfg *cfg, int which, uint64_t *t_post,
+			char *err, size_t errlen)
+{
+	*t_post = clock_read(cfg->clk);
+	return which == WIRE ? post_wire(p, cfg, err, errlen) : post_loop(p, cfg, err, errlen);
+}
+
+/*
+ * One pass over both send CQs, @loop_first deciding the order. Both are
+ * polled in every pass, even the one whose completion is in: a pass
+ * that shortened once one completion came would stamp the later one
+ * sooner after it became visible than the earlier (on the virtual HCA,
+ * 7-11 ns off the median; docs/accuracy.md).
+ */
+static int poll_pass(struct probe *p, const struct probe_cfg *cfg, struct probe_sample *s,
+		     unsigned *pending, char *err, size_t errlen)
+{
+	int k, ret = 0;
+
+	for (k = 0; k < 2 && !ret; k++) {
+		if ((k == 0) != s->loop_polled_first)
+			ret = poll_one(p->wire.send_cq, cfg, WIRE, &s->t_w, pending, err, errlen);
+		else
+			ret = poll_one(p->loop_tx.send_cq, cfg, LOOP, &s->t_l, pending, err, errlen);
+	}
+	return ret;
+}
+
+/*
+ * Each SEND has its own T_P, read just before its post, so the second
+ * post's wait for the first is in neither RTT term: RTT = (T_W - T_PW) -
+ * (T_L - T_PL). Which goes first, and which CQ each pass polls first,
+ * still alternate (post order every sample, poll order every other), so
+ * what is left of either cancels.
+ */
 static int sample_once(struct probe *p, const struct probe_cfg *cfg, uint64_t check_ticks,
 		       struct probe_sample *s, char *err, size_t errlen)
 {
 	unsigned pending = WIRE | LOOP;
 	uint64_t last_check, spins = 0;
-	int ret;
+	int first, ret;
 
-	/* Whichever goes second waits for one post: alternate, so that the
-	 * wait biases neither T_W nor T_L (flow_result_order_bias_ticks says what is left). */
 	s->loop_first = s->index & 1;
-	s->t_p = clock_read(cfg->clk);
-	ret = s->loop_first ? post_loop(p, cfg, err, errlen) : post_wire(p, cfg, err, errlen);
+	s->loop_polled_first = (s->index >> 1) & 1;
+	first = s->loop_first ? LOOP : WIRE;
+	ret = post_stamped(p, cfg, first, s->loop_first ? &s->t_pl : &s->t_pw, err, errlen);
 	if (!ret)
-		ret = s->loop_first ? post_wire(p, cfg, err, errlen) : post_loop(p, cfg, err, errlen);
+		ret = post_stamped(p, cfg, first ^ (WIRE | LOOP), s->loop_first ? &s->t_pw : &s->t_pl,
+				   err, errlen);
 	if (ret)
 		return ret;
+	s->t_p = s->loop_first ? s->t_pl : s->t_pw;
 	last_check = s->t_p;
 	while (pending) {
-		if (pending & WIRE) {
-			ret = poll_one(p->wire.send_cq, cfg, WIRE, &s->t_w, &pending, err, errlen);
-			if (ret)
-				return ret;
-		}
-		if (pending & LOOP) {
-			ret = poll_one(p->loop_tx.send_cq, cfg, LOOP, &s->t_l, &pending, err, errlen);
-			if (ret)
-				return ret;
-		}
+		ret = poll_pass(p, cfg, s, &pending, err, errlen);
+		if (ret)
+			return ret;
 		if (pending && cfg->yield)
 			sched_yield();
 		if (pending && !(++spins & 255)) {
@@ -244,21 +275,50 @@ static int loop_rx_drain(struct probe *p, char *err, size_t errlen)
 /* A run                                                               */
 /* ------------------------------------------------------------------ */
 
+int64_t probe_sample_rtt_ticks(const struct probe_sample *s)
+{
+	return (int64_t)(s->t_w - s->t_pw) - (int64_t)(s->t_l - s->t_pl);
+}
+
 static void record(struct flow_result *res, const struct probe_sample *s)
 {
-	hist_record(res->wire, s->t_w - s->t_p);
-	hist_record(res->loop, s->t_l - s->t_p);
-	if (s->t_w >= s->t_l) {
-		hist_record(res->rtt, s->t_w - s->t_l);
+	int64_t rtt = probe_sample_rtt_ticks(s);
+
+	hist_record(res->wire, s->t_w - s->t_pw);
+	hist_record(res->loop, s->t_l - s->t_pl);
+	if (rtt >= 0) {
+		hist_record(res->rtt, (uint64_t)rtt);
 	} else {
 		res->loop_after_wire++;
 		hist_record(res->rtt, 0);
-		hist_record(res->rtt_neg, s->t_l - s->t_w);
+		hist_record(res->rtt_neg, (uint64_t)-rtt);
 	}
 	res->samples++;
-	/* Signed T_W - T_L by which SEND went first, for flow_result_order_bias_ticks(). */
-	res->order_rtt_sum_ticks[s->loop_first] += (double)s->t_w - (double)s->t_l;
+	/* The signed RTT by which SEND went first, for flow_result_order_bias_ticks(). */
+	res->order_rtt_sum_ticks[s->loop_first] += (double)rtt;
 	res->order_n[s->loop_first]++;
+}
+
+/* The receiver's counters at the start of the measured samples, in @t0. */
+static void rx_trouble_begin(const struct probe_cfg *cfg, struct verbs_rx_trouble *t0)
+{
+	t0->rnr_naks_sent = t0->out_of_buffer = -1;
+	if (cfg->rx_trouble && cfg->rx_trouble(cfg->rx_arg, t0))
+		t0->rnr_naks_sent = t0->out_of_buffer = -1;
+}
+
+/* Their change since @t0 into @res, each where counted both times. */
+static void rx_trouble_end(const struct probe_cfg *cfg, const struct verbs_rx_trouble *t0,
+			   struct flow_result *res)
+{
+	struct verbs_rx_trouble t1;
+
+	if (!cfg->rx_trouble || cfg->rx_trouble(cfg->rx_arg, &t1))
+		return;
+	if (t0->rnr_naks_sent >= 0 && t1.rnr_naks_sent >= t0->rnr_naks_sent)
+		res->rx_rnr_naks_sent = t1.rnr_naks_sent - t0->rnr_naks_sent;
+	if (t0->out_of_buffer >= 0 && t1.out_of_buffer >= t0->out_of_buffer)
+		res->rx_out_of_buffer = t1.out_of_buffer - t0->out_of_buffer;
 }
 
 /* Has the measured part of the run reached its end? */
@@ -273,7 +333,9 @@ static bool run_done(const struct probe_cfg *cfg, const struct flow_result *res,
 int probe_run(struct probe *p, const struct probe_cfg *cfg, struct flow_result *res)
 {
 	uint64_t check_ticks = clock_ns_to_ticks(cfg->clk, PROBE_CHECK_NS);
+	struct verbs_rx_trouble t0 = { -1, -1 };
 	struct probe_sample s = { 0 };
+	bool measuring = false;
 	uint64_t start = 0;
 	int ret = 0;
 
@@ -283,8 +345,11 @@ int probe_run(struct probe *p, const struct probe_cfg *cfg, struct flow_result *
 				  p->buf_bytes);
 	for (s.index = 0;; s.index++) {
 		s.warmup = s.index < cfg->warmup;
-		if (!s.warmup && s.index == cfg->warmup)
+		if (!s.warmup && s.index == cfg->warmup) {
+			rx_trouble_begin(cfg, &t0);
+			measuring = true;
 			start = clock_read(cfg->clk);
+		}
 		if (!s.warmup && run_done(cfg, res, start))
 			break;
 		if (cfg->stop && *cfg->stop) {
@@ -304,6 +369,8 @@ int probe_run(struct probe *p, const struct probe_cfg *cfg, struct flow_result *
 		if (ret)
 			break;
 	}
+	if (measuring)
+		rx_trouble_end(cfg, &t0, res);
 	res->status = ret;
 	return ret;
 }

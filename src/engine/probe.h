@@ -40,8 +40,15 @@ struct probe_sample {
 	uint64_t index;			/* 0-based, warmup included */
 	bool warmup;
 	bool loop_first;		/* the loopback SEND was posted first (odd samples) */
+	bool loop_polled_first;		/* each pass polled the loopback CQ first */
 	uint64_t t_p, t_l, t_w;
+	uint64_t t_pw, t_pl;		/* just before the wire's and the loopback's post */
 };
+
+#define PROBE_RX_DEPTH 64		/* loopback RECVs kept posted */
+
+/* The sample's RTT in ticks, signed: negative when the loopback completed last. */
+int64_t probe_sample_rtt_ticks(const struct probe_sample *s);
 
 struct probe_cfg {
 	size_t size_bytes;
@@ -57,6 +64,15 @@ struct probe_cfg {
 	bool yield;			/* sched_yield() between polls (software NICs) */
 	void (*on_sample)(void *arg, const struct probe_sample *s);
 	void *arg;
+	/*
+	 * The receiver's port counters (RNR NAKs it sent, messages it dropped
+	 * for want of a RECV; -1 each where it has none), asked for as the
+	 * measured samples begin and after the last: a receiver that ran out
+	 * of RECVs stalls SENDs for an RNR timer each, and that tail is its,
+	 * not the fabric's. 0 or -errno; NULL: not asked (the result keeps -1).
+	 */
+	int (*rx_trouble)(void *arg, struct verbs_rx_trouble *t);
+	void *rx_arg;
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "base/hist.h"
 #include "base/stop.h"
 #include "engine/client.h"
+#include "rdma/conn.h"
 #include "engine/run_int.h"
 
 struct run_lat_worker {
@@ -33,6 +34,22 @@ static void run_lat_sample(void *arg, const struct probe_sample *s)
 }
 
 static void run_lat_merge_size(struct run_lat *r, size_t k, bool all_ended);
+
+#define RUN_LAT_RX_MS 1000		/* the server answers a counter request within */
+
+/* The probe's rx_trouble: ask the server over the flow's TCP socket what
+ * its port counted (it answers with each counter + 1; 0: not counted). */
+static int run_lat_rx_trouble(void *arg, struct verbs_rx_trouble *t)
+{
+	struct conn_msg a;
+	int ret = conn_request(*(int *)arg, CONN_MSG_RX, CONN_MSG_RX, &a, RUN_LAT_RX_MS);
+
+	if (ret)
+		return ret;
+	t->rnr_naks_sent = (int64_t)a.v[0] - 1;
+	t->out_of_buffer = (int64_t)a.v[1] - 1;
+	return 0;
+}
 
 /* Worker @w ended size @k: the last of the workers to end it merges it
  * and gives it to on_size. */
@@ -64,6 +81,9 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 		.yield = o->flow->yield,
 		.on_sample = o->on_sample ? run_lat_sample : NULL,
 		.arg = w,
+		/* rdma_cm has no socket to ask on: the counters stay unknown. */
+		.rx_trouble = ctl_cm || ctl_fd < 0 ? NULL : run_lat_rx_trouble,
+		.rx_arg = &ctl_fd,
 	};
 	struct flow_result *res;
 	size_t k;

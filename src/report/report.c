@@ -287,6 +287,25 @@ json_t *report_clock_json(const struct clock_cal *clk)
 	return o;
 }
 
+/* A counter of the receiver's port, or null where it has none. */
+static json_t *counter_or_null(int64_t v)
+{
+	return v >= 0 ? json_integer((json_int_t)v) : json_null();
+}
+
+/* What the receiver's port counted against the flows (lat, bw): did it keep up? */
+static json_t *receiver_json(const struct flow_result *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "rnr_naks_sent", counter_or_null(r->rx_rnr_naks_sent));
+	json_object_set_new(o, "out_of_buffer", counter_or_null(r->rx_out_of_buffer));
+	json_object_set_new(o, "fell_behind", r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0 ?
+			    json_true() : r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ?
+			    json_null() : json_false());
+	return o;
+}
+
 json_t *report_lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	json_t *o = json_object();
@@ -301,6 +320,7 @@ json_t *report_lat_result_json(const struct flow_result *r, const struct clock_c
 	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
 	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk, false));
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	json_object_set_new(o, "receiver", receiver_json(r));
 	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ticks(r, &bias_ticks) ?
 			    json_real(ns(clk, bias_ticks)) : json_null());
 	return o;
@@ -492,6 +512,11 @@ static void lat_table_notes(FILE *out, const struct flow_result *res, size_t n)
 
 	f = report_hist_fields(&nf);
 	for (i = 0; i < n; i++) {
+		if (res[i].rx_rnr_naks_sent > 0 || res[i].rx_out_of_buffer > 0)
+			fprintf(out, "size %zu: the receiver fell behind (its port: %" PRId64 " RNR NAKs "
+				"sent, %" PRId64 " out-of-buffer drops): its RECVs ran out, so the tail "
+				"is the receiver's (see rperf server --ring), not the fabric's\n",
+				res[i].size_bytes, res[i].rx_rnr_naks_sent, res[i].rx_out_of_buffer);
 		unres = hist_zeros(res[i].rtt);
 		cnt = hist_count(res[i].rtt);
 		if (unres)
@@ -598,19 +623,19 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 
 void report_lat_csv_header(FILE *out)
 {
-	fprintf(out, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
-		     "loopback_ns,rtt_ns\n");
+	fprintf(out, "thread,size_bytes,sample,t_pw_ticks,t_l_ticks,t_w_ticks,wire_ns,"
+		     "loopback_ns,rtt_ns,t_pl_ticks\n");
 }
 
 void report_lat_csv_row(FILE *out, unsigned thread, size_t size_bytes, uint64_t warmup,
 			const struct probe_sample *s, const struct clock_cal *clk)
 {
-	double rtt = s->t_w >= s->t_l ? ns(clk, s->t_w - s->t_l) : -ns(clk, s->t_l - s->t_w);
+	double rtt = ns(clk, (double)probe_sample_rtt_ticks(s));
 
 	/* One fprintf per line: stdio locks the stream, lines never mix. */
-	fprintf(out, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.1f,%.1f\n",
-		thread, size_bytes, s->index - warmup, s->t_p, s->t_l, s->t_w,
-		ns(clk, s->t_w - s->t_p), ns(clk, s->t_l - s->t_p), rtt);
+	fprintf(out, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.1f,%.1f,%" PRIu64
+		"\n", thread, size_bytes, s->index - warmup, s->t_pw, s->t_l, s->t_w,
+		ns(clk, s->t_w - s->t_pw), ns(clk, s->t_l - s->t_pl), rtt, s->t_pl);
 }
 
 /* Per-SL totals over every flow, closed ones included. */
@@ -841,25 +866,6 @@ json_t *report_bw_interval_json(const struct bw_interval *iv)
 	return o;
 }
 
-/* A counter of the receiver's port, or null where it has none. */
-static json_t *counter_or_null(int64_t v)
-{
-	return v >= 0 ? json_integer((json_int_t)v) : json_null();
-}
-
-/* What the receiver's port counted against the flows: did it keep up? */
-static json_t *bw_receiver_json(const struct flow_result *r)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "rnr_naks_sent", counter_or_null(r->rx_rnr_naks_sent));
-	json_object_set_new(o, "out_of_buffer", counter_or_null(r->rx_out_of_buffer));
-	json_object_set_new(o, "fell_behind", r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0 ?
-			    json_true() : r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ?
-			    json_null() : json_false());
-	return o;
-}
-
 json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	double s = figures_s(clk, (double)r->elapsed_ticks);
@@ -870,7 +876,7 @@ json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal
 	json_object_set_new(o, "received", r->rx_valid ? bw_rate_json(r->rx_msgs, r->rx_bytes, s) :
 							  json_null());
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
-	json_object_set_new(o, "receiver", bw_receiver_json(r));
+	json_object_set_new(o, "receiver", receiver_json(r));
 	return o;
 }
 

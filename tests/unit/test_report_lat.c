@@ -485,13 +485,15 @@ static void test_json_check(void **state)
 
 /*
  * lat --csv: the header, then one row per sample numbered from the end of
- * the warmup, ticks as they are and intervals in ns at 0.1 ns; a loopback
- * completing after the wire gives a negative RTT.
+ * the warmup, ticks as they are and intervals in ns at 0.1 ns, each SEND's
+ * from its own post; a loopback completing after the wire gives a negative RTT.
  */
 static void test_lat_csv_shape(void **state)
 {
-	const struct probe_sample early = { .index = 5, .t_p = 1000, .t_l = 1400, .t_w = 3401 };
-	const struct probe_sample late = { .index = 6, .t_p = 1000, .t_l = 3400, .t_w = 1400 };
+	const struct probe_sample early = { .index = 5, .t_p = 1000, .t_pw = 1000, .t_pl = 1040,
+					    .t_l = 1440, .t_w = 3401 };
+	const struct probe_sample late = { .index = 6, .t_p = 1000, .t_pw = 1060, .t_pl = 1000,
+					   .t_l = 3400, .t_w = 1460 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -504,10 +506,10 @@ static void test_lat_csv_shape(void **state)
 	report_lat_csv_row(f, 3, 4096, 1, &late, &clk_2ghz);
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(buf,
-			    "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
-			    "loopback_ns,rtt_ns\n"
-			    "0,64,4,1000,1400,3401,1200.5,200.0,1000.5\n"
-			    "3,4096,5,1000,3400,1400,200.0,1200.0,-1000.0\n");
+			    "thread,size_bytes,sample,t_pw_ticks,t_l_ticks,t_w_ticks,wire_ns,"
+			    "loopback_ns,rtt_ns,t_pl_ticks\n"
+			    "0,64,4,1000,1440,3401,1200.5,200.0,1000.5,1040\n"
+			    "3,4096,5,1060,3400,1460,200.0,1200.0,-1000.0,1000\n");
 	free(buf);
 }
 
