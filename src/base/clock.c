@@ -62,6 +62,7 @@ static const char *const source_names[] = {
 	[CLOCK_SRC_TSC] = "tsc",
 	[CLOCK_SRC_MONOTONIC] = "monotonic",
 	[CLOCK_SRC_VIRTUAL] = "virtual",
+	[CLOCK_SRC_NIC] = "nic",
 };
 
 int clock_source_parse(const char *s, enum clock_source *out)

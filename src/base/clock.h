@@ -29,6 +29,8 @@ enum clock_source {
 	CLOCK_SRC_MONOTONIC,	/* CLOCK_MONOTONIC_RAW, ticks are ns */
 	CLOCK_SRC_VIRTUAL,	/* a model's clock, read through virt_read (tests:
 				 * a simulated NIC's time); never parsed from a flag */
+	CLOCK_SRC_NIC,		/* a NIC's completion timestamps: not read here,
+				 * only converted (rdma/verbs sets its rate) */
 };
 
 struct clock_cal {

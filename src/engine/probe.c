@@ -3,6 +3,7 @@
  * The latency engine: see probe.h for the method and the contracts.
  */
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <string.h>
 
@@ -35,7 +36,7 @@ static int loop_rx_refill(struct probe *p)
 }
 
 static int qp_make(struct probe *p, struct verbs_qp *q, int i, uint32_t recv_depth,
-		   char *err, size_t errlen)
+		   bool nic_ts, char *err, size_t errlen)
 {
 	struct verbs_qp_opts o = {
 		.send_depth = PROBE_SQ_DEPTH,
@@ -44,6 +45,7 @@ static int qp_make(struct probe *p, struct verbs_qp *q, int i, uint32_t recv_dep
 		.buf_bytes = p->buf_bytes,
 		.max_inline = p->buf_bytes < PROBE_INLINE_MAX ? (uint32_t)p->buf_bytes :
 							        PROBE_INLINE_MAX,
+		.cq_timestamps = nic_ts,
 	};
 
 	return verbs_qp_create(q, p->dev, &o, err, errlen);
@@ -65,7 +67,8 @@ static int loop_connect(struct probe *p, const struct verbs_path *path, char *er
 }
 
 int probe_init(struct probe *p, struct verbs_dev *dev, size_t max_bytes, bool hugepages,
-	       const struct verbs_path *path, bool *got_huge, char *err, size_t errlen)
+	       bool nic_ts, const struct verbs_path *path, bool *got_huge, char *err,
+	       size_t errlen)
 {
 	int i, ret;
 
@@ -81,11 +84,11 @@ int probe_init(struct probe *p, struct verbs_dev *dev, size_t max_bytes, bool hu
 		}
 		*got_huge = *got_huge && p->buf_huge[i];
 	}
-	ret = qp_make(p, &p->wire, 0, 1, err, errlen);
+	ret = qp_make(p, &p->wire, 0, 1, nic_ts, err, errlen);
 	if (!ret)
-		ret = qp_make(p, &p->loop_tx, 1, 1, err, errlen);
+		ret = qp_make(p, &p->loop_tx, 1, 1, nic_ts, err, errlen);
 	if (!ret)
-		ret = qp_make(p, &p->loop_rx, 2, PROBE_RX_DEPTH, err, errlen);
+		ret = qp_make(p, &p->loop_rx, 2, PROBE_RX_DEPTH, false, err, errlen);
 	if (!ret)
 		ret = loop_connect(p, path, err, errlen);
 	if (!ret)
@@ -121,14 +124,32 @@ static int wc_fail(const struct probe_cfg *cfg, const struct ibv_wc *wc, int whi
 			  ibv_wc_status_str(wc->status));
 }
 
-/* Poll @cq once; on a completion stamp *@t and clear @which in *@pending. */
-static int poll_one(struct ibv_cq *cq, const struct probe_cfg *cfg, int which, uint64_t *t,
-		    unsigned *pending, char *err, size_t errlen)
+/* Take one completion from @q's CQ, stamped with the NIC's clock, into
+ * @wc and *@t_nic: 1, 0 when none is in, -1 on a poll error. */
+static int poll_stamped(struct verbs_qp *q, struct ibv_wc *wc, uint64_t *t_nic)
+{
+	struct ibv_poll_cq_attr attr = { 0 };
+	int ret = ibv_start_poll(q->send_cq_ex, &attr);
+
+	if (ret == ENOENT)
+		return 0;
+	if (ret)
+		return -1;
+	wc->status = q->send_cq_ex->status;
+	*t_nic = ibv_wc_read_completion_ts(q->send_cq_ex);
+	ibv_end_poll(q->send_cq_ex);
+	return 1;
+}
+
+/* Poll @q's send CQ once; on a completion stamp *@t (and *@t_nic where
+ * the CQ carries the NIC's timestamps) and clear @which in *@pending. */
+static int poll_one(struct verbs_qp *q, const struct probe_cfg *cfg, int which, uint64_t *t,
+		    uint64_t *t_nic, unsigned *pending, char *err, size_t errlen)
 {
 	struct ibv_wc wc;
 	int n;
 
-	n = ibv_poll_cq(cq, 1, &wc);
+	n = q->send_cq_ex ? poll_stamped(q, &wc, t_nic) : ibv_poll_cq(q->send_cq, 1, &wc);
 	if (n == 0)
 		return 0;
 	*t = clock_read(cfg->clk);
@@ -205,9 +226,10 @@ static int poll_pass(struct probe *p, const struct probe_cfg *cfg, struct probe_
 
 	for (k = 0; k < 2 && !ret; k++) {
 		if ((k == 0) != s->loop_polled_first)
-			ret = poll_one(p->wire.send_cq, cfg, WIRE, &s->t_w, pending, err, errlen);
+			ret = poll_one(&p->wire, cfg, WIRE, &s->t_w, &s->nic_w, pending, err, errlen);
 		else
-			ret = poll_one(p->loop_tx.send_cq, cfg, LOOP, &s->t_l, pending, err, errlen);
+			ret = poll_one(&p->loop_tx, cfg, LOOP, &s->t_l, &s->nic_l, pending, err,
+				       errlen);
 	}
 	return ret;
 }
@@ -278,6 +300,27 @@ static int loop_rx_drain(struct probe *p, char *err, size_t errlen)
 int64_t probe_sample_rtt_ticks(const struct probe_sample *s)
 {
 	return (int64_t)(s->t_w - s->t_pw) - (int64_t)(s->t_l - s->t_pl);
+}
+
+int64_t probe_sample_nic_rtt_ticks(const struct probe_sample *s, const struct probe_cfg *cfg)
+{
+	uint64_t d = (s->nic_w - s->nic_l) & cfg->nic_mask;
+	/* The timestamps wrap at the mask: a difference above half of it is negative. */
+	int64_t nic = d > cfg->nic_mask / 2 ? -(int64_t)((cfg->nic_mask - d) + 1) : (int64_t)d;
+	double posts = ((double)s->t_pw - (double)s->t_pl) * cfg->nic_per_host;
+
+	return nic - (int64_t)llround(posts);
+}
+
+/* The NIC's RTT into @res->rtt_nic, as record() does the host's. */
+static void record_nic(struct flow_result *res, const struct probe_cfg *cfg,
+		       const struct probe_sample *s)
+{
+	int64_t rtt = probe_sample_nic_rtt_ticks(s, cfg);
+
+	if (rtt < 0)
+		res->nic_loop_after_wire++;
+	hist_record(res->rtt_nic, rtt < 0 ? 0 : (uint64_t)rtt);
 }
 
 static void record(struct flow_result *res, const struct probe_sample *s)
@@ -363,6 +406,8 @@ int probe_run(struct probe *p, const struct probe_cfg *cfg, struct flow_result *
 		res->bytes += cfg->size_bytes;
 		if (!s.warmup)
 			record(res, &s);
+		if (!s.warmup && res->rtt_nic && cfg->nic_mask)
+			record_nic(res, cfg, &s);
 		if (cfg->on_sample)
 			cfg->on_sample(cfg->arg, &s);
 		ret = loop_rx_drain(p, res->error, sizeof(res->error));

@@ -5,6 +5,7 @@
  * costs are set, so what the method recovers can be held to 1 ns. Each
  * test prints its figures (VHCA lines on stderr) for docs/accuracy.md.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "unit.h"
+#include "engine/figures.h"
 #include "engine/probe.h"
 #include "vhca/vhca.h"
 
@@ -34,9 +36,10 @@ struct groups {
 
 struct vrun {
 	struct vhca_params prm;
+	bool nic;			/* --clock both: the NIC's timestamps too */
 	struct vhca *h;
 	struct probe p;
-	struct clock_cal clk;
+	struct clock_cal clk, nic_clk;
 	struct flow_result res;
 	struct groups g;
 };
@@ -78,8 +81,16 @@ static void vrun_go(struct vrun *r, uint64_t samples)
 			r->g.v[a][b] = calloc(samples, sizeof(int64_t));
 			assert_non_null(r->g.v[a][b]);
 		}
-	assert_int_equal(vhca_probe_attach(r->h, &r->p, false), 0);
+	assert_int_equal(vhca_probe_attach(r->h, &r->p, r->nic), 0);
 	assert_int_equal(flow_result_init(&r->res, 64), 0);
+	if (r->nic) {
+		char err[256];
+
+		assert_int_equal(verbs_dev_nic_clock(vhca_dev(r->h), &r->nic_clk, &cfg.nic_mask,
+						     err, sizeof(err)), 0);
+		cfg.nic_per_host = figures_tick_ratio(&r->nic_clk, &r->clk);
+		assert_int_equal(flow_result_init_nic(&r->res), 0);
+	}
 	assert_int_equal(probe_run(&r->p, &cfg, &r->res), 0);
 	assert_int_equal(r->res.samples, samples);
 }
@@ -263,6 +274,65 @@ static void test_rnr_stall_is_receivers(void **state)
 	vrun_free(&r);
 }
 
+/*
+ * --clock both on the virtual HCA: the NIC's RTT, from completion
+ * timestamps of a 500 MHz clock that wraps at 32 bits mid-run, against
+ * the true RTT and against the host's, over post costs 0-200 ns.
+ */
+static void test_nic_clock_both(void **state)
+{
+	unsigned bad = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(post_costs_ns) / sizeof(post_costs_ns[0]); i++) {
+		struct vrun r = { .nic = true };
+		uint64_t nic50, host50;
+		double nic_ns, diff;
+
+		switch_params(&r.prm, post_costs_ns[i], JITTER_NS);
+		r.prm.hw_ticks_per_ns = 0.5;
+		r.prm.hw_mask = 0xffffffffull;
+		r.prm.hw_offset_ticks = 0xffffffffull - 2000000;	/* wraps after ~4 ms */
+		vrun_go(&r, SAMPLES);
+		nic50 = hist_percentile(r.res.rtt_nic, 50);
+		host50 = hist_percentile(r.res.rtt, 50);
+		nic_ns = figures_ns(&r.nic_clk, (double)nic50);
+		diff = nic_ns - figures_ns(&r.clk, (double)host50);
+		fprintf(stderr, "VHCA --clock both post_ns %3llu: NIC p50 %.1f ns (true %.0f), host p50"
+			" %llu ns, NIC - host %+.1f ns, %llu NIC RTTs negative\n",
+			(unsigned long long)post_costs_ns[i], nic_ns, vhca_true_rtt_ns(&r.prm),
+			(unsigned long long)host50, diff,
+			(unsigned long long)r.res.nic_loop_after_wire);
+		/* One tick of a 500 MHz clock is 2 ns: the median is within one. */
+		bad += !(fabs(nic_ns - vhca_true_rtt_ns(&r.prm)) <= 2.0) + !(fabs(diff) <= 2.0) +
+		       (r.res.nic_loop_after_wire != 0) + (hist_count(r.res.rtt_nic) != SAMPLES);
+		vrun_free(&r);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* A device without completion timestamps is refused, naming it and what it lacks. */
+static void test_nic_clock_refused(void **state)
+{
+	struct vhca_params prm;
+	struct clock_cal nic;
+	struct vhca *h;
+	uint64_t mask;
+	char err[256];
+
+	(void)state;
+	vhca_params_default(&prm);
+	prm.hw_ts = false;
+	h = vhca_new(&prm, "rxe0");
+	assert_non_null(h);
+	assert_int_equal(verbs_dev_nic_clock(vhca_dev(h), &nic, &mask, err, sizeof(err)),
+			 -EOPNOTSUPP);
+	fprintf(stderr, "VHCA refused: %s\n", err);
+	assert_non_null(strstr(err, "rxe0: no completion timestamps (hca_core_clock 0 kHz"));
+	vhca_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +340,8 @@ int main(void)
 		cmocka_unit_test(test_back_to_back_resolved),
 		cmocka_unit_test(test_p999_no_post_bias),
 		cmocka_unit_test(test_rnr_stall_is_receivers),
+		cmocka_unit_test(test_nic_clock_both),
+		cmocka_unit_test(test_nic_clock_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

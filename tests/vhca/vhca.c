@@ -63,7 +63,7 @@ void vhca_params_default(struct vhca_params *p)
 		.post_ns = 100, .poll_ns = 10, .read_ns = 8, .pcie_ns = 250, .nic_ns = 150,
 		.loop_ns = 120, .cable_ns = 5, .remote_ns = 130, .cqe_jitter_ns = 40, .poll_jitter_ns = 10,
 		.remote_rx_depth = 64, .remote_repost_ns = 200, .rnr_timer_ns = 10000,
-		.hw_ts = true, .hw_ticks_per_ns = 1.0, .seed = 1,
+		.hw_ts = true, .hw_ticks_per_ns = 1.0, .hw_mask = UINT64_MAX, .seed = 1,
 	};
 }
 
@@ -102,7 +102,8 @@ static uint64_t vhca_read(void *arg)
 
 static uint64_t vhca_hw_ticks(const struct vhca *h, uint64_t ns)
 {
-	return h->p.hw_offset_ticks + (uint64_t)((double)ns * h->p.hw_ticks_per_ns + 0.5);
+	return (h->p.hw_offset_ticks + (uint64_t)((double)ns * h->p.hw_ticks_per_ns + 0.5)) &
+	       h->p.hw_mask;
 }
 
 /* One way from the local NIC to the remote one. */
@@ -315,7 +316,7 @@ static int vhca_query_device_ex(struct ibv_context *ctx, const struct ibv_query_
 	memset(attr, 0, attr_size);
 	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver), "vhca");
 	if (h->p.hw_ts) {
-		attr->completion_timestamp_mask = UINT64_MAX;
+		attr->completion_timestamp_mask = h->p.hw_mask;
 		attr->hca_core_clock = (uint64_t)(h->p.hw_ticks_per_ns * 1e6 + 0.5);
 	}
 	return 0;
@@ -404,7 +405,8 @@ uint64_t vhca_rnr_naks_sent(const struct vhca *h)
 	return h->rnr_naks_sent;
 }
 
-static void qp_attach(struct vhca *h, struct verbs_qp *vq, enum vhca_role role, int scq, int rcq)
+static void qp_attach(struct vhca *h, struct verbs_qp *vq, enum vhca_role role, int scq, int rcq,
+		      bool hw_ts)
 {
 	struct vhca_qp *q = &h->qp[role];
 
@@ -416,7 +418,7 @@ static void qp_attach(struct vhca *h, struct verbs_qp *vq, enum vhca_role role, 
 	q->qp.qp_num = 100 + (uint32_t)role;
 	*vq = (struct verbs_qp){ .dev = &h->dev, .send_cq = q->qp.send_cq,
 				 .recv_cq = q->qp.recv_cq, .qp = &q->qp, .mr = &h->mr,
-				 .max_inline = 1024 };
+				 .max_inline = 1024, .send_cq_ex = hw_ts ? &h->cq[scq].ex : NULL };
 }
 
 int vhca_probe_attach(struct vhca *h, struct probe *p, bool hw_ts)
@@ -424,10 +426,9 @@ int vhca_probe_attach(struct vhca *h, struct probe *p, bool hw_ts)
 	memset(p, 0, sizeof(*p));
 	p->dev = &h->dev;
 	p->buf_bytes = 4096;
-	qp_attach(h, &p->wire, VHCA_WIRE, VHCA_SCQ_WIRE, VHCA_RCQ_UNUSED);
-	qp_attach(h, &p->loop_tx, VHCA_LOOP_TX, VHCA_SCQ_LOOP, VHCA_RCQ_UNUSED);
-	qp_attach(h, &p->loop_rx, VHCA_LOOP_RX, VHCA_RCQ_UNUSED, VHCA_RCQ_LOOP);
-	(void)hw_ts;
+	qp_attach(h, &p->wire, VHCA_WIRE, VHCA_SCQ_WIRE, VHCA_RCQ_UNUSED, hw_ts);
+	qp_attach(h, &p->loop_tx, VHCA_LOOP_TX, VHCA_SCQ_LOOP, VHCA_RCQ_UNUSED, hw_ts);
+	qp_attach(h, &p->loop_rx, VHCA_LOOP_RX, VHCA_RCQ_UNUSED, VHCA_RCQ_LOOP, false);
 	while (p->rx_posted < PROBE_RX_DEPTH) {
 		if (verbs_post_recv(&p->loop_rx, 64, 0))
 			return -EIO;

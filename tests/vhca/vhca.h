@@ -49,6 +49,7 @@ struct vhca_params {
 	bool hw_ts;
 	double hw_ticks_per_ns;
 	uint64_t hw_offset_ticks;
+	uint64_t hw_mask;		/* the timestamps' valid bits (they wrap) */
 	uint64_t seed;
 };
 
