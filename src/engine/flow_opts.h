@@ -121,7 +121,8 @@ struct flow_opts {
 	size_t n_cpus;
 	enum clock_source clock;	/* --clock */
 	/* --clock hw|both: lat's RTT by the NIC's completion timestamps
-	 * (the host clock is the TSC then) */
+	 * (the host clock is then the TSC, or monotonic where it is not
+	 * invariant) */
 	enum flow_rtt_clock { FLOW_RTT_HOST, FLOW_RTT_NIC, FLOW_RTT_BOTH } rtt_clock;
 	const char *json_path;		/* --json; "-" is stdout */
 	const char *csv_path;		/* --csv */
