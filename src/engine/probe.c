@@ -202,8 +202,6 @@ static int post_loop(struct probe *p, const struct probe_cfg *cfg, char *err, si
 	return 0;
 }
 
-
-/* Stamp *@t_post, then post the SEND @which. */
 /* Stamp *@t_post, then post the SEND @which. */
 static int post_stamped(struct probe *p, const struct probe_cfg *cfg, int which, uint64_t *t_post,
 			char *err, size_t errlen)
@@ -213,11 +211,11 @@ static int post_stamped(struct probe *p, const struct probe_cfg *cfg, int which,
 }
 
 /*
- * One pass over both send CQs, @loop_first deciding the order. Both are
- * polled in every pass, even the one whose completion is in: a pass
- * that shortened once one completion came would stamp the later one
+ * One pass over both send CQs, s->loop_polled_first deciding the order.
+ * Both are polled in every pass, even the one whose completion is in: a
+ * pass that shortened once one completion came would stamp the later one
  * sooner after it became visible than the earlier (on the virtual HCA,
- * 7-11 ns off the median; docs/accuracy.md).
+ * 7-12 ns off the median; docs/accuracy.md).
  */
 static int poll_pass(struct probe *p, const struct probe_cfg *cfg, struct probe_sample *s,
 		     unsigned *pending, char *err, size_t errlen)
