@@ -27,6 +27,10 @@
 enum clock_source {
 	CLOCK_SRC_TSC,		/* rdtsc on x86_64, cntvct_el0 on aarch64 */
 	CLOCK_SRC_MONOTONIC,	/* CLOCK_MONOTONIC_RAW, ticks are ns */
+	CLOCK_SRC_VIRTUAL,	/* a model's clock, read through virt_read (tests:
+				 * a simulated NIC's time); never parsed from a flag */
+	CLOCK_SRC_NIC,		/* a NIC's completion timestamps: not read here,
+				 * only converted (rdma/verbs sets its rate) */
 };
 
 struct clock_cal {
@@ -36,6 +40,9 @@ struct clock_cal {
 	/* "cpuid-0x15", "cpuid-0x16", "calibrated-monotonic-raw", "cntfrq", "monotonic" */
 	const char *method;
 	const char *fallback;		/* why tsc was asked and monotonic given, or NULL */
+	/* CLOCK_SRC_VIRTUAL only: the model's now, in its ticks. */
+	uint64_t (*virt_read)(void *arg);
+	void *virt_arg;
 };
 
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -96,11 +103,14 @@ static inline uint64_t clock_read_tsc(void)
 #endif
 }
 
-/* Hot path: the counter of the source cal was initialized for. */
+/* Hot path: the counter of the source cal was initialized for (the TSC
+ * first: the virtual source's test costs the others nothing). */
 static inline uint64_t clock_read(const struct clock_cal *cal)
 {
 	if (cal->source == CLOCK_SRC_TSC)
 		return clock_read_tsc();
+	if (cal->source == CLOCK_SRC_VIRTUAL)
+		return cal->virt_read(cal->virt_arg);
 	return clock_read_monotonic_ns();
 }
 
@@ -110,7 +120,13 @@ double clock_ticks_to_ns(const struct clock_cal *cal, double ticks);
 /* Rounded to the nearest tick; 0 for ns <= 0 or NaN, UINT64_MAX on overflow. */
 uint64_t clock_ns_to_ticks(const struct clock_cal *cal, double ns);
 
-/* "tsc" or "monotonic"; -EINVAL otherwise. */
+/*
+ * A virtual clock for models: ticks are ns, read with @read(@arg). Only
+ * tests make one; clock_init() and clock_source_parse() never do.
+ */
+void clock_init_virtual(struct clock_cal *cal, uint64_t (*read)(void *arg), void *arg);
+
+/* "tsc" or "monotonic"; -EINVAL otherwise ("virtual" is not a choice). */
 int clock_source_parse(const char *s, enum clock_source *out);
 const char *clock_source_name(enum clock_source source);
 

@@ -116,5 +116,9 @@ int bw_opts_parse(int argc, char **argv, struct bw_opts *o, char *err, size_t er
 		return ret;
 	if (flow_opts_finish(n_args, args, &o->flow, err, errlen))
 		return -EINVAL;
+	if (o->flow.rtt_clock != FLOW_RTT_HOST)
+		return errbuf_set(err, errlen, -EINVAL, "--clock %s times lat's round trips: bw "
+				  "takes tsc or monotonic", o->flow.rtt_clock == FLOW_RTT_NIC ?
+				  "hw" : "both");
 	return bw_opts_check(o, err, errlen);
 }

@@ -17,6 +17,9 @@
 /* @ticks of @clk (a count, a mean or a signed difference) in ns. */
 double figures_ns(const struct clock_cal *clk, double ticks);
 
+/* How many ticks of @to make one of @from (a NIC's clock against the host's). */
+double figures_tick_ratio(const struct clock_cal *to, const struct clock_cal *from);
+
 /* @ticks of @clk in seconds. */
 double figures_s(const struct clock_cal *clk, double ticks);
 

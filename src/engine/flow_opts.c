@@ -78,6 +78,23 @@ int flow_opts_clock(void *dst, const char *name, const char *value, char *err,
 	return 0;
 }
 
+/* --clock: a host clock (tsc, monotonic), or lat's NIC timestamps with the TSC. */
+static int flow_opts_clock_any(void *dst, const char *name, const char *value, char *err,
+			       size_t errlen)
+{
+	struct flow_opts *o = dst;
+
+	o->rtt_clock = !strcmp(value, "hw") ? FLOW_RTT_NIC : !strcmp(value, "both") ?
+		       FLOW_RTT_BOTH : FLOW_RTT_HOST;
+	if (o->rtt_clock != FLOW_RTT_HOST) {
+		o->clock = CLOCK_SRC_TSC;
+		return 0;
+	}
+	if (clock_source_parse(value, &o->clock))
+		return opts_bad_value(err, errlen, name, value, "tsc, monotonic, hw or both");
+	return 0;
+}
+
 #define FLOW_DEVICE_OPTS \
 	OPT_STRING('d', "device", "NAME", "RDMA device (default: the first one)", \
 		   struct flow_opts, device), \
@@ -121,8 +138,9 @@ const struct opts_entry flow_opts_table[] = {
 	OPT_CALLBACK_ALL(0, "cpu", "LIST", "pin the workers to these CPUs (default: NIC-local\n"
 			 "cores)",
 			 flow_opts_cpus),
-	OPT_CALLBACK(0, "clock", "SOURCE", "tsc (default; needs an invariant TSC) or monotonic",
-		     struct flow_opts, clock, flow_opts_clock),
+	OPT_CALLBACK_ALL(0, "clock", "SOURCE", "tsc (default; needs an invariant TSC) or\n"
+			 "monotonic; lat: hw (the NIC's completion\ntimestamps) or both",
+			 flow_opts_clock_any),
 	OPT_FLAG(0, "yield", "yield the CPU between polls (software NICs such as\n"
 		 "Soft-RoCE need it when they share the core)", struct flow_opts, yield),
 	OPT_STRING(0, "json-stream", "FILE", "write each result as it ends, one JSON object a\n"

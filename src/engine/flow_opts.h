@@ -120,6 +120,10 @@ struct flow_opts {
 	int cpus[FLOW_MAX_THREADS];	/* --cpu; n_cpus == 0: NIC-local cores */
 	size_t n_cpus;
 	enum clock_source clock;	/* --clock */
+	/* --clock hw|both: lat's RTT by the NIC's completion timestamps
+	 * (the host clock is then the TSC, or monotonic where it is not
+	 * invariant) */
+	enum flow_rtt_clock { FLOW_RTT_HOST, FLOW_RTT_NIC, FLOW_RTT_BOTH } rtt_clock;
 	const char *json_path;		/* --json; "-" is stdout */
 	const char *csv_path;		/* --csv */
 	const char *json_stream_path;	/* --json-stream: one event a line */

@@ -40,8 +40,16 @@ struct probe_sample {
 	uint64_t index;			/* 0-based, warmup included */
 	bool warmup;
 	bool loop_first;		/* the loopback SEND was posted first (odd samples) */
+	bool loop_polled_first;		/* each pass polled the loopback CQ first */
 	uint64_t t_p, t_l, t_w;
+	uint64_t t_pw, t_pl;		/* just before the wire's and the loopback's post */
+	uint64_t nic_w, nic_l;		/* the NIC's completion timestamps (--clock hw) */
 };
+
+#define PROBE_RX_DEPTH 64		/* loopback RECVs kept posted */
+
+/* The sample's RTT in ticks, signed: negative when the loopback completed last. */
+int64_t probe_sample_rtt_ticks(const struct probe_sample *s);
 
 struct probe_cfg {
 	size_t size_bytes;
@@ -57,15 +65,40 @@ struct probe_cfg {
 	bool yield;			/* sched_yield() between polls (software NICs) */
 	void (*on_sample)(void *arg, const struct probe_sample *s);
 	void *arg;
+	/*
+	 * The receiver's port counters (RNR NAKs it sent, messages it dropped
+	 * for want of a RECV; -1 each where it has none), asked for as the
+	 * measured samples begin and after the last: a receiver that ran out
+	 * of RECVs stalls SENDs for an RNR timer each, and that tail is its,
+	 * not the fabric's. 0 or -errno; NULL: not asked (the result keeps -1).
+	 */
+	int (*rx_trouble)(void *arg, struct verbs_rx_trouble *t);
+	void *rx_arg;
+	/*
+	 * --clock hw|both: the send CQs carry the NIC's completion timestamps
+	 * (probe_init's @nic_ts), @nic_mask their valid bits; a host tick is
+	 * @nic_per_host of the NIC's. 0: none (res->rtt_nic stays empty).
+	 */
+	uint64_t nic_mask;
+	double nic_per_host;
 };
+
+/*
+ * The sample's RTT by the NIC's clock, in its ticks: (T_W - T_L) as the
+ * NIC stamped them, less (T_PW - T_PL), the host's interval between the
+ * posts, in the NIC's ticks; signed.
+ */
+int64_t probe_sample_nic_rtt_ticks(const struct probe_sample *s, const struct probe_cfg *cfg);
 
 /*
  * Create the wire QP (left in RESET for the caller to connect) and the
  * connected loopback pair, with buffers of @max_bytes (huge pages if
- * @hugepages; *@got_huge says whether all of them got them).
+ * @hugepages; *@got_huge says whether all of them got them); with
+ * @nic_ts, the send CQs stamp completions with the NIC's clock.
  */
 int probe_init(struct probe *p, struct verbs_dev *dev, size_t max_bytes, bool hugepages,
-	       const struct verbs_path *path, bool *got_huge, char *err, size_t errlen);
+	       bool nic_ts, const struct verbs_path *path, bool *got_huge, char *err,
+	       size_t errlen);
 void probe_release(struct probe *p);
 
 /*

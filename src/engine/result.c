@@ -26,7 +26,14 @@ void flow_result_release(struct flow_result *r)
 	hist_free(r->wire);
 	hist_free(r->loop);
 	hist_free(r->rtt_neg);
+	hist_free(r->rtt_nic);
 	memset(r, 0, sizeof(*r));
+}
+
+int flow_result_init_nic(struct flow_result *r)
+{
+	r->rtt_nic = hist_new();
+	return r->rtt_nic ? 0 : -ENOMEM;
 }
 
 bool flow_result_order_bias_ticks(const struct flow_result *r, double *bias_ticks)
@@ -52,8 +59,11 @@ int flow_result_merge(struct flow_result *dst, const struct flow_result *src)
 		ret = hist_merge(dst->loop, src->loop);
 	if (!ret)
 		ret = hist_merge(dst->rtt_neg, src->rtt_neg);
+	if (!ret && dst->rtt_nic && src->rtt_nic)
+		ret = hist_merge(dst->rtt_nic, src->rtt_nic);
 	if (ret)
 		return ret;
+	dst->nic_loop_after_wire += src->nic_loop_after_wire;
 	dst->samples += src->samples;
 	dst->msgs += src->msgs;
 	dst->bytes += src->bytes;

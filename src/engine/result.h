@@ -30,6 +30,14 @@ struct flow_result {
 	 */
 	uint64_t loop_after_wire;
 	struct hist *rtt_neg;
+	/*
+	 * lat --clock hw|both: the RTT by the NIC's completion timestamps,
+	 * (T_W - T_L) in the NIC's ticks less (T_PW - T_PL) in them, in the
+	 * NIC's ticks (NULL when not asked; negatives as in @rtt, counted in
+	 * @nic_loop_after_wire).
+	 */
+	struct hist *rtt_nic;
+	uint64_t nic_loop_after_wire;
 	uint64_t retrans;		/* port retransmission counters, delta */
 	/* lat: signed T_W - T_L summed, and samples, by posting order
 	 * ([0] wire first, [1] loopback first): flow_result_order_bias_ticks(). */
@@ -52,6 +60,8 @@ struct flow_result {
 /* Allocate the histograms; 0 or -ENOMEM. */
 int flow_result_init(struct flow_result *r, size_t size_bytes);
 void flow_result_release(struct flow_result *r);
+/* Allocate @rtt_nic too (after flow_result_init); 0 or -ENOMEM. */
+int flow_result_init_nic(struct flow_result *r);
 /* Add @src into @dst (same size): histograms, counters; the first error
  * wins; the received counts stay valid only if both were (so start a sum
  * of bw results with rx_valid set). */

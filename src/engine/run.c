@@ -125,6 +125,14 @@ int run_common_prepare(struct run_common *c, const struct flow_opts *flow, char 
 
 	c->flow = flow;
 	ret = clock_init(flow->clock, &c->clk, err, errlen);
+	/* --clock hw|both chose no host clock: the TSC where it is invariant,
+	 * else monotonic, saying so (it only times the interval between the
+	 * posts, and with both the host's RTT). */
+	if (ret == -ENOTSUP && flow->rtt_clock != FLOW_RTT_HOST) {
+		ret = clock_init(CLOCK_SRC_MONOTONIC, &c->clk, err, errlen);
+		c->clk.fallback = "the TSC is not invariant: the host's side of --clock hw or both "
+				  "is timed with monotonic";
+	}
 	if (ret)
 		return ret;
 	c->path = client_path(flow);

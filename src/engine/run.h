@@ -122,6 +122,10 @@ struct run_lat {
 	struct flow_result merged[RUN_MAX_SIZES];
 	size_t n_merged;
 	struct criteria crit;
+	/* --clock hw|both: the NIC's completion clock and its timestamps' bits */
+	bool nic;
+	struct clock_cal nic_clk;
+	uint64_t nic_mask;
 };
 
 int run_lat_prepare(struct run_lat *r, const struct run_lat_cfg *cfg, char *err, size_t errlen);

@@ -13,6 +13,8 @@
 #include "base/hist.h"
 #include "base/stop.h"
 #include "engine/client.h"
+#include "engine/figures.h"
+#include "rdma/conn.h"
 #include "engine/run_int.h"
 
 struct run_lat_worker {
@@ -33,6 +35,22 @@ static void run_lat_sample(void *arg, const struct probe_sample *s)
 }
 
 static void run_lat_merge_size(struct run_lat *r, size_t k, bool all_ended);
+
+#define RUN_LAT_RX_MS 1000		/* the server answers a counter request within */
+
+/* The probe's rx_trouble: ask the server over the flow's TCP socket what
+ * its port counted (it answers with each counter + 1; 0: not counted). */
+static int run_lat_rx_trouble(void *arg, struct verbs_rx_trouble *t)
+{
+	struct conn_msg a;
+	int ret = conn_request(*(int *)arg, CONN_MSG_RX, CONN_MSG_RX, &a, RUN_LAT_RX_MS);
+
+	if (ret)
+		return ret;
+	t->rnr_naks_sent = (int64_t)a.v[0] - 1;
+	t->out_of_buffer = (int64_t)a.v[1] - 1;
+	return 0;
+}
 
 /* Worker @w ended size @k: the last of the workers to end it merges it
  * and gives it to on_size. */
@@ -64,14 +82,22 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 		.yield = o->flow->yield,
 		.on_sample = o->on_sample ? run_lat_sample : NULL,
 		.arg = w,
+		/* rdma_cm has no socket to ask on: the counters stay unknown. */
+		.rx_trouble = ctl_cm || ctl_fd < 0 ? NULL : run_lat_rx_trouble,
+		.rx_arg = &ctl_fd,
 	};
 	struct flow_result *res;
 	size_t k;
 	int ret;
 
+	if (run->nic) {
+		cfg.nic_mask = run->nic_mask;
+		cfg.nic_per_host = figures_tick_ratio(&run->nic_clk, &run->c.clk);
+	}
 	for (k = 0; k < run->n_sizes; k++) {
 		res = &w->res[k];
-		if (flow_result_init(res, run->sizes[k]))
+		if (flow_result_init(res, run->sizes[k]) ||
+		    (run->nic && flow_result_init_nic(res)))
 			return errbuf_set(w->base.err, sizeof(w->base.err), -ENOMEM, "out of memory");
 		w->n_res = k + 1;
 		w->size_bytes = run->sizes[k];
@@ -95,8 +121,8 @@ static void *run_lat_worker_main(void *arg)
 	ret = client_pin_worker(f, run->c.dev.ctx, w->base.index, w->base.err, sizeof(w->base.err));
 	w->base.cpu = ret >= 0 ? ret : -1;
 	if (ret >= 0)
-		ret = probe_init(&p, &run->c.dev, run->max_bytes, f->hugepages, &run->c.path,
-				 &w->base.got_huge, w->base.err, sizeof(w->base.err));
+		ret = probe_init(&p, &run->c.dev, run->max_bytes, f->hugepages, run->nic,
+				 &run->c.path, &w->base.got_huge, w->base.err, sizeof(w->base.err));
 	if (ret) {
 		w->base.status = ret;
 		return NULL;
@@ -143,6 +169,9 @@ int run_lat_prepare(struct run_lat *r, const struct run_lat_cfg *cfg, char *err,
 	memset(r, 0, sizeof(*r));
 	r->cfg = cfg;
 	ret = run_common_prepare(&r->c, cfg->flow, err, errlen);
+	r->nic = cfg->flow->rtt_clock != FLOW_RTT_HOST;
+	if (!ret && r->nic)
+		ret = verbs_dev_nic_clock(&r->c.dev, &r->nic_clk, &r->nic_mask, err, errlen);
 	if (!ret)
 		ret = run_lat_pick_sizes(r, err, errlen);
 	if (!ret) {
@@ -164,6 +193,8 @@ static void run_lat_merge_size(struct run_lat *r, size_t k, bool all_ended)
 	uint64_t retrans = 0;
 
 	flow_result_init(&r->merged[k], r->sizes[k]);
+	if (r->nic)
+		flow_result_init_nic(&r->merged[k]);
 	for (i = 0; i < nw; i++) {
 		if (!all_ended && k >= r->w[i].n_res)
 			continue;

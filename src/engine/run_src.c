@@ -149,7 +149,7 @@ static int run_src_connect(struct run_src_worker *w, char *err, size_t errlen)
 		w->load_ok = true;
 		return o->connect(o->arg, NULL, &w->load, err, errlen);
 	}
-	ret = probe_init(&w->probe, o->dev, o->spec->size_bytes, false, o->path, &huge, err,
+	ret = probe_init(&w->probe, o->dev, o->spec->size_bytes, false, false, o->path, &huge, err,
 			 errlen);
 	if (ret)
 		return ret;

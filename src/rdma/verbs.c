@@ -346,6 +346,21 @@ static struct ibv_qp *qp_create_inline(struct verbs_dev *dev, struct ibv_qp_init
 	}
 }
 
+/* A send CQ whose completions carry the NIC's timestamp (q->send_cq_ex). */
+static struct ibv_cq *verbs_cq_stamped(struct verbs_qp *q, int depth,
+				       const struct verbs_qp_opts *o)
+{
+	struct ibv_cq_init_attr_ex a = {
+		.cqe = (uint32_t)depth,
+		.cq_context = o->cq_context,
+		.channel = o->send_chan,
+		.wc_flags = IBV_WC_STANDARD_FLAGS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+	};
+
+	q->send_cq_ex = ibv_create_cq_ex(q->dev->ctx, &a);
+	return q->send_cq_ex ? ibv_cq_ex_to_cq(q->send_cq_ex) : NULL;
+}
+
 int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 		    const struct verbs_qp_opts *o, char *err, size_t errlen)
 {
@@ -365,11 +380,13 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 	q->buf = o->buf;
 	q->buf_bytes = o->buf_bytes;
 	q->psn = (uint32_t)lrand48() & 0xffffff;
-	q->send_cq = ibv_create_cq(dev->ctx, (int)init.cap.max_send_wr, o->cq_context,
+	q->send_cq = o->cq_timestamps ? verbs_cq_stamped(q, (int)init.cap.max_send_wr, o) :
+		     ibv_create_cq(dev->ctx, (int)init.cap.max_send_wr, o->cq_context,
 				   o->send_chan, 0);
 	if (!q->send_cq) {
-		ret = errbuf_set(err, errlen, -errno, "%s: cannot create a CQ: %s",
-				 dev->name, strerror(errno));
+		ret = errbuf_set(err, errlen, -errno, "%s: cannot create a CQ%s: %s", dev->name,
+				 o->cq_timestamps ? " with completion timestamps" : "",
+				 strerror(errno));
 		goto err;
 	}
 	q->recv_cq = ibv_create_cq(dev->ctx, (int)init.cap.max_recv_wr, o->cq_context,

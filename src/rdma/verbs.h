@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
+#include "base/clock.h"
 #include "base/env.h"
 
 #define VERBS_NAME_MAX 64
@@ -85,6 +86,7 @@ double verbs_path_give_up_ns(const struct verbs_path *p);
 struct verbs_qp {
 	struct verbs_dev *dev;
 	struct ibv_cq *send_cq;
+	struct ibv_cq_ex *send_cq_ex;	/* the same CQ, when it carries timestamps */
 	struct ibv_cq *recv_cq;
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;
@@ -106,6 +108,8 @@ struct verbs_qp_opts {
 	bool remote_write;		/* let the peer RDMA WRITE into buf */
 	uint32_t max_inline;		/* inline SENDs up to this, or the most the
 					 * device takes below it (halved until accepted) */
+	bool cq_timestamps;		/* the send CQ stamps completions with the
+					 * NIC's clock (verbs_dev_nic_clock) */
 };
 
 /* Port counters from sysfs, read before and after a run. */
@@ -190,6 +194,16 @@ size_t verbs_dev_max_msg_bytes(const struct verbs_dev *dev);
  */
 int verbs_chan_create(const struct verbs_dev *dev, struct ibv_comp_channel **out, char *err,
 		      size_t errlen);
+
+/*
+ * The NIC's completion clock: its rate (hca_core_clock) in @cal (source
+ * CLOCK_SRC_NIC) and the valid bits of a completion timestamp in @mask.
+ * 0, or -EOPNOTSUPP with a message naming the device and what it lacks
+ * (no hca_core_clock or timestamp mask, as on Soft-RoCE; a clock that
+ * ibv_query_rt_values_ex cannot read).
+ */
+int verbs_dev_nic_clock(struct verbs_dev *dev, struct clock_cal *cal, uint64_t *mask,
+			char *err, size_t errlen);
 
 int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 		    const struct verbs_qp_opts *o, char *err, size_t errlen);

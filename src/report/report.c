@@ -262,9 +262,14 @@ void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool
 		.path = r->c.path, .clk = &r->c.clk, .threads = f->spec.threads,
 		.rdma_cm = f->rdma_cm, .hugepages = f->hugepages && r->c.got_huge,
 		.iterations = r->cfg->iterations, .duration_s = r->cfg->duration_s,
-		.warmup = r->cfg->warmup, .ci = ci,
+		.warmup = r->cfg->warmup, .ci = ci, .rtt_clock = f->rtt_clock,
+		.nic_clk = r->nic ? &r->nic_clk : NULL,
 	};
 }
+
+static const char *const rtt_clock_names[] = {
+	[FLOW_RTT_HOST] = "host", [FLOW_RTT_NIC] = "hw", [FLOW_RTT_BOTH] = "both",
+};
 
 json_t *report_lat_config_json(const struct lat_report_info *in)
 {
@@ -273,6 +278,7 @@ json_t *report_lat_config_json(const struct lat_report_info *in)
 	json_object_set_new(o, "iterations", json_integer((json_int_t)in->iterations));
 	json_object_set_new(o, "duration_s", json_real(in->duration_s));
 	json_object_set_new(o, "warmup", json_integer((json_int_t)in->warmup));
+	json_object_set_new(o, "rtt_clock", json_string(rtt_clock_names[in->rtt_clock]));
 	return o;
 }
 
@@ -284,6 +290,25 @@ json_t *report_clock_json(const struct clock_cal *clk)
 	json_object_set_new(o, "ticks_per_ns", json_real(clk->ticks_per_ns));
 	json_object_set_new(o, "uncertainty_ppm", json_real(clk->uncertainty_ppm));
 	json_object_set_new(o, "method", json_string(clk->method ? clk->method : ""));
+	return o;
+}
+
+/* A counter of the receiver's port, or null where it has none. */
+static json_t *counter_or_null(int64_t v)
+{
+	return v >= 0 ? json_integer((json_int_t)v) : json_null();
+}
+
+/* What the receiver's port counted against the flows (lat, bw): did it keep up? */
+static json_t *receiver_json(const struct flow_result *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "rnr_naks_sent", counter_or_null(r->rx_rnr_naks_sent));
+	json_object_set_new(o, "out_of_buffer", counter_or_null(r->rx_out_of_buffer));
+	json_object_set_new(o, "fell_behind", r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0 ?
+			    json_true() : r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ?
+			    json_null() : json_false());
 	return o;
 }
 
@@ -301,6 +326,7 @@ json_t *report_lat_result_json(const struct flow_result *r, const struct clock_c
 	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
 	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk, false));
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	json_object_set_new(o, "receiver", receiver_json(r));
 	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ticks(r, &bias_ticks) ?
 			    json_real(ns(clk, bias_ticks)) : json_null());
 	return o;
@@ -377,11 +403,48 @@ static json_t *lat_ref_head_json(const struct ref_doc *ref)
 	return o;
 }
 
+/* The NIC's percentile @pct minus the host's, in ns; false when either is not resolved. */
+static bool nic_minus_host_ns(const struct lat_report_info *info, const struct flow_result *r,
+			      double pct, double *d_ns)
+{
+	struct hist_quantile qh, qn;
+
+	hist_quantile(r->rtt, pct, hist_zeros(r->rtt), &qh);
+	hist_quantile(r->rtt_nic, pct, hist_zeros(r->rtt_nic), &qn);
+	if (qh.state != HIST_Q_RESOLVED || qn.state != HIST_Q_RESOLVED)
+		return false;
+	*d_ns = ns(info->nic_clk, (double)qn.value) - ns(info->clk, (double)qh.value);
+	return true;
+}
+
+/* --clock hw|both: "rtt_nic_ns" and "nic_minus_host_ns" {p50, p99} (null: not asked). */
+static void lat_nic_json(json_t *o, const struct lat_report_info *info,
+			 const struct flow_result *r)
+{
+	static const struct { const char *key; double pct; } d[] = { { "p50", 50 }, { "p99", 99 } };
+	json_t *diff;
+	double v;
+	size_t i;
+
+	if (!info->nic_clk || !r->rtt_nic) {
+		json_object_set_new(o, "rtt_nic_ns", json_null());
+		json_object_set_new(o, "nic_minus_host_ns", json_null());
+		return;
+	}
+	json_object_set_new(o, "rtt_nic_ns", report_hist_json(r->rtt_nic, info->nic_clk, true));
+	diff = json_object();
+	for (i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		json_object_set_new(diff, d[i].key, nic_minus_host_ns(info, r, d[i].pct, &v) ?
+				    json_real(v) : json_null());
+	json_object_set_new(o, "nic_minus_host_ns", diff);
+}
+
 json_t *report_lat_size_json(const struct lat_report_info *info, const struct flow_result *r)
 {
 	json_t *o = report_lat_result_json(r, info->clk);
 	const struct ref_size *rs;
 
+	lat_nic_json(o, info, r);
 	if (info->ref) {
 		rs = ref_doc_find(info->ref, r->size_bytes);
 		json_object_set_new(o, "reference", rs ? lat_ref_json(r, rs, info->clk) : json_null());
@@ -397,6 +460,8 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 
 	json_object_set_new(root, "config", report_lat_config_json(info));
 	json_object_set_new(root, "clock", report_clock_json(info->clk));
+	json_object_set_new(root, "nic_clock", info->nic_clk ? report_clock_json(info->nic_clk) :
+			    json_null());
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, report_lat_size_json(info, &res[i]));
 	json_object_set_new(root, "results", arr);
@@ -409,11 +474,12 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 	return root;
 }
 
-enum lat_metric { LAT_RTT, LAT_WIRE, LAT_LOOP };
+enum lat_metric { LAT_RTT, LAT_WIRE, LAT_LOOP, LAT_RTT_NIC };
 
 static const struct hist *lat_hist(const struct flow_result *r, enum lat_metric m)
 {
-	return m == LAT_RTT ? r->rtt : m == LAT_WIRE ? r->wire : r->loop;
+	return m == LAT_RTT ? r->rtt : m == LAT_WIRE ? r->wire : m == LAT_LOOP ? r->loop :
+	       r->rtt_nic;
 }
 
 /* A table cell: the figure in us, or what it is instead of a number. */
@@ -467,7 +533,7 @@ static void lat_table_block(FILE *out, const char *title, const struct flow_resu
 			fprintf(out, ci ? " %21s" : " %10s", f[j].head);
 	fputc('\n', out);
 	for (i = 0; i < n; i++) {
-		unres = m == LAT_RTT ? hist_zeros(res[i].rtt) : 0;
+		unres = m == LAT_RTT || m == LAT_RTT_NIC ? hist_zeros(lat_hist(&res[i], m)) : 0;
 		fprintf(out, "%9zu", res[i].size_bytes);
 		for (j = 0; j < nf; j++) {
 			if (ci && f[j].kind != RF_PCT)
@@ -492,6 +558,11 @@ static void lat_table_notes(FILE *out, const struct flow_result *res, size_t n)
 
 	f = report_hist_fields(&nf);
 	for (i = 0; i < n; i++) {
+		if (res[i].rx_rnr_naks_sent > 0 || res[i].rx_out_of_buffer > 0)
+			fprintf(out, "size %zu: the receiver fell behind (its port: %" PRId64 " RNR NAKs "
+				"sent, %" PRId64 " out-of-buffer drops): its RECVs ran out, so the tail "
+				"is the receiver's (see rperf server --ring), not the fabric's\n",
+				res[i].size_bytes, res[i].rx_rnr_naks_sent, res[i].rx_out_of_buffer);
 		unres = hist_zeros(res[i].rtt);
 		cnt = hist_count(res[i].rtt);
 		if (unres)
@@ -562,6 +633,32 @@ static void lat_table_ref(FILE *out, const struct ref_doc *ref, const struct flo
 		"distributions differ by a shift; -: a side the counts cannot bound)\n");
 }
 
+/* --clock hw|both: the NIC's RTT table, and with both what it differs by. */
+static void lat_table_nic(FILE *out, const struct lat_report_info *info,
+			  const struct flow_result *res, size_t n)
+{
+	double p50, p99;
+	size_t i;
+
+	if (info->rtt_clock == FLOW_RTT_BOTH)
+		fputc('\n', out);
+	lat_table_block(out, "RTT by the NIC's completion timestamps", res, n, LAT_RTT_NIC,
+			info->nic_clk, false);
+	for (i = 0; i < n && info->rtt_clock == FLOW_RTT_BOTH; i++) {
+		if (!res[i].rtt_nic)
+			continue;
+		fprintf(out, "size %zu: NIC minus host, p50 ", res[i].size_bytes);
+		if (nic_minus_host_ns(info, &res[i], 50, &p50))
+			fprintf(out, "%.3f us", report_us(p50));
+		else
+			fprintf(out, "no figure");
+		if (nic_minus_host_ns(info, &res[i], 99, &p99))
+			fprintf(out, ", p99 %.3f us\n", report_us(p99));
+		else
+			fprintf(out, ", p99 no figure\n");
+	}
+}
+
 void report_lat_table(FILE *out, const struct lat_report_info *info,
 		      const struct flow_result *res, size_t n)
 {
@@ -574,7 +671,11 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 		verbs_path_source_name(info->path.tclass_source),
 		info->threads, info->threads == 1 ? "" : "s", clock_source_name(info->clk->source),
 		info->clk->method ? info->clk->method : "");
-	lat_table_block(out, "RTT = T_W - T_L", res, n, LAT_RTT, info->clk, false);
+	if (info->rtt_clock != FLOW_RTT_NIC)
+		lat_table_block(out, "RTT = (T_W - T_PW) - (T_L - T_PL)", res, n, LAT_RTT, info->clk,
+				false);
+	if (info->nic_clk)
+		lat_table_nic(out, info, res, n);
 	lat_table_notes(out, res, n);
 	if (info->ref)
 		lat_table_ref(out, info->ref, res, n, info->clk);
@@ -586,9 +687,9 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 			"samples, -: none at this count)\n", HIST_REL_ERROR * 100);
 	}
 	fputc('\n', out);
-	lat_table_block(out, "wire = T_W - T_P", res, n, LAT_WIRE, info->clk, false);
+	lat_table_block(out, "wire = T_W - T_PW", res, n, LAT_WIRE, info->clk, false);
 	fputc('\n', out);
-	lat_table_block(out, "loopback = T_L - T_P", res, n, LAT_LOOP, info->clk, false);
+	lat_table_block(out, "loopback = T_L - T_PL", res, n, LAT_LOOP, info->clk, false);
 	fprintf(out, "\n%9s %19s %15s %9s\n", "bytes", "loopback_after_wire", "retransmissions",
 		"complete");
 	for (i = 0; i < n; i++)
@@ -598,19 +699,19 @@ void report_lat_table(FILE *out, const struct lat_report_info *info,
 
 void report_lat_csv_header(FILE *out)
 {
-	fprintf(out, "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
-		     "loopback_ns,rtt_ns\n");
+	fprintf(out, "thread,size_bytes,sample,t_pw_ticks,t_l_ticks,t_w_ticks,wire_ns,"
+		     "loopback_ns,rtt_ns,t_pl_ticks\n");
 }
 
 void report_lat_csv_row(FILE *out, unsigned thread, size_t size_bytes, uint64_t warmup,
 			const struct probe_sample *s, const struct clock_cal *clk)
 {
-	double rtt = s->t_w >= s->t_l ? ns(clk, s->t_w - s->t_l) : -ns(clk, s->t_l - s->t_w);
+	double rtt = ns(clk, (double)probe_sample_rtt_ticks(s));
 
 	/* One fprintf per line: stdio locks the stream, lines never mix. */
-	fprintf(out, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.1f,%.1f\n",
-		thread, size_bytes, s->index - warmup, s->t_p, s->t_l, s->t_w,
-		ns(clk, s->t_w - s->t_p), ns(clk, s->t_l - s->t_p), rtt);
+	fprintf(out, "%u,%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.1f,%.1f,%" PRIu64
+		"\n", thread, size_bytes, s->index - warmup, s->t_pw, s->t_l, s->t_w,
+		ns(clk, s->t_w - s->t_pw), ns(clk, s->t_l - s->t_pl), rtt, s->t_pl);
 }
 
 /* Per-SL totals over every flow, closed ones included. */
@@ -841,25 +942,6 @@ json_t *report_bw_interval_json(const struct bw_interval *iv)
 	return o;
 }
 
-/* A counter of the receiver's port, or null where it has none. */
-static json_t *counter_or_null(int64_t v)
-{
-	return v >= 0 ? json_integer((json_int_t)v) : json_null();
-}
-
-/* What the receiver's port counted against the flows: did it keep up? */
-static json_t *bw_receiver_json(const struct flow_result *r)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "rnr_naks_sent", counter_or_null(r->rx_rnr_naks_sent));
-	json_object_set_new(o, "out_of_buffer", counter_or_null(r->rx_out_of_buffer));
-	json_object_set_new(o, "fell_behind", r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0 ?
-			    json_true() : r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ?
-			    json_null() : json_false());
-	return o;
-}
-
 json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
 {
 	double s = figures_s(clk, (double)r->elapsed_ticks);
@@ -870,7 +952,7 @@ json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal
 	json_object_set_new(o, "received", r->rx_valid ? bw_rate_json(r->rx_msgs, r->rx_bytes, s) :
 							  json_null());
 	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
-	json_object_set_new(o, "receiver", bw_receiver_json(r));
+	json_object_set_new(o, "receiver", receiver_json(r));
 	return o;
 }
 

@@ -49,6 +49,8 @@ struct lat_report_info {
 	uint64_t warmup;
 	bool ci;			/* --ci: the table gives each percentile's interval */
 	const struct ref_doc *ref;	/* --reference: what this path adds to it; NULL: none */
+	enum flow_rtt_clock rtt_clock;	/* --clock hw|both: the NIC's RTT too */
+	const struct clock_cal *nic_clk;	/* the NIC's completion clock; NULL: none */
 };
 
 /* What run @r (after run_lat_prepare()) says of itself, for its report;

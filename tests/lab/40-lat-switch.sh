@@ -138,3 +138,23 @@ for s in 64 4096; do
 done
 jq -e '.reference.file | test("direct.json$")' "$WORK/lat.json" >/dev/null || fail "no reference head in the JSON"
 grep -q "^added to the reference '.*direct.json'" "$WORK/lat.out" || { cat "$WORK/lat.out" >&2; fail "the table has no reference block"; }
+
+# The receiver's port counters, asked for over the TCP connection before
+# and after each size: rxe counts RNR NAKs sent (send_rnr_err), not
+# out-of-buffer drops.
+jq -e '[.results[].receiver | (.rnr_naks_sent | type == "number" and . >= 0) and
+	.out_of_buffer == null and (.fell_behind | type == "boolean")] | length == 2 and all' \
+	"$WORK/lat.json" >/dev/null || fail "no receiver counters per size: $(jq -c '[.results[].receiver]' "$WORK/lat.json")"
+echo "receiver's port per size: $(jq -c '[.results[].receiver]' "$WORK/lat.json")"
+
+# --clock hw: Soft-RoCE writes no completion timestamps, so lat refuses,
+# naming the device and what it lacks, before it connects; bw refuses it
+# as a usage error.
+rc=0
+in_vm h1 "$RPERF lat --clock hw -n 10 h2" >"$WORK/hw.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q "rxe0: no completion timestamps (hca_core_clock 0 kHz, completion_timestamp_mask 0)" "$WORK/hw.out" ||
+	{ cat "$WORK/hw.out" >&2; fail "lat --clock hw on rxe exited $rc without naming what rxe0 lacks"; }
+echo "lat --clock hw on rxe0: $(cat "$WORK/hw.out")"
+rc=0
+in_vm h1 "$RPERF bw --clock both h2" >"$WORK/hw-bw.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || { cat "$WORK/hw-bw.out" >&2; fail "bw --clock both exited $rc, want 2"; }

@@ -76,8 +76,10 @@ values() {
 values analyze --format auto opensm smpquery table ets tc dcb
 values analyze -f auto opensm smpquery table ets tc dcb
 values analyze --model ib-packet ib-fluid dtable ets
-values lat --clock tsc monotonic
-values bw --clock tsc monotonic
+values lat --clock tsc monotonic hw both
+# bw shares the flow options' --clock: it offers hw and both and refuses
+# them as lat's (a usage error, not an unknown word).
+values bw --clock tsc monotonic hw both
 values mesh --clock tsc monotonic
 values mesh --topology-format ibnetdiscover lldp file
 values mesh --launch ssh srun

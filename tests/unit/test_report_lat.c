@@ -101,6 +101,60 @@ static void test_lat_json_shape(void **state)
 	flow_result_release(&r);
 }
 
+/*
+ * --clock both: 100 host RTTs of 1000 ticks (500 ns at 2 GHz) and 100 NIC
+ * RTTs of 240 ticks of a 500 MHz clock (480 ns): the document has the
+ * NIC's clock, its RTT in ns and NIC minus host (-20 ns at p50; p99 is
+ * too few samples at 100, so no figure); the table has
+ * both blocks and the difference; the receiver fell behind and says so.
+ */
+static void test_lat_nic_clock_both(void **state)
+{
+	static const struct clock_cal nic = { .source = CLOCK_SRC_NIC, .ticks_per_ns = 0.5,
+					      .method = "hca_core_clock" };
+	struct lat_report_info in = info;
+	struct flow_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	json_t *doc, *res;
+	FILE *f;
+	int i;
+
+	(void)state;
+	in.rtt_clock = FLOW_RTT_BOTH;
+	in.nic_clk = &nic;
+	assert_int_equal(flow_result_init(&r, 64), 0);
+	assert_int_equal(flow_result_init_nic(&r), 0);
+	for (i = 0; i < 100; i++) {
+		hist_record(r.rtt, 1000);
+		hist_record(r.rtt_nic, 240);
+	}
+	r.samples = 100;
+	r.rx_rnr_naks_sent = 3;
+	doc = report_lat_json(&in, &r, 1, NULL);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "nic_clock"),
+							      "source")), "nic");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "config"),
+							      "rtt_clock")), "both");
+	res = json_array_get(json_object_get(doc, "results"), 0);
+	assert_near(json_real_value(json_object_get(json_object_get(res, "rtt_nic_ns"), "p50")),
+		    480, 0.5);
+	assert_near(json_real_value(json_object_get(json_object_get(res, "nic_minus_host_ns"),
+						    "p50")), -20, 0.5);
+	assert_true(json_is_true(json_object_get(json_object_get(res, "receiver"), "fell_behind")));
+	json_decref(doc);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_lat_table(f, &in, &r, 1);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "RTT = (T_W - T_PW) - (T_L - T_PL), us"));
+	assert_non_null(strstr(buf, "RTT by the NIC's completion timestamps, us"));
+	assert_non_null(strstr(buf, "size 64: NIC minus host, p50 -0.020 us, p99 no figure"));
+	assert_non_null(strstr(buf, "size 64: the receiver fell behind (its port: 3 RNR NAKs"));
+	free(buf);
+	flow_result_release(&r);
+}
+
 /* 1000 RTTs, 600 of them unresolved (0), the rest 1..400 us at 2 GHz. */
 static void fill_unresolved(struct flow_result *r)
 {
@@ -485,13 +539,15 @@ static void test_json_check(void **state)
 
 /*
  * lat --csv: the header, then one row per sample numbered from the end of
- * the warmup, ticks as they are and intervals in ns at 0.1 ns; a loopback
- * completing after the wire gives a negative RTT.
+ * the warmup, ticks as they are and intervals in ns at 0.1 ns, each SEND's
+ * from its own post; a loopback completing after the wire gives a negative RTT.
  */
 static void test_lat_csv_shape(void **state)
 {
-	const struct probe_sample early = { .index = 5, .t_p = 1000, .t_l = 1400, .t_w = 3401 };
-	const struct probe_sample late = { .index = 6, .t_p = 1000, .t_l = 3400, .t_w = 1400 };
+	const struct probe_sample early = { .index = 5, .t_p = 1000, .t_pw = 1000, .t_pl = 1040,
+					    .t_l = 1440, .t_w = 3401 };
+	const struct probe_sample late = { .index = 6, .t_p = 1000, .t_pw = 1060, .t_pl = 1000,
+					   .t_l = 3400, .t_w = 1460 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -504,10 +560,10 @@ static void test_lat_csv_shape(void **state)
 	report_lat_csv_row(f, 3, 4096, 1, &late, &clk_2ghz);
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(buf,
-			    "thread,size_bytes,sample,t_p_ticks,t_l_ticks,t_w_ticks,wire_ns,"
-			    "loopback_ns,rtt_ns\n"
-			    "0,64,4,1000,1400,3401,1200.5,200.0,1000.5\n"
-			    "3,4096,5,1000,3400,1400,200.0,1200.0,-1000.0\n");
+			    "thread,size_bytes,sample,t_pw_ticks,t_l_ticks,t_w_ticks,wire_ns,"
+			    "loopback_ns,rtt_ns,t_pl_ticks\n"
+			    "0,64,4,1000,1440,3401,1200.5,200.0,1000.5,1040\n"
+			    "3,4096,5,1060,3400,1460,200.0,1200.0,-1000.0,1000\n");
 	free(buf);
 }
 
@@ -619,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_lat_json_shape),
 		cmocka_unit_test(test_lat_json_partial),
 		cmocka_unit_test(test_lat_unresolved_json),
+		cmocka_unit_test(test_lat_nic_clock_both),
 		cmocka_unit_test(test_lat_unresolved_table),
 		cmocka_unit_test(test_lat_criterion_unresolved),
 		cmocka_unit_test(test_hist_fields_match_schema),
