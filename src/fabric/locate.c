@@ -648,8 +648,8 @@ static void result_fill(const struct topo *t, const struct design *d, const stru
 			const struct fit *f, const double *bound, bool signed_fit,
 			struct locate_result *out)
 {
-	double mean_var = 0;
-	size_t i;
+	double mean_var = 0, rss = 0;
+	size_t i, m = 0;
 
 	out->n_hops = t->n_links;
 	for (size_t l = 0; l < t->n_links; l++)
@@ -659,12 +659,18 @@ static void result_fill(const struct topo *t, const struct design *d, const stru
 	out->n_ecmp = d->n_ecmp;
 	out->ecmp = d->n_ecmp > 0;
 	for (i = 0; i < d->m; i++) {
-		out->n_ecmp_undecided += d->pp[i].cf < 0 || d->pp[i].cb < 0;
-		mean_var += d->var[i] / (double)d->m;
+		if (d->pp[i].cf < 0 || d->pp[i].cb < 0) {
+			out->n_ecmp_undecided++;
+			continue;	/* the mean of its paths: no figure to fit */
+		}
+		rss += pow(d->y[i] - row_pred(d, g, f->x, i), 2);
+		mean_var += d->var[i];
+		m++;
 	}
 	out->residual_rms_ns = sqrt(f->rss / (double)d->m);
-	out->interval_sd_ns = sqrt(mean_var);
-	out->misfit = d->m > f->rank && sqrt(f->rss / (double)(d->m - f->rank)) >
+	out->interval_sd_ns = m ? sqrt(mean_var / (double)m) : NAN;
+	/* judged over the pairs whose path is known or chosen */
+	out->misfit = m > f->rank && sqrt(rss / (double)(m - f->rank)) >
 		      LOCATE_MISFIT * out->interval_sd_ns + LOCATE_MISFIT_MIN_NS;
 }
 

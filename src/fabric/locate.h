@@ -43,7 +43,8 @@
  * rank)), is more than 5 times the intervals' (the mean observation
  * variance's root), the routes do not fit the measurements: no hop is
  * named, and the verdict says so (a wrong path puts a slow link's delay
- * on healthy links).
+ * on healthy links). Judged over the m pairs whose path is known or
+ * chosen: an undecided pair's mean is no path it took.
  *
  * What is named (locate_name.c). Host links (a host at one end) and
  * fabric links (switches at both ends) are judged each against their
@@ -56,10 +57,13 @@
  * fitted by least squares of either sign), a hop is slow when its
  * interval lies above min_excess_ns (the floor) and its change is above
  * the median + k MAD of its kind's changes. A group of hops crossed by
- * the same pairs whose sum is known is slow by the same rules, its sum
- * against as many times the median, the spread times the root of its
- * size. A switch two or more of whose links are identifiable, all of
- * them slow, is named instead of its links.
+ * the same pairs whose sum is known is slow by the same rules: its sum
+ * against the median and MAD of the sums of the groups of its kind and
+ * size when there are 3 or more (the uplinks of each leaf, when the
+ * pairs' paths among them are not known), else against as many times
+ * the hops' median, the spread times the root of its size. A switch two
+ * or more of whose links are identifiable, all of them slow, is named
+ * instead of its links.
  */
 #ifndef RPERF_FABRIC_LOCATE_H
 #define RPERF_FABRIC_LOCATE_H

@@ -180,48 +180,112 @@ static int name_switches(const struct topo *t, struct locate_result *r, bool *co
 	return 0;
 }
 
-/* The slow groups: hops crossed by the same pairs, whose sum is known. */
-static int name_groups(const struct topo *t, struct locate_result *r, const struct spread *sp,
-		       const struct locate_opts *o)
+/* The groups of two or more hops crossed by the same pairs whose sum is
+ * known: each by its first hop, its size and kind. */
+struct group_set {
+	size_t n, *first, *size;
+	int *kind;
+};
+
+static int groups_of(const struct topo *t, const struct locate_result *r, struct group_set *gs)
 {
-	char rule[160];
-	double thr, floor_ns;
-	int used;
+	gs->n = 0;
+	gs->first = malloc((r->n_hops + 1) * sizeof(*gs->first));
+	gs->size = malloc((r->n_hops + 1) * sizeof(*gs->size));
+	gs->kind = malloc((r->n_hops + 1) * sizeof(*gs->kind));
+	if (!gs->first || !gs->size || !gs->kind)
+		return -ENOMEM;
+	for (size_t i = 0, j; i < r->n_hops; i++) {
+		size_t size = 0, fabric = 0;
 
-	for (size_t i = 0; i < r->n_hops; i++) {
-		const struct locate_hop *h = &r->hops[i];
-		size_t size = 0, j, at, fabric = 0;
-		struct locate_finding *f;
-
-		if (h->identifiable || !isfinite(h->group_est_ns))
+		if (r->hops[i].identifiable || !isfinite(r->hops[i].group_est_ns))
 			continue;
 		for (j = 0; j < r->n_hops; j++)
-			if (r->hops[j].group == h->group) {
+			if (r->hops[j].group == r->hops[i].group) {
 				if (j < i)
 					break;	/* the group's first hop speaks for it */
 				size++;
 				fabric += link_fabric(t, r->hops[j].link);
 			}
-		if (j < r->n_hops || size < 2 ||
-		    !rule_of(sp, fabric == size ? KIND_FABRIC : fabric ? KIND_ALL : KIND_HOST, size,
-			     o, &used, &thr, &floor_ns) ||
-		    !(h->group_est_ns > thr) || !(h->group_ci_low_ns > floor_ns))
+		if (j < r->n_hops || size < 2)
 			continue;
-		if (!(f = finding_add(r, LOCATE_GROUP, t->links[h->link].name)))
-			return -ENOMEM;
+		gs->first[gs->n] = i;
+		gs->size[gs->n] = size;
+		gs->kind[gs->n++] = fabric == size ? KIND_FABRIC : fabric ? KIND_ALL : KIND_HOST;
+	}
+	return 0;
+}
+
+/* Group @g's threshold and floor against its peers (the groups of its
+ * kind and size), with the rule's words; false when it has too few. */
+static bool peer_rule(const struct locate_result *r, const struct group_set *gs, size_t g,
+		      const struct locate_opts *o, double *v, double *thr, double *floor_ns,
+		      char *rule, size_t len)
+{
+	struct spread sp = { 0 };
+
+	for (size_t h = 0; h < gs->n; h++)
+		if (gs->size[h] == gs->size[g] && gs->kind[h] == gs->kind[g])
+			v[sp.n++] = r->hops[gs->first[h]].group_est_ns;
+	if (sp.n < 3)
+		return false;
+	sp.med = median(v, sp.n);
+	for (size_t h = 0; h < sp.n; h++)
+		v[h] = fabs(v[h] - sp.med);
+	sp.mad = median(v, sp.n);
+	*thr = sp.med + o->k_mad * NAME_MAD_SIGMA * sp.mad;
+	*floor_ns = o->excess ? o->min_excess_ns : sp.med;
+	snprintf(rule, len, "the median %.0f ns + %g x 1.4826 MAD (%.0f ns) of the sums of %zu "
+		 "groups of %zu %s%shops", sp.med, o->k_mad, sp.mad, sp.n, gs->size[g],
+		 kind_name[gs->kind[g]], *kind_name[gs->kind[g]] ? " " : "");
+	return true;
+}
+
+/* The slow groups: hops crossed by the same pairs, whose sum is known. */
+static int name_groups(const struct topo *t, struct locate_result *r, const struct spread *sp,
+		       const struct locate_opts *o)
+{
+	struct group_set gs;
+	double *v = malloc((r->n_hops + 1) * sizeof(*v)), thr, floor_ns;
+	char rule[200], each[200];
+	int used, rc = v ? groups_of(t, r, &gs) : -ENOMEM;
+
+	for (size_t g = 0; !rc && g < gs.n; g++) {
+		const struct locate_hop *h = &r->hops[gs.first[g]];
+		struct locate_finding *f;
+		size_t at, j;
+
+		if (!peer_rule(r, &gs, g, o, v, &thr, &floor_ns, rule, sizeof(rule))) {
+			if (!rule_of(sp, gs.kind[g], gs.size[g], o, &used, &thr, &floor_ns))
+				continue;
+			rule_text(each, sizeof(each), sp, used, o);
+			snprintf(rule, sizeof(rule), "%zu x %s", gs.size[g], each);
+		} else if (o->excess) {
+			snprintf(rule + strlen(rule), sizeof(rule) - strlen(rule), "; the floor %.0f ns",
+				 o->min_excess_ns);
+		}
+		if (!(h->group_est_ns > thr) || !(h->group_ci_low_ns > floor_ns))
+			continue;
+		if (!(f = finding_add(r, LOCATE_GROUP, t->links[h->link].name))) {
+			rc = -ENOMEM;
+			break;
+		}
 		f->est_ns = h->group_est_ns;
 		f->ci_low_ns = h->group_ci_low_ns;
 		f->ci_high_ns = h->group_ci_high_ns;
-		rule_text(rule, sizeof(rule), sp, used, o);
 		at = (size_t)snprintf(f->why, sizeof(f->why), "%zu hops crossed by the same pairs, "
-				      "their sum %.0f ns [%.0f, %.0f] above %zu x %s; one or more of:",
-				      size, f->est_ns, f->ci_low_ns, f->ci_high_ns, size, rule);
-		for (j = i; j < r->n_hops && at < sizeof(f->why); j++)
+				      "their sum %.0f ns [%.0f, %.0f] above %s; one or more of:",
+				      gs.size[g], f->est_ns, f->ci_low_ns, f->ci_high_ns, rule);
+		for (j = gs.first[g]; j < r->n_hops && at < sizeof(f->why); j++)
 			if (r->hops[j].group == h->group)
 				at += (size_t)snprintf(f->why + at, sizeof(f->why) - at, " '%s'",
 						       t->links[r->hops[j].link].name);
 	}
-	return 0;
+	free(v);
+	free(gs.first);
+	free(gs.size);
+	free(gs.kind);
+	return rc;
 }
 
 /* The verdict that the routes do not fit: the only finding. */
