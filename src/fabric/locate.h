@@ -50,8 +50,8 @@
  * fabric links (switches at both ends) are judged each against their
  * own kind: without a reference (absolute figures), an identifiable hop
  * is slow when its estimate exceeds the median of the identifiable hops
- * of its kind by more than k robust deviations (1.4826 * MAD) and its
- * interval lies above that median (a kind of fewer than 3 identifiable
+ * of its kind by more than k robust deviations (1.4826 * MAD) and 5 % of
+ * the median, and its interval lies above that median (a kind of fewer than 3 identifiable
  * hops is judged against all of them; fewer than 3 in all names none).
  * With a reference (figures are the signed change since an earlier run,
  * fitted by least squares of either sign), a hop is slow when its

@@ -14,6 +14,9 @@
 #include "fabric/locate.h"
 
 #define NAME_MAD_SIGMA 1.4826	/* MAD to standard deviation, normal data */
+/* Without a reference, never closer to the median than this share of it:
+ * a spread tighter than the method's resolution names no one. */
+#define NAME_MIN_EXCESS 0.05
 
 enum { KIND_HOST, KIND_FABRIC, KIND_ALL, N_KINDS };
 static const char *const kind_name[N_KINDS] = { "host", "fabric", "" };
@@ -84,7 +87,8 @@ static bool rule_of(const struct spread *sp, int kind, size_t size, const struct
 	if (sp[*used].n < 3 && !o->excess)
 		return false;	/* too few hops for a median and a spread */
 	*thr = sp[*used].n >= 3 ? (double)size * sp[*used].med +
-	       o->k_mad * NAME_MAD_SIGMA * sp[*used].mad * sqrt((double)size) : -INFINITY;
+	       fmax(o->k_mad * NAME_MAD_SIGMA * sp[*used].mad * sqrt((double)size),
+		    o->excess ? 0 : NAME_MIN_EXCESS * (double)size * sp[*used].med) : -INFINITY;
 	*floor_ns = o->excess ? o->min_excess_ns : (double)size * sp[*used].med;
 	return true;
 }
@@ -97,8 +101,8 @@ static void rule_text(char *buf, size_t len, const struct spread *sp, int used,
 
 	if (o->excess)
 		snprintf(fl, sizeof(fl), "; the floor %.0f ns", o->min_excess_ns);
-	snprintf(buf, len, "the median %.0f ns + %g x 1.4826 MAD (%.0f ns) of %zu identifiable "
-		 "%s%shops%s", sp[used].med, o->k_mad, sp[used].mad, sp[used].n, kind_name[used],
+	snprintf(buf, len, "the median %.0f ns + %g x 1.4826 MAD (%.0f ns, 5 %% at least) of %zu "
+		 "identifiable %s%shops%s", sp[used].med, o->k_mad, sp[used].mad, sp[used].n, kind_name[used],
 		 *kind_name[used] ? " " : "", fl);
 }
 
@@ -233,7 +237,8 @@ static bool peer_rule(const struct locate_result *r, const struct group_set *gs,
 	for (size_t h = 0; h < sp.n; h++)
 		v[h] = fabs(v[h] - sp.med);
 	sp.mad = median(v, sp.n);
-	*thr = sp.med + o->k_mad * NAME_MAD_SIGMA * sp.mad;
+	*thr = sp.med + fmax(o->k_mad * NAME_MAD_SIGMA * sp.mad,
+			     o->excess ? 0 : NAME_MIN_EXCESS * sp.med);
 	*floor_ns = o->excess ? o->min_excess_ns : sp.med;
 	snprintf(rule, len, "the median %.0f ns + %g x 1.4826 MAD (%.0f ns) of the sums of %zu "
 		 "groups of %zu %s%shops", sp.med, o->k_mad, sp.mad, sp.n, gs->size[g],
@@ -245,9 +250,9 @@ static bool peer_rule(const struct locate_result *r, const struct group_set *gs,
 static int name_groups(const struct topo *t, struct locate_result *r, const struct spread *sp,
 		       const struct locate_opts *o)
 {
-	struct group_set gs;
+	struct group_set gs = { 0 };
 	double *v = malloc((r->n_hops + 1) * sizeof(*v)), thr, floor_ns;
-	char rule[200], each[200];
+	char rule[300], each[200];
 	int used, rc = v ? groups_of(t, r, &gs) : -ENOMEM;
 
 	for (size_t g = 0; !rc && g < gs.n; g++) {
