@@ -4,7 +4,8 @@
  * once, no host twice in a step, N - 1 rounds for an even N), the
  * outlier rule on made-up matrices, the OpenMetrics text, the hops
  * located over a topology. With --openmetrics, prints a made-up mesh's
- * OpenMetrics text instead (for promtool), with --located the JSON of a
+ * OpenMetrics text instead (for promtool), with --located-om that of a
+ * located mesh of two traffic classes on one SL, with --located the JSON of a
  * mesh over two switches with its hops (for the schema), its table on
  * stderr (tests/unit/mesh-cli.sh).
  */
@@ -211,8 +212,8 @@ static void test_outlier_class(void **state)
  * text carry the hops. With a reference of the same figures less 20 us
  * across, the excess puts the trunk at 20 us again and the host links at 0.
  */
-static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *topo,
-			 struct mesh_ref *refs)
+static void two_switches_cls(struct mesh_run *m, struct mesh_opts *o, struct topo *topo,
+			     struct mesh_ref *refs, size_t n_cls)
 {
 	static const char fabric[] = "h1 sw1:p1\nh2 sw1:p2\nh3 sw2:p1\nh4 sw2:p2\n"
 				     "sw1:p3 sw2:p3\n";
@@ -222,7 +223,9 @@ static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *t
 
 	memset(topo, 0, sizeof(*topo));
 	assert_int_equal(topo_parse(topo, "fabric", fabric, "file", NULL, err, sizeof(err)), 0);
-	made_up(m, o, 4, 1);
+	made_up(m, o, 4, n_cls);
+	if (n_cls == 2)		/* two traffic classes on one SL */
+		o->classes[1] = (struct mesh_class){ .sl = 0, .tclass = 96 };
 	o->topo = topo;
 	for (i = 0; i < m->n_pairs; i++) {
 		across = (m->pairs[i].src < 2) != (m->pairs[i].dst < 2);
@@ -235,6 +238,12 @@ static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *t
 	}
 	assert_int_equal(mesh_outliers(m), 0);
 	assert_int_equal(mesh_locate(m), 0);
+}
+
+static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *topo,
+			 struct mesh_ref *refs)
+{
+	two_switches_cls(m, o, topo, refs, 1);
 }
 
 static void test_locate(void **state)
@@ -273,7 +282,8 @@ static void test_locate(void **state)
 	f = open_memstream(&text, &len);
 	assert_int_equal(report_mesh_openmetrics(f, &m), 0);
 	fclose(f);
-	assert_non_null(strstr(text, "rperf_mesh_hop_slow{link=\"sw1:p3 - sw2:p3\",sl=\"0\"} 1\n"));
+	assert_non_null(strstr(text, "rperf_mesh_hop_slow{link=\"sw1:p3 - sw2:p3\",sl=\"0\","
+			       "tclass=\"0\"} 1\n"));
 	free(text);
 	/* The excess over a reference at 10 us everywhere. */
 	o.refs = refs;
@@ -397,6 +407,15 @@ int main(int argc, char **argv)
 		om_mesh(&m, &o);
 		report_mesh_openmetrics(stdout, &m);
 		mesh_free(&m);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--located-om")) {
+		struct mesh_ref refs2[24];
+
+		two_switches_cls(&m, &o, &topo, refs2, 2);
+		report_mesh_openmetrics(stdout, &m);
+		mesh_free(&m);
+		topo_free(&topo);
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--located")) {
