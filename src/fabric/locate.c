@@ -97,6 +97,11 @@ static int routes_get(struct routes *r, int src, int dst, int **links, size_t *n
 	}
 	rc = topo_bfs_paths(r->t, r->dist[src], src, dst, *links, LOCATE_ROUTE_MAX,
 			    LOCATE_ECMP_MAX, np, len);
+	if (!rc && *np * *len < LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX) {
+		int *fit = realloc(*links, (*np * *len + 1) * sizeof(**links));
+
+		*links = fit ? fit : *links;	/* keep only what the paths hold */
+	}
 	if (rc == -ENOENT || rc == -ENOSPC)
 		return errbuf_set(err, errlen, -ENOENT, "locate: no route of at most %d links "
 				  "from '%s' to '%s'", LOCATE_ROUTE_MAX, r->t->nodes[src].name,
