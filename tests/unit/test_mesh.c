@@ -300,6 +300,38 @@ static void test_locate(void **state)
 	topo_free(&topo);
 }
 
+/* Hosts of two CAs (an InfiniBand fat tree's h1 mlx5_0 and h1 mlx5_1):
+ * with -d the mesh's HOST is its rail on that device; without, "h1" is
+ * ambiguous and the class says so. */
+static void test_multi_rail(void **state)
+{
+	const char *files[] = { TEST_DATA "/ib/fat-tree.ibnetdiscover.txt" };
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct topo topo = { 0 };
+	struct mesh_opts o;
+	struct mesh_run m;
+	char err[256];
+
+	(void)state;
+	assert_non_null(sc);
+	assert_int_equal(topo_read(&topo, files, 1, NULL, err, sizeof(err)), 0);
+	made_up(&m, &o, 4, 1);
+	o.topo = &topo;
+	o.base = sc;
+	assert_int_equal(mesh_outliers(&m), 0);
+	assert_int_equal(mesh_locate(&m), 0);
+	assert_false(m.loc[0].ok);
+	assert_non_null(strstr(m.loc[0].error, "host 'h1' is not in the topology as one node: it "
+				"has several devices"));
+	snprintf(sc->device, sizeof(sc->device), "mlx5_1");
+	assert_int_equal(mesh_locate(&m), 0);
+	assert_true(m.loc[0].ok);
+	assert_int_equal(m.loc[0].res.n_used, 12);
+	mesh_free(&m);
+	topo_free(&topo);
+	free(sc);
+}
+
 /* The made-up mesh behind the OpenMetrics test: an unresolved pair, an empty one. */
 static void om_mesh(struct mesh_run *m, struct mesh_opts *o)
 {
@@ -395,6 +427,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_pair_fields_match_schema),
 		cmocka_unit_test(test_locate),
+		cmocka_unit_test(test_multi_rail),
 	};
 	struct mesh_report_info info = { .source = "--hosts" };
 	struct mesh_ref refs[12];
