@@ -101,9 +101,9 @@ static void rule_text(char *buf, size_t len, const struct spread *sp, int used,
 
 	if (o->excess)
 		snprintf(fl, sizeof(fl), "; the floor %.0f ns", o->min_excess_ns);
-	snprintf(buf, len, "the median %.0f ns + %g x 1.4826 MAD (%.0f ns, 5 %% at least) of %zu "
-		 "identifiable %s%shops%s", sp[used].med, o->k_mad, sp[used].mad, sp[used].n, kind_name[used],
-		 *kind_name[used] ? " " : "", fl);
+	snprintf(buf, len, "the median %.0f ns + %g x 1.4826 MAD (%.0f ns%s) of %zu identifiable "
+		 "%s%shops%s", sp[used].med, o->k_mad, sp[used].mad, o->excess ? "" :
+		 ", 5 % at least", sp[used].n, kind_name[used], *kind_name[used] ? " " : "", fl);
 }
 
 /* The slow hops, one by one. */
