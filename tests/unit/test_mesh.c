@@ -154,6 +154,41 @@ static void test_outlier_host(void **state)
 }
 
 /*
+ * The host rule judges only pairs with an interval: h5's two pairs with
+ * h1 slow, its six others with 480 unresolved samples of 1000 (a p50,
+ * but the low end of its interval among the unresolved, so never an
+ * outlier): two of its two judged pairs, a host outlier (counting the
+ * six, two of eight would name no one).
+ */
+static void test_outlier_host_judged(void **state)
+{
+	struct mesh_opts o;
+	struct mesh_run m;
+	size_t i;
+
+	(void)state;
+	made_up(&m, &o, 5, 1);
+	for (i = 0; i < m.n_pairs; i++) {
+		struct mesh_pair *p = &m.pairs[i];
+
+		if (p->src != 4 && p->dst != 4)
+			continue;
+		hist_free(p->rtt_ns);
+		p->rtt_ns = p->src == 0 || p->dst == 0 ? rtts(20000, 2000, 0) :
+			    rtts(10000, 520, 480);
+	}
+	assert_int_equal(mesh_outliers(&m), 0);
+	assert_int_equal(count_kind(&m, MESH_OUT_PAIR), 2);
+	assert_int_equal(count_kind(&m, MESH_OUT_HOST), 1);
+	for (i = 0; i < m.n_outliers; i++)
+		if (m.outliers[i].kind == MESH_OUT_HOST) {
+			assert_string_equal(m.outliers[i].name, "h5");
+			assert_non_null(strstr(m.outliers[i].why, "2 of its 2 pairs"));
+		}
+	mesh_free(&m);
+}
+
+/*
  * Within the floor: a pair 3 % above a spread of nothing is not named
  * (5 % of the median); 8 % above is. A pair whose p50 is unresolved is
  * not judged, and an empty one neither.
@@ -422,6 +457,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_outlier_host),
+		cmocka_unit_test(test_outlier_host_judged),
 		cmocka_unit_test(test_outlier_floor),
 		cmocka_unit_test(test_outlier_class),
 		cmocka_unit_test(test_openmetrics),
