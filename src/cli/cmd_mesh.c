@@ -48,6 +48,8 @@ struct mesh_cli {
 	size_t n_topo;
 	const char *topo_format;
 	const char *reference;
+	const char *routes, *replay;	/* --routes, --replay */
+	double min_change_s;		/* --min-change; NAN: from the reference */
 };
 
 /* One SL or traffic class of a list, into the int array @dst. */
@@ -167,6 +169,13 @@ static const struct opts_entry mesh_opts_table[] = {
 		     "each file's content)", struct mesh_cli, topo_format, mesh_opt_topo_format),
 	OPT_STRING(0, "reference", "FILE", "an earlier rperf mesh --json: pairs and hops as\n"
 		   "the excess over it", struct mesh_cli, reference),
+	OPT_VALUE(OPTS_SECONDS, 0, "min-change", "TIME", "with --reference: the change a hop\n"
+		  "must pass (default: from the reference's spread)", struct mesh_cli,
+		  min_change_s, 0, 3600ull * 1000000000ull),
+	OPT_STRING(0, "routes", "FILE", "the pairs' real paths: a routes file, or\n"
+		   "dump_lfts output (InfiniBand forwarding tables)", struct mesh_cli, routes),
+	OPT_STRING(0, "replay", "FILE", "no agents: locate the hops again from a saved\n"
+		   "rperf mesh --json (with --topology)", struct mesh_cli, replay),
 	OPT_GROUP("Outputs"),
 	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)", struct mesh_cli,
 		   json_path),
@@ -212,10 +221,20 @@ static int mesh_opts_parse(int argc, char **argv, struct mesh_cli *o, char *err,
 	int n, ret;
 
 	*o = (struct mesh_cli){ .duration_s = 1, .warmup_s = 0.2, .size_bytes = 64, .mad_k = 3,
-				.gid_index = -1, .conv = { .timeout_s = 10, .agent_cmd = "rperf" } };
+				.gid_index = -1, .min_change_s = NAN,
+				.conv = { .timeout_s = 10, .agent_cmd = "rperf" } };
 	ret = opts_parse(mesh_opts_table, o, argc, argv, &o->operand, 1, &n, err, errlen);
 	if (ret)
 		return ret;
+	if ((o->routes || o->replay) && !o->n_topo)
+		return errbuf_set(err, errlen, -EINVAL, "--%s goes with --topology",
+				  o->routes ? "routes" : "replay");
+	if (o->replay && (n || o->hosts || o->csv_path || o->om_path || o->plot_prefix ||
+			  o->stream_path || o->interval_s))
+		return errbuf_set(err, errlen, -EINVAL, "--replay takes no scenario nor hosts, and "
+				  "writes the table and --json only");
+	if (o->replay)
+		return 0;
 	if (n > 1 || (n == 1) == (o->hosts != NULL))
 		return errbuf_set(err, errlen, -EINVAL, "a scenario or --hosts, one of them");
 	if (o->n_sls && o->n_tclasses && o->n_sls != o->n_tclasses)
@@ -225,7 +244,7 @@ static int mesh_opts_parse(int argc, char **argv, struct mesh_cli *o, char *err,
 				  "--launch needs --token-file: the agents listen beyond the loopback");
 	if (o->count && !o->interval_s)
 		return errbuf_set(err, errlen, -EINVAL, "--count goes with --interval");
-	if ((o->topo_format || o->reference) && !o->n_topo)
+	if ((o->topo_format || o->reference || o->routes) && !o->n_topo)
 		return errbuf_set(err, errlen, -EINVAL, "--%s goes with --topology",
 				  o->reference ? "reference" : "topology-format");
 	return 0;
@@ -362,9 +381,9 @@ static int mesh_read_reference(const char *path, struct mesh_ref **refs, size_t 
 	return 0;
 }
 
-/* --topology and --reference into @topo, @refs and @mo. */
-static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct mesh_ref **refs,
-		       struct mesh_opts *mo, char *err, size_t errlen)
+/* --topology, --routes and --reference into @topo, @paths, @refs and @mo. */
+static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct topo_paths *paths,
+		       struct mesh_ref **refs, struct mesh_opts *mo, char *err, size_t errlen)
 {
 	int ret;
 
@@ -374,6 +393,13 @@ static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct mesh_
 	if (ret)
 		return ret == -ENOMEM ? ret : -EINVAL;
 	mo->topo = topo;
+	mo->min_change_ns = o->min_change_s * 1e9;
+	if (o->routes) {
+		ret = topo_paths_read(paths, topo, o->routes, err, errlen);
+		if (ret)
+			return ret == -ENOMEM ? ret : -EINVAL;
+		mo->paths = paths;
+	}
 	if (o->reference) {
 		ret = mesh_read_reference(o->reference, refs, &mo->n_refs, err, errlen);
 		mo->refs = *refs;
@@ -453,6 +479,38 @@ static void mesh_wait(uint64_t until_ns)
 		nanosleep(&ts, NULL);
 }
 
+/* --replay: the saved mesh located again over the topology; its outputs. */
+static int mesh_replay(const struct mesh_cli *o)
+{
+	struct mesh_report_info info = { .source = o->replay, .reference = o->reference };
+	struct topo_paths paths = { 0 };
+	struct mesh_ref *refs = NULL;
+	struct mesh_replay r;
+	struct topo topo = { 0 };
+	char err[512];
+	json_t *doc;
+	int ret = mesh_replay_load(&r, o->replay, err, sizeof(err));
+
+	if (!ret)
+		ret = mesh_fabric(o, &topo, &paths, &refs, &r.o, err, sizeof(err));
+	if (!ret && mesh_locate(&r.m))
+		ret = errbuf_set(err, sizeof(err), -ENOMEM, "out of memory");
+	if (!ret && !(o->json_path && !strcmp(o->json_path, "-")))
+		report_mesh_replay_table(stdout, &info, &r.m);
+	if (!ret && o->json_path) {
+		doc = report_mesh_replay_json(r.doc, &info, &r.m);
+		ret = jsonfile_write(doc, o->json_path, err, sizeof(err)) ? -EIO : 0;
+		json_decref(doc);
+	}
+	if (ret)
+		log_error("%s", err);
+	mesh_replay_free(&r);
+	topo_paths_free(&paths);
+	topo_free(&topo);
+	free(refs);
+	return !ret ? RPERF_EXIT_OK : ret == -EINVAL ? RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE;
+}
+
 /* Every pass: once, or every --interval until --count or a stop. */
 static int mesh_passes(struct mesh_out *out, struct mesh_run *m)
 {
@@ -484,6 +542,7 @@ int cmd_mesh(int argc, char **argv)
 	struct mesh_out out = { 0 };
 	struct mesh_opts mo = { 0 };
 	struct mesh_ref *refs = NULL;
+	struct topo_paths paths = { 0 };
 	struct topo topo = { 0 };
 	struct mesh_run m;
 	struct scenario *sc;
@@ -500,15 +559,18 @@ int cmd_mesh(int argc, char **argv)
 		opts_report(&mesh_opts_usage, err);
 		return RPERF_EXIT_USAGE;
 	}
+	if (o.replay)
+		return mesh_replay(&o);
 	sc = calloc(1, sizeof(*sc));
 	ret = sc ? mesh_hosts(&o, sc, &buf, hosts, &mo.n_hosts, err, sizeof(err)) :
 		   errbuf_set(err, sizeof(err), -ENOMEM, "out of memory");
 	if (!ret)
 		ret = mesh_settings(&o, sc, &mo, err, sizeof(err));
 	if (!ret)
-		ret = mesh_fabric(&o, &topo, &refs, &mo, err, sizeof(err));
+		ret = mesh_fabric(&o, &topo, &paths, &refs, &mo, err, sizeof(err));
 	if (ret) {
 		log_error("%s", err);
+		topo_paths_free(&paths);
 		topo_free(&topo);
 		free(refs);
 		free(buf);
@@ -534,6 +596,7 @@ int cmd_mesh(int argc, char **argv)
 	if (cmd_stream_close(&out.stream))
 		out.failed = true;
 	mesh_free(&m);
+	topo_paths_free(&paths);
 	topo_free(&topo);
 	free(refs);
 	free(buf);

@@ -25,10 +25,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "base/hist.h"
 #include "converge/coord.h"
 #include "fabric/locate.h"
 #include "fabric/topo.h"
+#include "fabric/topo_paths.h"
 
 #define MESH_MAX_HOSTS		COORD_MAX_HOSTS
 #define MESH_MAX_CLASSES	16
@@ -82,6 +85,8 @@ struct mesh_opts {
 	const struct topo *topo;	/* --topology: locate the slow hops; NULL: not */
 	const struct mesh_ref *refs;	/* --reference: pairs as their excess over it */
 	size_t n_refs;
+	const struct topo_paths *paths;	/* --routes: the real paths; NULL: shortest */
+	double min_change_ns;		/* --min-change; NAN: from the reference */
 };
 
 /* An ordered pair on a class: what it measured. */
@@ -103,6 +108,7 @@ struct mesh_locate {
 	bool ok;			/* @res holds the fit; else @error says why not */
 	struct locate_result res;
 	size_t n_no_ref;		/* resolved pairs the reference has no figure of */
+	double floor_ns;		/* with a reference: the change a hop must pass */
 	char error[256];
 };
 
@@ -136,6 +142,7 @@ struct mesh_run {
 	size_t n_outliers;
 	struct mesh_locate *loc;	/* one per class when o->topo, else NULL */
 	bool complete;
+	bool replayed;			/* read back from a saved mesh: no histograms */
 	char error[512];
 };
 
@@ -176,5 +183,23 @@ int mesh_outliers(struct mesh_run *m);
 int mesh_locate(struct mesh_run *m);
 /* The reference's figure of pair @p, or NULL. */
 const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_pair *p);
+
+/*
+ * mesh_replay.c: a saved mesh (rperf mesh --json) read back for --replay:
+ * its hosts, classes and mad_k into @o, and a run @m over them whose
+ * pairs hold the p50 and interval they had (no histograms; a pair whose
+ * three figures are not all numbers stays unresolved). The caller sets
+ * o.topo, o.refs and o.paths, then calls mesh_locate(&m). 0, or -EINVAL
+ * (not a mesh document, a pair of a host or class it does not list) or
+ * -ENOMEM, with @err set; mesh_replay_free() in every case.
+ */
+struct mesh_replay {
+	json_t *doc;
+	const char **hosts;
+	struct mesh_opts o;
+	struct mesh_run m;
+};
+int mesh_replay_load(struct mesh_replay *r, const char *path, char *err, size_t errlen);
+void mesh_replay_free(struct mesh_replay *r);
 
 #endif

@@ -4,6 +4,7 @@
  * localization (fabric/locate.h) over the topology. See mesh.h. Pure.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,29 @@ static bool mesh_p50_whole(const struct mesh_pair *p)
 {
 	const struct hist_quantile *q = &p->p50;
 
+	if (!p->rtt_ns)		/* replayed: resolved only with all three figures */
+		return q->state == HIST_Q_RESOLVED;
 	return q->state == HIST_Q_RESOLVED && q->lo_rank && !q->lo_unresolved &&
 	       q->hi_rank <= hist_count(p->rtt_ns);
+}
+
+/*
+ * The endpoint of host @i as the topology names it: its HOST (an agent's
+ * HOST:PORT), or HOST/DEVICE when the mesh runs on one device (-d) and
+ * the topology has that CA (a host of several: each rail its own node).
+ */
+static void mesh_endpoint(const struct mesh_run *m, size_t i, char *name)
+{
+	const char *dev = m->o->base ? m->o->base->device : "";
+	char rail[SCENARIO_HOST_MAX + 72];
+	uint16_t port;
+
+	scenario_agent_addr(m->o->hosts[i], name, SCENARIO_HOST_MAX, &port);
+	if (!*dev || strchr(name, '/'))
+		return;
+	snprintf(rail, sizeof(rail), "%s/%s", name, dev);
+	if (strlen(rail) < SCENARIO_HOST_MAX && topo_host(m->o->topo, rail) >= 0)
+		snprintf(name, SCENARIO_HOST_MAX, "%s", rail);
 }
 
 /*
@@ -43,11 +65,9 @@ static void mesh_obs(const struct mesh_run *m, const struct mesh_pair *p, char *
 		     struct locate_obs *ob, size_t *no_ref)
 {
 	const struct mesh_ref *r = m->o->n_refs ? mesh_ref_of(m, p) : NULL;
-	uint16_t port;
 
-	scenario_agent_addr(m->o->hosts[p->src], names, SCENARIO_HOST_MAX, &port);
-	scenario_agent_addr(m->o->hosts[p->dst], names + SCENARIO_HOST_MAX, SCENARIO_HOST_MAX,
-			    &port);
+	mesh_endpoint(m, (size_t)p->src, names);
+	mesh_endpoint(m, (size_t)p->dst, names + SCENARIO_HOST_MAX);
 	*ob = (struct locate_obs){ .src = names, .dst = names + SCENARIO_HOST_MAX,
 		.sl = m->o->classes[p->cls].sl, .resolved = mesh_p50_whole(p) };
 	if (!ob->resolved)
@@ -68,10 +88,48 @@ static void mesh_obs(const struct mesh_run *m, const struct mesh_pair *p, char *
 	ob->ci_high_ns -= r->ci_low_ns;
 }
 
+static int mesh_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The floor a change of class @k must pass, from the reference's own
+ * spread: the larger of its pairs' median 95 % interval width (what it
+ * cannot resolve) and 5 % of their median p50 (the outlier rule's
+ * resolution); 0 when it has no pair of the class.
+ */
+static double mesh_ref_floor(const struct mesh_run *m, size_t k)
+{
+	const struct mesh_class *c = &m->o->classes[k];
+	double *w = calloc(m->o->n_refs + 1, sizeof(*w)), *v = calloc(m->o->n_refs + 1, sizeof(*v));
+	double floor_ns = 0;
+	size_t i, n = 0;
+
+	for (i = 0; w && v && i < m->o->n_refs; i++)
+		if (m->o->refs[i].sl == c->sl && m->o->refs[i].tclass == c->tclass) {
+			w[n] = m->o->refs[i].ci_high_ns - m->o->refs[i].ci_low_ns;
+			v[n++] = m->o->refs[i].p50_ns;
+		}
+	if (n) {
+		qsort(w, n, sizeof(*w), mesh_cmp_double);
+		qsort(v, n, sizeof(*v), mesh_cmp_double);
+		floor_ns = fmax(w[n / 2], 0.05 * v[n / 2]);
+	}
+	free(w);
+	free(v);
+	return floor_ns;
+}
+
 /* Class @k's hops into @l. 0, or -ENOMEM (a class that cannot be solved says why). */
 static int mesh_locate_class(struct mesh_run *m, size_t k, struct mesh_locate *l)
 {
-	const struct locate_opts lo = { .k_mad = m->o->mad_k, .excess = m->o->n_refs > 0 };
+	double floor_ns = !m->o->n_refs ? 0 : isnan(m->o->min_change_ns) ?
+			  mesh_ref_floor(m, k) : m->o->min_change_ns;
+	const struct locate_opts lo = { .k_mad = m->o->mad_k, .excess = m->o->n_refs > 0,
+		.min_excess_ns = floor_ns, .paths = m->o->paths };
 	size_t i, n = 0, per = m->n_pairs / m->o->n_classes;
 	struct locate_obs *obs = calloc(per ? per : 1, sizeof(*obs));
 	char *names = calloc(per ? per : 1, 2 * SCENARIO_HOST_MAX);
@@ -91,6 +149,7 @@ static int mesh_locate_class(struct mesh_run *m, size_t k, struct mesh_locate *l
 		}
 	ret = locate_hops_opt(m->o->topo, obs, n, &lo, &l->res, l->error, sizeof(l->error));
 	l->ok = !ret;
+	l->floor_ns = floor_ns;
 	ret = ret == -ENOMEM ? ret : 0;
 out:
 	free(obs);

@@ -113,9 +113,9 @@ static int mesh_host_outliers(struct mesh_run *m, size_t k)
 		judged = out = 0;
 		for (i = 0; i < m->n_pairs; i++) {
 			p = &m->pairs[i];
-			if (p->cls != k || p->p50.state != HIST_Q_RESOLVED ||
-			    (p->src != (int)h && p->dst != (int)h))
-				continue;
+			if (p->cls != k || p->p50.state != HIST_Q_RESOLVED || !p->p50.lo_rank ||
+			    p->p50.lo_unresolved || (p->src != (int)h && p->dst != (int)h))
+				continue;	/* a pair without an interval is not judged */
 			judged++;
 			out += p->outlier;
 		}

@@ -15,23 +15,42 @@
 #include "fabric/locate.h"
 #include "fabric/nnls.h"
 #include "fabric/topo_int.h"
+#include "fabric/topo_paths.h"
 
 #define LOCATE_Z 1.96		/* two-sided 95 % */
 #define LOCATE_MAD_SIGMA 1.4826	/* MAD to standard deviation, normal data */
 #define LOCATE_ROUTE_MAX 256
+#define LOCATE_ECMP_MAX 16	/* equal-cost paths a pair may take, each way */
+#define LOCATE_ECMP_ROUNDS 20	/* refits placing the pairs of unknown path */
+/* The routes do not fit when the residual's standard deviation is this
+ * many times the intervals' own. */
+#define LOCATE_MISFIT 5.0
+#define LOCATE_MISFIT_MIN_NS 1.0	/* and by more than this: exact figures fit */
+
+/* A used pair's candidate paths: nf forward paths of lf links each in
+ * fwd, nb back paths of lb links in back (one each when its path is
+ * known), and the one of each the fit chose (-1: undecided, averaged). */
+struct pair_paths {
+	size_t nf, nb, lf, lb;
+	int *fwd, *back;
+	int cf, cb;
+};
 
 /* The used pairs' crossings: row i has entries [start[i], start[i + 1])
- * of (col, coef); y its figure, var its variance from its interval. */
+ * of (col, coef), made from pp[i]; y its figure, var its variance from
+ * its interval. */
 struct design {
 	size_t m, n, cap, *start;
 	int *col;
 	double *coef, *y, *var;
-	bool ecmp;
+	struct pair_paths *pp;
+	size_t n_ecmp;		/* pairs of several candidate paths */
 };
 
 /* Searches from each node that ends a pair, made when first needed. */
 struct routes {
 	const struct topo *t;
+	const struct topo_paths *given;
 	int **dist, **via;
 	double **paths;
 };
@@ -48,11 +67,26 @@ static void routes_free(struct routes *r)
 	free(r->paths);
 }
 
-/* The route from @src to @dst into @links; *ecmp set when several. */
-static int routes_get(struct routes *r, int src, int dst, int *links, size_t *n, bool *ecmp)
+/*
+ * The paths from @src to @dst into *links (malloc'ed, *np paths of *len
+ * links): the given one when the routes know the pair, else every
+ * shortest path (at most LOCATE_ECMP_MAX). 0 or -errno with @err set.
+ */
+static int routes_get(struct routes *r, int src, int dst, int **links, size_t *np, size_t *len,
+		      char *err, size_t errlen)
 {
 	size_t nn = r->t->n_nodes;
+	int rc;
 
+	*links = malloc(LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX * sizeof(**links));
+	if (!*links)
+		return -ENOMEM;
+	if (r->given) {
+		rc = topo_paths_get(r->given, src, dst, *links, LOCATE_ROUTE_MAX, len, err, errlen);
+		*np = 1;
+		if (rc != -ENOENT || strcmp(r->given->source, "routes"))
+			return rc;	/* a routes file may leave pairs out, tables may not */
+	}
 	if (!r->dist[src]) {
 		r->dist[src] = malloc(nn * sizeof(int));
 		r->via[src] = malloc(nn * sizeof(int));
@@ -61,17 +95,44 @@ static int routes_get(struct routes *r, int src, int dst, int *links, size_t *n,
 		    topo_bfs(r->t, src, r->dist[src], r->paths[src], r->via[src]))
 			return -ENOMEM;
 	}
-	*ecmp = r->paths[src][dst] > 1;
-	return topo_bfs_route(r->t, r->dist[src], r->via[src], dst, links, LOCATE_ROUTE_MAX, n);
+	rc = topo_bfs_paths(r->t, r->dist[src], src, dst, *links, LOCATE_ROUTE_MAX,
+			    LOCATE_ECMP_MAX, np, len);
+	if (!rc && *np * *len < LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX) {
+		int *fit = realloc(*links, (*np * *len + 1) * sizeof(**links));
+
+		*links = fit ? fit : *links;	/* keep only what the paths hold */
+	}
+	if (rc == -ENOENT || rc == -ENOSPC)
+		return errbuf_set(err, errlen, -ENOENT, "locate: no route of at most %d links "
+				  "from '%s' to '%s'", LOCATE_ROUTE_MAX, r->t->nodes[src].name,
+				  r->t->nodes[dst].name);
+	return rc;
 }
 
-/* Append one pair's crossings (its route there and back) as a row. */
-static int design_row(struct design *d, const int *fwd, size_t nf, const int *back, size_t nb)
+/* Add @w crossings of link @l to the row begun at @at of @len entries. */
+static void row_add(struct design *d, size_t at, size_t *len, int l, double w)
 {
-	size_t at = d->start[d->m], i, k, len = 0;
+	size_t k;
 
-	if (at + nf + nb > d->cap) {
-		size_t cap = 2 * (at + nf + nb);
+	for (k = at; k < at + *len && d->col[k] != l; k++)
+		;
+	if (k < at + *len) {
+		d->coef[k] += w;
+	} else {
+		d->col[at + *len] = l;
+		d->coef[at + (*len)++] = w;
+	}
+}
+
+/* Append pair i's crossings as a row: its chosen paths there and back,
+ * or the mean of its candidates where the fit has not chosen. */
+static int design_row(struct design *d, size_t i)
+{
+	const struct pair_paths *p = &d->pp[i];
+	size_t at = d->start[i], most = p->nf * p->lf + p->nb * p->lb, len = 0, j, k;
+
+	if (at + most > d->cap) {
+		size_t cap = 2 * (at + most);
 		int *col = realloc(d->col, cap * sizeof(*col));
 		double *coef = col ? realloc(d->coef, cap * sizeof(*coef)) : NULL;
 
@@ -82,30 +143,53 @@ static int design_row(struct design *d, const int *fwd, size_t nf, const int *ba
 		d->coef = coef;
 		d->cap = cap;
 	}
+	for (j = 0; j < p->nf; j++)
+		for (k = 0; (p->cf < 0 || (int)j == p->cf) && k < p->lf; k++)
+			row_add(d, at, &len, p->fwd[j * p->lf + k], p->cf < 0 ? 1.0 / p->nf : 1);
+	for (j = 0; j < p->nb; j++)
+		for (k = 0; (p->cb < 0 || (int)j == p->cb) && k < p->lb; k++)
+			row_add(d, at, &len, p->back[j * p->lb + k], p->cb < 0 ? 1.0 / p->nb : 1);
+	d->start[i + 1] = at + len;
+	return 0;
+}
 
-	for (i = 0; i < nf + nb; i++) {
-		int l = i < nf ? fwd[i] : back[i - nf];
+/* Every row again, from the pairs' current choices. */
+static int design_rows(struct design *d)
+{
+	for (size_t i = 0; i < d->m; i++)
+		if (design_row(d, i))
+			return -ENOMEM;
+	return 0;
+}
 
-		for (k = at; k < at + len && d->col[k] != l; k++)
-			;
-		if (k < at + len) {
-			d->coef[k] += 1;
-		} else {
-			d->col[at + len] = l;
-			d->coef[at + len++] = 1;
-		}
-	}
-	d->start[++d->m] = at + len;
+/* Observation @o checked and its two endpoints into @s and @e. */
+static int obs_check(const struct topo *t, const struct locate_obs *o, int *s, int *e, char *err,
+		     size_t errlen)
+{
+	*s = topo_host(t, o->src);
+	*e = topo_host(t, o->dst);
+	if (*s < 0 || *e < 0)
+		return errbuf_set(err, errlen, -EINVAL, "locate: host '%s' is not in the topology%s",
+				  *s < 0 ? o->src : o->dst, topo_host_devices(t, *s < 0 ? o->src :
+				  o->dst) > 1 ? " as one node: it has several devices, name one as "
+				  "HOST/DEVICE" : "");
+	if (*s == *e)
+		return errbuf_set(err, errlen, -EINVAL, "locate: '%s' is both ends of a pair", o->src);
+	if (!isfinite(o->rtt_ns) || !(o->ci_low_ns <= o->rtt_ns) || !(o->rtt_ns <= o->ci_high_ns))
+		return errbuf_set(err, errlen, -EINVAL, "locate: pair '%s' '%s': figure %g ns "
+				  "outside its interval [%g, %g]", o->src, o->dst, o->rtt_ns,
+				  o->ci_low_ns, o->ci_high_ns);
 	return 0;
 }
 
 /* The design of the resolved observations; *unresolved counts the rest. */
-static int design_build(const struct topo *t, const struct locate_obs *obs, size_t n,
-			struct design *d, size_t *unresolved, char *err, size_t errlen)
+static int design_build(const struct topo *t, const struct topo_paths *given,
+			const struct locate_obs *obs, size_t n, struct design *d,
+			size_t *unresolved, char *err, size_t errlen)
 {
-	struct routes r = { .t = t };
-	int fwd[LOCATE_ROUTE_MAX], back[LOCATE_ROUTE_MAX], rc = 0;
-	size_t i, nf, nb;
+	struct routes r = { .t = t, .given = given };
+	size_t i;
+	int rc = 0, s, e;
 
 	r.dist = calloc(t->n_nodes, sizeof(*r.dist));
 	r.via = calloc(t->n_nodes, sizeof(*r.via));
@@ -113,41 +197,37 @@ static int design_build(const struct topo *t, const struct locate_obs *obs, size
 	d->start = calloc(n + 1, sizeof(*d->start));
 	d->y = malloc((n + 1) * sizeof(*d->y));
 	d->var = malloc((n + 1) * sizeof(*d->var));
-	if (!r.dist || !r.via || !r.paths || !d->start || !d->y || !d->var)
-		rc = errbuf_set(err, errlen, -ENOMEM, "locate: out of memory");
+	d->pp = calloc(n + 1, sizeof(*d->pp));
+	if (!r.dist || !r.via || !r.paths || !d->start || !d->y || !d->var || !d->pp)
+		rc = -ENOMEM;
 	for (i = 0; i < n && !rc; i++) {
 		const struct locate_obs *o = &obs[i];
-		int s = topo_host(t, o->src), e = topo_host(t, o->dst);
-		bool ef, eb;
+		struct pair_paths *p = &d->pp[d->m];
 
 		if (!o->resolved) {
 			(*unresolved)++;
 			continue;
 		}
-		if (s < 0 || e < 0)
-			rc = errbuf_set(err, errlen, -EINVAL, "locate: host '%s' is not in the topology",
-					s < 0 ? o->src : o->dst);
-		else if (s == e)
-			rc = errbuf_set(err, errlen, -EINVAL, "locate: '%s' is both ends of a pair",
-					o->src);
-		else if (!isfinite(o->rtt_ns) || !(o->ci_low_ns <= o->rtt_ns) ||
-			 !(o->rtt_ns <= o->ci_high_ns))
-			rc = errbuf_set(err, errlen, -EINVAL, "locate: pair '%s' '%s': figure %g ns "
-					"outside its interval [%g, %g]", o->src, o->dst, o->rtt_ns,
-					o->ci_low_ns, o->ci_high_ns);
-		else if (routes_get(&r, s, e, fwd, &nf, &ef) || routes_get(&r, e, s, back, &nb, &eb))
-			rc = errbuf_set(err, errlen, -ENOENT, "locate: no route of at most %d links "
-					"between '%s' and '%s'", LOCATE_ROUTE_MAX, o->src, o->dst);
+		rc = obs_check(t, o, &s, &e, err, errlen);
+		if (!rc)
+			rc = routes_get(&r, s, e, &p->fwd, &p->nf, &p->lf, err, errlen);
+		if (!rc)
+			rc = routes_get(&r, e, s, &p->back, &p->nb, &p->lb, err, errlen);
 		if (rc)
 			break;
+		p->cf = p->nf > 1 ? -1 : 0;
+		p->cb = p->nb > 1 ? -1 : 0;
+		d->n_ecmp += p->nf > 1 || p->nb > 1;
 		d->y[d->m] = o->rtt_ns;
 		d->var[d->m] = pow((o->ci_high_ns - o->ci_low_ns) / (2 * LOCATE_Z), 2);
-		d->ecmp |= ef || eb;
-		if (design_row(d, fwd, nf, back, nb))
-			rc = errbuf_set(err, errlen, -ENOMEM, "locate: out of memory");
+		d->m++;
 	}
 	routes_free(&r);
 	d->n = t->n_links;
+	if (!rc)
+		rc = design_rows(d);
+	if (rc == -ENOMEM)
+		errbuf_set(err, errlen, rc, "locate: out of memory");
 	if (!rc && !d->m)
 		rc = errbuf_set(err, errlen, -EINVAL, "locate: no resolved pair to locate from");
 	return rc;
@@ -155,6 +235,11 @@ static int design_build(const struct topo *t, const struct locate_obs *obs, size
 
 static void design_free(struct design *d)
 {
+	for (size_t i = 0; d->pp && i <= d->m; i++) {
+		free(d->pp[i].fwd);
+		free(d->pp[i].back);
+	}
+	free(d->pp);
 	free(d->start);
 	free(d->col);
 	free(d->coef);
@@ -312,10 +397,33 @@ out:
 	return rc;
 }
 
-/* Solve: NNLS on the crossed groups, their structure, the residual and
- * the covariance. */
+/* A change, not a time: plain least squares on the basis of independent
+ * groups, x_B = (G_BB)^-1 h_B, of either sign; the others 0. */
+static int fit_signed(const double *Gr, const double *hr, struct fit *f)
+{
+	size_t r = f->rank, k = f->k, a, b;
+	double *S = malloc((r * r + 1) * sizeof(*S)), *Si = malloc((r * r + 1) * sizeof(*Si));
+	int rc = S && Si ? 0 : -ENOMEM;
+
+	for (a = 0; !rc && a < r; a++)
+		for (b = 0; b < r; b++)
+			S[a * r + b] = Gr[f->basis[a] * k + f->basis[b]];
+	if (!rc)
+		rc = nnls_spd_inverse(S, r, Si);
+	for (a = 0; !rc && a < k; a++)
+		f->x[a] = 0;
+	for (a = 0; !rc && a < r; a++)
+		for (b = 0; b < r; b++)
+			f->x[f->basis[a]] += Si[a * r + b] * hr[f->basis[b]];
+	free(S);
+	free(Si);
+	return rc == -EDOM ? -ERANGE : rc;
+}
+
+/* Solve: NNLS on the crossed groups (least squares of either sign when
+ * @signed_fit), their structure, the residual and the covariance. */
 static int fit_solve(const struct design *d, const struct groups *g, const double *G,
-		     const double *h, struct fit *f)
+		     const double *h, bool signed_fit, struct fit *f)
 {
 	size_t k = g->n_crossed, a, b, i;
 	double *Gr = malloc((k * k + 1) * sizeof(*Gr)), *hr = malloc((k + 1) * sizeof(*hr));
@@ -338,6 +446,8 @@ static int fit_solve(const struct design *d, const struct groups *g, const doubl
 	rc = nnls_normal(Gr, hr, k, f->x);
 	if (!rc)
 		rc = nnls_structure(Gr, k, &f->rank, f->basis, f->ident);
+	if (!rc && signed_fit)
+		rc = fit_signed(Gr, hr, f);
 	if (rc)
 		goto out;
 	f->rss = 0;
@@ -400,8 +510,9 @@ static const char *group_other(const struct topo *t, const struct groups *g, int
 
 /* Hop @l's figures and why, from the fit. */
 static void hop_fill(const struct topo *t, const double *bound, const struct groups *g,
-		     const struct fit *f, int l, struct locate_hop *hop)
+		     const struct fit *f, bool signed_fit, int l, struct locate_hop *hop)
 {
+	double lo_min = signed_fit ? -INFINITY : 0;
 	int gi = g->of[l];
 	const char *host = link_host(t, l);
 	bool crossed = (size_t)gi < g->n_crossed, whole = crossed && f->ident[gi];
@@ -411,7 +522,7 @@ static void hop_fill(const struct topo *t, const double *bound, const struct gro
 	hop->group = gi;
 	hop->crossed = crossed;
 	hop->group_est_ns = whole ? 2 * f->x[gi] : NAN;
-	hop->group_ci_low_ns = whole ? fmax(0, hop->group_est_ns - LOCATE_Z * 2 * f->sd[gi]) : NAN;
+	hop->group_ci_low_ns = whole ? fmax(lo_min, hop->group_est_ns - LOCATE_Z * 2 * f->sd[gi]) : NAN;
 	hop->group_ci_high_ns = whole ? hop->group_est_ns + LOCATE_Z * 2 * f->sd[gi] : NAN;
 	hop->identifiable = whole && g->size[gi] == 1;
 	if (hop->identifiable) {
@@ -423,8 +534,9 @@ static void hop_fill(const struct topo *t, const double *bound, const struct gro
 		return;
 	}
 	hop->est_ns = NAN;
-	hop->ci_low_ns = 0;
-	hop->ci_high_ns = !crossed ? INFINITY : whole ? hop->group_ci_high_ns : bound[l];
+	hop->ci_low_ns = lo_min;
+	hop->ci_high_ns = !crossed || (signed_fit && !whole) ? INFINITY :
+			  whole ? hop->group_ci_high_ns : bound[l];
 	if (!crossed)
 		snprintf(hop->why, sizeof(hop->why), "no pair crosses it: unknown");
 	else if (whole)
@@ -433,58 +545,138 @@ static void hop_fill(const struct topo *t, const double *bound, const struct gro
 			 g->size[gi] > 2 ? " and others" : "", g->size[gi], hop->group_est_ns);
 	else
 		snprintf(hop->why, sizeof(hop->why), "the pairs fix only a combination of it "
-			 "with other hops (rank %zu of %zu groups): at most %.0f ns",
-			 f->rank, f->k, hop->ci_high_ns);
+			 "with other hops (rank %zu of %zu groups)%s%.0f ns", f->rank, f->k,
+			 isfinite(hop->ci_high_ns) ? ": at most " : "", hop->ci_high_ns);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* Link @l's time a crossing in the fit: its group's, shared evenly by
+ * the group's links (a candidate path may cross only some of them). */
+static double link_time(const struct groups *g, const struct fit *f, int l)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	int gi = g->of[l];
 
-	return (x > y) - (x < y);
+	return (size_t)gi < g->n_crossed ? f->x[gi] / g->size[gi] : 0;
 }
 
-/* The median of @n values (sorted in place). */
-static double median(double *v, size_t n)
+/* The time path @j of @n_links links in @links takes, by the fit. */
+static double path_time(const struct groups *g, const struct fit *f, const int *links, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double s = 0;
+
+	for (size_t k = 0; k < n; k++)
+		s += link_time(g, f, links[k]);
+	return s;
 }
 
-/* Name the slow hops (the rules in locate.h). */
-static int slow_hops(struct locate_result *r, const struct locate_opts *o)
+/*
+ * Each pair of several candidate paths takes the pair there and back
+ * whose predicted figure is nearest its own; undecided (the mean of its
+ * candidates) when the two nearest are closer than its own standard
+ * deviation. Returns how many choices changed.
+ */
+static size_t ecmp_choose(struct design *d, const struct groups *g, const struct fit *f)
 {
-	double *v = malloc((r->n_hops + 1) * sizeof(*v)), med, mad, thr;
-	size_t i, n = 0;
+	size_t i, a, b, changed = 0;
 
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < r->n_hops; i++)
-		if (r->hops[i].identifiable)
-			v[n++] = r->hops[i].est_ns;
-	if (n < 3 && !o->excess) {
-		free(v);
-		return 0;	/* too few hops for a median and a spread */
-	}
-	med = n ? median(v, n) : 0;
-	for (i = 0; i < n; i++)
-		v[i] = fabs(v[i] - med);
-	mad = n ? median(v, n) : 0;
-	thr = n >= 3 ? med + o->k_mad * LOCATE_MAD_SIGMA * mad : -INFINITY;
-	for (i = 0; i < r->n_hops; i++) {
-		struct locate_hop *h = &r->hops[i];
-		double floor_ns = o->excess ? o->min_excess_ns : med;
+	for (i = 0; i < d->m; i++) {
+		struct pair_paths *p = &d->pp[i];
+		double best = INFINITY, second = INFINITY, e;
+		int cf = -1, cb = -1;
 
-		if (!h->identifiable || !(h->est_ns > thr) || !(h->ci_low_ns > floor_ns))
+		if (p->nf < 2 && p->nb < 2)
 			continue;
-		h->slow = true;
-		snprintf(h->why, sizeof(h->why), "%s%.0f ns [%.0f, %.0f] is above the median "
-			 "%.0f ns + %g x 1.4826 MAD (%.0f ns) of %zu identifiable hops",
-			 o->excess ? "excess " : "", h->est_ns, h->ci_low_ns, h->ci_high_ns, med,
-			 o->k_mad, mad, n);
+		for (a = 0; a < p->nf; a++)
+			for (b = 0; b < p->nb; b++) {
+				e = fabs(d->y[i] - path_time(g, f, p->fwd + a * p->lf, p->lf) -
+					 path_time(g, f, p->back + b * p->lb, p->lb));
+				if (e < best) {
+					second = best;
+					best = e;
+					cf = (int)a;
+					cb = (int)b;
+				} else if (e < second) {
+					second = e;
+				}
+			}
+		if (second - best < sqrt(d->var[i]) + 1e-9 * fabs(d->y[i])) {
+			cf = p->nf > 1 ? -1 : 0;	/* the candidates cannot be told apart */
+			cb = p->nb > 1 ? -1 : 0;
+		}
+		changed += cf != p->cf || cb != p->cb;
+		p->cf = cf;
+		p->cb = cb;
 	}
-	free(v);
-	return 0;
+	return changed;
+}
+
+/* One fit of the current rows: normal equations, groups, solution. */
+static int fit_once(struct design *d, bool signed_fit, struct groups *g, struct fit *f,
+		    double **G, double **h)
+{
+	int rc;
+
+	groups_free(g);
+	fit_free(f);
+	free(*G);
+	free(*h);
+	memset(g, 0, sizeof(*g));
+	memset(f, 0, sizeof(*f));
+	*G = *h = NULL;
+	rc = normal_build(d, G, h);
+	if (!rc)
+		rc = groups_build(*G, d->n, g);
+	if (!rc)
+		rc = fit_solve(d, g, *G, *h, signed_fit, f);
+	return rc;
+}
+
+/* The fit, the pairs of unknown path placed on their nearest candidate
+ * until no choice changes (at most LOCATE_ECMP_ROUNDS refits). */
+static int fit_all(struct design *d, bool signed_fit, struct groups *g, struct fit *f,
+		   double **G, double **h)
+{
+	int rc = fit_once(d, signed_fit, g, f, G, h);
+
+	for (int round = 0; !rc && d->n_ecmp && round < LOCATE_ECMP_ROUNDS; round++) {
+		if (!ecmp_choose(d, g, f))
+			break;
+		rc = design_rows(d);
+		if (!rc)
+			rc = fit_once(d, signed_fit, g, f, G, h);
+	}
+	return rc;
+}
+
+/* The result's figures of the fit: each hop, the residual, the ECMP
+ * count, and whether the routes fit the measurements at all. */
+static void result_fill(const struct topo *t, const struct design *d, const struct groups *g,
+			const struct fit *f, const double *bound, bool signed_fit,
+			struct locate_result *out)
+{
+	double mean_var = 0, rss = 0;
+	size_t i, m = 0;
+
+	out->n_hops = t->n_links;
+	for (size_t l = 0; l < t->n_links; l++)
+		hop_fill(t, bound, g, f, signed_fit, (int)l, &out->hops[l]);
+	out->n_used = d->m;
+	out->rank = f->rank;
+	out->n_ecmp = d->n_ecmp;
+	out->ecmp = d->n_ecmp > 0;
+	for (i = 0; i < d->m; i++) {
+		if (d->pp[i].cf < 0 || d->pp[i].cb < 0) {
+			out->n_ecmp_undecided++;
+			continue;	/* the mean of its paths: no figure to fit */
+		}
+		rss += pow(d->y[i] - row_pred(d, g, f->x, i), 2);
+		mean_var += d->var[i];
+		m++;
+	}
+	out->residual_rms_ns = sqrt(f->rss / (double)d->m);
+	out->interval_sd_ns = m ? sqrt(mean_var / (double)m) : NAN;
+	/* judged over the pairs whose path is known or chosen */
+	out->misfit = m > f->rank && sqrt(rss / (double)(m - f->rank)) >
+		      LOCATE_MISFIT * out->interval_sd_ns + LOCATE_MISFIT_MIN_NS;
 }
 
 int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n,
@@ -502,27 +694,17 @@ int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n
 	opt = opt ? opt : &defaults;
 	if (!t->n_links)
 		return errbuf_set(err, errlen, -EINVAL, "locate: the topology has no link");
-	rc = design_build(t, obs, n, &d, &out->n_unresolved, err, errlen);
+	rc = design_build(t, opt->paths, obs, n, &d, &out->n_unresolved, err, errlen);
 	if (!rc)
-		rc = normal_build(&d, &G, &h);
-	if (!rc)
-		rc = groups_build(G, d.n, &g);
-	if (!rc)
-		rc = fit_solve(&d, &g, G, h, &f);
+		rc = fit_all(&d, opt->excess, &g, &f, &G, &h);
 	if (!rc) {
 		out->hops = calloc(t->n_links, sizeof(*out->hops));
 		bound = hop_bounds(&d);
 		rc = out->hops && bound ? 0 : -ENOMEM;
 	}
 	if (!rc) {
-		out->n_hops = t->n_links;
-		for (size_t l = 0; l < t->n_links; l++)
-			hop_fill(t, bound, &g, &f, (int)l, &out->hops[l]);
-		out->n_used = d.m;
-		out->rank = f.rank;
-		out->ecmp = d.ecmp;
-		out->residual_rms_ns = sqrt(f.rss / (double)d.m);
-		rc = slow_hops(out, opt);
+		result_fill(t, &d, &g, &f, bound, opt->excess, out);
+		rc = locate_name(t, out, opt);
 	}
 	if (rc == -ENOMEM)
 		errbuf_set(err, errlen, rc, "locate: out of memory");
@@ -548,5 +730,6 @@ int locate_hops(const struct topo *t, const struct locate_obs *obs, size_t n,
 void locate_free(struct locate_result *r)
 {
 	free(r->hops);
+	free(r->findings);
 	memset(r, 0, sizeof(*r));
 }

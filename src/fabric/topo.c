@@ -177,7 +177,7 @@ int topo_parse(struct topo *t, const char *name, const char *text, const char *f
 }
 
 /* The whole of @path, NUL-terminated, into *text (a NUL inside is refused). */
-static int read_text(const char *path, char **text, char *err, size_t errlen)
+int topo_read_text(const char *path, char **text, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	size_t len;
@@ -239,7 +239,7 @@ int topo_read(struct topo *t, const char *const *paths, size_t n_paths,
 		char *text = NULL;
 
 		split_host(paths[i], host, sizeof(host), &path);
-		rc = read_text(path, &text, err, errlen);
+		rc = topo_read_text(path, &text, err, errlen);
 		if (rc)
 			break;
 		rc = topo_parse(t, path, text, format, host[0] ? host : NULL, err, errlen);
@@ -262,11 +262,20 @@ void topo_free(struct topo *t)
 int topo_host(const struct topo *t, const char *name)
 {
 	size_t i, len = strlen(name);
+	const char *slash = strchr(name, '/');
 	int found = -1;
 
 	for (i = 0; i < t->n_nodes; i++)
 		if (!strcmp(t->nodes[i].name, name))
 			return (int)i;
+	/* HOST/DEVICE: the CA whose node description is "HOST DEVICE" */
+	for (i = 0; slash && i < t->n_nodes; i++)
+		if (!strncmp(t->nodes[i].name, name, (size_t)(slash - name)) &&
+		    t->nodes[i].name[slash - name] == ' ' &&
+		    !strcmp(t->nodes[i].name + (slash - name) + 1, slash + 1))
+			return (int)i;
+	if (slash)
+		return -1;
 	for (i = 0; len && i < t->n_nodes; i++) {
 		if (strncmp(t->nodes[i].name, name, len) || t->nodes[i].name[len] != ' ')
 			continue;
@@ -275,4 +284,13 @@ int topo_host(const struct topo *t, const char *name)
 		found = (int)i;
 	}
 	return found;
+}
+
+size_t topo_host_devices(const struct topo *t, const char *name)
+{
+	size_t i, n = 0, len = strlen(name);
+
+	for (i = 0; len && i < t->n_nodes; i++)
+		n += !strncmp(t->nodes[i].name, name, len) && t->nodes[i].name[len] == ' ';
+	return n;
 }

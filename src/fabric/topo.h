@@ -74,10 +74,14 @@ void topo_free(struct topo *t);
 
 /*
  * The index of the node named @name, or -1. An InfiniBand CA is named
- * by its node description ("h1 mlx5_0"); @name matches it whole, or
- * its first word when exactly one node's first word is @name.
+ * by its node description ("h1 mlx5_0"); @name matches it whole, or as
+ * HOST/DEVICE ("h1/mlx5_1": one rail of a host with several), or its
+ * first word when exactly one node's first word is @name (a host of
+ * several devices is then ambiguous: -1).
  */
 int topo_host(const struct topo *t, const char *name);
+/* How many nodes' first word is @name: the devices of host @name. */
+size_t topo_host_devices(const struct topo *t, const char *name);
 
 /*
  * The links a path from node @src to node @dst crosses (shortest path,

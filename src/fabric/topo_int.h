@@ -51,6 +51,10 @@ int topo_ib_parse(struct topo_src *s, const char *text);
 int topo_lldp_parse(struct topo_src *s, const char *text, const char *host);
 bool topo_ib_detect(const char *text);
 
+/* The whole of file @path (at most 64 MiB, no NUL byte) into *@text
+ * (malloc'ed, NUL-terminated). 0, or -errno with the reason in @err. */
+int topo_read_text(const char *path, char **text, char *err, size_t errlen);
+
 /* Breadth-first search from @src over @t: dist[v] hops (-1 unreached),
  * paths[v] the number of shortest paths (saturating), via[v] the
  * lowest-index link entering v on a shortest path (-1 for src and the
@@ -60,5 +64,12 @@ int topo_bfs(const struct topo *t, int src, int *dist, double *paths, int *via);
  * (unreached) or -ENOSPC (more than @max links). */
 int topo_bfs_route(const struct topo *t, const int *dist, const int *via, int dst,
 		   int *links, size_t max, size_t *n);
+
+/* Every shortest path to @dst from the search above (at most
+ * @max_paths, in a fixed order), each of *len links (at most @max_len),
+ * one after the other in @links (room for max_paths * max_len); *n_paths
+ * their count. 0, -ENOENT, -ENOSPC or -ENOMEM. */
+int topo_bfs_paths(const struct topo *t, const int *dist, int src, int dst, int *links,
+		   size_t max_len, size_t max_paths, size_t *n_paths, size_t *len);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/errbuf.h"
 #include "fabric/topo_int.h"
@@ -148,4 +149,58 @@ int topo_route(const struct topo *t, int src, int dst, int *links, size_t max,
 	free(via);
 	free(paths);
 	return rc;
+}
+
+/* The depth-first walk of topo_bfs_paths(): links [0, k) of the path
+ * to @v, back from the destination, are in cur[k - 1 .. len - 1]. */
+struct paths_walk {
+	const struct topo *t;
+	const int *dist;
+	int src;
+	size_t len, max_paths, n;
+	int *cur, *out;
+};
+
+static void paths_walk(struct paths_walk *w, int v)
+{
+	size_t l;
+
+	if (w->n == w->max_paths)
+		return;
+	if (v == w->src) {
+		memcpy(w->out + w->n++ * w->len, w->cur, w->len * sizeof(*w->cur));
+		return;
+	}
+	for (l = 0; l < w->t->n_links; l++) {
+		const struct topo_link *k = &w->t->links[l];
+		int u = k->a == v ? k->b : k->b == v ? k->a : -1;
+
+		if (u < 0 || w->dist[u] != w->dist[v] - 1 ||
+		    (u != w->src && !w->t->nodes[u].is_switch))
+			continue;
+		w->cur[w->dist[v] - 1] = (int)l;
+		paths_walk(w, u);
+	}
+}
+
+int topo_bfs_paths(const struct topo *t, const int *dist, int src, int dst, int *links,
+		   size_t max_len, size_t max_paths, size_t *n_paths, size_t *len)
+{
+	struct paths_walk w = { .t = t, .dist = dist, .src = src, .max_paths = max_paths };
+
+	*n_paths = *len = 0;
+	if (dist[dst] < 0)
+		return -ENOENT;
+	if ((size_t)dist[dst] > max_len)
+		return -ENOSPC;
+	w.len = (size_t)dist[dst];
+	w.out = links;
+	w.cur = malloc((w.len + 1) * sizeof(*w.cur));
+	if (!w.cur)
+		return -ENOMEM;
+	paths_walk(&w, dst);
+	free(w.cur);
+	*n_paths = w.n;
+	*len = w.len;
+	return 0;
 }

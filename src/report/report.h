@@ -544,6 +544,13 @@ json_t *report_mesh_event_end(const struct mesh_run *m);
 void report_mesh_table(FILE *out, const struct mesh_report_info *info, const struct mesh_run *m);
 /* One CSV row per ordered pair and class. */
 void report_mesh_csv(FILE *out, const struct mesh_run *m);
+/* --replay: the hops located again (info->source: the saved mesh's path). */
+void report_mesh_replay_table(FILE *out, const struct mesh_report_info *info,
+			      const struct mesh_run *m);
+/* --replay --json: the saved document @doc, its hops, locate and
+ * locate_by_sl (and config.reference) those of @m. */
+json_t *report_mesh_replay_json(const json_t *doc, const struct mesh_report_info *info,
+				const struct mesh_run *m);
 /*
  * OpenMetrics text for a textfile collector: a summary per pair and class
  * (rperf_mesh_rtt_seconds, labels src, dst, sl, tclass; a quantile that

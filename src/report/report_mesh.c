@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/mesh_int.h"
 #include "report/value.h"
 #include "base/errbuf.h"
 #include "base/jsonfile.h"
@@ -272,70 +272,6 @@ static json_t *mesh_config_json(const struct mesh_report_info *info, const struc
 	return o;
 }
 
-/* @v in ns, or null where it is no figure (not identifiable: NAN; unbounded). */
-static json_t *mesh_ns_or_null(double v)
-{
-	return isfinite(v) ? json_real(round(v * 10) / 10) : json_null();
-}
-
-/* One hop of class @k, as the fabric's localization gave it. */
-static json_t *mesh_hop_json(const struct mesh_run *m, size_t k, const struct locate_hop *h)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "name", json_string(m->o->topo->links[h->link].name));
-	json_object_set_new(o, "sl", json_integer(m->o->classes[k].sl));
-	json_object_set_new(o, "est_ns", mesh_ns_or_null(h->est_ns));
-	json_object_set_new(o, "ci_low_ns", mesh_ns_or_null(h->ci_low_ns));
-	json_object_set_new(o, "ci_high_ns", mesh_ns_or_null(h->ci_high_ns));
-	json_object_set_new(o, "identifiable", json_boolean(h->identifiable));
-	json_object_set_new(o, "group", json_integer(h->group));
-	json_object_set_new(o, "group_est_ns", mesh_ns_or_null(h->group_est_ns));
-	json_object_set_new(o, "group_ci_low_ns", mesh_ns_or_null(h->group_ci_low_ns));
-	json_object_set_new(o, "group_ci_high_ns", mesh_ns_or_null(h->group_ci_high_ns));
-	json_object_set_new(o, "crossed", json_boolean(h->crossed));
-	json_object_set_new(o, "slow", json_boolean(h->slow));
-	json_object_set_new(o, "why", json_string(h->why));
-	return o;
-}
-
-/* Class @k's fit: {sl, residual_rms_ns, used, unresolved, no_reference, rank, ecmp, error}. */
-static json_t *mesh_fit_json(const struct mesh_run *m, size_t k)
-{
-	const struct mesh_locate *l = &m->loc[k];
-
-	return json_pack("{s:i, s:o, s:I, s:I, s:I, s:I, s:b, s:o}", "sl", m->o->classes[k].sl,
-			 "residual_rms_ns", l->ok ? mesh_ns_or_null(l->res.residual_rms_ns) :
-			 json_null(), "used", (json_int_t)l->res.n_used, "unresolved",
-			 (json_int_t)l->res.n_unresolved, "no_reference", (json_int_t)l->n_no_ref,
-			 "rank", (json_int_t)l->res.rank, "ecmp", l->res.ecmp,
-			 "error", l->ok ? json_null() : json_string(l->error));
-}
-
-/* "hops", "locate" and "locate_by_sl" into @o: null without a topology. */
-static void mesh_locate_json(json_t *o, const struct mesh_run *m)
-{
-	json_t *hops = json_array(), *by = json_array();
-	size_t k, i;
-
-	if (!m->o->topo || !m->loc) {
-		json_decref(hops);
-		json_decref(by);
-		json_object_set_new(o, "hops", json_null());
-		json_object_set_new(o, "locate", json_null());
-		json_object_set_new(o, "locate_by_sl", json_null());
-		return;
-	}
-	for (k = 0; k < m->o->n_classes; k++) {
-		for (i = 0; m->loc[k].ok && i < m->loc[k].res.n_hops; i++)
-			json_array_append_new(hops, mesh_hop_json(m, k, &m->loc[k].res.hops[i]));
-		json_array_append_new(by, mesh_fit_json(m, k));
-	}
-	json_object_set_new(o, "hops", hops);
-	json_object_set(o, "locate", json_array_get(by, 0));
-	json_object_set_new(o, "locate_by_sl", by);
-}
-
 json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_run *m)
 {
 	json_t *o = report_doc_new("mesh"), *hosts = json_array(), *pairs = json_array();
@@ -356,7 +292,7 @@ json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_
 	json_object_set_new(o, "authenticated", json_boolean(m->authenticated));
 	json_object_set_new(o, "pairs", pairs);
 	json_object_set_new(o, "outliers", mesh_outliers_json(m));
-	mesh_locate_json(o, m);
+	report_mesh_locate_json(o, m);
 	json_object_set_new(o, "complete", json_boolean(m->complete));
 	json_object_set_new(o, "error", m->error[0] ? json_string(m->error) : json_null());
 	return o;
@@ -454,44 +390,6 @@ static void mesh_table_errors(FILE *out, const struct mesh_run *m)
 }
 
 /* A figure in us for the table, or what it is instead. */
-static void mesh_us(char *buf, size_t len, double ns)
-{
-	if (isfinite(ns))
-		snprintf(buf, len, "%.3f", report_us(ns));
-	else
-		snprintf(buf, len, "%s", isnan(ns) ? "-" : "inf");
-}
-
-/* Class @k's located hops: those some pair crosses, then the fit. */
-static void mesh_table_hops(FILE *out, const struct mesh_run *m, size_t k)
-{
-	const struct mesh_locate *l = &m->loc[k];
-	const struct locate_hop *h;
-	char est[24], lo[24], hi[24];
-	size_t i;
-
-	fprintf(out, "\nhops, sl %d (round-trip share, us [95 %% interval]):\n",
-		m->o->classes[k].sl);
-	if (!l->ok) {
-		fprintf(out, "  not located: %s\n", l->error);
-		return;
-	}
-	for (i = 0; i < l->res.n_hops; i++) {
-		h = &l->res.hops[i];
-		if (!h->crossed)
-			continue;
-		mesh_us(est, sizeof(est), h->est_ns);
-		mesh_us(lo, sizeof(lo), h->ci_low_ns);
-		mesh_us(hi, sizeof(hi), h->ci_high_ns);
-		fprintf(out, "  %-32s %9s [%s, %s]%s  %s\n", m->o->topo->links[h->link].name, est,
-			lo, hi, h->slow ? " SLOW" : "", h->why);
-	}
-	fprintf(out, "residual %.3f us RMS over %zu pairs (%zu unresolved left out%s), rank %zu%s\n",
-		report_us(l->res.residual_rms_ns), l->res.n_used, l->res.n_unresolved,
-		m->o->n_refs ? ", as the excess over the reference" : "", l->res.rank,
-		l->res.ecmp ? "; ECMP: some pairs have several shortest paths, one was taken" : "");
-}
-
 void report_mesh_table(FILE *out, const struct mesh_report_info *info, const struct mesh_run *m)
 {
 	size_t k, i;
@@ -512,7 +410,7 @@ void report_mesh_table(FILE *out, const struct mesh_report_info *info, const str
 		fprintf(out, "  %s %s, sl %d: %s\n", mesh_kind_name(m->outliers[i].kind),
 			m->outliers[i].name, m->o->classes[m->outliers[i].cls].sl, m->outliers[i].why);
 	for (k = 0; m->o->topo && m->loc && k < m->o->n_classes; k++)
-		mesh_table_hops(out, m, k);
+		report_mesh_hops_table(out, m, k);
 	if (!m->complete)
 		fprintf(out, "\nincomplete: %s\n", m->error[0] ? m->error : "stopped");
 }
@@ -663,7 +561,8 @@ static void om_hops(FILE *out, const struct mesh_run *m)
 				fputs(pass ? "rperf_mesh_hop_slow{link=\"" :
 				      "rperf_mesh_hop_seconds{link=\"", out);
 				om_label(out, m->o->topo->links[h->link].name);
-				fprintf(out, "\",sl=\"%d\"} ", m->o->classes[k].sl);
+				fprintf(out, "\",sl=\"%d\",tclass=\"%d\"} ", m->o->classes[k].sl,
+					m->o->classes[k].tclass);
 				if (pass)
 					fprintf(out, "%d\n", h->slow);
 				else

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf mesh without RDMA hardware: exit statuses and usage errors; a mesh
 # whose agents cannot be reached still writes every output, each saying
-# so; its OpenMetrics text, and that of a made-up mesh with unresolved and
-# empty pairs (tests/unit/test_mesh --openmetrics), pass `promtool check
-# metrics` (Debian's prometheus package).
+# so; its OpenMetrics text, that of a made-up mesh with unresolved and
+# empty pairs (tests/unit/test_mesh --openmetrics) and that of a located
+# mesh of two traffic classes on one SL (--located-om), pass `promtool
+# check metrics` (Debian's prometheus package).
 # Run by `make check` with RPERF (the built binary) and TEST_TOP set.
 # shellcheck source=tests/unit/cli-lib.sh
 . "$(dirname "$0")/cli-lib.sh"
@@ -79,6 +80,17 @@ jq -e '.locate.error != null and .hops == [] and (.locate_by_sl | length) == 1' 
 jq -e '[.hops[] | select(.slow) | .name] == ["sw1:p3 - sw2:p3"]' "$T/located.json" >/dev/null ||
 	fail "the trunk is not the one slow hop: $(jq -c .hops "$T/located.json")"
 grep -q '^  sw1:p3 - sw2:p3 .* SLOW' "$T/located.txt" || fail "the table does not name the trunk: $(cat "$T/located.txt")"
+
+# Its hops on two traffic classes of one SL: two series each (tclass
+# label), and promtool takes them.
+"$TEST_MESH" --located-om >"$T/located.prom" || fail "test_mesh --located-om failed"
+[ "$(grep -c '^rperf_mesh_hop_slow{link="sw1:p3 - sw2:p3",sl="0",tclass="\(0\|96\)"} 1$' \
+	"$T/located.prom")" = 2 ] || fail "not one slow-hop series per class: $(grep hop_slow "$T/located.prom")"
+promtool check metrics <"$T/located.prom" >"$T/p" 2>&1 || fail "promtool: $(cat "$T/p")"
+# no series twice (the strict OpenMetrics parser refuses one, promtool's
+# linter does not): each name and label set once
+dups=$(grep -v '^#' "$T/located.prom" | sed 's/ [^ ]*$//' | sort | uniq -d)
+[ -z "$dups" ] || fail "series twice: $dups"
 
 # A made-up mesh with figures, unresolved quantiles and an empty pair.
 "$TEST_MESH" --openmetrics >"$T/made-up.prom" || fail "test_mesh --openmetrics failed"

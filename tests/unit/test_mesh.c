@@ -4,7 +4,8 @@
  * once, no host twice in a step, N - 1 rounds for an even N), the
  * outlier rule on made-up matrices, the OpenMetrics text, the hops
  * located over a topology. With --openmetrics, prints a made-up mesh's
- * OpenMetrics text instead (for promtool), with --located the JSON of a
+ * OpenMetrics text instead (for promtool), with --located-om that of a
+ * located mesh of two traffic classes on one SL, with --located the JSON of a
  * mesh over two switches with its hops (for the schema), its table on
  * stderr (tests/unit/mesh-cli.sh).
  */
@@ -153,6 +154,41 @@ static void test_outlier_host(void **state)
 }
 
 /*
+ * The host rule judges only pairs with an interval: h5's two pairs with
+ * h1 slow, its six others with 480 unresolved samples of 1000 (a p50,
+ * but the low end of its interval among the unresolved, so never an
+ * outlier): two of its two judged pairs, a host outlier (counting the
+ * six, two of eight would name no one).
+ */
+static void test_outlier_host_judged(void **state)
+{
+	struct mesh_opts o;
+	struct mesh_run m;
+	size_t i;
+
+	(void)state;
+	made_up(&m, &o, 5, 1);
+	for (i = 0; i < m.n_pairs; i++) {
+		struct mesh_pair *p = &m.pairs[i];
+
+		if (p->src != 4 && p->dst != 4)
+			continue;
+		hist_free(p->rtt_ns);
+		p->rtt_ns = p->src == 0 || p->dst == 0 ? rtts(20000, 2000, 0) :
+			    rtts(10000, 520, 480);
+	}
+	assert_int_equal(mesh_outliers(&m), 0);
+	assert_int_equal(count_kind(&m, MESH_OUT_PAIR), 2);
+	assert_int_equal(count_kind(&m, MESH_OUT_HOST), 1);
+	for (i = 0; i < m.n_outliers; i++)
+		if (m.outliers[i].kind == MESH_OUT_HOST) {
+			assert_string_equal(m.outliers[i].name, "h5");
+			assert_non_null(strstr(m.outliers[i].why, "2 of its 2 pairs"));
+		}
+	mesh_free(&m);
+}
+
+/*
  * Within the floor: a pair 3 % above a spread of nothing is not named
  * (5 % of the median); 8 % above is. A pair whose p50 is unresolved is
  * not judged, and an empty one neither.
@@ -211,8 +247,8 @@ static void test_outlier_class(void **state)
  * text carry the hops. With a reference of the same figures less 20 us
  * across, the excess puts the trunk at 20 us again and the host links at 0.
  */
-static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *topo,
-			 struct mesh_ref *refs)
+static void two_switches_cls(struct mesh_run *m, struct mesh_opts *o, struct topo *topo,
+			     struct mesh_ref *refs, size_t n_cls)
 {
 	static const char fabric[] = "h1 sw1:p1\nh2 sw1:p2\nh3 sw2:p1\nh4 sw2:p2\n"
 				     "sw1:p3 sw2:p3\n";
@@ -222,7 +258,9 @@ static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *t
 
 	memset(topo, 0, sizeof(*topo));
 	assert_int_equal(topo_parse(topo, "fabric", fabric, "file", NULL, err, sizeof(err)), 0);
-	made_up(m, o, 4, 1);
+	made_up(m, o, 4, n_cls);
+	if (n_cls == 2)		/* two traffic classes on one SL */
+		o->classes[1] = (struct mesh_class){ .sl = 0, .tclass = 96 };
 	o->topo = topo;
 	for (i = 0; i < m->n_pairs; i++) {
 		across = (m->pairs[i].src < 2) != (m->pairs[i].dst < 2);
@@ -235,6 +273,12 @@ static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *t
 	}
 	assert_int_equal(mesh_outliers(m), 0);
 	assert_int_equal(mesh_locate(m), 0);
+}
+
+static void two_switches(struct mesh_run *m, struct mesh_opts *o, struct topo *topo,
+			 struct mesh_ref *refs)
+{
+	two_switches_cls(m, o, topo, refs, 1);
 }
 
 static void test_locate(void **state)
@@ -273,7 +317,8 @@ static void test_locate(void **state)
 	f = open_memstream(&text, &len);
 	assert_int_equal(report_mesh_openmetrics(f, &m), 0);
 	fclose(f);
-	assert_non_null(strstr(text, "rperf_mesh_hop_slow{link=\"sw1:p3 - sw2:p3\",sl=\"0\"} 1\n"));
+	assert_non_null(strstr(text, "rperf_mesh_hop_slow{link=\"sw1:p3 - sw2:p3\",sl=\"0\","
+			       "tclass=\"0\"} 1\n"));
 	free(text);
 	/* The excess over a reference at 10 us everywhere. */
 	o.refs = refs;
@@ -288,6 +333,38 @@ static void test_locate(void **state)
 	}
 	mesh_free(&m);
 	topo_free(&topo);
+}
+
+/* Hosts of two CAs (an InfiniBand fat tree's h1 mlx5_0 and h1 mlx5_1):
+ * with -d the mesh's HOST is its rail on that device; without, "h1" is
+ * ambiguous and the class says so. */
+static void test_multi_rail(void **state)
+{
+	const char *files[] = { TEST_DATA "/ib/fat-tree.ibnetdiscover.txt" };
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct topo topo = { 0 };
+	struct mesh_opts o;
+	struct mesh_run m;
+	char err[256];
+
+	(void)state;
+	assert_non_null(sc);
+	assert_int_equal(topo_read(&topo, files, 1, NULL, err, sizeof(err)), 0);
+	made_up(&m, &o, 4, 1);
+	o.topo = &topo;
+	o.base = sc;
+	assert_int_equal(mesh_outliers(&m), 0);
+	assert_int_equal(mesh_locate(&m), 0);
+	assert_false(m.loc[0].ok);
+	assert_non_null(strstr(m.loc[0].error, "host 'h1' is not in the topology as one node: it "
+				"has several devices"));
+	snprintf(sc->device, sizeof(sc->device), "mlx5_1");
+	assert_int_equal(mesh_locate(&m), 0);
+	assert_true(m.loc[0].ok);
+	assert_int_equal(m.loc[0].res.n_used, 12);
+	mesh_free(&m);
+	topo_free(&topo);
+	free(sc);
 }
 
 /* The made-up mesh behind the OpenMetrics test: an unresolved pair, an empty one. */
@@ -380,11 +457,13 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_outlier_host),
+		cmocka_unit_test(test_outlier_host_judged),
 		cmocka_unit_test(test_outlier_floor),
 		cmocka_unit_test(test_outlier_class),
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_pair_fields_match_schema),
 		cmocka_unit_test(test_locate),
+		cmocka_unit_test(test_multi_rail),
 	};
 	struct mesh_report_info info = { .source = "--hosts" };
 	struct mesh_ref refs[12];
@@ -397,6 +476,15 @@ int main(int argc, char **argv)
 		om_mesh(&m, &o);
 		report_mesh_openmetrics(stdout, &m);
 		mesh_free(&m);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--located-om")) {
+		struct mesh_ref refs2[24];
+
+		two_switches_cls(&m, &o, &topo, refs2, 2);
+		report_mesh_openmetrics(stdout, &m);
+		mesh_free(&m);
+		topo_free(&topo);
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--located")) {
