@@ -29,6 +29,8 @@ int log_errno(int neg_errno, const char *fmt, ...) __attribute__((format(printf,
 const char *log_last_error(void);
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "note: ": a remark shown at the info level (-v). */
+void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -129,17 +129,19 @@ static int analyze_opts_parse(int argc, char **argv, void *p, char *err, size_t 
 /* Output                                                              */
 /* ------------------------------------------------------------------ */
 
-/* The warnings on stderr, notes only with -v; their counts for the footer. */
-static void analyze_warnings(const struct arb_result *res, struct analyze_report_info *info)
+/* The warnings on stderr, grouped and wrapped (report_analyze_diags),
+ * notes only with -v; their counts for the footer. */
+static void analyze_warnings(const struct analyze_out *a, struct analyze_report_info *info)
 {
-	int i;
+	static struct report_diag diags[ARB_MAX_WARNINGS];
+	int i, n = report_analyze_diags(&a->cfg, a->res, diags, ARB_MAX_WARNINGS);
 
-	for (i = 0; i < res->n_warnings; i++) {
-		if (!arb_warning_is_note(res->warning_codes[i])) {
-			log_warn("%s", res->warnings[i]);
+	for (i = 0; i < n; i++) {
+		if (!diags[i].note) {
+			log_warn("%s", diags[i].text);
 			info->n_warnings++;
 		} else if (log_get_level() >= LOG_LEVEL_INFO) {
-			log_info("%s", res->warnings[i]);
+			log_note("%s", diags[i].text);
 			info->n_notes++;
 		} else {
 			info->n_hidden++;
@@ -173,7 +175,7 @@ static int emit(const struct analyze_opts *o, const struct analyze_out *a)
 	json_t *root;
 	int rc;
 
-	analyze_warnings(a->res, &info);
+	analyze_warnings(a, &info);
 	if (!o->json_path && !o->csv_path) {
 		report_analyze_table(stdout, &info, &a->cfg, &a->params, a->res);
 		return fflush(stdout) ? log_error("cannot write to stdout") : 0;
