@@ -60,7 +60,7 @@ grep -q '^usage: rperf \[options\] COMMAND' "$T/help" &&
 # the same diagnostics as before it.
 "$RPERF" -v analyze "$D/config-a.table" >/dev/null 2>"$T/before"
 expect 0 analyze -v "$D/config-a.table"
-grep -q '^rperf: high table: ' "$T/err" && cmp -s "$T/err" "$T/before" ||
+grep -q '^rperf: note: high table: ' "$T/err" && cmp -s "$T/err" "$T/before" ||
 	fail "rperf analyze -v FILE: not as rperf -v analyze FILE: $(cat "$T/err")"
 expect 0 analyze "$D/config-a.table" --quiet
 [ ! -s "$T/err" ] || fail "rperf analyze FILE --quiet: $(cat "$T/err")"
