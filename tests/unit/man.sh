@@ -151,5 +151,10 @@ for c in lat bw server agent analyze converge mesh; do
 		fail "rperf.1's OUTPUT does not say $c takes --json-stream"
 done
 
+# The CI job is examples/ci's, named by rperf-converge(1), copied nowhere.
+grep -q 'examples/ci/github\\-actions.yml' "$MAN/rperf-converge.1" &&
+	[ -f "$TOP/examples/ci/github-actions.yml" ] || fail "rperf-converge.1: no CI example named"
+grep -l 'runs\\-on:' "$MAN"/*.[15] && fail "a page copies the CI job"
+
 [ "$fails" -eq 0 ] && echo "man: all passed"
 [ "$fails" -eq 0 ]
