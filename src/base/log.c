@@ -210,6 +210,15 @@ void log_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint(LOG_LEVEL_INFO, "note: ", fmt, ap);
+	va_end(ap);
+}
+
 void log_debug(const char *fmt, ...)
 {
 	va_list ap;

@@ -36,6 +36,8 @@ const char *log_last_error(void);
  */
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "note: ": a remark shown at the info level (-v). */
+void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Tell every warning held back now, whether or not its second is over. */
 void log_flush(void);

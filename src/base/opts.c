@@ -290,7 +290,7 @@ static size_t opts_label_width(const struct opts_entry *tab)
 	for (; tab->kind != OPTS_END; tab++) {
 		if (tab->kind == OPTS_INCLUDE)
 			l = opts_label_width(tab->table);
-		else if (tab->kind == OPTS_GROUP)
+		else if (tab->kind == OPTS_GROUP || !tab->help)
 			continue;
 		else {
 			opts_label(tab, buf, sizeof(buf));
@@ -326,7 +326,7 @@ static void opts_usage_table(FILE *out, const struct opts_entry *tab, int col)
 			opts_usage_table(out, tab->table, col);
 		} else if (tab->kind == OPTS_GROUP) {
 			fprintf(out, "\n%s\n", tab->help);
-		} else {
+		} else if (tab->help) {
 			opts_label(tab, label, sizeof(label));
 			opts_usage_entry(out, label, tab->help, col);
 		}

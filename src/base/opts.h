@@ -47,7 +47,8 @@ struct opts_entry {
 	char short_name;		/* 0: long only */
 	const char *long_name;		/* NULL: short only */
 	const char *arg;		/* the value's name in --help; NULL: none */
-	const char *help;		/* may hold '\n' for more lines */
+	const char *help;		/* may hold '\n' for more lines; NULL: not in
+					 * --help (a deprecated spelling) */
 	size_t off;			/* the destination in the options struct */
 	size_t width;			/* OPTS_UINT: sizeof the destination */
 	uint64_t min, max;		/* OPTS_SECONDS: in ns */

@@ -93,6 +93,21 @@ int cmd_criteria_exit(const struct criteria *cs)
 	return criteria_failed(cs) ? RPERF_EXIT_TOLERANCE : RPERF_EXIT_OK;
 }
 
+/* A failure document over a file that held a run's results: said, so a
+ * good file is not lost unnoticed. */
+static void cmd_warn_replaced(const char *path, const char *command)
+{
+	json_t *old;
+
+	if (!strcmp(path, "-"))
+		return;
+	old = json_load_file(path, 0, NULL);
+	if (json_is_object(old) && !json_is_false(json_object_get(old, "complete")))
+		log_warn("'%s': the results it held are replaced by this failed %s's document "
+			 "(complete: false)", path, command);
+	json_decref(old);
+}
+
 int cmd_failed_json(const char *path, const char *command, const char *error, int status)
 {
 	char err[256];
@@ -100,6 +115,7 @@ int cmd_failed_json(const char *path, const char *command, const char *error, in
 
 	if (!path)
 		return status;
+	cmd_warn_replaced(path, command);
 	doc = report_failed_json(command, error ? error : log_last_error());
 	if (!doc || jsonfile_write(doc, path, err, sizeof(err)))
 		log_error("%s", doc ? err : "out of memory");
@@ -168,6 +184,45 @@ bool cmd_stdout_taken(const struct flow_opts *f)
 	       cmd_is_stdout(f->json_stream_path);
 }
 
+/* The entry of @t (or a table it includes) whose long name is @name. */
+static const struct opts_entry *cmd_opt_find(const struct opts_entry *t, const char *name)
+{
+	const struct opts_entry *e;
+
+	for (; t && t->kind != OPTS_END; t++) {
+		if (t->kind == OPTS_INCLUDE && (e = cmd_opt_find(t->table, name)))
+			return e;
+		if (t->long_name && !strcmp(t->long_name, name))
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * The FILE of --json (or its short form) on a command line that did not
+ * parse: the document of a usage error goes there, as of any early
+ * failure. NULL when the command has no --json or the line gives none.
+ */
+static const char *cmd_json_in_argv(const struct opts_entry *table, int argc, char **argv)
+{
+	const struct opts_entry *e = cmd_opt_find(table, "json");
+	const char *path = NULL, *a;
+	int i;
+
+	for (i = 1; e && i < argc && strcmp(argv[i], "--"); i++) {
+		a = argv[i];
+		if (!strncmp(a, "--json=", 7) && a[7])
+			path = a + 7;
+		else if ((!strcmp(a, "--json") || (e->short_name && a[0] == '-' &&
+						    a[1] == e->short_name && !a[2])) &&
+			 i + 1 < argc)
+			path = argv[++i];
+		else if (e->short_name && a[0] == '-' && a[1] == e->short_name && a[2])
+			path = a + 2;
+	}
+	return path;
+}
+
 void cmd_usage(const struct cmd_def *d, FILE *out)
 {
 	if (d->help)
@@ -193,7 +248,8 @@ int cmd_dispatch(const struct cmd_def *d, int argc, char **argv)
 		ret = RPERF_EXIT_OK;
 	} else if (ret) {
 		opts_report(d->usage, err);
-		ret = RPERF_EXIT_USAGE;
+		ret = cmd_failed_json(cmd_json_in_argv(d->usage->table, argc, argv),
+				      d->usage->cmd, err, RPERF_EXIT_USAGE);
 	} else {
 		ret = d->run(o);
 	}

@@ -28,6 +28,42 @@ struct analyze_opts {
 	const char *csv_path;		/* --csv; "-": stdout */
 };
 
+/*
+ * -n, -s and -p: analyze's short spellings of --node-type, --sl2vl and
+ * --packet-size, where every other command reads iterations, a size and
+ * the TCP port. Still read, with a warning naming the spelling to use.
+ */
+static void analyze_old_warn(char c, const char *opt, const char *elsewhere)
+{
+	log_warn("-%c is deprecated in analyze (-%c is %s in lat and bw): use --%s", c, c,
+		 elsewhere, opt);
+}
+
+static int analyze_old_n(void *dst, const char *name, const char *value, char *err,
+			 size_t errlen)
+{
+	analyze_old_warn('n', "node-type", "the iteration count");
+	return analyze_opt_node_type(dst, name, value, err, errlen);
+}
+
+static int analyze_old_s(void *dst, const char *name, const char *value, char *err,
+			 size_t errlen)
+{
+	struct analyze_req *r = dst;
+
+	(void)name, (void)err, (void)errlen;
+	analyze_old_warn('s', "sl2vl", "the message size");
+	r->sl2vl = value;
+	return 0;
+}
+
+static int analyze_old_p(void *dst, const char *name, const char *value, char *err,
+			 size_t errlen)
+{
+	analyze_old_warn('p', "packet-size", "the TCP port");
+	return analyze_opt_packet_size(dst, name, value, err, errlen);
+}
+
 /* -f's help: the formats of the readers' table, filled by the usage. */
 static char analyze_format_help[128];
 
@@ -37,7 +73,7 @@ static char analyze_format_help[128];
 static const struct opts_entry analyze_opts_table[] = {
 	OPT_CALLBACK('f', "format", "FMT", analyze_format_help, struct analyze_opts, req,
 		     analyze_opt_format),
-	OPT_CALLBACK('n', "node-type", "TYPE", "opensm key set: ca, swe (default), sw0,\n"
+	OPT_CALLBACK(0, "node-type", "TYPE", "opensm key set: ca, swe (default), sw0,\n"
 		     "sw2sw or rtr (default with --port: the port's)", struct analyze_opts, req,
 		     analyze_opt_node_type),
 	OPT_CALLBACK('P', "port", "LID:PORT", "read the port's tables live over SMP MADs\n"
@@ -62,9 +98,9 @@ static const struct opts_entry analyze_opts_table[] = {
 		 struct analyze_opts, req.params.runs, 1, 1000000),
 	OPT_UINT('l', "limit", "N", "LimitOfHighPriority 0-255 (overrides input)",
 		 struct analyze_opts, req.limit, 0, ARB_MAX_LIMIT),
-	OPT_STRING('s', "sl2vl", "LIST", "VL of SL0, SL1, ... (overrides input)",
+	OPT_STRING(0, "sl2vl", "LIST", "VL of SL0, SL1, ... (overrides input)",
 		   struct analyze_opts, req.sl2vl),
-	OPT_CALLBACK('p', "packet-size", "SPEC", "bytes, for every SL or per SL as\n"
+	OPT_CALLBACK(0, "packet-size", "SPEC", "bytes, for every SL or per SL as\n"
 		     "SL:BYTES,... (default " ANALYZE_STR(ARB_DEFAULT_PACKET_BYTES) ")",
 		     struct analyze_opts, req, analyze_opt_packet_size),
 	OPT_STRING('L', "load", "SPEC", "'saturate' (default) or SL:GBPS,...; GBPS\n"
@@ -75,6 +111,10 @@ static const struct opts_entry analyze_opts_table[] = {
 		   struct analyze_opts, json_path),
 	OPT_STRING(0, "csv", "FILE", "write one row per SL, VL and band as CSV\n('-': stdout)",
 		   struct analyze_opts, csv_path),
+	/* Spellings that meant something else here than in lat and bw. */
+	OPT_CALLBACK('n', NULL, "TYPE", NULL, struct analyze_opts, req, analyze_old_n),
+	OPT_CALLBACK('s', NULL, "LIST", NULL, struct analyze_opts, req, analyze_old_s),
+	OPT_CALLBACK('p', NULL, "SPEC", NULL, struct analyze_opts, req, analyze_old_p),
 	OPT_END(),
 };
 
@@ -129,17 +169,19 @@ static int analyze_opts_parse(int argc, char **argv, void *p, char *err, size_t 
 /* Output                                                              */
 /* ------------------------------------------------------------------ */
 
-/* The warnings on stderr, notes only with -v; their counts for the footer. */
-static void analyze_warnings(const struct arb_result *res, struct analyze_report_info *info)
+/* The warnings on stderr, grouped and wrapped (report_analyze_diags),
+ * notes only with -v; their counts for the footer. */
+static void analyze_warnings(const struct analyze_out *a, struct analyze_report_info *info)
 {
-	int i;
+	static struct report_diag diags[ARB_MAX_WARNINGS];
+	int i, n = report_analyze_diags(&a->cfg, a->res, diags, ARB_MAX_WARNINGS);
 
-	for (i = 0; i < res->n_warnings; i++) {
-		if (!arb_warning_is_note(res->warning_codes[i])) {
-			log_warn("%s", res->warnings[i]);
+	for (i = 0; i < n; i++) {
+		if (!diags[i].note) {
+			log_warn("%s", diags[i].text);
 			info->n_warnings++;
 		} else if (log_get_level() >= LOG_LEVEL_INFO) {
-			log_info("%s", res->warnings[i]);
+			log_note("%s", diags[i].text);
 			info->n_notes++;
 		} else {
 			info->n_hidden++;
@@ -173,7 +215,7 @@ static int emit(const struct analyze_opts *o, const struct analyze_out *a)
 	json_t *root;
 	int rc;
 
-	analyze_warnings(a->res, &info);
+	analyze_warnings(a, &info);
 	if (!o->json_path && !o->csv_path) {
 		report_analyze_table(stdout, &info, &a->cfg, &a->params, a->res);
 		return fflush(stdout) ? log_error("cannot write to stdout") : 0;

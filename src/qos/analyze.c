@@ -261,6 +261,62 @@ static void analyze_warn_unloaded(const struct analyze_req *r, const struct arb_
 				n == 1 ? "it gets" : "they get", n == 1 ? "it" : "them");
 }
 
+/* The smallest packet of an SL on @vl; 0: no SL uses it. */
+static uint32_t analyze_vl_packet(const struct arb_config *cfg, const struct arb_params *params,
+			       int vl)
+{
+	uint32_t min = 0;
+	int sl;
+
+	for (sl = 0; sl < ARB_NUM_SLS; sl++)
+		if (cfg->sl2vl[sl] == vl && (!min || params->packet_bytes[sl] < min))
+			min = params->packet_bytes[sl];
+	return min;
+}
+
+/* Whether every weighted entry of both tables is below one packet of
+ * its VL (@packet: the largest such packet), so the weights set nothing. */
+static bool analyze_all_below_packet(const struct arb_config *cfg, const struct arb_params *params,
+				  uint32_t *packet)
+{
+	const struct arb_table *t[2] = { &cfg->high, &cfg->low };
+	const struct arb_entry *e;
+	uint32_t bytes;
+	int i, k, n = 0;
+
+	*packet = 0;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < t[k]->n_entries; i++) {
+			e = &t[k]->entries[i];
+			bytes = e->vl == ARB_VL15 ? 0 : analyze_vl_packet(cfg, params, e->vl);
+			if (!e->weight || !bytes)
+				continue;
+			if ((uint32_t)e->weight * ARB_UNIT_BYTES >= bytes)
+				return false;
+			if (bytes > *packet)
+				*packet = bytes;
+			n++;
+		}
+	return n > 1;
+}
+
+/*
+ * Every weight below one packet: each turn sends one whole packet, so
+ * the weights set nothing, whatever their ratios. Said at the default
+ * level, once (the per-table notes say how each table reads).
+ */
+static void analyze_warn_weights(const struct arb_config *cfg, const struct arb_params *params,
+				 struct arb_result *res)
+{
+	uint32_t packet;
+
+	if (cfg->kind == ARB_KIND_ETS || !analyze_all_below_packet(cfg, params, &packet))
+		return;
+	arb_common_warn(res, "weights-below-packet", "every weight is below one %u-byte packet: "
+			"each turn sends one whole packet, so the weights do not set the shares "
+			"(a weight of %u or more does)", packet, packet / ARB_UNIT_BYTES);
+}
+
 /* ------------------------------------------------------------------ */
 /* The input and the model                                             */
 /* ------------------------------------------------------------------ */
@@ -392,6 +448,7 @@ int analyze_run(const struct analyze_req *r, struct analyze_out *out, char *err,
 	if (arb_analyze(&out->cfg, &out->params, out->res))
 		return errbuf_set(err, errlen, -EINVAL, "cannot analyze this configuration with "
 				  "model '%s'", arb_model_name(out->params.model));
+	analyze_warn_weights(&out->cfg, &out->params, out->res);
 	analyze_warn_unloaded(r, &out->cfg, &out->params, out->res);
 	merge_config_warnings(&out->cfg, out->res);
 	out->usage = false;

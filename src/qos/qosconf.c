@@ -242,6 +242,28 @@ void qosconf_format_list(char *buf, size_t len, const char *first)
 	}
 }
 
+/* The line of a "[global]" section header in @text (a converge
+ * scenario), 0 when none. */
+static int qosconf_scenario_line(const char *text)
+{
+	const char *p = text;
+	size_t n;
+	int line = 1;
+
+	for (;;) {
+		p += strspn(p, " \t");
+		n = strcspn(p, "\n");
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+			n--;
+		if (n == 8 && !strncmp(p, "[global]", 8))
+			return line;
+		p = strchr(p, '\n');
+		if (!p++)
+			return 0;
+		line++;
+	}
+}
+
 /* The reader of @src: given, or detected. */
 static int source_reader(const struct qosconf_source *src,
 			 const struct qosconf_opts *opts,
@@ -249,8 +271,13 @@ static int source_reader(const struct qosconf_source *src,
 			 char *err, size_t errlen)
 {
 	enum qosconf_format f = opts->format;
+	int line = qosconf_scenario_line(src->text);
 	char formats[128];
 
+	if (line)
+		return errbuf_set(err, errlen, -EINVAL, "%s:%d: a converge scenario ([global]), "
+				  "not an arbitration configuration: give it to rperf converge",
+				  src->name, line);
 	if (f == QOSCONF_FORMAT_AUTO)
 		f = qosconf_detect(src->text);
 	*reader = reader_find(f);

@@ -361,6 +361,23 @@ struct analyze_report_info {
 	bool quiet;			/* -q: none shown */
 };
 
+/*
+ * analyze's diagnostics as stderr shows them (report_diag.c): messages
+ * differing only in an SL grouped into one line (SL2-15), lines wrapped
+ * to REPORT_DIAG_COLS with their prefix, each a warning or a note (-v).
+ */
+#define REPORT_DIAG_COLS	100
+#define REPORT_DIAG_INDENT	4
+#define REPORT_DIAG_WARN	"rperf: warning: "
+#define REPORT_DIAG_NOTE	"rperf: note: "
+struct report_diag {
+	bool note;			/* modelling detail: shown with -v */
+	char text[1024];		/* wrapped: "\n" and an indent between lines */
+};
+/* Fills @out (at most @max) from @res's warnings; returns how many. */
+int report_analyze_diags(const struct arb_config *cfg,
+			 const struct arb_result *res, struct report_diag *out, int max);
+
 /* The rows of an analysis: per SL (or priority), per VL, per ETS band. */
 enum report_analyze_list { RA_SLS, RA_VLS, RA_BANDS, RA_N_LISTS };
 /* The arbitration a row is of: VLArb (ib-fluid, ib-packet), DTable, ETS. */

@@ -107,7 +107,7 @@ check_qos_off() {
 	fi
 	sed -e 's/^qos .*/qos TRUE/' "$conf" >"$cap.on.conf"
 	grep -q '^qos TRUE' "$cap.on.conf" || echo 'qos TRUE' >>"$cap.on.conf"
-	"$RPERF" analyze --json="$cap.on.json" -n swe "$cap.on.conf" \
+	"$RPERF" analyze --json="$cap.on.json" --node-type swe "$cap.on.conf" \
 		"$cap/1-1.portinfo.txt" 2>/dev/null
 	"$RPERF" analyze --json="$cap.smp.json" --limit "$(jq .limit "$cap.on.json")" \
 		"$cap/1-1.txt" 2>/dev/null

@@ -45,7 +45,7 @@ inner() {
 		"$RPERF" analyze --json="$f.text.json" "$f.txt" 2>"$f.err"
 		"$RPERF" analyze --json="$f.live.json" --port "$lid:$port" 2>>"$f.err"
 		"$RPERF" analyze --json="$f.dr.json" --port "$dr" 2>>"$f.err"
-		"$RPERF" analyze --json="$f.conf.json" -n "$type" "$conf" \
+		"$RPERF" analyze --json="$f.conf.json" --node-type "$type" "$conf" \
 			"$f.portinfo.txt" 2>>"$f.err"
 		"$RPERF" analyze --json="$f.liveconf.json" --port "$lid:$port" "$conf" \
 			2>>"$f.err"

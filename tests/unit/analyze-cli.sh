@@ -174,11 +174,11 @@ expect 0 analyze --json - "$OSM"
 jq -e '.sls[0].share_min_pct == 50 and .sls[0].share_max_pct == 50 and
 	([.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") == null)' "$out" >/dev/null ||
 	fail "OpenSM defaults: SL0 not 50 % in every reading: $(jq -c '.sls[0]' "$out")"
-grep -q "limit0=bytes left out of the range" "$T/err" || fail "no left-out warning: $(cat "$T/err")"
+has "limit0=bytes left out of the range"
 expect 0 analyze --json - --semantics limit0=bytes --range-pct 5 "$OSM"
 jq -e '(.sls[0].share_pct * 100 | round) == 6744 and .range_pct == 5' "$out" >/dev/null ||
 	fail "--semantics limit0=bytes: $(jq -c '{range_pct, sl0: .sls[0]}' "$out")"
-grep -q "breaks limit 0's alternation" "$T/err" || fail "no breaks warning: $(cat "$T/err")"
+has "breaks limit 0's alternation"
 printf 'high,0,64\nlow,1,32\nlow,1,32\n' >"$out.two"
 expect 0 analyze --json - --limit 0 --load 0:sat,1:sat "$out.two"
 jq -e '[.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") != null' "$out" >/dev/null ||
@@ -186,18 +186,18 @@ jq -e '[.per_semantics[].semantics] | index("carry=yes,low=entry,limit0=bytes") 
 grep -q "left out" "$T/err" && fail "one low VL over two entries: $(cat "$T/err")"
 G=
 
-# Warnings: OpenSM's defaults give at most 3 lines at the default level
-# (what changes the figures or asks for action), the routine notes with
+# Warnings: OpenSM's defaults give at most 4 lines at the default level
+# (what changes the figures or asks for action: every weight is below a
+# packet, the VLs assumed, two firmware caveats), the routine notes with
 # -v, none with -q; the footer counts what stderr showed; the JSON keeps
 # every one, each with a code.
 expect 0 analyze "$OSM"
 n=$(grep -c '^rperf: warning: ' "$T/err")
-[ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "OpenSM defaults: $n warning lines, want 1-3: $(cat "$T/err")"
-grep -q "firmware caveat: the shares depend on LimitOfHighPriority 0" "$T/err" ||
-	fail "OpenSM defaults: the firmware caveat is not at the default level"
-grep -q "15 operational VLs assumed, as max_op_vls 5 asks" "$T/err" ||
-	fail "OpenSM defaults: VLCap assumption: $(cat "$T/err")"
-grep -q "weight 0 skipped\|below one 4096-byte packet" "$T/err" &&
+[ "$n" -ge 1 ] && [ "$n" -le 4 ] || fail "OpenSM defaults: $n warning lines, want 1-4: $(cat "$T/err")"
+has "every weight is below one 4096-byte packet"
+has "firmware caveat: the shares depend on LimitOfHighPriority 0"
+has "15 operational VLs assumed, as max_op_vls 5 asks"
+grep -q "weight 0 skipped\|table: .* below one 4096-byte packet" "$T/err" &&
 	fail "OpenSM defaults: routine notes at the default level: $(cat "$T/err")"
 notes=$(G=-v; "$RPERF" -v analyze "$OSM" 2>&1 >/dev/null | grep -c '^rperf: ')
 out_has "not listed get nothing \($n warnings?; $((notes - n)) notes? with -v\)"
@@ -211,7 +211,7 @@ expect 0 analyze "$OSM"
 grep -q "warning" "$out" && fail "-q: the footer still counts warnings: $(tail -n 2 "$out")"
 G=
 expect 0 analyze --json - "$OSM"
-jq -e --argjson n "$notes" '(.warnings | length) == $n and (.warning_codes | length) == $n and
+jq -e --argjson n "$notes" '(.warnings | length) >= $n and (.warning_codes | length) == (.warnings | length) and
 	(.warning_codes | index("firmware-high-limit") != null) and
 	(.warning_codes | index("weight-0") != null)' "$out" >/dev/null ||
 	fail "OpenSM defaults: the JSON does not keep every warning with a code: $(jq -c '.warning_codes' "$out")"

@@ -9,7 +9,8 @@
 #   expect STATUS ARGS... run rperf $G ARGS (G: rperf's global options,
 #                         words), its stdout in $T/out and stderr in
 #                         $T/err; a failure unless it exits STATUS
-#   has PATTERN           a failure unless the last stderr matches (grep -E)
+#   has PATTERN           a failure unless the last stderr matches (grep -E),
+#                         a wrapped diagnostic read as one line
 #   out_has PATTERN       the same for the last stdout
 #   finish MESSAGE        exit 1 after a failure, else say MESSAGE
 # Run with what `make check` sets: RPERF, TEST_DATA, TEST_TOP.
@@ -39,8 +40,13 @@ expect() {
 	[ "$got" = "$want" ] || fail "rperf $G${G:+ }$* exited $got, want $want: $(cat "$T/err")"
 }
 
+# A diagnostic wrapped over lines (continued after 4 spaces) as one line.
+unwrap() {
+	sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    / /g' "$1"
+}
+
 has() {
-	grep -Eq -- "$1" "$T/err" || fail "stderr lacks '$1': $(cat "$T/err")"
+	unwrap "$T/err" | grep -Eq -- "$1" || fail "stderr lacks '$1': $(cat "$T/err")"
 }
 
 out_has() {

@@ -138,5 +138,23 @@ sed 's/22\.50/99.99/' "$MAN/rperf.1" >"$T/stale.1"
 check_examples "$T/stale.1" >"$T/ex" 2>/dev/null && fail "a stale example was not caught"
 grep -q "the page says" "$T/ex" || fail "a stale example: no difference shown: $(cat "$T/ex")"
 
+# rperf(1)'s OUTPUT names every schema shipped, the streams' included,
+# and every command whose --help offers --json-stream.
+for f in "$TOP"/schema/*.schema.json; do
+	b=$(basename "$f" | sed 's/-/\\\\-/g')
+	grep -q "$b" "$MAN/rperf.1" || fail "rperf.1 does not name $(basename "$f")"
+done
+for c in lat bw server agent analyze converge mesh; do
+	"$RPERF" "$c" --help 2>/dev/null | grep -q -- '--json-stream' || continue
+	sed -n '/^\.SH OUTPUT/,/^\.SH /p' "$MAN/rperf.1" | tr '\n' ' ' |
+		grep -q "json\\\\-stream.* of [a-z, ]*$c" ||
+		fail "rperf.1's OUTPUT does not say $c takes --json-stream"
+done
+
+# The CI job is examples/ci's, named by rperf-converge(1), copied nowhere.
+grep -q 'examples/ci/github\\-actions.yml' "$MAN/rperf-converge.1" &&
+	[ -f "$TOP/examples/ci/github-actions.yml" ] || fail "rperf-converge.1: no CI example named"
+grep -l 'runs\\-on:' "$MAN"/*.[15] && fail "a page copies the CI job"
+
 [ "$fails" -eq 0 ] && echo "man: all passed"
 [ "$fails" -eq 0 ]
