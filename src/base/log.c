@@ -58,7 +58,7 @@ size_t log_escape(const char *in, char *out, size_t outlen)
 	if (!outlen)
 		return 0;
 	for (; *p && n + 1 < outlen; p++) {
-		if (*p >= 0x20 && *p != 0x7f) {
+		if ((*p >= 0x20 && *p != 0x7f) || (*p == '\n' && !strncmp((const char *)p + 1, "    ", 4))) {
 			out[n++] = (char)*p;
 		} else if (n + 4 < outlen) {
 			snprintf(out + n, 5, "\\x%02x", *p);
@@ -215,7 +215,7 @@ void log_note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vprint(LOG_LEVEL_INFO, "note: ", fmt, ap);
+	log_vprint(LOG_LEVEL_INFO, "note: ", NULL, fmt, ap);
 	va_end(ap);
 }
 

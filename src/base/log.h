@@ -45,7 +45,9 @@ void log_flush(void);
  * @in with every control character (below 0x20, and 0x7f) shown as \xNN,
  * into @out (NUL-terminated, cut at a whole character): what every
  * message here is printed as, so peer text cannot break or forge a line.
- * The length written.
+ * A newline followed by four spaces stays: a wrapped message's
+ * continuation, indented, which no line of its own starts with. The
+ * length written.
  */
 size_t log_escape(const char *in, char *out, size_t outlen);
 

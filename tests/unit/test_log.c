@@ -45,6 +45,9 @@ static void test_escape(void **state)
 	assert_string_equal(out, "abc");
 	log_escape("", out, sizeof(out));
 	assert_string_equal(out, "");
+	/* A wrapped message's indented continuation stays; a bare line does not. */
+	log_escape("SL2-15 map to VL15;\n    SL1 too\n   x\nrperf: y", out, sizeof(out));
+	assert_string_equal(out, "SL2-15 map to VL15;\n    SL1 too\\x0a   x\\x0arperf: y");
 }
 
 /* What @fn wrote on stderr, in @buf. */
