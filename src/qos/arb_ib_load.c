@@ -154,13 +154,17 @@ static bool ld_can(const struct ld *m, int q, int64_t credit)
 	return sl >= 0 && credit >= (int64_t)m->spec->packet_bytes[sl];
 }
 
-/* Close the open visit: the leftover is the deficit when carried. */
+/*
+ * Close the open visit: when carried, its leftover joins the queue's
+ * deficit (to which a visit of the queue in the other table may have
+ * added since this one opened); an idle queue keeps no credit.
+ */
 static void ld_close(struct ld *m, struct ld_table *t)
 {
 	int q = t->t->entries[t->pos].vl;
 
 	if (m->spec->sem.carry) {
-		t->def[q] = t->credit;
+		t->def[q] += ld_has(m, q) || t->credit < 0 ? t->credit : 0;
 		if (!ld_has(m, q) && t->def[q] > 0)
 			t->def[q] = 0;
 	}
