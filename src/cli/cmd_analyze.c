@@ -461,7 +461,7 @@ static int analyze_opt_semantics(void *dst, const char *name, const char *value,
 	o->semantics_given = true;
 	if (arb_semantics_parse(value, &o->params.semantics))
 		return opts_bad_value(err, errlen, name, value,
-				      "KEY=VALUE,... of carry=yes|no, low=entry|packet, "
+				      "KEY=VALUE,... of carry=yes|no, low=entry|packet|continue, "
 				      "limit0=alternate|bytes, deficit=vl|table");
 	return 0;
 }

@@ -1015,7 +1015,7 @@ static void arb_ib_warn_distances(struct arb_result *res)
 		    (v->mean_distance_max - v->mean_distance_min <= 0.5 &&
 		     v->max_distance_max == v->max_distance_min))
 			continue;
-		n = snprintf(at, left, "%sVL%d mean %.2f-%.2f max %.0f-%.0f",
+		n = snprintf(at, left, "%sVL%d mean %.2f-%.2f max seen %.0f-%.0f",
 			     at == line ? "" : "; ", q, v->mean_distance_min,
 			     v->mean_distance_max, v->max_distance_min,
 			     v->max_distance_max);
