@@ -324,7 +324,7 @@ static int scenario_global_key(struct scenario_parser *p, const char *k, const c
 	} else if (!strcmp(k, "semantics")) {
 		if (arb_semantics_parse(v, &sc->semantics))
 			return SCENARIO_FAIL(p, "semantics '%s': expected KEY=VALUE,... of "
-					"carry=yes|no, low=entry|packet, limit0=alternate|bytes", v);
+					"carry=yes|no, low=entry|packet|continue, limit0=alternate|bytes", v);
 		sc->semantics_set = true;
 	} else if (!strcmp(k, "baseline")) {
 		if (scenario_baseline_parse(v, &sc->baseline))

@@ -114,7 +114,7 @@ int analyze_opt_semantics(void *dst, const char *name, const char *value, char *
 	r->semantics_given = true;
 	if (arb_semantics_parse(value, &r->params.semantics))
 		return opts_bad_value(err, errlen, name, value,
-				      "KEY=VALUE,... of carry=yes|no, low=entry|packet, "
+				      "KEY=VALUE,... of carry=yes|no, low=entry|packet|continue, "
 				      "limit0=alternate|bytes, deficit=vl|table");
 	return 0;
 }

@@ -123,7 +123,9 @@ enum arb_model arb_model_default(enum arb_kind kind)
 }
 
 /* The words of each semantics option, as --semantics spells them. */
-static const char *const arb_low_words[] = { "entry", "packet" };
+static const char *const arb_low_words[ARB_N_LOW_TURNS] = {
+	"entry", "packet", "continue"
+};
 static const char *const arb_limit0_words[] = { "alternate", "bytes" };
 
 void arb_semantics_format(const struct arb_semantics *sem, char *buf,
@@ -148,12 +150,12 @@ static int arb_semantics_word(const char *key, const char *val,
 		sem->deficit_per_table = !strcmp(val, "table");
 		return 0;
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < ARB_N_LOW_TURNS; i++) {
 		if (!strcmp(key, "low") && !strcmp(val, arb_low_words[i])) {
 			sem->low_turn = i;
 			return 0;
 		}
-		if (!strcmp(key, "limit0") && !strcmp(val, arb_limit0_words[i])) {
+		if (i < 2 && !strcmp(key, "limit0") && !strcmp(val, arb_limit0_words[i])) {
 			sem->limit0 = i;
 			return 0;
 		}

@@ -42,7 +42,7 @@ const char *arb_model_options(enum arb_model model);
 /* The model for configurations of @kind when none is named. */
 enum arb_model arb_model_default(enum arb_kind kind);
 /*
- * --semantics: "carry=yes|no,low=entry|packet,limit0=alternate|bytes,
+ * --semantics: "carry=yes|no,low=entry|packet|continue,limit0=alternate|bytes,
  * deficit=vl|table", any subset in any order, applied over *sem.
  * Returns 0 or -EINVAL.
  */

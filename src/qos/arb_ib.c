@@ -775,14 +775,43 @@ static bool arb_ib_vl_in_both(const struct arb_config *cfg)
 }
 
 /*
+ * Whether a queue of the low table can empty: some SL offers it traffic
+ * and none saturates it. Where none can, a low turn never finds its
+ * entry's VL empty, and low=continue is low=entry.
+ */
+static bool arb_ib_low_drains(const struct arb_config *cfg,
+			      const struct arb_params *params)
+{
+	uint16_t offers = 0, saturated = 0, low = 0;
+	int sl, q, i;
+
+	for (i = 0; i < cfg->low.n_entries; i++)
+		if (cfg->low.entries[i].weight && cfg->low.entries[i].vl < ARB_VL15)
+			low |= 1u << cfg->low.entries[i].vl;
+	for (sl = 0; sl < ARB_NUM_SLS; sl++) {
+		q = arb_ib_queue(cfg, params, sl);
+		if (q < 0 || !arb_sl_offers(params, sl))
+			continue;
+		offers |= 1u << q;
+		if (params->load_gbps[sl] < 0)
+			saturated |= 1u << q;
+	}
+	return (offers & ~saturated & low) != 0;
+}
+
+/*
  * The reading that behaves as @sem on this port: limit0 only matters at
- * limit 0 with an entry low turn, and alternate makes that turn a packet.
+ * limit 0 with an entry low turn, alternate makes that turn a packet,
+ * and continue only differs from entry where a low VL can empty.
  */
 static struct arb_semantics arb_ib_effective(const struct arb_config *cfg,
+					     const struct arb_params *params,
 					     struct arb_semantics sem)
 {
 	if (!sem.carry || !arb_ib_vl_in_both(cfg))
 		sem.deficit_per_table = false;
+	if (sem.low_turn == ARB_LOW_CONTINUE && !arb_ib_low_drains(cfg, params))
+		sem.low_turn = ARB_LOW_ENTRY;
 	if (cfg->limit == 0 && sem.limit0 == ARB_LIMIT0_ALTERNATE)
 		sem.low_turn = ARB_LOW_PACKET;
 	if (cfg->limit != 0 || sem.low_turn == ARB_LOW_PACKET)
@@ -798,14 +827,16 @@ static bool arb_sem_equal(struct arb_semantics a, struct arb_semantics b)
 
 /* A semantics already computed that behaves as @sem; NULL: none. */
 static const struct arb_sem_result *arb_ib_known(const struct arb_config *cfg,
+						 const struct arb_params *params,
 						 const struct arb_result *res,
 						 struct arb_semantics sem)
 {
 	int i;
 
-	sem = arb_ib_effective(cfg, sem);
+	sem = arb_ib_effective(cfg, params, sem);
 	for (i = 0; i < res->n_semantics; i++)
-		if (arb_sem_equal(arb_ib_effective(cfg, res->per_semantics[i].semantics),
+		if (arb_sem_equal(arb_ib_effective(cfg, params,
+						   res->per_semantics[i].semantics),
 				  sem))
 			return &res->per_semantics[i];
 	return NULL;
@@ -833,7 +864,7 @@ static void arb_ib_add_semantics(const struct arb_config *cfg,
 				 struct arb_result *res)
 {
 	struct arb_sem_result *s = &res->per_semantics[res->n_semantics];
-	const struct arb_sem_result *known = arb_ib_known(cfg, res, sem);
+	const struct arb_sem_result *known = arb_ib_known(cfg, params, res, sem);
 	struct arb_result other;
 
 	if (known) {
@@ -925,8 +956,8 @@ static bool arb_ib_breaks_limit0(const struct arb_config *cfg,
 	struct arb_sim_spec spec;
 	struct arb_sim_out out;
 
-	ctx.sem = sem = arb_ib_effective(cfg, sem);
-	if (cfg->limit != 0 || !sem.carry || sem.low_turn != ARB_LOW_ENTRY ||
+	ctx.sem = sem = arb_ib_effective(cfg, params, sem);
+	if (cfg->limit != 0 || !sem.carry || sem.low_turn == ARB_LOW_PACKET ||
 	    sem.limit0 != ARB_LIMIT0_BYTES || params->model != ARB_MODEL_IB_PACKET ||
 	    !arb_ib_table_sends(&cfg->high, offered) ||
 	    !arb_ib_table_sends(&cfg->low, offered))
@@ -984,7 +1015,7 @@ static void arb_ib_warn_distances(struct arb_result *res)
 		    (v->mean_distance_max - v->mean_distance_min <= 0.5 &&
 		     v->max_distance_max == v->max_distance_min))
 			continue;
-		n = snprintf(at, left, "%sVL%d mean %.2f-%.2f max %.0f-%.0f",
+		n = snprintf(at, left, "%sVL%d mean %.2f-%.2f max seen %.0f-%.0f",
 			     at == line ? "" : "; ", q, v->mean_distance_min,
 			     v->mean_distance_max, v->max_distance_min,
 			     v->max_distance_max);
@@ -1032,12 +1063,12 @@ static void arb_ib_compare(const struct arb_config *cfg,
 	}
 	if (left_out)
 		arb_common_warn(res, "reading-left-out",
-				"carry=yes,low=entry,limit0=bytes left out of the "
+				"carry=yes,low=entry|continue,limit0=bytes left out of the "
 				"range: at limit 0 its low turns can pass empty (a light low "
 				"entry repaying its overshoot); the specification alternates");
 	if (arb_ib_breaks_limit0(cfg, params, params->semantics, budget))
 		arb_common_warn(res, "reading-breaks-limit0",
-				"the semantics chosen (carry=yes,low=entry,"
+				"the semantics chosen (carry=yes,low=entry|continue,"
 				"limit0=bytes) breaks limit 0's alternation on this port: "
 				"its low turns can pass empty");
 	for (i = 0; i < res->n_semantics; i++) {
@@ -1081,9 +1112,10 @@ struct arb_semantics arb_ib_semantics_nth(int i)
 {
 	struct arb_semantics sem = {
 		.carry = !(i & 1),
-		.low_turn = (i & 2) ? ARB_LOW_PACKET : ARB_LOW_ENTRY,
-		.limit0 = (i & 4) ? ARB_LIMIT0_BYTES : ARB_LIMIT0_ALTERNATE,
-		.deficit_per_table = (i & 8) != 0,
+		.low_turn = (enum arb_low_turn)(i / 2 % ARB_N_LOW_TURNS),
+		.limit0 = (i / (2 * ARB_N_LOW_TURNS)) & 1 ? ARB_LIMIT0_BYTES :
+			  ARB_LIMIT0_ALTERNATE,
+		.deficit_per_table = i >= ARB_N_SEMANTICS / 2,
 	};
 
 	return sem;
@@ -1191,10 +1223,10 @@ static unsigned arb_ib_load_runs(const struct arb_config *cfg,
 	struct arb_semantics seen[ARB_N_SEMANTICS + 1];
 	unsigned n = 1, i, j, runs;
 
-	seen[0] = arb_ib_effective(cfg, params->semantics);
+	seen[0] = arb_ib_effective(cfg, params, params->semantics);
 	for (i = 0; params->model == ARB_MODEL_IB_PACKET && params->compare_semantics &&
 		    i < ARB_N_SEMANTICS; i++) {
-		seen[n] = arb_ib_effective(cfg, arb_ib_semantics_nth((int)i));
+		seen[n] = arb_ib_effective(cfg, params, arb_ib_semantics_nth((int)i));
 		for (j = 0; j < n && !arb_sem_equal(seen[j], seen[n]); j++)
 			;
 		n += j == n;

@@ -49,6 +49,7 @@ struct ld_table {
 	bool open;
 	int64_t credit;		/* bytes, of the open visit */
 	int64_t *def;		/* the deficits it carries */
+	uint64_t moved;		/* entries its position has moved past */
 };
 
 struct ld {
@@ -75,6 +76,8 @@ struct ld {
 	uint64_t head_since[ARB_NUM_VLS];	/* packet count when first waiting */
 	uint16_t avail;			/* queues with a packet waiting */
 	uint64_t sent;			/* packets sent so far */
+	bool low_sent;			/* the low entry turn has sent a packet */
+	uint64_t low_from;		/* the low table's moved at the turn's start */
 	uint64_t empty_low_turns;	/* low entry turns that found none */
 	uint64_t work;			/* steps, arrivals and entries looked at */
 	double now_ns;
@@ -116,6 +119,7 @@ static bool ld_entry_ok(const struct arb_entry *e)
 /* The table's position to its next entry, wrapping at its end. */
 static void ld_advance(struct ld_table *t)
 {
+	t->moved++;
 	if (++t->pos == t->t->n_entries)
 		t->pos = 0;
 }
@@ -150,13 +154,17 @@ static bool ld_can(const struct ld *m, int q, int64_t credit)
 	return sl >= 0 && credit >= (int64_t)m->spec->packet_bytes[sl];
 }
 
-/* Close the open visit: the leftover is the deficit when carried. */
+/*
+ * Close the open visit: when carried, its leftover joins the queue's
+ * deficit (to which a visit of the queue in the other table may have
+ * added since this one opened); an idle queue keeps no credit.
+ */
 static void ld_close(struct ld *m, struct ld_table *t)
 {
 	int q = t->t->entries[t->pos].vl;
 
 	if (m->spec->sem.carry) {
-		t->def[q] = t->credit;
+		t->def[q] += ld_has(m, q) || t->credit < 0 ? t->credit : 0;
 		if (!ld_has(m, q) && t->def[q] > 0)
 			t->def[q] = 0;
 	}
@@ -204,16 +212,18 @@ static int ld_pass_over(struct ld *m, struct ld_table *t, int max)
 				t->def[q] = 0;
 	}
 	t->pos = (pos + d) % n;
+	t->moved += d;
 	return d;
 }
 
 /*
  * Visit entries from the table's position until one can send, passing
  * over those whose queue has nothing. Returns its queue; -1 when the
- * table has nothing to send, or, when @pass, after a whole pass over
- * its entries found none that can send (a low entry turn that passes).
+ * table has nothing to send, or, when @max > 0, after @max entries
+ * found none that can send (a low entry turn that passes, @max the
+ * table's size: a whole pass).
  */
-static int ld_open(struct ld *m, struct ld_table *t, bool pass)
+static int ld_open(struct ld *m, struct ld_table *t, int max)
 {
 	const struct arb_entry *e;
 	bool carry = m->spec->sem.carry;
@@ -227,8 +237,8 @@ static int ld_open(struct ld *m, struct ld_table *t, bool pass)
 		e = &t->t->entries[t->pos];
 		q = e->vl;
 		if (!ld_entry_ok(e) || !ld_has(m, q)) {
-			i += ld_pass_over(m, t, pass ? t->t->n_entries - i + 1 : ARB_MAX_ENTRIES) - 1;
-			if (pass && i >= t->t->n_entries)
+			i += ld_pass_over(m, t, max > 0 ? max - i + 1 : ARB_MAX_ENTRIES) - 1;
+			if (max > 0 && i >= max)
 				return -1;
 			continue;
 		}
@@ -243,13 +253,13 @@ static int ld_open(struct ld *m, struct ld_table *t, bool pass)
 		if (carry)
 			t->def[q] = credit;
 		ld_advance(t);
-		if (pass && i >= t->t->n_entries)
+		if (max > 0 && i >= max)
 			return -1;
 	}
 }
 
 /* The queue of the table's next packet; -1 as ld_open. */
-static int ld_take(struct ld *m, struct ld_table *t, bool pass)
+static int ld_take(struct ld *m, struct ld_table *t, int max)
 {
 	int q;
 
@@ -259,7 +269,28 @@ static int ld_take(struct ld *m, struct ld_table *t, bool pass)
 			return q;
 		ld_close(m, t);
 	}
-	return ld_open(m, t, pass);
+	return ld_open(m, t, max);
+}
+
+/*
+ * The next packet of a low entry turn whose visit is open, or -1 when
+ * the turn ends: the visit goes on while its VL has a packet; when the
+ * VL has emptied with credit left (ld_send closes a visit whose credit
+ * is spent, and ends the turn), low=entry ends the turn and
+ * low=continue opens the next entry that can send, the whole turn
+ * moving past at most one pass over the table.
+ */
+static int ld_low_next(struct ld *m, struct ld_table *lo)
+{
+	int q = lo->t->entries[lo->pos].vl, left;
+
+	if (ld_has(m, q) && ld_can(m, q, lo->credit))
+		return q;
+	ld_close(m, lo);
+	if (m->spec->sem.low_turn != ARB_LOW_CONTINUE)
+		return -1;
+	left = lo->t->n_entries - (int)(lo->moved - m->low_from);
+	return left > 0 ? ld_open(m, lo, left) : -1;
 }
 
 /* A low turn's queue, or -1 when it passes; the phase returns to high. */
@@ -271,13 +302,17 @@ static int ld_low_turn(struct ld *m, struct ld_table **by)
 	*by = lo;
 	if (m->mode == LD_LIMITED_PACKET) {
 		m->phase = LD_HIGH;
-		return ld_take(m, lo, false);
+		return ld_take(m, lo, 0);
 	}
-	q = ld_take(m, lo, true);
-	if (q < 0) {
+	if (m->low_sent) {
+		q = ld_low_next(m, lo);
+	} else {
+		m->low_from = lo->moved;
+		q = ld_take(m, lo, lo->t->n_entries);
+		m->empty_low_turns += q < 0;
+	}
+	if (q < 0)
 		m->phase = LD_HIGH;
-		m->empty_low_turns++;
-	}
 	return q;
 }
 
@@ -289,7 +324,7 @@ static int ld_decide(struct ld *m, struct ld_table **by)
 
 	if (m->mode == LD_ONLY_LOW || !(hi->queues & m->avail)) {
 		*by = lo;
-		q = lo->t ? ld_take(m, lo, false) : -1;
+		q = lo->t ? ld_take(m, lo, 0) : -1;
 		if (q >= 0) {
 			m->high_sent = 0;
 			m->phase = LD_HIGH;
@@ -305,7 +340,7 @@ static int ld_decide(struct ld *m, struct ld_table **by)
 		m->phase = LD_HIGH;
 	}
 	*by = hi;
-	return ld_take(m, hi, false);
+	return ld_take(m, hi, 0);
 }
 
 /* Queue @q sends one packet charged to @t; returns its SL. */
@@ -331,10 +366,13 @@ static int ld_send(struct ld *m, struct ld_table *t, int q)
 		if (m->high_sent >= m->limit_bytes) {
 			m->high_sent = 0;
 			m->phase = LD_LOW;
+			m->low_sent = false;
 		}
 	} else if (t == &m->tab[LD_LOW] && m->mode == LD_LIMITED_ENTRY &&
-		   m->phase == LD_LOW && !t->open) {
-		m->phase = LD_HIGH;
+		   m->phase == LD_LOW) {
+		m->low_sent = true;
+		if (!t->open)
+			m->phase = LD_HIGH;
 	}
 	m->sent++;
 	return sl;

@@ -131,10 +131,15 @@ SIM_INLINE void sim_next(struct sim_reg *t)
 	}
 }
 
+/*
+ * Close the open visit: with carry its credit left (an overshoot, or
+ * DTable's remainder) joins the VL's deficit, to which a visit of the
+ * VL in the other table may have added since this one opened.
+ */
 SIM_INLINE void sim_close(struct sim_reg *t, int32_t *def, const bool carry)
 {
 	if (carry)
-		def[t->vl[t->pos]] = t->credit;
+		def[t->vl[t->pos]] += t->credit;
 	t->open = 0;
 	t->credit = 0;
 	sim_next(t);

@@ -53,6 +53,8 @@ enum arb_model {
 enum arb_low_turn {
 	ARB_LOW_ENTRY,		/* the low table serves one entry visit */
 	ARB_LOW_PACKET,		/* the low table sends one packet */
+	ARB_LOW_CONTINUE,	/* entry visits, on past a VL that empties */
+	ARB_N_LOW_TURNS,
 };
 
 enum arb_limit0 {
@@ -67,7 +69,7 @@ struct arb_semantics {
 	bool deficit_per_table;	/* a VL in both tables has a deficit in each */
 };
 
-#define ARB_N_SEMANTICS		16	/* every combination of the four */
+#define ARB_N_SEMANTICS		24	/* every combination of the four */
 #define ARB_DEFAULT_RANGE_PCT	1.0	/* semantics disagreeing by more: a range */
 
 struct arb_entry {

@@ -216,7 +216,7 @@ static const struct report_analyze_field sl_fields[] = {
 	{ "gbps", RA_ALL, { "Gb/s", "Gb/s", "Gb/s" }, 8, 11, 2, get_sl_gbps },
 	{ "mean_distance", RA_ALL, { "mean dist", "mean dist", "mean dist" }, 9, 0, 2,
 	  get_sl_mean },
-	{ "max_distance", RA_ALL, { "max dist", "max dist", "max dist" }, 8, 0, 0, get_sl_max },
+	{ "max_seen_distance", RA_ALL, { "max seen", "max seen", "max seen" }, 8, 0, 0, get_sl_max },
 };
 
 /* Per VL (DTable: per SL, its queue): vls[]. ETS's table is of its bands. */
@@ -229,7 +229,7 @@ static const struct report_analyze_field vl_fields[] = {
 	{ "share_pct", RA_ALL, { "share %", "share %", NULL }, 8, 0, 2, get_vl_share },
 	{ "gbps", RA_ALL, { "Gb/s", "Gb/s", NULL }, 8, 0, 2, get_vl_gbps },
 	{ "mean_distance", RA_ALL, { "mean dist", "mean dist", NULL }, 9, 0, 2, get_vl_mean },
-	{ "max_distance", RA_ALL, { "max dist", "max dist", NULL }, 8, 0, 0, get_vl_max },
+	{ "max_seen_distance", RA_ALL, { "max seen", "max seen", NULL }, 8, 0, 0, get_vl_max },
 };
 
 /* Per ETS band: bands[]; its table's distances are its vls[] entry's. */
@@ -243,7 +243,7 @@ static const struct report_analyze_field band_fields[] = {
 	{ "prios", K(RA_ETS), { NULL }, 0, 0, 0, get_members },
 	{ "default", K(RA_ETS), { NULL }, 0, 0, 0, get_default },
 	{ "mean_distance", 0, { NULL, NULL, "mean dist" }, 9, 0, 2, get_vl_mean },
-	{ "max_distance", 0, { NULL, NULL, "max dist" }, 8, 0, 0, get_vl_max },
+	{ "max_seen_distance", 0, { NULL, NULL, "max seen" }, 8, 0, 0, get_vl_max },
 };
 
 #undef K

@@ -394,6 +394,56 @@ static void test_partial_high(void **state)
 	}
 }
 
+/*
+ * The low turn under offered loads, where a light low VL empties within
+ * its visit: limit 1; high VL0:40, VL1:100, VL2:20; low VL3:50, VL4:10;
+ * SL0-4 send 2048, 4096, 512, 1024 and 256 bytes; SL2 offers 8 %, SL4
+ * 2 %, the others saturate. When VL4 empties with weight left, the turn
+ * ends (low=entry) or goes on to VL3 (low=continue). SL3's shares are a
+ * simulator's written from the documents alone (tests/arb_blind.py,
+ * case (ii) of tests/arb_blind.md): 22.06 % and 35.44 %, within 0.04.
+ */
+static void test_low_turn_continuation(void **state)
+{
+	static const struct { int vl, weight; } high[] = { { 0, 40 }, { 1, 100 }, { 2, 20 } };
+	static const uint32_t bytes[] = { 2048, 4096, 512, 1024, 256 };
+	const struct arb_sem_result *s;
+	struct arb_config cfg;
+	struct arb_params params;
+	double entry = -1, cont = -1;
+	unsigned i;
+	int k;
+
+	(void)state;
+	arb_config_init(&cfg, ARB_KIND_VLARB);
+	for (i = 0; i < 3; i++)
+		add(&cfg.high, high[i].vl, high[i].weight);
+	add(&cfg.low, 3, 50);
+	add(&cfg.low, 4, 10);
+	cfg.limit = 1;
+	arb_params_init(&params);
+	for (i = 0; i < 5; i++)
+		params.packet_bytes[i] = bytes[i];
+	for (i = 5; i < ARB_NUM_SLS; i++)
+		params.load_gbps[i] = 0;
+	params.load_gbps[2] = 8;
+	params.load_gbps[4] = 2;
+	assert_int_equal(arb_analyze(&cfg, &params, &res), 0);
+	assert_near(res.sls[3].share_pct, 22.06, res.bound_pct + 0.04);
+	for (k = 0; k < res.n_semantics; k++) {
+		s = &res.per_semantics[k];
+		if (!s->semantics.carry || s->semantics.deficit_per_table)
+			continue;
+		if (s->semantics.low_turn == ARB_LOW_ENTRY)
+			entry = s->share_pct[3];
+		else if (s->semantics.low_turn == ARB_LOW_CONTINUE)
+			cont = s->share_pct[3];
+	}
+	assert_near(entry, 22.06, res.bound_pct + 0.04);
+	assert_near(cont, 35.44, res.bound_pct + 0.04);
+	assert_true(res.sls[3].share_max_pct >= cont);
+}
+
 /* A VL's packets are those of the SLs that send: SL0 offers nothing. */
 static void test_packet_size_of_senders(void **state)
 {
@@ -606,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_limit_255_starves_low),
 		cmocka_unit_test(test_waterfill),
 		cmocka_unit_test(test_partial_high),
+		cmocka_unit_test(test_low_turn_continuation),
 		cmocka_unit_test(test_packet_size_of_senders),
 		cmocka_unit_test(test_shared_vl_split),
 		cmocka_unit_test(test_table_warnings),
