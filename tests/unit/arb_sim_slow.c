@@ -85,7 +85,7 @@ static inline __attribute__((always_inline)) void sim_close(struct sim *m, struc
 	int pos = st->pos[k] + 1;
 
 	if (m->spec->sem.carry)
-		st->deficit[m->vl[k][st->pos[k]]] = st->credit[k];
+		st->deficit[m->vl[k][st->pos[k]]] += st->credit[k];
 	st->open[k] = 0;
 	st->credit[k] = 0;
 	if (pos == m->n[k]) {
