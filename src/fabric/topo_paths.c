@@ -152,14 +152,14 @@ static int routes_parse(struct topo_paths *r, const char *name, const char *text
 	}
 	if (rc)
 		return rc;
+	if (!r->n_paths)
+		return errbuf_set(err, errlen, -EINVAL, "%s: no path", name);
 	qsort(r->paths, r->n_paths, sizeof(*r->paths), path_cmp);
 	for (size_t i = 1; i < r->n_paths; i++)
 		if (!path_cmp(&r->paths[i - 1], &r->paths[i]))
 			return errbuf_set(err, errlen, -EINVAL, "%s: two paths from '%s' to '%s'",
 					  name, r->t->nodes[r->paths[i].src].name,
 					  r->t->nodes[r->paths[i].dst].name);
-	if (!r->n_paths)
-		return errbuf_set(err, errlen, -EINVAL, "%s: no path", name);
 	return 0;
 }
 
