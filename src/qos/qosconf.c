@@ -258,8 +258,9 @@ static int qosconf_scenario_line(const char *text)
 		if (n == 8 && !strncmp(p, "[global]", 8))
 			return line;
 		p = strchr(p, '\n');
-		if (!p++)
+		if (!p)
 			return 0;
+		p++;
 		line++;
 	}
 }
