@@ -41,7 +41,10 @@ bw_opcodes() {
 	in_vm "$vm" "tcpdump -Z root -i eth0 -n -s 64 -B 4096 -U -w $pcap udp port 4791 2>$pcap.err & tp=\$!
 for i in \$(seq 100); do grep -q listening $pcap.err && break; sleep 0.1; done
 $RPERF bw $LAT_OPTS --json \$RPERF_LAB_RESULTS/$name.json $* >\$RPERF_LAB_RESULTS/$name.out 2>&1; rc=\$?
-sleep 0.5; kill \$tp; wait \$tp; exit \$rc" || rc=$?
+# tcpdump, on a busy emulated CPU, may still be writing what the kernel
+# gave it: stop it once its file has not grown for a second (20 s at most).
+last=-1; for i in \$(seq 20); do sleep 1; sz=\$(stat -c %s $pcap); [ \"\$sz\" = \"\$last\" ] && break; last=\$sz; done
+kill \$tp; wait \$tp; exit \$rc" || rc=$?
 	in_vm "$vm" "cat \$RPERF_LAB_RESULTS/$name.out" >"$WORK/$name.out"
 	in_vm "$vm" "cat \$RPERF_LAB_RESULTS/$name.json" >"$WORK/$name.json"
 	[ "$rc" = 0 ] || return "$rc"
