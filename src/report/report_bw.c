@@ -214,15 +214,24 @@ static void bw_cols(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double
 			fprintf(out, " %*s", bw_rate_fields[i].width, "-");
 }
 
-void report_bw_interval(FILE *out, const struct bw_interval *iv)
+/* How a line writes a rate: the table's columns (bw_cols) or the CSV's (bw_rate_csv). */
+typedef void bw_rate_out(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s);
+
+/* The rest of an interval's line: its sent and received rates by @put, then the line's end. */
+static void bw_interval_rates(FILE *out, const struct bw_interval *iv, bw_rate_out *put)
 {
 	double s = iv->end_s - iv->start_s;
 
-	fprintf(out, "%7.2f - %7.2f", iv->start_s, iv->end_s);
-	bw_cols(out, true, iv->msgs, iv->bytes, s);
-	bw_cols(out, iv->rx_valid, iv->rx_msgs, iv->rx_bytes, s);
+	put(out, true, iv->msgs, iv->bytes, s);
+	put(out, iv->rx_valid, iv->rx_msgs, iv->rx_bytes, s);
 	fputc('\n', out);
 	fflush(out);
+}
+
+void report_bw_interval(FILE *out, const struct bw_interval *iv)
+{
+	fprintf(out, "%7.2f - %7.2f", iv->start_s, iv->end_s);
+	bw_interval_rates(out, iv, bw_cols);
 }
 
 /* "-" for a counter the receiver's port does not have. */
@@ -276,11 +285,6 @@ void report_bw_csv_header(FILE *out)
 
 void report_bw_csv_row(FILE *out, const struct bw_interval *iv)
 {
-	double s = iv->end_s - iv->start_s;
-
 	fprintf(out, "%.6f,%.6f", iv->start_s, iv->end_s);
-	bw_rate_csv(out, true, iv->msgs, iv->bytes, s);
-	bw_rate_csv(out, iv->rx_valid, iv->rx_msgs, iv->rx_bytes, s);
-	fputc('\n', out);
-	fflush(out);
+	bw_interval_rates(out, iv, bw_rate_csv);
 }
