@@ -17,7 +17,7 @@ carry-sim|src/qos/arb_ib_sim.c|s/def\[t->vl\[t->pos\]\] \+= t->credit;/def[t->vl
 carry-load|src/qos/arb_ib_load.c|s/t->def\[q\] \+= ld_has\(m, q\) \|\| t->credit < 0 \? t->credit : 0;/t->def[q] = 0;/
 low-weight-sim|src/qos/arb_ib_sim.c|s/\(int32_t\)e->weight \* ARB_UNIT_BYTES;/(int32_t)e->weight * ARB_UNIT_BYTES * (k == SIM_LOW \&\& !m->n[k] ? 2 : 1);/
 low-weight-load|src/qos/arb_ib_load.c|s/credit = \(int64_t\)e->weight \* ARB_UNIT_BYTES/credit = (int64_t)e->weight * ARB_UNIT_BYTES * (t == \&m->tab[LD_LOW] \&\& !t->pos ? 2 : 1)/
-size-silent-sl|src/qos/arb_ib.c|s/if \(q < 0 \|\| !arb_sl_offers\(params, sl\)\)\n\t\t\tcontinue;\n\t\tif \(!seen/if (q < 0)\n\t\t\tcontinue;\n\t\tif (!seen/
+size-silent-sl|src/qos/arb_ib_run.c|s/if \(q < 0 \|\| !arb_sl_offers\(params, sl\)\)\n\t\t\tcontinue;\n\t\tif \(!seen/if (q < 0)\n\t\t\tcontinue;\n\t\tif (!seen/
 size-queue-not-sl|src/qos/arb_ib_load.c|s/int64_t bytes = m->spec->packet_bytes\[sl\];/int64_t bytes = m->spec->packet_bytes[q];/
 dtable-overshoot|src/qos/arb_ib_sim.c|s/return round \? credit >= pb\[vl\] : credit > 0;/return credit > 0;/
 gap-off-by-one|src/qos/arb_ib_sim.c|s/gap = r - last\[vl\[r\]\] - 1;/gap = r - last[vl[r]];/
@@ -26,10 +26,10 @@ limit0-keep-all|src/qos/arb_ib.c|s/if \(cfg->limit != 0 \|\| !sem.carry \|\| sem
 ets-light-band|src/qos/arb_common.c|s/demand\[g\] >= left \* share\[g\]/demand[g] >= left/
 ets-per-flow|src/qos/arb_common.c|s/wf->load_gbps\[f\] >= gbps \/ n\)/wf->load_gbps[f] >= gbps)/
 low-turn-one-visit-sim|src/qos/arb_ib_sim.c|s/if \(pass \&\& \+\+failed == t->n\)/if (pass \&\& ++failed)/
-phase-draws-one|src/qos/arb_ib.c|s/!spec->poisson \&\& k < ARB_LOAD_PHASES/!spec->poisson \&\& k < 1/
-phase-draws-max-distance|src/qos/arb_ib.c|s/out->max_distance\[q\] = k_out.max_distance\[q\];/;/
+phase-draws-one|src/qos/arb_ib_run.c|s/!spec->poisson \&\& k < ARB_LOAD_PHASES/!spec->poisson \&\& k < 1/
+phase-draws-max-distance|src/qos/arb_ib_run.c|s/out->max_distance\[q\] = k_out.max_distance\[q\];/;/
 low-turn-one-visit-load|src/qos/arb_ib_load.c|s/(t->def\[q\] = credit;\n\t\tld_advance\(t\);\n\t\tif \(max > 0) \&\& i >= max\)/$1)/
-poisson-half-rate|src/qos/arb_ib.c|s/spec->load_gbps\[sl\] = params->load_gbps\[sl\];/spec->load_gbps[sl] = params->load_gbps[sl] > 0 \&\& poisson ? params->load_gbps[sl] \/ 2 : params->load_gbps[sl];/
+poisson-half-rate|src/qos/arb_ib_run.c|s/spec->load_gbps\[sl\] = params->load_gbps\[sl\];/spec->load_gbps[sl] = params->load_gbps[sl] > 0 \&\& poisson ? params->load_gbps[sl] \/ 2 : params->load_gbps[sl];/
 bound-tenfold-smaller|src/qos/arb_ib.c|s/res->bound_pct = 100 \* arb_ib_loaded\(/res->bound_pct = 10 * arb_ib_loaded(/
 continuation-flipped|src/qos/arb_ib_load.c|s/if \(m->spec->sem.low_turn != ARB_LOW_CONTINUE\)\n\t\treturn -1;/if (m->spec->sem.low_turn == ARB_LOW_CONTINUE)\n\t\treturn -1;/'
 

@@ -5,10 +5,10 @@
  * checks, which both sides run on everything they send and receive, and
  * the sealing of frames once a session has a key, in the one send and
  * the one receive every message passes, so that no caller can skip it.
+ * The tokens, secrets, nonces and the hello's proofs are ctl_auth.c's.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -24,7 +24,6 @@
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
 
 #include "rdma/conn.h"
 #include "converge/ctl.h"
@@ -683,7 +682,7 @@ void ctl_send_error(struct ctl_chan *c, const char *flow, const char *text, int 
 }
 
 /* ================================================================== */
-/* Sockets, tokens, time                                               */
+/* Sockets, time                                                       */
 /* ================================================================== */
 
 int ctl_listen(const char *addr, uint16_t port, char *err, size_t errlen)
@@ -731,154 +730,6 @@ bool ctl_addr_is_loopback(const char *addr)
 		return (ntohl(a4.s_addr) >> 24) == 127;
 	return inet_pton(AF_INET6, addr, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
 }
-
-static void ctl_hex(const unsigned char *b, size_t n, char *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-	out[2 * n] = '\0';
-}
-
-int ctl_token_new(const char *path, char *err, size_t errlen)
-{
-	unsigned char b[CTL_NEW_TOKEN_BYTES];
-	char line[2 * CTL_NEW_TOKEN_BYTES + 2];
-	int fd, ret = 0;
-
-	if (RAND_bytes(b, sizeof(b)) != 1)
-		return errbuf_set(err, errlen, -EIO, "no random bytes for a token");
-	ctl_hex(b, sizeof(b), line);
-	OPENSSL_cleanse(b, sizeof(b));
-	strcat(line, "\n");
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		ret = errbuf_set(err, errlen, -errno, "'%s': %s%s", path, strerror(errno),
-				 errno == EEXIST ? " (a token file is never overwritten)" : "");
-	else if (write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd))
-		ret = errbuf_set(err, errlen, -EIO, "'%s': cannot write the token", path);
-	OPENSSL_cleanse(line, sizeof(line));
-	if (fd >= 0 && close(fd) && !ret)
-		ret = errbuf_set(err, errlen, -errno, "'%s': %s", path, strerror(errno));
-	if (ret && fd >= 0)
-		unlink(path);
-	return ret;
-}
-
-bool ctl_token_equal(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i;
-	unsigned char d = la != lb;
-
-	for (i = 0; i < la; i++)
-		d |= (unsigned char)a[i] ^ (unsigned char)b[i < lb ? i : 0];
-	return !d;
-}
-
-int ctl_secret_new(char out[CTL_SECRET_HEX + 1], char *err, size_t errlen)
-{
-	unsigned char b[CTL_SECRET_HEX / 2];
-
-	if (RAND_bytes(b, sizeof(b)) != 1)
-		return errbuf_set(err, errlen, -EIO, "no random bytes for a flow's secret");
-	ctl_hex(b, sizeof(b), out);
-	OPENSSL_cleanse(b, sizeof(b));
-	return 0;
-}
-
-int ctl_secret_parse(const char *hex, unsigned char out[CTL_SECRET_HEX / 2])
-{
-	unsigned char *b;
-	long n = 0;
-
-	memset(out, 0, CTL_SECRET_HEX / 2);
-	if (!hex || strlen(hex) != CTL_SECRET_HEX || !(b = OPENSSL_hexstr2buf(hex, &n)))
-		return -EINVAL;
-	if (n == CTL_SECRET_HEX / 2)
-		memcpy(out, b, (size_t)n);
-	OPENSSL_clear_free(b, (size_t)n);
-	return n == CTL_SECRET_HEX / 2 ? 0 : -EINVAL;
-}
-
-int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen)
-{
-	unsigned char b[CTL_NONCE_HEX / 2];
-
-	if (RAND_bytes(b, sizeof(b)) != 1)
-		return errbuf_set(err, errlen, -EIO, "no random bytes for a nonce");
-	ctl_hex(b, sizeof(b), out);
-	return 0;
-}
-
-void ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
-		  char out[CTL_MAC_HEX + 1])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0;
-	char msg[32 + 2 * CTL_NONCE_HEX];
-
-	snprintf(msg, sizeof(msg), "%s %s %s", who, mine, theirs);
-	HMAC(EVP_sha256(), token, (int)strlen(token), (const unsigned char *)msg, strlen(msg), md,
-	     &len);
-	ctl_hex(md, len < CTL_MAC_HEX / 2 ? len : CTL_MAC_HEX / 2, out);
-}
-
-int ctl_hello_client(struct ctl_chan *c, const char *token, json_t **reply, int timeout_ms,
-		     char *err, size_t errlen)
-{
-	char mine[CTL_NONCE_HEX + 1], theirs[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1];
-	json_t *m, *r;
-	int ret;
-
-	*reply = NULL;
-	ret = ctl_nonce(mine, err, errlen);
-	if (ret)
-		return ret;
-	m = ctl_msg("hello");
-	json_object_set_new(m, "version", json_integer(CTL_VERSION));
-	json_object_set_new(m, "nonce", json_string(mine));
-	ret = ctl_send(c, m, timeout_ms, err, errlen);
-	json_decref(m);
-	if (!ret)
-		ret = ctl_recv(c, &r, timeout_ms, err, errlen);
-	if (ret)
-		return ret;
-	if (strcmp(ctl_type(r), "challenge")) {
-		/*
-		 * With a token, only a refusal may come unproven: anything else
-		 * would let a peer that never held the token into the session.
-		 */
-		if (token && strcmp(ctl_type(r), "error")) {
-			json_decref(r);
-			return errbuf_set(err, errlen, -EACCES, "did not prove the token: it "
-					  "answered without a challenge (not an rperf agent "
-					  "started with this --token-file)");
-		}
-		*reply = r;
-		return 0;
-	}
-	snprintf(theirs, sizeof(theirs), "%s", json_string_value(json_object_get(r, "nonce")));
-	if (!token)
-		ret = errbuf_set(err, errlen, -EACCES, "the agent asks for a token: give "
-				 "converge the agent's --token-file");
-	ctl_auth_mac(token ? token : "", "agent", theirs, mine, mac);
-	if (!ret && !ctl_token_equal(json_string_value(json_object_get(r, "mac")), mac))
-		ret = errbuf_set(err, errlen, -EACCES, "the agent does not hold our token");
-	json_decref(r);
-	if (!ret) {
-		m = ctl_msg("auth");
-		ctl_auth_mac(token, "coordinator", mine, theirs, mac);
-		json_object_set_new(m, "mac", json_string(mac));
-		ret = ctl_send(c, m, timeout_ms, err, errlen);
-		json_decref(m);
-	}
-	/* The agent's answer to our proof is the session's first sealed frame. */
-	if (!ret)
-		ret = ctl_chan_key(c, token, mine, theirs, err, errlen);
-	return ret ? ret : ctl_recv(c, reply, timeout_ms, err, errlen);
-}
-
 uint64_t ctl_now_ns(void)
 {
 	struct timespec ts;

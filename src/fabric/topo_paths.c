@@ -121,16 +121,17 @@ static int routes_line(struct topo_paths *r, const char *name, int line, char *t
 	       errbuf_set(err, errlen, -ENOMEM, "%s: out of memory", name) : 0;
 }
 
-static int path_cmp(const void *x, const void *y)
-{
-	const struct topo_path *a = x, *b = y;
+/* What a parser does with line @line of @name, @s without its newline. */
+typedef int paths_line_fn(struct topo_paths *r, const char *name, int line, char *s, char *err,
+			  size_t errlen);
 
-	return a->src != b->src ? (a->src > b->src) - (a->src < b->src) :
-	       (a->dst > b->dst) - (a->dst < b->dst);
-}
-
-static int routes_parse(struct topo_paths *r, const char *name, const char *text, char *err,
-			size_t errlen)
+/*
+ * Each line of @text to @fn, numbered from 1, until @fn fails (its return).
+ * A line of PATHS_LINE_MAX bytes or more is refused when @refuse_long
+ * (-EINVAL, said in @err), else cut to fit.
+ */
+static int paths_each_line(struct topo_paths *r, const char *name, const char *text,
+			   bool refuse_long, paths_line_fn *fn, char *err, size_t errlen)
 {
 	char buf[PATHS_LINE_MAX];
 	const char *p = text, *nl;
@@ -142,14 +143,38 @@ static int routes_parse(struct topo_paths *r, const char *name, const char *text
 		nl = line_end(p);
 		len = (size_t)(nl - p);
 		line++;
-		if (len >= sizeof(buf))
+		if (len >= sizeof(buf) && refuse_long)
 			return paths_error(name, line, err, errlen, "line longer than", "4095", NULL);
+		len = len < sizeof(buf) ? len : sizeof(buf) - 1;
 		memcpy(buf, p, len);
 		buf[len] = '\0';
-		if (strchr(buf, '#'))
-			*strchr(buf, '#') = '\0';
-		rc = routes_line(r, name, line, buf, err, errlen);
+		rc = fn(r, name, line, buf, err, errlen);
 	}
+	return rc;
+}
+
+static int path_cmp(const void *x, const void *y)
+{
+	const struct topo_path *a = x, *b = y;
+
+	return a->src != b->src ? (a->src > b->src) - (a->src < b->src) :
+	       (a->dst > b->dst) - (a->dst < b->dst);
+}
+
+/* A line of the paths file with its comment ("# ...") cut off. */
+static int routes_commented_line(struct topo_paths *r, const char *name, int line, char *s,
+				 char *err, size_t errlen)
+{
+	if (strchr(s, '#'))
+		*strchr(s, '#') = '\0';
+	return routes_line(r, name, line, s, err, errlen);
+}
+
+static int routes_parse(struct topo_paths *r, const char *name, const char *text, char *err,
+			size_t errlen)
+{
+	int rc = paths_each_line(r, name, text, true, routes_commented_line, err, errlen);
+
 	if (rc)
 		return rc;
 	if (!r->n_paths)
@@ -234,26 +259,22 @@ static int lft_entry(struct topo_paths *r, const char *name, int line, char *s, 
 	return 0;
 }
 
+/* A line of ibroute's output: a switch's header, one of its entries, or neither. */
+static int lft_line(struct topo_paths *r, const char *name, int line, char *s, char *err,
+		    size_t errlen)
+{
+	if (strstr(s, "Unicast lids"))
+		return lft_header(r, name, line, s, err, errlen);
+	if (!strncmp(s, "0x", 2) && r->n_lfts)
+		return lft_entry(r, name, line, s, err, errlen);
+	return 0;
+}
+
 static int lft_parse(struct topo_paths *r, const char *name, const char *text, char *err,
 		     size_t errlen)
 {
-	char buf[PATHS_LINE_MAX];
-	const char *p = text, *nl;
-	int line = 0, rc = 0;
+	int rc = paths_each_line(r, name, text, false, lft_line, err, errlen);
 
-	for (; *p && !rc; p = *nl ? nl + 1 : nl) {
-		size_t len;
-
-		nl = line_end(p);
-		len = (size_t)(nl - p) < sizeof(buf) ? (size_t)(nl - p) : sizeof(buf) - 1;
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		line++;
-		if (strstr(buf, "Unicast lids"))
-			rc = lft_header(r, name, line, buf, err, errlen);
-		else if (!strncmp(buf, "0x", 2) && r->n_lfts)
-			rc = lft_entry(r, name, line, buf, err, errlen);
-	}
 	if (rc == -ENOMEM)
 		return errbuf_set(err, errlen, rc, "%s: out of memory", name);
 	return rc;

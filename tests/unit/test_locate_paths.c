@@ -126,6 +126,43 @@ static void fat_shares(const struct topo *t, double *share)
 	}
 }
 
+/* A fat tree read back: its topology, its true paths, its links' shares
+ * and the observations made from them. */
+struct fat_case {
+	struct fat_tree f;
+	struct locate_obs obs[256];
+	char names[512][16];
+	struct topo t;
+	struct topo_paths truth;
+	double share[64];
+};
+
+/* fat_tree(@leaves, @per, @spines, @seed) parsed into @c, with fat_shares. */
+static void fat_case_init(struct fat_case *c, int leaves, int per, int spines, uint64_t seed)
+{
+	memset(&c->t, 0, sizeof(c->t));
+	fat_tree(&c->f, leaves, per, spines, seed);
+	assert_int_equal(topo_parse(&c->t, "ft", c->f.topo, "file", NULL, err, sizeof(err)), 0);
+	assert_int_equal(topo_paths_parse(&c->truth, &c->t, "routes", c->f.routes, err,
+					  sizeof(err)), 0);
+	fat_shares(&c->t, c->share);
+}
+
+/* The hops located over the true paths, from the shares as they now stand. */
+static void fat_case_locate(struct fat_case *c, struct locate_result *r)
+{
+	struct locate_opts o = { .k_mad = 3, .paths = &c->truth };
+	size_t n = fat_obs(&c->t, &c->truth, c->share, c->names, c->obs);
+
+	assert_int_equal(locate_hops_opt(&c->t, c->obs, n, &o, r, err, sizeof(err)), 0);
+}
+
+static void fat_case_free(struct fat_case *c)
+{
+	topo_paths_free(&c->truth);
+	topo_free(&c->t);
+}
+
 static void test_fat_tree_true_routes(void **state)
 {
 	static struct fat_tree f;
@@ -188,67 +225,43 @@ static void test_fat_tree_true_routes(void **state)
 /* A slow spine: named as the switch; host links judged apart. */
 static void test_slow_switch(void **state)
 {
-	static struct fat_tree f;
-	static struct locate_obs obs[256];
-	static char names[512][16];
-	struct topo_paths truth;
-	struct locate_opts o = { .k_mad = 3 };
+	static struct fat_case c;
 	struct locate_result r;
-	double share[64];
-	struct topo t = { 0 };
-	size_t n, l;
+	size_t l;
 
 	(void)state;
-	fat_tree(&f, 4, 3, 3, 5);
-	assert_int_equal(topo_parse(&t, "ft", f.topo, "file", NULL, err, sizeof(err)), 0);
-	assert_int_equal(topo_paths_parse(&truth, &t, "routes", f.routes, err, sizeof(err)), 0);
-	fat_shares(&t, share);
-	for (l = 0; l < t.n_links; l++)
-		if (strstr(t.links[l].name, "S2"))
-			share[l] += 1500;
-	n = fat_obs(&t, &truth, share, names, obs);
-	o.paths = &truth;
-	assert_int_equal(locate_hops_opt(&t, obs, n, &o, &r, err, sizeof(err)), 0);
+	fat_case_init(&c, 4, 3, 3, 5);
+	for (l = 0; l < c.t.n_links; l++)
+		if (strstr(c.t.links[l].name, "S2"))
+			c.share[l] += 1500;
+	fat_case_locate(&c, &r);
 	assert_int_equal(r.n_findings, 1);
 	assert_int_equal(r.findings[0].kind, LOCATE_SWITCH);
 	assert_string_equal(r.findings[0].name, "S2");
-	for (l = 0; l < t.n_links; l++)	/* the host links, 1025 to 1300 ns: none slow */
-		assert_int_equal(r.hops[l].slow, strstr(t.links[l].name, "S2") != NULL);
+	for (l = 0; l < c.t.n_links; l++)	/* the host links, 1025 to 1300 ns: none slow */
+		assert_int_equal(r.hops[l].slow, strstr(c.t.links[l].name, "S2") != NULL);
 	locate_free(&r);
-	topo_paths_free(&truth);
-	topo_free(&t);
+	fat_case_free(&c);
 }
 
 /* A fabric link from 300 to 1500 ns among host links of 1.0 to 1.4 us:
  * judged against the fabric links, it is named. */
 static void test_kinds_apart(void **state)
 {
-	static struct fat_tree f;
-	static struct locate_obs obs[256];
-	static char names[512][16];
-	struct topo_paths truth;
-	struct locate_opts o = { .k_mad = 3 };
+	static struct fat_case c;
 	struct locate_result r;
-	double share[64];
-	struct topo t = { 0 };
 	int slow;
 
 	(void)state;
-	fat_tree(&f, 4, 4, 2, 9);
-	assert_int_equal(topo_parse(&t, "ft", f.topo, "file", NULL, err, sizeof(err)), 0);
-	assert_int_equal(topo_paths_parse(&truth, &t, "routes", f.routes, err, sizeof(err)), 0);
-	fat_shares(&t, share);
-	slow = link_named(&t, "L3 - S1");
-	share[slow] = 1500;
-	o.paths = &truth;
-	assert_int_equal(locate_hops_opt(&t, obs, fat_obs(&t, &truth, share, names, obs), &o, &r,
-					 err, sizeof(err)), 0);
+	fat_case_init(&c, 4, 4, 2, 9);
+	slow = link_named(&c.t, "L3 - S1");
+	c.share[slow] = 1500;
+	fat_case_locate(&c, &r);
 	assert_int_equal(r.n_findings, 1);
 	assert_string_equal(r.findings[0].name, "L3 - S1");
 	assert_non_null(strstr(r.hops[slow].why, "fabric hops"));
 	locate_free(&r);
-	topo_paths_free(&truth);
-	topo_free(&t);
+	fat_case_free(&c);
 }
 
 /* A routes file's errors name the file, the line and the nodes. */

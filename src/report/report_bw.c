@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rperf bw's report (see report.h): its document (config, the intervals,
+ * the total), its table (a header, a line an interval, the total and the
+ * receiver's side) and its CSV. A rate's figures (msgs, bytes, Gb/s,
+ * Mpps) are described once, in bw_rate_fields, which the JSON, the CSV
+ * and the table all read.
+ */
+#include <inttypes.h>
+
+#include "report/report_int.h"
+#include "engine/figures.h"
+
+static double gbps(uint64_t bytes, double s)
+{
+	return s > 0 ? report_bps_gbps((double)bytes * 8 / s) : 0;
+}
+
+static double mpps(uint64_t msgs, double s)
+{
+	return s > 0 ? (double)msgs / s / 1e6 : 0;	/* millions of messages a second */
+}
+
+/*
+ * A rate's figures, in the order of the JSON, the CSV and the table: the
+ * JSON key (bw.schema.json's rate), whether it is a count (an integer) or
+ * a rate, and its column in the table (NULL: not in the table). The
+ * JSON, the CSV and the table all take them from here.
+ */
+static const struct bw_rate_field {
+	const char *key;
+	bool count;
+	const char *head;
+	int width;
+} bw_rate_fields[] = {
+	{ "msgs", true, NULL, 0 },
+	{ "bytes", true, NULL, 0 },
+	{ "gbps", false, "Gb/s", 12 },
+	{ "mpps", false, "Mpps", 10 },
+};
+
+#define N_RATE_FIELDS (sizeof(bw_rate_fields) / sizeof(bw_rate_fields[0]))
+
+const char *report_bw_rate_key(size_t i)
+{
+	return i < N_RATE_FIELDS ? bw_rate_fields[i].key : NULL;
+}
+
+/* Field @i of @msgs and @bytes over @s seconds. */
+static double bw_rate_value(size_t i, uint64_t msgs, uint64_t bytes, double s)
+{
+	return i == 0 ? (double)msgs : i == 1 ? (double)bytes : i == 2 ? gbps(bytes, s) :
+	       mpps(msgs, s);
+}
+
+/* {msgs, bytes, gbps, mpps} over @s seconds. */
+static json_t *bw_rate_json(uint64_t msgs, uint64_t bytes, double s)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < N_RATE_FIELDS; i++)
+		json_object_set_new(o, bw_rate_fields[i].key, bw_rate_fields[i].count ?
+				    json_integer((json_int_t)(i == 0 ? msgs : bytes)) :
+				    json_real(bw_rate_value(i, msgs, bytes, s)));
+	return o;
+}
+
+/* The CSV's columns of a rate (",msgs,bytes,gbps,mpps"), empty when unknown. */
+static void bw_rate_csv(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s)
+{
+	size_t i;
+
+	for (i = 0; i < N_RATE_FIELDS; i++)
+		if (!valid)
+			fputc(',', out);
+		else if (bw_rate_fields[i].count)
+			fprintf(out, ",%" PRIu64, i == 0 ? msgs : bytes);
+		else
+			fprintf(out, ",%.9f", bw_rate_value(i, msgs, bytes, s));
+}
+
+/* "PREFIX_msgs,PREFIX_bytes,...": the CSV header of a rate. */
+static void bw_rate_csv_head(FILE *out, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < N_RATE_FIELDS; i++)
+		fprintf(out, ",%s_%s", prefix, bw_rate_fields[i].key);
+}
+
+/* How the sender waited for completions: "event", "yield" or "poll". */
+static const char *bw_completion(const struct bw_report_info *in)
+{
+	return in->event ? "event" : in->yield ? "yield" : "poll";
+}
+
+void report_bw_info(struct bw_report_info *info, const struct run_bw *r)
+{
+	const struct run_bw_cfg *o = r->cfg;
+	const struct flow_opts *f = o->flow;
+
+	*info = (struct bw_report_info){
+		.flow = {
+			.server = f->host, .device = r->c.dev.name, .port = r->c.dev.port,
+			.gid_index = r->c.dev.gid_index, .roce = r->c.dev.roce,
+			.mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu), .path = r->c.path,
+			.clk = &r->c.clk, .threads = f->spec.threads, .rdma_cm = f->rdma_cm,
+			.hugepages = f->hugepages && r->c.got_huge, .duration_s = o->duration_s,
+			.env = &r->c.env, .criteria = &r->crit,
+		},
+		.write = o->write, .size_bytes = f->spec.size_bytes, .qps = f->spec.qps,
+		.tx_depth = o->tx_depth, .batch = o->batch, .cq_mod = o->cq_mod,
+		.yield = f->yield, .event = o->event, .rate_bps = f->spec.rate_bps,
+		.hw_rate_bps = o->hw_rate_bps, .duration_s = o->duration_s,
+		.interval_s = o->interval_s,
+	};
+}
+
+json_t *report_bw_config_json(const struct bw_report_info *in)
+{
+	json_t *o = report_flow_config_json(&in->flow);
+
+	json_object_set_new(o, "op", json_string(in->write ? "write" : "send"));
+	json_object_set_new(o, "size_bytes", json_integer((json_int_t)in->size_bytes));
+	json_object_set_new(o, "qps", json_integer(in->qps));
+	json_object_set_new(o, "tx_depth", json_integer(in->tx_depth));
+	json_object_set_new(o, "batch", json_integer(in->batch));
+	json_object_set_new(o, "cq_mod", json_integer(in->cq_mod));
+	json_object_set_new(o, "completion", json_string(bw_completion(in)));
+	json_object_set_new(o, "rate_bps", in->rate_bps ? json_integer((json_int_t)in->rate_bps) :
+							  json_null());
+	json_object_set_new(o, "hw_rate_bps", in->hw_rate_bps ?
+			    json_integer((json_int_t)in->hw_rate_bps) : json_null());
+	json_object_set_new(o, "duration_s", json_real(in->duration_s));
+	json_object_set_new(o, "interval_s", json_real(in->interval_s));
+	return o;
+}
+
+json_t *report_bw_interval_json(const struct bw_interval *iv)
+{
+	double s = iv->end_s - iv->start_s;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "start_s", json_real(iv->start_s));
+	json_object_set_new(o, "end_s", json_real(iv->end_s));
+	json_object_set_new(o, "sent", bw_rate_json(iv->msgs, iv->bytes, s));
+	json_object_set_new(o, "received", iv->rx_valid ?
+			    bw_rate_json(iv->rx_msgs, iv->rx_bytes, s) : json_null());
+	return o;
+}
+
+json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
+{
+	double s = figures_s(clk, (double)r->elapsed_ticks);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "elapsed_s", json_real(s));
+	json_object_set_new(o, "sent", bw_rate_json(r->msgs, r->bytes, s));
+	json_object_set_new(o, "received", r->rx_valid ? bw_rate_json(r->rx_msgs, r->rx_bytes, s) :
+							  json_null());
+	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
+	json_object_set_new(o, "receiver", report_receiver_json(r));
+	return o;
+}
+
+json_t *report_bw_json(const struct bw_report_info *info, const struct flow_result *total,
+		       const struct bw_interval *iv, size_t n_iv, const char *error)
+{
+	json_t *root = report_doc_new("bw"), *arr = json_array();
+	size_t i;
+
+	json_object_set_new(root, "config", report_bw_config_json(info));
+	json_object_set_new(root, "clock", report_clock_json(info->flow.clk));
+	for (i = 0; i < n_iv; i++)
+		json_array_append_new(arr, report_bw_interval_json(&iv[i]));
+	json_object_set_new(root, "intervals", arr);
+	json_object_set_new(root, "total", report_bw_total_json(total, info->flow.clk));
+	json_object_set_new(root, "environment", run_env_json(info->flow.env));
+	json_object_set_new(root, "criteria", report_criteria_json(info->flow.criteria));
+	json_object_set_new(root, "complete", json_boolean(!error));
+	json_object_set_new(root, "error", error ? json_string(error) : json_null());
+	return root;
+}
+
+void report_bw_header(FILE *out, const struct bw_report_info *info)
+{
+	const struct lat_report_info *f = &info->flow;
+
+	fprintf(out, "rperf bw to %s: %s port %u, %s, MTU %s, SL %u (%s), tclass %u (%s), %s of "
+		"%zu bytes, %u thread%s x %u QP%s, window %u, %s\n", f->server, f->device,
+		f->port, f->roce ? "RoCE" : "InfiniBand", f->mtu, f->path.sl,
+		verbs_path_source_name(f->path.sl_source), f->path.tclass,
+		verbs_path_source_name(f->path.tclass_source),
+		info->write ? "RDMA WRITE" : "SEND", info->size_bytes, f->threads,
+		f->threads == 1 ? "" : "s", info->qps, info->qps == 1 ? "" : "s", info->tx_depth,
+		info->event ? "waits for completion events" :
+		info->yield ? "polls completions, yielding" : "busy-polls completions");
+	fprintf(out, "\n%17s %12s %10s %12s %10s\n", "interval, s", "sent Gb/s", "Mpps",
+		"recv Gb/s", "Mpps");
+	fflush(out);
+}
+
+/* The table's columns of a rate ("  12.345678   0.123456"), "-" when unknown. */
+static void bw_cols(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s)
+{
+	size_t i;
+
+	for (i = 0; i < N_RATE_FIELDS; i++)
+		if (bw_rate_fields[i].head && valid)
+			fprintf(out, " %*.6f", bw_rate_fields[i].width,
+				bw_rate_value(i, msgs, bytes, s));
+		else if (bw_rate_fields[i].head)
+			fprintf(out, " %*s", bw_rate_fields[i].width, "-");
+}
+
+/* How a line writes a rate: the table's columns (bw_cols) or the CSV's (bw_rate_csv). */
+typedef void bw_rate_out(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s);
+
+/* The rest of an interval's line: its sent and received rates by @put, then the line's end. */
+static void bw_interval_rates(FILE *out, const struct bw_interval *iv, bw_rate_out *put)
+{
+	double s = iv->end_s - iv->start_s;
+
+	put(out, true, iv->msgs, iv->bytes, s);
+	put(out, iv->rx_valid, iv->rx_msgs, iv->rx_bytes, s);
+	fputc('\n', out);
+	fflush(out);
+}
+
+void report_bw_interval(FILE *out, const struct bw_interval *iv)
+{
+	fprintf(out, "%7.2f - %7.2f", iv->start_s, iv->end_s);
+	bw_interval_rates(out, iv, bw_cols);
+}
+
+/* "-" for a counter the receiver's port does not have. */
+static void counter_str(char *buf, size_t len, int64_t v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%" PRId64, v);
+}
+
+/* The receiver's side of the total: its RNR NAKs and drops, and what they mean. */
+static void bw_receiver_line(FILE *out, const struct flow_result *r)
+{
+	char rnr[24], oob[24];
+
+	counter_str(rnr, sizeof(rnr), r->rx_rnr_naks_sent);
+	counter_str(oob, sizeof(oob), r->rx_out_of_buffer);
+	fprintf(out, "receiver's port: %s RNR NAKs sent, %s out-of-buffer drops%s\n", rnr, oob,
+		r->rx_rnr_naks_sent < 0 && r->rx_out_of_buffer < 0 ? " (not counted there)" : "");
+	if (r->rx_rnr_naks_sent > 0 || r->rx_out_of_buffer > 0)
+		fprintf(out, "the receiver fell behind: its RECVs ran out, so these rates are "
+			"its CPU's or ring's (see rperf server --ring, --busy-poll), not the "
+			"fabric's\n");
+}
+
+void report_bw_total(FILE *out, const struct flow_result *r, const struct clock_cal *clk)
+{
+	double s = figures_s(clk, (double)r->elapsed_ticks);
+
+	fprintf(out, "%7.2f s total  ", s);
+	bw_cols(out, true, r->msgs, r->bytes, s);
+	bw_cols(out, r->rx_valid, r->rx_msgs, r->rx_bytes, s);
+	fprintf(out, "\n\n%" PRIu64 " messages sent, ", r->msgs);
+	if (r->rx_valid)
+		fprintf(out, "%" PRIu64 " received", r->rx_msgs);
+	else
+		fprintf(out, "received unknown");
+	fprintf(out, ", %" PRIu64 " retransmissions%s\n", r->retrans,
+		r->status ? " (incomplete)" : "");
+	bw_receiver_line(out, r);
+}
+
+void report_bw_csv_header(FILE *out)
+{
+	fprintf(out, "start_s,end_s");
+	bw_rate_csv_head(out, "sent");
+	bw_rate_csv_head(out, "recv");
+	fputc('\n', out);
+}
+
+void report_bw_csv_row(FILE *out, const struct bw_interval *iv)
+{
+	fprintf(out, "%.6f,%.6f", iv->start_s, iv->end_s);
+	bw_interval_rates(out, iv, bw_rate_csv);
+}
