@@ -67,25 +67,24 @@ static void routes_free(struct routes *r)
 	free(r->paths);
 }
 
-/*
- * The paths from @src to @dst into *links (malloc'ed, *np paths of *len
- * links): the given one when the routes know the pair, else every
- * shortest path (at most LOCATE_ECMP_MAX). 0 or -errno with @err set.
- */
-static int routes_get(struct routes *r, int src, int dst, int **links, size_t *np, size_t *len,
-		      char *err, size_t errlen)
+/* The node at the other end of link @l from @v. */
+static int link_other(const struct topo *t, int l, int v)
+{
+	return t->links[l].a == v ? t->links[l].b : t->links[l].a;
+}
+
+/* Every shortest path from node @src to node @dst (at most
+ * LOCATE_ECMP_MAX) into *links, *np paths of *len links, each with room
+ * for one link before and one after. */
+static int routes_search(struct routes *r, int src, int dst, int *links, size_t *np,
+			 size_t *len)
 {
 	size_t nn = r->t->n_nodes;
-	int rc;
 
-	*links = malloc(LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX * sizeof(**links));
-	if (!*links)
-		return -ENOMEM;
-	if (r->given) {
-		rc = topo_paths_get(r->given, src, dst, *links, LOCATE_ROUTE_MAX, len, err, errlen);
+	if (src == dst) {	/* two rails on one switch: no link between */
 		*np = 1;
-		if (rc != -ENOENT || strcmp(r->given->source, "routes"))
-			return rc;	/* a routes file may leave pairs out, tables may not */
+		*len = 0;
+		return 0;
 	}
 	if (!r->dist[src]) {
 		r->dist[src] = malloc(nn * sizeof(int));
@@ -95,8 +94,55 @@ static int routes_get(struct routes *r, int src, int dst, int **links, size_t *n
 		    topo_bfs(r->t, src, r->dist[src], r->paths[src], r->via[src]))
 			return -ENOMEM;
 	}
-	rc = topo_bfs_paths(r->t, r->dist[src], src, dst, *links, LOCATE_ROUTE_MAX,
-			    LOCATE_ECMP_MAX, np, len);
+	return topo_bfs_paths(r->t, r->dist[src], src, dst, links, LOCATE_ROUTE_MAX - 2,
+			      LOCATE_ECMP_MAX, np, len);
+}
+
+/* The shortest paths between endpoints: a rail's own link first (last),
+ * the search from (to) the switch at its other end. */
+static int routes_shortest(struct routes *r, const struct topo_end *s, const struct topo_end *e,
+			   int *links, size_t *np, size_t *len)
+{
+	int from = s->link >= 0 ? link_other(r->t, s->link, s->node) : s->node;
+	int to = e->link >= 0 ? link_other(r->t, e->link, e->node) : e->node;
+	size_t inner, pre = s->link >= 0, post = e->link >= 0, j;
+	int rc = routes_search(r, from, to, links, np, &inner);
+
+	if (rc || (!pre && !post)) {
+		*len = inner;
+		return rc;
+	}
+	*len = inner + pre + post;
+	for (j = *np; j-- > 0;) {	/* from the last, each moved to its wider place */
+		memmove(links + j * *len + pre, links + j * inner, inner * sizeof(*links));
+		if (pre)
+			links[j * *len] = s->link;
+		if (post)
+			links[j * *len + *len - 1] = e->link;
+	}
+	return 0;
+}
+
+/*
+ * The paths from endpoint @s to @e into *links (malloc'ed, *np paths of
+ * *len links): the given one when the routes know the pair, else every
+ * shortest path (at most LOCATE_ECMP_MAX). 0 or -errno with @err set.
+ */
+static int routes_get(struct routes *r, const struct topo_end *s, const struct topo_end *e,
+		      int **links, size_t *np, size_t *len, char *err, size_t errlen)
+{
+	int rc;
+
+	*links = malloc(LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX * sizeof(**links));
+	if (!*links)
+		return -ENOMEM;
+	if (r->given) {
+		rc = topo_paths_get_end(r->given, s, e, *links, LOCATE_ROUTE_MAX, len, err, errlen);
+		*np = 1;
+		if (rc != -ENOENT || strcmp(r->given->source, "routes"))
+			return rc;	/* a routes file may leave pairs out, tables may not */
+	}
+	rc = routes_shortest(r, s, e, *links, np, len);
 	if (!rc && *np * *len < LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX) {
 		int *fit = realloc(*links, (*np * *len + 1) * sizeof(**links));
 
@@ -104,8 +150,8 @@ static int routes_get(struct routes *r, int src, int dst, int **links, size_t *n
 	}
 	if (rc == -ENOENT || rc == -ENOSPC)
 		return errbuf_set(err, errlen, -ENOENT, "locate: no route of at most %d links "
-				  "from '%s' to '%s'", LOCATE_ROUTE_MAX, r->t->nodes[src].name,
-				  r->t->nodes[dst].name);
+				  "from '%s' to '%s'", LOCATE_ROUTE_MAX, r->t->nodes[s->node].name,
+				  r->t->nodes[e->node].name);
 	return rc;
 }
 
@@ -163,17 +209,17 @@ static int design_rows(struct design *d)
 }
 
 /* Observation @o checked and its two endpoints into @s and @e. */
-static int obs_check(const struct topo *t, const struct locate_obs *o, int *s, int *e, char *err,
-		     size_t errlen)
+static int obs_check(const struct topo *t, const struct locate_obs *o, struct topo_end *s,
+		     struct topo_end *e, char *err, size_t errlen)
 {
-	*s = topo_host(t, o->src);
-	*e = topo_host(t, o->dst);
-	if (*s < 0 || *e < 0)
+	bool bad_s = topo_endpoint(t, o->src, s) != 0, bad_e = topo_endpoint(t, o->dst, e) != 0;
+
+	if (bad_s || bad_e)
 		return errbuf_set(err, errlen, -EINVAL, "locate: host '%s' is not in the topology%s",
-				  *s < 0 ? o->src : o->dst, topo_host_devices(t, *s < 0 ? o->src :
+				  bad_s ? o->src : o->dst, topo_host_devices(t, bad_s ? o->src :
 				  o->dst) > 1 ? " as one node: it has several devices, name one as "
 				  "HOST/DEVICE" : "");
-	if (*s == *e)
+	if (topo_end_same(s, e))
 		return errbuf_set(err, errlen, -EINVAL, "locate: '%s' is both ends of a pair", o->src);
 	if (!isfinite(o->rtt_ns) || !(o->ci_low_ns <= o->rtt_ns) || !(o->rtt_ns <= o->ci_high_ns))
 		return errbuf_set(err, errlen, -EINVAL, "locate: pair '%s' '%s': figure %g ns "
@@ -188,8 +234,9 @@ static int design_build(const struct topo *t, const struct topo_paths *given,
 			size_t *unresolved, char *err, size_t errlen)
 {
 	struct routes r = { .t = t, .given = given };
+	struct topo_end s, e;
 	size_t i;
-	int rc = 0, s, e;
+	int rc = 0;
 
 	r.dist = calloc(t->n_nodes, sizeof(*r.dist));
 	r.via = calloc(t->n_nodes, sizeof(*r.via));
@@ -210,9 +257,9 @@ static int design_build(const struct topo *t, const struct topo_paths *given,
 		}
 		rc = obs_check(t, o, &s, &e, err, errlen);
 		if (!rc)
-			rc = routes_get(&r, s, e, &p->fwd, &p->nf, &p->lf, err, errlen);
+			rc = routes_get(&r, &s, &e, &p->fwd, &p->nf, &p->lf, err, errlen);
 		if (!rc)
-			rc = routes_get(&r, e, s, &p->back, &p->nb, &p->lb, err, errlen);
+			rc = routes_get(&r, &e, &s, &p->back, &p->nb, &p->lb, err, errlen);
 		if (rc)
 			break;
 		p->cf = p->nf > 1 ? -1 : 0;
