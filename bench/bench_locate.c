@@ -7,10 +7,19 @@
  * size, the rank the pairs give and the CPU time of locate_hops(). Not a
  * test: the time depends on the machine.
  *
- * usage: bench_locate [LEAVES HOSTS SPINES, default 8 8 4]
+ * With "local" after them, only the pairs under each leaf are observed
+ * (the local part of a sampled schedule): each leaf is a component of
+ * its own. Each run prints the split solve's time, the same solve as one
+ * block (the dense path) when the fabric has at most 2000 links, their
+ * ratio, and the peak resident memory (getrusage).
+ *
+ * usage: bench_locate [LEAVES HOSTS SPINES [local], default 8 8 4]
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "fabric/locate.h"
@@ -40,6 +49,9 @@ int main(int argc, char **argv)
 	struct locate_result r;
 	struct topo t = { 0 };
 	size_t n = 0;
+	const struct locate_opts one = { .k_mad = 3, .one_block = true };
+	double split_s, dense_s;
+	struct rusage ru;
 	clock_t c;
 
 	if (leaves < 1 || hosts < 1 || spines < 1 || n_hosts < 2 || !obs || !names || !text ||
@@ -53,18 +65,30 @@ int main(int argc, char **argv)
 		for (int j = 0; j < n_hosts; j++) {
 			double y = 2000 + (i / hosts != j / hosts ? 3000 : 0);
 
-			if (i != j)
+			if (i != j && (argc < 5 || strcmp(argv[4], "local") || i / hosts == j / hosts))
 				obs[n++] = (struct locate_obs){ names[i], names[j], 0, y, y - 50,
 								y + 50, true };
 		}
 	c = clock();
-	if (locate_hops(&t, obs, n, &r, err, sizeof(err))) {
+	if (locate_hops_opt(&t, obs, n, NULL, &r, err, sizeof(err))) {
 		fprintf(stderr, "bench_locate: %s\n", err);
 		return 1;
 	}
-	printf("%d hosts, %zu links, %zu pairs: rank %zu, ecmp %s, %.2f s of CPU\n", n_hosts,
-	       t.n_links, n, r.rank, r.ecmp ? "yes" : "no", (double)(clock() - c) / CLOCKS_PER_SEC);
+	split_s = (double)(clock() - c) / CLOCKS_PER_SEC;
+	printf("%d hosts, %zu links, %zu pairs: rank %zu, %zu components, ecmp %s, %.3f s of CPU\n",
+	       n_hosts, t.n_links, n, r.rank, r.n_blocks, r.ecmp ? "yes" : "no", split_s);
 	locate_free(&r);
+	if (t.n_links <= 2000) {
+		c = clock();
+		if (locate_hops_opt(&t, obs, n, &one, &r, err, sizeof(err)))
+			return 1;
+		dense_s = (double)(clock() - c) / CLOCKS_PER_SEC;
+		printf("as one block (dense): %.3f s, %.1f times the split solve\n", dense_s,
+		       dense_s / fmax(split_s, 1e-6));
+		locate_free(&r);
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak resident memory %ld KiB\n", ru.ru_maxrss);
 	topo_free(&t);
 	free(text);
 	free(obs);

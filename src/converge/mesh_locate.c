@@ -40,19 +40,21 @@ static bool mesh_p50_whole(const struct mesh_pair *p)
 /*
  * The endpoint of host @i as the topology names it: its HOST (an agent's
  * HOST:PORT), or HOST/DEVICE when the mesh runs on one device (-d) and
- * the topology has that CA (a host of several: each rail its own node).
+ * the topology has that rail (a CA of its own, or a port of the host's
+ * node named by the device: topo_endpoint()).
  */
 static void mesh_endpoint(const struct mesh_run *m, size_t i, char *name)
 {
 	const char *dev = m->o->base ? m->o->base->device : "";
 	char rail[SCENARIO_HOST_MAX + 72];
+	struct topo_end e;
 	uint16_t port;
 
 	scenario_agent_addr(m->o->hosts[i], name, SCENARIO_HOST_MAX, &port);
 	if (!*dev || strchr(name, '/'))
 		return;
 	snprintf(rail, sizeof(rail), "%s/%s", name, dev);
-	if (strlen(rail) < SCENARIO_HOST_MAX && topo_host(m->o->topo, rail) >= 0)
+	if (strlen(rail) < SCENARIO_HOST_MAX && !topo_endpoint(m->o->topo, rail, &e))
 		snprintf(name, SCENARIO_HOST_MAX, "%s", rail);
 }
 

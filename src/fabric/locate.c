@@ -13,7 +13,7 @@
 
 #include "base/errbuf.h"
 #include "fabric/locate.h"
-#include "fabric/nnls.h"
+#include "fabric/locate_int.h"
 #include "fabric/topo_int.h"
 #include "fabric/topo_paths.h"
 
@@ -26,26 +26,6 @@
  * many times the intervals' own. */
 #define LOCATE_MISFIT 5.0
 #define LOCATE_MISFIT_MIN_NS 1.0	/* and by more than this: exact figures fit */
-
-/* A used pair's candidate paths: nf forward paths of lf links each in
- * fwd, nb back paths of lb links in back (one each when its path is
- * known), and the one of each the fit chose (-1: undecided, averaged). */
-struct pair_paths {
-	size_t nf, nb, lf, lb;
-	int *fwd, *back;
-	int cf, cb;
-};
-
-/* The used pairs' crossings: row i has entries [start[i], start[i + 1])
- * of (col, coef), made from pp[i]; y its figure, var its variance from
- * its interval. */
-struct design {
-	size_t m, n, cap, *start;
-	int *col;
-	double *coef, *y, *var;
-	struct pair_paths *pp;
-	size_t n_ecmp;		/* pairs of several candidate paths */
-};
 
 /* Searches from each node that ends a pair, made when first needed. */
 struct routes {
@@ -67,25 +47,24 @@ static void routes_free(struct routes *r)
 	free(r->paths);
 }
 
-/*
- * The paths from @src to @dst into *links (malloc'ed, *np paths of *len
- * links): the given one when the routes know the pair, else every
- * shortest path (at most LOCATE_ECMP_MAX). 0 or -errno with @err set.
- */
-static int routes_get(struct routes *r, int src, int dst, int **links, size_t *np, size_t *len,
-		      char *err, size_t errlen)
+/* The node at the other end of link @l from @v. */
+static int link_other(const struct topo *t, int l, int v)
+{
+	return t->links[l].a == v ? t->links[l].b : t->links[l].a;
+}
+
+/* Every shortest path from node @src to node @dst (at most
+ * LOCATE_ECMP_MAX) into *links, *np paths of *len links, each with room
+ * for one link before and one after. */
+static int routes_search(struct routes *r, int src, int dst, int *links, size_t *np,
+			 size_t *len)
 {
 	size_t nn = r->t->n_nodes;
-	int rc;
 
-	*links = malloc(LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX * sizeof(**links));
-	if (!*links)
-		return -ENOMEM;
-	if (r->given) {
-		rc = topo_paths_get(r->given, src, dst, *links, LOCATE_ROUTE_MAX, len, err, errlen);
+	if (src == dst) {	/* two rails on one switch: no link between */
 		*np = 1;
-		if (rc != -ENOENT || strcmp(r->given->source, "routes"))
-			return rc;	/* a routes file may leave pairs out, tables may not */
+		*len = 0;
+		return 0;
 	}
 	if (!r->dist[src]) {
 		r->dist[src] = malloc(nn * sizeof(int));
@@ -95,8 +74,55 @@ static int routes_get(struct routes *r, int src, int dst, int **links, size_t *n
 		    topo_bfs(r->t, src, r->dist[src], r->paths[src], r->via[src]))
 			return -ENOMEM;
 	}
-	rc = topo_bfs_paths(r->t, r->dist[src], src, dst, *links, LOCATE_ROUTE_MAX,
-			    LOCATE_ECMP_MAX, np, len);
+	return topo_bfs_paths(r->t, r->dist[src], src, dst, links, LOCATE_ROUTE_MAX - 2,
+			      LOCATE_ECMP_MAX, np, len);
+}
+
+/* The shortest paths between endpoints: a rail's own link first (last),
+ * the search from (to) the switch at its other end. */
+static int routes_shortest(struct routes *r, const struct topo_end *s, const struct topo_end *e,
+			   int *links, size_t *np, size_t *len)
+{
+	int from = s->link >= 0 ? link_other(r->t, s->link, s->node) : s->node;
+	int to = e->link >= 0 ? link_other(r->t, e->link, e->node) : e->node;
+	size_t inner, pre = s->link >= 0, post = e->link >= 0, j;
+	int rc = routes_search(r, from, to, links, np, &inner);
+
+	if (rc || (!pre && !post)) {
+		*len = inner;
+		return rc;
+	}
+	*len = inner + pre + post;
+	for (j = *np; j-- > 0;) {	/* from the last, each moved to its wider place */
+		memmove(links + j * *len + pre, links + j * inner, inner * sizeof(*links));
+		if (pre)
+			links[j * *len] = s->link;
+		if (post)
+			links[j * *len + *len - 1] = e->link;
+	}
+	return 0;
+}
+
+/*
+ * The paths from endpoint @s to @e into *links (malloc'ed, *np paths of
+ * *len links): the given one when the routes know the pair, else every
+ * shortest path (at most LOCATE_ECMP_MAX). 0 or -errno with @err set.
+ */
+static int routes_get(struct routes *r, const struct topo_end *s, const struct topo_end *e,
+		      int **links, size_t *np, size_t *len, char *err, size_t errlen)
+{
+	int rc;
+
+	*links = malloc(LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX * sizeof(**links));
+	if (!*links)
+		return -ENOMEM;
+	if (r->given) {
+		rc = topo_paths_get_end(r->given, s, e, *links, LOCATE_ROUTE_MAX, len, err, errlen);
+		*np = 1;
+		if (rc != -ENOENT || strcmp(r->given->source, "routes"))
+			return rc;	/* a routes file may leave pairs out, tables may not */
+	}
+	rc = routes_shortest(r, s, e, *links, np, len);
 	if (!rc && *np * *len < LOCATE_ROUTE_MAX * LOCATE_ECMP_MAX) {
 		int *fit = realloc(*links, (*np * *len + 1) * sizeof(**links));
 
@@ -104,8 +130,8 @@ static int routes_get(struct routes *r, int src, int dst, int **links, size_t *n
 	}
 	if (rc == -ENOENT || rc == -ENOSPC)
 		return errbuf_set(err, errlen, -ENOENT, "locate: no route of at most %d links "
-				  "from '%s' to '%s'", LOCATE_ROUTE_MAX, r->t->nodes[src].name,
-				  r->t->nodes[dst].name);
+				  "from '%s' to '%s'", LOCATE_ROUTE_MAX, r->t->nodes[s->node].name,
+				  r->t->nodes[e->node].name);
 	return rc;
 }
 
@@ -163,17 +189,17 @@ static int design_rows(struct design *d)
 }
 
 /* Observation @o checked and its two endpoints into @s and @e. */
-static int obs_check(const struct topo *t, const struct locate_obs *o, int *s, int *e, char *err,
-		     size_t errlen)
+static int obs_check(const struct topo *t, const struct locate_obs *o, struct topo_end *s,
+		     struct topo_end *e, char *err, size_t errlen)
 {
-	*s = topo_host(t, o->src);
-	*e = topo_host(t, o->dst);
-	if (*s < 0 || *e < 0)
+	bool bad_s = topo_endpoint(t, o->src, s) != 0, bad_e = topo_endpoint(t, o->dst, e) != 0;
+
+	if (bad_s || bad_e)
 		return errbuf_set(err, errlen, -EINVAL, "locate: host '%s' is not in the topology%s",
-				  *s < 0 ? o->src : o->dst, topo_host_devices(t, *s < 0 ? o->src :
+				  bad_s ? o->src : o->dst, topo_host_devices(t, bad_s ? o->src :
 				  o->dst) > 1 ? " as one node: it has several devices, name one as "
 				  "HOST/DEVICE" : "");
-	if (*s == *e)
+	if (topo_end_same(s, e))
 		return errbuf_set(err, errlen, -EINVAL, "locate: '%s' is both ends of a pair", o->src);
 	if (!isfinite(o->rtt_ns) || !(o->ci_low_ns <= o->rtt_ns) || !(o->rtt_ns <= o->ci_high_ns))
 		return errbuf_set(err, errlen, -EINVAL, "locate: pair '%s' '%s': figure %g ns "
@@ -188,8 +214,9 @@ static int design_build(const struct topo *t, const struct topo_paths *given,
 			size_t *unresolved, char *err, size_t errlen)
 {
 	struct routes r = { .t = t, .given = given };
+	struct topo_end s, e;
 	size_t i;
-	int rc = 0, s, e;
+	int rc = 0;
 
 	r.dist = calloc(t->n_nodes, sizeof(*r.dist));
 	r.via = calloc(t->n_nodes, sizeof(*r.via));
@@ -210,9 +237,9 @@ static int design_build(const struct topo *t, const struct topo_paths *given,
 		}
 		rc = obs_check(t, o, &s, &e, err, errlen);
 		if (!rc)
-			rc = routes_get(&r, s, e, &p->fwd, &p->nf, &p->lf, err, errlen);
+			rc = routes_get(&r, &s, &e, &p->fwd, &p->nf, &p->lf, err, errlen);
 		if (!rc)
-			rc = routes_get(&r, e, s, &p->back, &p->nb, &p->lb, err, errlen);
+			rc = routes_get(&r, &e, &s, &p->back, &p->nb, &p->lb, err, errlen);
 		if (rc)
 			break;
 		p->cf = p->nf > 1 ? -1 : 0;
@@ -245,230 +272,6 @@ static void design_free(struct design *d)
 	free(d->coef);
 	free(d->y);
 	free(d->var);
-}
-
-/* G = A^T A over all links (n x n) and h = A^T y. */
-static int normal_build(const struct design *d, double **G, double **h)
-{
-	size_t i, p, q, n = d->n;
-
-	*G = calloc(n * n + 1, sizeof(**G));
-	*h = calloc(n + 1, sizeof(**h));
-	if (!*G || !*h)
-		return -ENOMEM;
-	for (i = 0; i < d->m; i++)
-		for (p = d->start[i]; p < d->start[i + 1]; p++) {
-			(*h)[d->col[p]] += d->coef[p] * d->y[i];
-			for (q = d->start[i]; q < d->start[i + 1]; q++)
-				(*G)[(size_t)d->col[p] * n + (size_t)d->col[q]] += d->coef[p] * d->coef[q];
-		}
-	return 0;
-}
-
-/* Groups of links whose columns are identical (crossed the same number
- * of times by the same pairs): |a_j - a_k|^2 = G_jj + G_kk - 2 G_jk = 0,
- * exact in small integers. Crossed groups are numbered 0..n_crossed-1
- * by their first link; each link no pair crosses is a group of its own
- * after them. rep[g] is a group's first link. */
-struct groups {
-	size_t n_crossed, n_groups;
-	int *of, *rep, *size;
-};
-
-static int groups_build(const double *G, size_t n, struct groups *g)
-{
-	size_t j, k;
-
-	g->of = malloc((n + 1) * sizeof(*g->of));
-	g->rep = malloc((n + 1) * sizeof(*g->rep));
-	g->size = calloc(n + 1, sizeof(*g->size));
-	if (!g->of || !g->rep || !g->size)
-		return -ENOMEM;
-	g->n_crossed = 0;
-	for (j = 0; j < n; j++) {
-		g->of[j] = -1;
-		if (!(G[j * n + j] > 0))
-			continue;
-		for (k = 0; k < g->n_crossed; k++) {
-			size_t r = (size_t)g->rep[k];
-
-			if (G[j * n + j] == G[r * n + r] && G[j * n + r] == G[j * n + j])
-				break;
-		}
-		if (k == g->n_crossed)
-			g->rep[g->n_crossed++] = (int)j;
-		g->of[j] = (int)k;
-		g->size[k]++;
-	}
-	g->n_groups = g->n_crossed;
-	for (j = 0; j < n; j++)
-		if (g->of[j] < 0) {
-			g->rep[g->n_groups] = (int)j;
-			g->size[g->n_groups] = 1;
-			g->of[j] = (int)g->n_groups++;
-		}
-	return 0;
-}
-
-static void groups_free(struct groups *g)
-{
-	free(g->of);
-	free(g->rep);
-	free(g->size);
-}
-
-/* The fit over the crossed groups: per-crossing times x, which are
- * identifiable, the basis of independent groups and the covariance of
- * the linear estimator on it (sd per group, NAN outside the basis). */
-struct fit {
-	size_t k, rank, *basis;
-	double *x, *sd, rss, s_excess2;
-	bool *ident;
-};
-
-/* The figure the fit predicts for row i, and row i's coefficient on
- * group gi (0 when it does not cross it). */
-static double row_pred(const struct design *d, const struct groups *g, const double *x, size_t i)
-{
-	double s = 0;
-
-	for (size_t p = d->start[i]; p < d->start[i + 1]; p++)
-		if (g->rep[g->of[d->col[p]]] == d->col[p])
-			s += d->coef[p] * x[g->of[d->col[p]]];
-	return s;
-}
-
-/*
- * The covariance of the least-squares estimator on the basis B:
- * Cov = (A_B^T A_B)^-1 A_B^T diag(sigma^2) A_B (A_B^T A_B)^-1, where
- * sigma_i^2 is row i's variance from its interval plus the residual's
- * share the intervals do not explain (see locate.h). f->sd[basis[a]]
- * gets the square root of the diagonal.
- */
-static int fit_covariance(const struct design *d, const struct groups *g, const double *Gr,
-			  struct fit *f)
-{
-	size_t r = f->rank, a, b, c, i, p, q;
-	double *S = calloc(r * r + 1, sizeof(*S)), *Si = calloc(r * r + 1, sizeof(*Si));
-	double *M = calloc(r * r + 1, sizeof(*M));
-	long *pos = malloc((f->k + 1) * sizeof(*pos));
-	int rc = -ENOMEM;
-
-	if (!S || !Si || !M || !pos)
-		goto out;
-	for (a = 0; a < f->k; a++)
-		pos[a] = -1;
-	for (a = 0; a < r; a++) {
-		pos[f->basis[a]] = (long)a;
-		for (b = 0; b < r; b++)
-			S[a * r + b] = Gr[f->basis[a] * f->k + f->basis[b]];
-	}
-	rc = nnls_spd_inverse(S, r, Si);
-	for (i = 0; !rc && i < d->m; i++) {
-		double s2 = d->var[i] + f->s_excess2;
-
-		/* the row's entries on basis groups (one link stands for its group) */
-		for (p = d->start[i]; p < d->start[i + 1]; p++) {
-			long pa = pos[g->of[d->col[p]]];
-
-			if (g->rep[g->of[d->col[p]]] != d->col[p] || pa < 0)
-				continue;
-			for (q = d->start[i]; q < d->start[i + 1]; q++) {
-				long pb = pos[g->of[d->col[q]]];
-
-				if (g->rep[g->of[d->col[q]]] == d->col[q] && pb >= 0)
-					M[(size_t)pa * r + (size_t)pb] += s2 * d->coef[p] * d->coef[q];
-			}
-		}
-	}
-	for (a = 0; !rc && a < r; a++) {	/* diag(Si M Si) */
-		double v = 0;
-
-		for (b = 0; b < r; b++)
-			for (c = 0; c < r; c++)
-				v += Si[a * r + b] * M[b * r + c] * Si[c * r + a];
-		f->sd[f->basis[a]] = sqrt(fmax(v, 0));
-	}
-out:
-	free(S);
-	free(Si);
-	free(M);
-	free(pos);
-	return rc;
-}
-
-/* A change, not a time: plain least squares on the basis of independent
- * groups, x_B = (G_BB)^-1 h_B, of either sign; the others 0. */
-static int fit_signed(const double *Gr, const double *hr, struct fit *f)
-{
-	size_t r = f->rank, k = f->k, a, b;
-	double *S = malloc((r * r + 1) * sizeof(*S)), *Si = malloc((r * r + 1) * sizeof(*Si));
-	int rc = S && Si ? 0 : -ENOMEM;
-
-	for (a = 0; !rc && a < r; a++)
-		for (b = 0; b < r; b++)
-			S[a * r + b] = Gr[f->basis[a] * k + f->basis[b]];
-	if (!rc)
-		rc = nnls_spd_inverse(S, r, Si);
-	for (a = 0; !rc && a < k; a++)
-		f->x[a] = 0;
-	for (a = 0; !rc && a < r; a++)
-		for (b = 0; b < r; b++)
-			f->x[f->basis[a]] += Si[a * r + b] * hr[f->basis[b]];
-	free(S);
-	free(Si);
-	return rc == -EDOM ? -ERANGE : rc;
-}
-
-/* Solve: NNLS on the crossed groups (least squares of either sign when
- * @signed_fit), their structure, the residual and the covariance. */
-static int fit_solve(const struct design *d, const struct groups *g, const double *G,
-		     const double *h, bool signed_fit, struct fit *f)
-{
-	size_t k = g->n_crossed, a, b, i;
-	double *Gr = malloc((k * k + 1) * sizeof(*Gr)), *hr = malloc((k + 1) * sizeof(*hr));
-	double mean_var = 0;
-	int rc = -ENOMEM;
-
-	f->k = k;
-	f->x = calloc(k + 1, sizeof(*f->x));
-	f->sd = malloc((k + 1) * sizeof(*f->sd));
-	f->basis = malloc((k + 1) * sizeof(*f->basis));
-	f->ident = malloc((k + 1) * sizeof(*f->ident));
-	if (!Gr || !hr || !f->x || !f->sd || !f->basis || !f->ident)
-		goto out;
-	for (a = 0; a < k; a++) {
-		hr[a] = h[g->rep[a]];
-		f->sd[a] = NAN;
-		for (b = 0; b < k; b++)
-			Gr[a * k + b] = G[(size_t)g->rep[a] * d->n + (size_t)g->rep[b]];
-	}
-	rc = nnls_normal(Gr, hr, k, f->x);
-	if (!rc)
-		rc = nnls_structure(Gr, k, &f->rank, f->basis, f->ident);
-	if (!rc && signed_fit)
-		rc = fit_signed(Gr, hr, f);
-	if (rc)
-		goto out;
-	f->rss = 0;
-	for (i = 0; i < d->m; i++) {
-		f->rss += pow(d->y[i] - row_pred(d, g, f->x, i), 2);
-		mean_var += d->var[i] / (double)d->m;
-	}
-	f->s_excess2 = d->m > f->rank ? fmax(0, f->rss / (double)(d->m - f->rank) - mean_var) : 0;
-	rc = fit_covariance(d, g, Gr, f);
-out:
-	free(Gr);
-	free(hr);
-	return rc;
-}
-
-static void fit_free(struct fit *f)
-{
-	free(f->x);
-	free(f->sd);
-	free(f->basis);
-	free(f->ident);
 }
 
 /* The host at either end of link @l, or NULL. */
@@ -609,40 +412,19 @@ static size_t ecmp_choose(struct design *d, const struct groups *g, const struct
 	return changed;
 }
 
-/* One fit of the current rows: normal equations, groups, solution. */
-static int fit_once(struct design *d, bool signed_fit, struct groups *g, struct fit *f,
-		    double **G, double **h)
-{
-	int rc;
-
-	groups_free(g);
-	fit_free(f);
-	free(*G);
-	free(*h);
-	memset(g, 0, sizeof(*g));
-	memset(f, 0, sizeof(*f));
-	*G = *h = NULL;
-	rc = normal_build(d, G, h);
-	if (!rc)
-		rc = groups_build(*G, d->n, g);
-	if (!rc)
-		rc = fit_solve(d, g, *G, *h, signed_fit, f);
-	return rc;
-}
-
 /* The fit, the pairs of unknown path placed on their nearest candidate
  * until no choice changes (at most LOCATE_ECMP_ROUNDS refits). */
-static int fit_all(struct design *d, bool signed_fit, struct groups *g, struct fit *f,
-		   double **G, double **h)
+static int fit_all(struct design *d, bool signed_fit, bool one_block, struct groups *g,
+		   struct fit *f)
 {
-	int rc = fit_once(d, signed_fit, g, f, G, h);
+	int rc = locate_fit(d, signed_fit, one_block, g, f);
 
 	for (int round = 0; !rc && d->n_ecmp && round < LOCATE_ECMP_ROUNDS; round++) {
 		if (!ecmp_choose(d, g, f))
 			break;
 		rc = design_rows(d);
 		if (!rc)
-			rc = fit_once(d, signed_fit, g, f, G, h);
+			rc = locate_fit(d, signed_fit, one_block, g, f);
 	}
 	return rc;
 }
@@ -661,6 +443,7 @@ static void result_fill(const struct topo *t, const struct design *d, const stru
 		hop_fill(t, bound, g, f, signed_fit, (int)l, &out->hops[l]);
 	out->n_used = d->m;
 	out->rank = f->rank;
+	out->n_blocks = f->n_blocks;
 	out->n_ecmp = d->n_ecmp;
 	out->ecmp = d->n_ecmp > 0;
 	for (i = 0; i < d->m; i++) {
@@ -687,7 +470,7 @@ int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n
 	struct design d = { 0 };
 	struct groups g = { 0 };
 	struct fit f = { 0 };
-	double *G = NULL, *h = NULL, *bound = NULL;
+	double *bound = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -696,7 +479,7 @@ int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n
 		return errbuf_set(err, errlen, -EINVAL, "locate: the topology has no link");
 	rc = design_build(t, opt->paths, obs, n, &d, &out->n_unresolved, err, errlen);
 	if (!rc)
-		rc = fit_all(&d, opt->excess, &g, &f, &G, &h);
+		rc = fit_all(&d, opt->excess, opt->one_block, &g, &f);
 	if (!rc) {
 		out->hops = calloc(t->n_links, sizeof(*out->hops));
 		bound = hop_bounds(&d);
@@ -715,8 +498,6 @@ int locate_hops_opt(const struct topo *t, const struct locate_obs *obs, size_t n
 	design_free(&d);
 	groups_free(&g);
 	fit_free(&f);
-	free(G);
-	free(h);
 	free(bound);
 	return rc;
 }

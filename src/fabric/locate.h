@@ -118,6 +118,7 @@ struct locate_result {
 	double residual_rms_ns;		/* sqrt(RSS / used pairs) */
 	size_t n_used, n_unresolved;
 	size_t rank;			/* of the used pairs' design */
+	size_t n_blocks;		/* connected components solved apart */
 	bool ecmp;			/* some used pair has several shortest paths */
 	size_t n_ecmp;			/* used pairs whose path was not known */
 	size_t n_ecmp_undecided;	/* of them, left the mean of their candidates */
@@ -134,6 +135,9 @@ struct locate_opts {
 	bool excess;		/* the figures are the signed change since a reference */
 	double min_excess_ns;	/* with excess: the floor the interval must lie above */
 	const struct topo_paths *paths;	/* the real paths; NULL: shortest paths */
+	bool one_block;		/* solve all links as one block, not each connected
+				 * component of the pairs' crossings apart (the same
+				 * results, slower: for comparison) */
 };
 
 /*

@@ -294,3 +294,37 @@ size_t topo_host_devices(const struct topo *t, const char *name)
 		n += !strncmp(t->nodes[i].name, name, len) && t->nodes[i].name[len] == ' ';
 	return n;
 }
+
+/* The link of host node @v whose port on @v's side is @port, or -1. */
+static int topo_rail_link(const struct topo *t, int v, const char *port)
+{
+	for (size_t l = 0; l < t->n_links; l++) {
+		const struct topo_link *k = &t->links[l];
+
+		if ((k->a == v && !strcmp(k->a_port, port)) || (k->b == v && !strcmp(k->b_port, port)))
+			return (int)l;
+	}
+	return -1;
+}
+
+int topo_endpoint(const struct topo *t, const char *name, struct topo_end *e)
+{
+	const char *slash = strchr(name, '/');
+	char host[TOPO_NAME_MAX];
+
+	e->link = -1;
+	e->node = topo_host(t, name);
+	if (e->node >= 0 || !slash || !slash[1] || (size_t)(slash - name) >= sizeof(host))
+		return e->node >= 0 ? 0 : -1;
+	snprintf(host, sizeof(host), "%.*s", (int)(slash - name), name);
+	e->node = topo_host(t, host);
+	if (e->node < 0 || t->nodes[e->node].is_switch)
+		return -1;
+	e->link = topo_rail_link(t, e->node, slash + 1);
+	return e->link >= 0 ? 0 : -1;
+}
+
+bool topo_end_same(const struct topo_end *a, const struct topo_end *b)
+{
+	return a->node == b->node && (a->link < 0 || b->link < 0 || a->link == b->link);
+}

@@ -84,6 +84,26 @@ int topo_host(const struct topo *t, const char *name);
 size_t topo_host_devices(const struct topo *t, const char *name);
 
 /*
+ * An endpoint of a measurement: a node, and the link it sends and
+ * receives by (-1: any of its links). A host of several rails is one
+ * node per CA on InfiniBand ("h1 mlx5_1", found by topo_host()), or one
+ * node with a link per NIC where the topology names the host's ports
+ * (a topology file's "h1:mlx5_1 L2", an lldp host's "h1:eth1"): there
+ * HOST/PORT names the rail, the node leaving by the link of that port.
+ */
+struct topo_end {
+	int node, link;
+};
+
+/* The endpoint named @name into @e: a node as topo_host() finds it, or
+ * HOST/PORT (a host node and its link at PORT). 0, or -1 when there is
+ * no such endpoint. */
+int topo_endpoint(const struct topo *t, const char *name, struct topo_end *e);
+/* Whether @a and @b are one endpoint (the same node by the same link, or
+ * the same node when either may take any). */
+bool topo_end_same(const struct topo_end *a, const struct topo_end *b);
+
+/*
  * The links a path from node @src to node @dst crosses (shortest path,
  * in hops; no path passes through a host other than its ends), in order
  * from @src, into @links (at most @max); *n gets their count. *ecmp is

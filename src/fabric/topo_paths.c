@@ -5,6 +5,8 @@
  * topology. See topo_paths.h for the formats.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,28 +75,49 @@ static int paths_add(struct topo_paths *r, int src, int dst, const int *links, s
 		return -ENOMEM;
 	r->links = l;
 	memcpy(l + r->n_links, links, n * sizeof(*l));
-	p[r->n_paths++] = (struct topo_path){ .src = src, .dst = dst, .off = r->n_links, .n = n };
+	p[r->n_paths++] = (struct topo_path){ .src = src, .dst = dst, .off = r->n_links, .n = n,
+		.first = links[0], .last = links[n - 1] };
 	r->n_links += n;
 	return 0;
+}
+
+/* Whether link @l joins nodes @v and @w. */
+static bool link_joins(const struct topo *t, int l, int v, int w)
+{
+	const struct topo_link *k = &t->links[l];
+
+	return (k->a == v && k->b == w) || (k->a == w && k->b == v);
+}
+
+/* The link from @prev (its end @pe, its port @port) to the node of @e:
+ * a rail's own link when either end names one; -1 none, -2 several. */
+static int routes_step(const struct topo *t, const struct topo_end *pe, const char *port,
+		       const struct topo_end *e)
+{
+	int l = pe->link >= 0 ? pe->link : e->link;
+
+	if (l >= 0)
+		return link_joins(t, l, pe->node, e->node) ? l : -1;
+	return link_of(t, pe->node, port, e->node);
 }
 
 /* One line of a routes file: its nodes, the links between them. */
 static int routes_line(struct topo_paths *r, const char *name, int line, char *text, char *err,
 		       size_t errlen)
 {
-	int links[TOPO_PORT_MAX * 8], prev = -1, first = -1, v, l;
+	int links[TOPO_PORT_MAX * 8], first = -1, l;
 	char *save, *w, *colon, prev_port[TOPO_PORT_MAX] = "", prev_name[TOPO_NAME_MAX] = "";
+	struct topo_end prev = { -1, -1 }, e;
 	size_t n = 0;
 
 	for (w = strtok_r(text, " \t\r", &save); w; w = strtok_r(NULL, " \t\r", &save)) {
 		colon = strchr(w, ':');
 		if (colon)
 			*colon = '\0';
-		v = topo_host(r->t, w);
-		if (v < 0)
+		if (topo_endpoint(r->t, w, &e))
 			return paths_error(name, line, err, errlen, "no node", w, NULL);
-		if (prev >= 0) {
-			l = link_of(r->t, prev, prev_port, v);
+		if (prev.node >= 0) {
+			l = routes_step(r->t, &prev, prev_port, &e);
 			if (l == -1)
 				return paths_error(name, line, err, errlen, "no link joins", prev_name,
 						   w);
@@ -106,18 +129,20 @@ static int routes_line(struct topo_paths *r, const char *name, int line, char *t
 						   r->t->nodes[first].name, NULL);
 			links[n++] = l;
 		} else {
-			first = v;
+			first = e.node;
 		}
-		prev = v;
+		prev = e;
+		if (n)
+			prev.link = -1;	/* only the first node's rail says how it leaves */
 		snprintf(prev_name, sizeof(prev_name), "%s", w);
 		snprintf(prev_port, sizeof(prev_port), "%s", colon ? colon + 1 : "");
 	}
-	if (prev < 0)
+	if (prev.node < 0)
 		return 0;	/* a blank line */
 	if (!n)
 		return paths_error(name, line, err, errlen, "a path needs two nodes or more, not",
 				   prev_name, NULL);
-	return paths_add(r, first, prev, links, n) ?
+	return paths_add(r, first, prev.node, links, n) ?
 	       errbuf_set(err, errlen, -ENOMEM, "%s: out of memory", name) : 0;
 }
 
@@ -153,12 +178,19 @@ static int paths_each_line(struct topo_paths *r, const char *name, const char *t
 	return rc;
 }
 
+/* Paths by their ends, then by the links they leave and arrive by (the
+ * rails of a host of several). */
 static int path_cmp(const void *x, const void *y)
 {
 	const struct topo_path *a = x, *b = y;
 
-	return a->src != b->src ? (a->src > b->src) - (a->src < b->src) :
-	       (a->dst > b->dst) - (a->dst < b->dst);
+	if (a->src != b->src)
+		return (a->src > b->src) - (a->src < b->src);
+	if (a->dst != b->dst)
+		return (a->dst > b->dst) - (a->dst < b->dst);
+	if (a->first != b->first)
+		return (a->first > b->first) - (a->first < b->first);
+	return (a->last > b->last) - (a->last < b->last);
 }
 
 /* A line of the paths file with its comment ("# ...") cut off. */
@@ -298,11 +330,12 @@ static const struct topo_lft *lft_of(const struct topo_paths *r, int v)
 }
 
 /* Walk the tables from @src to @dst. */
-static int lft_walk(const struct topo_paths *r, int src, int dst, int *links, size_t max,
-		    size_t *n, char *err, size_t errlen)
+static int lft_walk(const struct topo_paths *r, const struct topo_end *from, int dst,
+		    int *links, size_t max, size_t *n, char *err, size_t errlen)
 {
 	const struct topo *t = r->t;
-	int lid = lid_of(r, dst), v = src, l = link_of(t, src, "", -1);
+	int src = from->node, lid = lid_of(r, dst), v = src;
+	int l = from->link >= 0 ? from->link : link_of(t, src, "", -1);
 	char port[16];
 
 	if (lid < 0)
@@ -362,24 +395,54 @@ int topo_paths_read(struct topo_paths *r, const struct topo *t, const char *path
 	return rc;
 }
 
-int topo_paths_get(const struct topo_paths *r, int src, int dst, int *links, size_t max,
-		   size_t *n, char *err, size_t errlen)
+/* Whether path @p leaves and arrives by the rails @src and @dst ask for. */
+static bool path_fits(const struct topo_path *p, const struct topo_end *src,
+		      const struct topo_end *dst)
 {
-	const struct topo_path key = { .src = src, .dst = dst }, *p;
+	return p->src == src->node && p->dst == dst->node &&
+	       (src->link < 0 || p->first == src->link) && (dst->link < 0 || p->last == dst->link);
+}
+
+int topo_paths_get_end(const struct topo_paths *r, const struct topo_end *src,
+		       const struct topo_end *dst, int *links, size_t max, size_t *n, char *err,
+		       size_t errlen)
+{
+	const struct topo_path key = { .src = src->node, .dst = dst->node, .first = INT_MIN,
+		.last = INT_MIN }, *p;
+	size_t lo = 0, hi = r->n_paths;
 
 	*n = 0;
 	if (r->n_lfts)
-		return lft_walk(r, src, dst, links, max, n, err, errlen);
-	p = bsearch(&key, r->paths, r->n_paths, sizeof(*p), path_cmp);
-	if (!p)
+		return lft_walk(r, src, dst->node, links, max, n, err, errlen);
+	while (lo < hi) {	/* the first path not before @key */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (path_cmp(&r->paths[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (p = r->paths + lo; p < r->paths + r->n_paths && !path_fits(p, src, dst) &&
+	     p->src == src->node && p->dst == dst->node; p++)
+		;
+	if (p == r->paths + r->n_paths || !path_fits(p, src, dst))
 		return errbuf_set(err, errlen, -ENOENT, "the routes give no path from '%s' to '%s'",
-				  r->t->nodes[src].name, r->t->nodes[dst].name);
+				  r->t->nodes[src->node].name, r->t->nodes[dst->node].name);
 	if (p->n > max)
 		return errbuf_set(err, errlen, -ELOOP, "the path from '%s' to '%s' has more than "
-				  "%zu links", r->t->nodes[src].name, r->t->nodes[dst].name, max);
+				  "%zu links", r->t->nodes[src->node].name, r->t->nodes[dst->node].name,
+				  max);
 	memcpy(links, r->links + p->off, p->n * sizeof(*links));
 	*n = p->n;
 	return 0;
+}
+
+int topo_paths_get(const struct topo_paths *r, int src, int dst, int *links, size_t max,
+		   size_t *n, char *err, size_t errlen)
+{
+	const struct topo_end s = { src, -1 }, d = { dst, -1 };
+
+	return topo_paths_get_end(r, &s, &d, links, max, n, err, errlen);
 }
 
 void topo_paths_free(struct topo_paths *r)

@@ -6,8 +6,9 @@
  *
  *  - a routes file: one path a line, its nodes from source to
  *    destination separated by blanks ("h1 leaf1 spine2 leaf3 h5"), each
- *    named as topo_host() takes it (HOST/DEVICE for a CA of a host with
- *    several); NODE:PORT where NODE has several links to the next node
+ *    named as topo_endpoint() takes it (HOST/DEVICE for a CA of a host
+ *    with several, HOST/PORT for one rail of a host node of several
+ *    links); NODE:PORT where NODE has several links to the next node
  *    says the port it leaves by; '#' starts a comment. A path from src
  *    to dst says nothing of dst to src: give both.
  *  - InfiniBand linear forwarding tables, as `dump_lfts` (or `ibroute`
@@ -24,10 +25,12 @@
 
 #include "fabric/topo.h"
 
-/* One listed path: links [off, off + n) of topo_paths.links. */
+/* One listed path: links [off, off + n) of topo_paths.links, the
+ * first and the last of them (a rail's own link at a host of several). */
 struct topo_path {
 	int src, dst;
 	size_t off, n;
+	int first, last;
 };
 
 /* One switch's forwarding table: out port of each LID (-1: none). */
@@ -71,6 +74,13 @@ int topo_paths_parse(struct topo_paths *r, const struct topo *t, const char *nam
  */
 int topo_paths_get(const struct topo_paths *r, int src, int dst, int *links, size_t max,
 		   size_t *n, char *err, size_t errlen);
+
+/* The same between endpoints: a rail's path leaves (arrives) by its own
+ * link. A routes file names them HOST/PORT; forwarding tables start the
+ * walk on the source's link. */
+int topo_paths_get_end(const struct topo_paths *r, const struct topo_end *src,
+		       const struct topo_end *dst, int *links, size_t max, size_t *n, char *err,
+		       size_t errlen);
 
 void topo_paths_free(struct topo_paths *r);
 

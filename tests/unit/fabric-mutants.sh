@@ -24,7 +24,7 @@ mutants='no-factor-2|locate.c|s/whole \? 2 \* f->x\[gi\]/whole ? f->x[gi]/
 one-way-only|locate.c|s/p->cb = p->nb > 1 \? -1 : 0;/p->cb = 0; p->nb = 0;/
 swapped-route|topo_route.c|s/links\[k\] = l;/links[dist[dst] - 1 - k] = l;/
 hosts-forward|topo_route.c|s/if \(u != src && !t->nodes\[u\].is_switch\)/if (0)/
-no-groups|locate.c|s/G\[j \* n \+ r\] == G\[j \* n \+ j\]\)/G[j * n + r] == G[j * n + j] \&\& 0)/
+no-groups|locate_fit.c|s/for \(b = a \+ 1; b < n \&\& colkey_same/for (b = a + 1; 0 \&\& colkey_same/
 rank-blind|nnls.c|s/ident\[basis\[i\]\] = false;/;/
 slow-without-mad|locate_name.c|s/fmax\(o->k_mad \* NAME_MAD_SIGMA \* sp\[\*used\]\.mad \* sqrt\(\(double\)size\),/fmax(0,/
 negative-allowed|nnls.c|s/if \(alpha > 1\) \{/if (1) {/

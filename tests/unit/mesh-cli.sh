@@ -91,6 +91,14 @@ promtool check metrics <"$T/located.prom" >"$T/p" 2>&1 || fail "promtool: $(cat 
 # linter does not): each name and label set once
 dups=$(grep -v '^#' "$T/located.prom" | sed 's/ [^ ]*$//' | sort | uniq -d)
 [ -z "$dups" ] || fail "series twice: $dups"
+# every per-class series (each with an sl label) says its tclass too,
+# in both outputs: the pairs' summaries and gauges, the hops
+for f in located.prom m.prom; do
+	untagged=$(grep -v '^#' "$T/$f" | grep 'sl="' | grep -v 'sl="[0-9]*",tclass="[0-9]*"')
+	[ -z "$untagged" ] || fail "$f: a per-class series without its tclass: $untagged"
+done
+[ "$(grep -c '^rperf_mesh_rtt_seconds_count{.*,sl="0",tclass="96"}' "$T/located.prom")" = 12 ] ||
+	fail "not every pair's summary on the second class: $(grep -c tclass=\"96\" "$T/located.prom")"
 
 # A made-up mesh with figures, unresolved quantiles and an empty pair.
 "$TEST_MESH" --openmetrics >"$T/made-up.prom" || fail "test_mesh --openmetrics failed"

@@ -27,6 +27,11 @@
 #    ibsim: see tests/data/ib/README), the pairs' paths walked by the
 #    model from the same captures; endpoints HOST/DEVICE; +2000 ns on
 #    S2 - L2 is named. "h1" alone is refused as ambiguous.
+#  - multi-rail hosts as one node of several links (a topology file's
+#    "h1:mlx5_1 L2", rail-optimized: rail r of each host on its own
+#    leaf), endpoints HOST/PORT, two rails of one host a pair too: +2000
+#    ns on h1's second rail's link is named, the truth within its
+#    interval, with the routes and with shortest paths (ECMP fitted).
 # Run by `make check` with RPERF, TEST_DATA and TEST_TOP set.
 # shellcheck source=tests/unit/cli-lib.sh
 . "$(dirname "$0")/cli-lib.sh"
@@ -142,6 +147,29 @@ jq -e '.locate.routes == "lft" and .locate.used == 132 and (.hosts | index("h1/m
 sed 's|"h1/mlx5_0"|"h1"|g' "$T/mr/m.json" >"$T/mr/bare.json"
 expect 0 mesh --replay "$T/mr/bare.json" --topology "$IBND" --routes "$LFTS"
 out_has "host 'h1' is not in the topology as one node: it has several devices"
+
+# ---- multi-rail hosts as one node of several links -------------------
+mkdir -p "$T/rails"
+$SYNTH fattree "$T/rails" --leaves 4 --spines 2 --per-leaf 3 --rails 2 --seed 4
+$SYNTH mesh "$T/rails/routes" "$T/template.json" --slow h1/mlx5_1-L2=2000 >"$T/rails/m.json"
+# the model's share of a host's link: 1000 + 400 i / (n - 1) ns, i its place
+truth=$(jq '(.hosts | index("h1/mlx5_1")) as $i | 1000 + 400 * $i / (.hosts | length - 1) + 2000' \
+	"$T/rails/m.json")
+for routes in "--routes $T/rails/routes" ""; do
+	# shellcheck disable=SC2086
+	expect 0 mesh --replay "$T/rails/m.json" --topology "$T/rails/topo" $routes -j "$T/rails/o.json"
+	[ "$(findings "$T/rails/o.json")" = "hop h1:mlx5_1 - L2" ] ||
+		fail "rails ($routes): not h1's second rail alone: $(findings "$T/rails/o.json")"
+	jq -e --argjson t "$truth" '.hops[] | select(.name == "h1:mlx5_1 - L2") |
+		.ci_low_ns <= $t and $t <= .ci_high_ns' "$T/rails/o.json" >/dev/null ||
+		fail "rails ($routes): $truth ns outside its interval: $(jq -c '.hops[] |
+			select(.name == "h1:mlx5_1 - L2")' "$T/rails/o.json")"
+	jq -e '.locate.used == 132 and (.hops[] | select(.name == "h1:mlx5_0 - L1") | .slow | not)' \
+		"$T/rails/o.json" >/dev/null || fail "rails ($routes): $(jq -c .locate "$T/rails/o.json")"
+done
+sed 's|"h1/mlx5_1"|"h1/mlx5_9"|g' "$T/rails/m.json" >"$T/rails/bad.json"
+expect 0 mesh --replay "$T/rails/bad.json" --topology "$T/rails/topo"
+out_has "host 'h1/mlx5_9' is not in the topology"
 
 # ---- what --replay refuses ------------------------------------------
 expect 2 mesh --replay "$T/ft/m.json"

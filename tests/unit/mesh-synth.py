@@ -3,11 +3,15 @@
 """Synthetic fabrics for rperf mesh --replay, made from a model that is
 written here, apart from rperf's own code:
 
-  fattree DIR --leaves L --spines S --per-leaf H [--seed N]
+  fattree DIR --leaves L --spines S --per-leaf H [--rails R] [--seed N]
       DIR/topo: a two-level fat tree (topology file); DIR/routes: each
       ordered pair's path, its spine drawn at random (what ECMP does);
       DIR/first-routes: every pair through the lowest-numbered spine
       (the one shortest path rperf took before it read routes).
+      With R rails, each host has R NICs (mlx5_0 ...), rail r of the
+      hosts of leaf group g on leaf g * R + r + 1 (rail-optimized): the
+      endpoints are HOST/mlx5_r, every ordered pair of them measured
+      (two rails of one host too).
   lft IBNETDISCOVER DUMP_LFTS OUT
       the routes the InfiniBand forwarding tables give every pair of CAs
       (walked here from the captures, independently of rperf), as a
@@ -34,12 +38,20 @@ def arg(argv, name, default, cast=float):
 def fattree(argv):
     out = argv[0]
     leaves, spines, per = (arg(argv, n, 0, int) for n in ("--leaves", "--spines", "--per-leaf"))
+    rails = arg(argv, "--rails", 0, int)
     rng = random.Random(arg(argv, "--seed", 1, int))
-    hosts = {f"h{l * per + i + 1}": f"L{l + 1}" for l in range(leaves) for i in range(per)}
+    if rails:
+        groups = leaves // rails
+        hosts = {f"h{g * per + i + 1}/mlx5_{r}": f"L{g * rails + r + 1}"
+                 for g in range(groups) for i in range(per) for r in range(rails)}
+    else:
+        hosts = {f"h{l * per + i + 1}": f"L{l + 1}" for l in range(leaves) for i in range(per)}
     with open(f"{out}/topo", "w") as f:
         f.write("# a two-level fat tree\n")
+        if rails:
+            f.write("host " + " ".join(sorted({h.split("/")[0] for h in hosts})) + "\n")
         for h, l in hosts.items():
-            f.write(f"{h} {l}\n")
+            f.write(f"{h.replace('/', ':')} {l}\n")
         for s in range(spines):
             for l in range(leaves):
                 f.write(f"L{l + 1} S{s + 1}\n")

@@ -106,6 +106,57 @@ static void two_switch_truth(const struct topo *t, double *share)
 	share[link_of(t, TRUNK)] = 5000;
 }
 
+/* Two fabrics that share no pair (two leaves, no trunk crossed, a chain
+ * on one side): two components solved apart give every hop's figure,
+ * interval, group and slow flag of the one-block solve, to 1e-6 ns. */
+static void test_component_split(void **state)
+{
+	static const char fabric[] = "h1 sw1\nh2 sw1\nh3 sw1\nh4 sw1\nh5 sw2\nh6 sw2\n"
+				     "h7 sw3\nsw2 sw3\nsw1 sw4\n";
+	static const char *const names[] = { "h1", "h2", "h3", "h4", "h5", "h6", "h7" };
+	struct locate_opts one = { .k_mad = 3, .one_block = true }, split = { .k_mad = 3 };
+	struct locate_obs obs[42];
+	struct locate_result a, b;
+	struct topo t = { 0 };
+	size_t n = 0, i, j;
+
+	(void)state;
+	assert_int_equal(topo_parse(&t, "split", fabric, "file", NULL, err, sizeof(err)), 0);
+	for (i = 0; i < 7; i++)
+		for (j = 0; j < 7; j++) {
+			double y = 2000 + 90 * (double)i + 13 * (double)j + (i == 2 ? 3000 : 0);
+
+			if (i != j && (i < 4) == (j < 4))
+				obs[n++] = (struct locate_obs){ names[i], names[j], 0, y + (i < 4 ? 0 :
+								1500), y - 40, y + 1540, true };
+		}
+	assert_int_equal(locate_hops_opt(&t, obs, n, &one, &a, err, sizeof(err)), 0);
+	assert_int_equal(locate_hops_opt(&t, obs, n, &split, &b, err, sizeof(err)), 0);
+	assert_int_equal(a.n_blocks, 1);
+	assert_int_equal(b.n_blocks, 2);
+	assert_int_equal(a.rank, b.rank);
+	assert_near(a.residual_rms_ns, b.residual_rms_ns, 1e-6);
+	for (i = 0; i < t.n_links; i++) {
+		const struct locate_hop *x = &a.hops[i], *z = &b.hops[i];
+
+		assert_int_equal(x->identifiable, z->identifiable);
+		assert_int_equal(x->group, z->group);
+		assert_int_equal(x->slow, z->slow);
+		assert_int_equal(x->crossed, z->crossed);
+		if (x->identifiable) {
+			assert_near(x->est_ns, z->est_ns, 1e-6);
+			assert_near(x->ci_low_ns, z->ci_low_ns, 1e-6);
+			assert_near(x->ci_high_ns, z->ci_high_ns, 1e-6);
+		}
+		if (!isnan(x->group_est_ns))
+			assert_near(x->group_est_ns, z->group_est_ns, 1e-6);
+	}
+	assert_true(b.hops[0].identifiable && b.hops[0].est_ns > 0);
+	locate_free(&a);
+	locate_free(&b);
+	topo_free(&t);
+}
+
 static void test_trunk_noiseless(void **state)
 {
 	struct locate_obs obs[12];
@@ -481,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_errors_and_unresolved),
 		cmocka_unit_test(test_ecmp_said),
 		cmocka_unit_test(test_nnls_brute_force),
+		cmocka_unit_test(test_component_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
