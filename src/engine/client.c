@@ -3,8 +3,6 @@
  * The client side every traffic command shares: see client.h.
  */
 #include <errno.h>
-#include <ifaddrs.h>
-#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -56,50 +54,6 @@ uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
 	return clock_ns_to_ticks(clk, 2 * verbs_path_give_up_ns(path) + 5e9);
 }
 
-/* Whether @a (a local address) is @ifa's; fills @w's ifindex if so. */
-static bool addr_is_ifa(const struct sockaddr_storage *a, const struct ifaddrs *ifa,
-			struct verbs_gid_want *w)
-{
-	const struct sockaddr *b = ifa->ifa_addr;
-
-	if (!b || b->sa_family != a->ss_family)
-		return false;
-	if (a->ss_family == AF_INET &&
-	    ((const struct sockaddr_in *)a)->sin_addr.s_addr !=
-	    ((const struct sockaddr_in *)b)->sin_addr.s_addr)
-		return false;
-	if (a->ss_family == AF_INET6 &&
-	    memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-		   &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)))
-		return false;
-	w->ifindex = if_nametoindex(ifa->ifa_name);
-	return true;
-}
-
-/* The local address @s is bound to, as a GID, and its netdev. */
-static void gid_want_from_sock(int s, struct verbs_gid_want *w)
-{
-	struct sockaddr_storage a;
-	socklen_t len = sizeof(a);
-	struct ifaddrs *ifs, *i;
-
-	if (getsockname(s, (struct sockaddr *)&a, &len))
-		return;
-	w->family = a.ss_family;
-	w->has_gid = true;
-	if (a.ss_family == AF_INET) {
-		w->gid.raw[10] = w->gid.raw[11] = 0xff;
-		memcpy(&w->gid.raw[12], &((struct sockaddr_in *)&a)->sin_addr, 4);
-	} else {
-		memcpy(w->gid.raw, &((struct sockaddr_in6 *)&a)->sin6_addr, 16);
-	}
-	if (getifaddrs(&ifs))
-		return;
-	for (i = ifs; i && !addr_is_ifa(&a, i, w); i = i->ifa_next)
-		;
-	freeifaddrs(ifs);
-}
-
 int client_gid_want(const char *host, struct verbs_gid_want *w)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *ai;
@@ -112,7 +66,7 @@ int client_gid_want(const char *host, struct verbs_gid_want *w)
 	s = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	ret = s < 0 || connect(s, ai->ai_addr, ai->ai_addrlen) ? -EHOSTUNREACH : 0;
 	if (!ret)
-		gid_want_from_sock(s, w);
+		verbs_gid_want_from_sock(s, w);
 	if (s >= 0)
 		close(s);
 	freeaddrinfo(ai);

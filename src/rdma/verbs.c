@@ -21,78 +21,12 @@
 /* Device, port and GID                                                */
 /* ------------------------------------------------------------------ */
 
-static bool gid_is_ipv4_mapped(const union ibv_gid *gid)
-{
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	return !memcmp(gid->raw, prefix, sizeof(prefix));
-}
-
-int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w)
-{
-	bool v4 = gid_is_ipv4_mapped(&e->gid);
-	bool link_local = e->gid.raw[0] == 0xfe && (e->gid.raw[1] & 0xc0) == 0x80;
-	int score = 0;
-
-	if (e->gid_type != IBV_GID_TYPE_ROCE_V2)
-		return -1;
-	if (w->family && (w->family == AF_INET) != v4)
-		return -1;
-	if (!w->family && v4)
-		score += 2;			/* no address to go by: IPv4, as most fabrics */
-	if (!link_local)
-		score += 4;			/* global scope routes; link-local does not */
-	if (w->ifindex && e->ndev_ifindex == w->ifindex)
-		score += 8;			/* the netdev (and so the VLAN) of the address */
-	if (w->has_gid && !memcmp(e->gid.raw, w->gid.raw, sizeof(e->gid.raw)))
-		score += 16;			/* the very address used */
-	return score;
-}
-
-/* The best-scoring RoCE v2 GID of the port for @w (lowest index on a tie). */
-static int gid_pick_roce_v2(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
-			    size_t errlen)
-{
-	struct ibv_gid_entry *ent;
-	size_t max = (size_t)dev->port_attr.gid_tbl_len * dev->dev_attr.phys_port_cnt;
-	ssize_t n, i, best = -1;
-	int score, best_score = -1;
-
-	ent = calloc(max ? max : 1, sizeof(*ent));
-	if (!ent)
-		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	n = ibv_query_gid_table(dev->ctx, ent, max, 0);
-	if (n < 0) {
-		free(ent);
-		return errbuf_set(err, errlen, (int)n, "%s port %u: cannot read the GID table: %s",
-				  dev->name, dev->port, strerror((int)-n));
-	}
-	for (i = 0; i < n; i++) {
-		score = ent[i].port_num == dev->port ? verbs_gid_score(&ent[i], w) : -1;
-		if (score > best_score || (score == best_score && score >= 0 &&
-					   ent[i].gid_index < ent[best].gid_index)) {
-			best = i;
-			best_score = score;
-		}
-	}
-	if (best >= 0) {
-		dev->gid_index = (int)ent[best].gid_index;
-		dev->gid = ent[best].gid;
-	}
-	free(ent);
-	if (best < 0)
-		return errbuf_set(err, errlen, -ENOENT, "%s port %u: no RoCE v2 GID%s; give one with -x",
-				  dev->name, dev->port, w->family == AF_INET ? " with an IPv4 address" :
-				  w->family == AF_INET6 ? " with an IPv6 address" : "");
-	return 0;
-}
-
 int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
 		       size_t errlen)
 {
 	if (!dev->roce)
 		return 0;
-	return gid_pick_roce_v2(dev, w, err, errlen);
+	return verbs_gid_pick(dev, w, &dev->gid_index, &dev->gid, err, errlen);
 }
 
 static int gid_use_index(struct verbs_dev *dev, int idx, char *err, size_t errlen)
@@ -143,8 +77,9 @@ static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, 
 				  dev->name, port, port_state_name(dev->port_attr.state));
 	dev->roce = dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 	dev->gid_index = -1;
+	dev->gid_given = gid_index >= 0;
 	if (dev->roce)
-		ret = gid_index < 0 ? gid_pick_roce_v2(dev, &(struct verbs_gid_want){ 0 }, err,
+		ret = gid_index < 0 ? verbs_dev_pick_gid(dev, &(struct verbs_gid_want){ 0 }, err,
 						       errlen) :
 				      gid_use_index(dev, gid_index, err, errlen);
 	else if (gid_index >= 0)
@@ -380,6 +315,8 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 	q->buf = o->buf;
 	q->buf_bytes = o->buf_bytes;
 	q->psn = (uint32_t)lrand48() & 0xffffff;
+	q->gid_index = dev->gid_index;
+	q->gid = dev->gid;
 	q->send_cq = o->cq_timestamps ? verbs_cq_stamped(q, (int)init.cap.max_send_wr, o) :
 		     ibv_create_cq(dev->ctx, (int)init.cap.max_send_wr, o->cq_context,
 				   o->send_chan, 0);
@@ -439,6 +376,14 @@ void verbs_qp_destroy(struct verbs_qp *q)
 	memset(q, 0, sizeof(*q));
 }
 
+int verbs_qp_pick_gid(struct verbs_qp *q, const struct verbs_gid_want *w, char *err,
+		      size_t errlen)
+{
+	if (!q->dev->roce || q->dev->gid_given)
+		return 0;
+	return verbs_gid_pick(q->dev, w, &q->gid_index, &q->gid, err, errlen);
+}
+
 void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
 {
 	memset(ep, 0, sizeof(*ep));
@@ -446,7 +391,7 @@ void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
 	ep->psn = q->psn;
 	ep->lid = q->dev->port_attr.lid;
 	ep->mtu = (uint8_t)q->dev->port_attr.active_mtu;
-	ep->gid = q->dev->gid;
+	ep->gid = q->gid;
 }
 
 bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
@@ -463,9 +408,11 @@ bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
 
 /* The address vector for @remote along @path (the rdma_cm path builds its
  * own with rdma_init_qp_attr and sets the SL and traffic class in it). */
-static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
+static void verbs_ah_attr(const struct verbs_qp *q, const struct verbs_endpoint *remote,
 			  const struct verbs_path *path, struct ibv_ah_attr *ah)
 {
+	const struct verbs_dev *dev = q->dev;
+
 	memset(ah, 0, sizeof(*ah));
 	ah->dlid = remote->lid;
 	ah->sl = path->sl;
@@ -473,10 +420,10 @@ static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoi
 	ah->static_rate = path->static_rate;
 	/* The GRH on RoCE always; on InfiniBand (which routes by LID inside a
 	 * subnet) with -x, or toward a peer of another subnet. */
-	if (verbs_needs_grh(dev->roce, dev->gid_index >= 0, &dev->gid, &remote->gid)) {
+	if (verbs_needs_grh(dev->roce, q->gid_index >= 0, &q->gid, &remote->gid)) {
 		ah->is_global = 1;
 		ah->grh.dgid = remote->gid;
-		ah->grh.sgid_index = (uint8_t)(dev->gid_index >= 0 ? dev->gid_index : 0);
+		ah->grh.sgid_index = (uint8_t)(q->gid_index >= 0 ? q->gid_index : 0);
 		ah->grh.hop_limit = 64;
 		ah->grh.traffic_class = path->tclass;
 	}
@@ -516,7 +463,7 @@ static int qp_to_rtr(struct verbs_qp *q, const struct verbs_endpoint *remote,
 	};
 	int ret;
 
-	verbs_ah_attr(q->dev, remote, path, &a.ah_attr);
+	verbs_ah_attr(q, remote, path, &a.ah_attr);
 	ret = ibv_modify_qp(q->qp, &a,
 			    IBV_QP_STATE |
 			    IBV_QP_AV |

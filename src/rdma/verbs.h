@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <infiniband/verbs.h>
 
 #include "base/clock.h"
@@ -42,6 +44,7 @@ struct verbs_dev {
 	bool roce;			/* Ethernet link layer: GRH on every packet */
 	int gid_index;			/* -1 on InfiniBand without -x (LID addressing,
 					 * no GRH; gid is then the port GID, index 0) */
+	bool gid_given;			/* -x named the GID: no QP chooses another */
 	uint16_t pkey_index;		/* the QPs' P_Key table entry (verbs_dev_use_pkey) */
 	union ibv_gid gid;
 };
@@ -95,6 +98,8 @@ struct verbs_qp {
 	uint32_t psn;
 	bool remote_write;		/* the peer may RDMA WRITE into buf */
 	uint32_t max_inline;		/* SENDs up to this many bytes go inline */
+	int gid_index;			/* its source GID: the device's unless */
+	union ibv_gid gid;		/* verbs_qp_pick_gid() chose another */
 };
 
 struct verbs_qp_opts {
@@ -165,6 +170,24 @@ struct verbs_gid_want {
  * itself. Pure.
  */
 int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w);
+/*
+ * The entry of @ent[0 .. @n) that serves @w best on port @port: the
+ * highest verbs_gid_score, the lowest GID index on a tie; -1 when none
+ * can serve. Pure.
+ */
+ssize_t verbs_gid_choose(const struct ibv_gid_entry *ent, size_t n, uint32_t port,
+			 const struct verbs_gid_want *w);
+/* Read @dev's GID table and choose for @w (verbs_gid_choose) into
+ * *@gid_index and *@gid: 0, or -ENOENT (none serves) with a message. */
+int verbs_gid_pick(const struct verbs_dev *dev, const struct verbs_gid_want *w, int *gid_index,
+		   union ibv_gid *gid, char *err, size_t errlen);
+/* What a socket bound to local address @a, of netdev @ifindex (0:
+ * unknown), wants. Pure. */
+void verbs_gid_want_from_addr(const struct sockaddr *a, uint32_t ifindex,
+			      struct verbs_gid_want *w);
+/* What socket @s wants: its local address and that address's netdev. 0
+ * or -errno (then @w wants nothing in particular). */
+int verbs_gid_want_from_sock(int s, struct verbs_gid_want *w);
 /* On RoCE, choose the port's best GID for @w (verbs_gid_score); 0 or
  * -ENOENT with a message. Nothing on InfiniBand. */
 int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
@@ -216,6 +239,15 @@ void verbs_qp_destroy(struct verbs_qp *q);
  */
 bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
 		     const union ibv_gid *remote);
+
+/*
+ * On RoCE, give @q (before verbs_qp_connect) the port's best GID for @w
+ * instead of the device's: a server answers each flow from the address
+ * its client connected to. 0 or -ENOENT with a message; nothing on
+ * InfiniBand or when -x named the GID (@q->dev->gid_given).
+ */
+int verbs_qp_pick_gid(struct verbs_qp *q, const struct verbs_gid_want *w, char *err,
+		      size_t errlen);
 
 /* Fill @ep with what the peer needs to reach @q. */
 void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep);

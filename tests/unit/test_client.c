@@ -9,6 +9,7 @@
 #include "unit.h"
 #include <stdio.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/socket.h>
 
@@ -173,6 +174,72 @@ static void test_gid_score(void **state)
 	assert_true(verbs_gid_score(&v6, &w) > verbs_gid_score(&ll, &w));
 }
 
+/* A port-1 entry of the table at @idx. */
+static struct ibv_gid_entry gid_at(const char *hex16, uint32_t idx, uint32_t ifindex, bool v1)
+{
+	struct ibv_gid_entry e = gid_entry(hex16, ifindex, v1);
+
+	e.gid_index = idx;
+	e.port_num = 1;
+	return e;
+}
+
+/* The table's index chosen for a connection whose local address is @a. */
+static ssize_t chosen_for(const struct ibv_gid_entry *t, size_t n, const struct sockaddr *a,
+			  uint32_t ifindex)
+{
+	struct verbs_gid_want w;
+	ssize_t i;
+
+	verbs_gid_want_from_addr(a, ifindex, &w);
+	i = verbs_gid_choose(t, n, 1, &w);
+	return i < 0 ? -1 : (ssize_t)t[i].gid_index;
+}
+
+/*
+ * A server with two addresses, one on eth0 (ifindex 2) and one on its
+ * VLAN netdev (ifindex 5): each flow takes the GID of the address its
+ * client connected to, not the lowest-index IPv4 GID for all.
+ */
+static void test_gid_choose_local_addr(void **state)
+{
+	const struct ibv_gid_entry t[] = {
+		gid_at("fe800000000000005054fffe5e0001ff", 0, 2, false),
+		gid_at("00000000000000000000ffffc6120001", 1, 2, true),
+		gid_at("00000000000000000000ffffc6120001", 2, 2, false),
+		gid_at("00000000000000000000ffffc6130001", 3, 5, true),
+		gid_at("00000000000000000000ffffc6130001", 4, 5, false),
+		gid_at("20010db8000000000000000000000001", 5, 2, false),
+		gid_at("00000000000000000000ffffc6140001", 6, 7, false),
+	};
+	struct sockaddr_in v4 = { .sin_family = AF_INET };
+	struct sockaddr_in6 v6 = { .sin6_family = AF_INET6 };
+	struct ibv_gid_entry other_port[2] = { t[2], t[4] };
+	struct verbs_gid_want none = { 0 };
+	size_t n = sizeof(t) / sizeof(t[0]);
+
+	(void)state;
+	inet_pton(AF_INET, "198.18.0.1", &v4.sin_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 2), 2);
+	inet_pton(AF_INET, "198.19.0.1", &v4.sin_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 5), 4);
+	/* The netdev unknown: the address alone decides. */
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 0), 4);
+	inet_pton(AF_INET, "198.20.0.1", &v4.sin_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 7), 6);
+	/* An address with no GID: its netdev's, else the first IPv4 v2 one. */
+	inet_pton(AF_INET, "198.21.0.1", &v4.sin_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 5), 4);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 0), 2);
+	inet_pton(AF_INET6, "2001:db8::1", &v6.sin6_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v6, 2), 5);
+	/* Nothing asked: the lowest-index IPv4 v2 GID, as before. */
+	assert_int_equal(t[verbs_gid_choose(t, n, 1, &none)].gid_index, 2);
+	/* Another port's entries never serve. */
+	other_port[0].port_num = other_port[1].port_num = 2;
+	assert_int_equal(verbs_gid_choose(other_port, 2, 1, &none), -1);
+}
+
 /* The local address that reaches 127.0.0.1 is 127.0.0.1, on lo. */
 static void test_gid_want(void **state)
 {
@@ -252,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_lane_data_rates),
 		cmocka_unit_test(test_gid_score),
 		cmocka_unit_test(test_gid_want),
+		cmocka_unit_test(test_gid_choose_local_addr),
 		cmocka_unit_test(test_path_from_record),
 		cmocka_unit_test(test_static_rate),
 		cmocka_unit_test(test_needs_grh),

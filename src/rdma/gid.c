@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The RoCE GID a connection leaves from. A host with several addresses
+ * or VLANs has a GID for each; the one a QP uses decides the source
+ * address, the VLAN tag and so the priority its packets travel in. Both
+ * sides choose the same way, from the local address of the socket that
+ * reaches the peer (the client's route to the server, the server's
+ * accepted connection). See verbs.h for the contracts.
+ */
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "base/errbuf.h"
+#include "rdma/verbs.h"
+
+static bool gid_is_ipv4_mapped(const union ibv_gid *gid)
+{
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return !memcmp(gid->raw, prefix, sizeof(prefix));
+}
+
+int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w)
+{
+	bool v4 = gid_is_ipv4_mapped(&e->gid);
+	bool link_local = e->gid.raw[0] == 0xfe && (e->gid.raw[1] & 0xc0) == 0x80;
+	int score = 0;
+
+	if (e->gid_type != IBV_GID_TYPE_ROCE_V2)
+		return -1;
+	if (w->family && (w->family == AF_INET) != v4)
+		return -1;
+	if (!w->family && v4)
+		score += 2;			/* no address to go by: IPv4, as most fabrics */
+	if (!link_local)
+		score += 4;			/* global scope routes; link-local does not */
+	if (w->ifindex && e->ndev_ifindex == w->ifindex)
+		score += 8;			/* the netdev (and so the VLAN) of the address */
+	if (w->has_gid && !memcmp(e->gid.raw, w->gid.raw, sizeof(e->gid.raw)))
+		score += 16;			/* the very address used */
+	return score;
+}
+
+ssize_t verbs_gid_choose(const struct ibv_gid_entry *ent, size_t n, uint32_t port,
+			 const struct verbs_gid_want *w)
+{
+	ssize_t best = -1;
+	int score, best_score = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		score = ent[i].port_num == port ? verbs_gid_score(&ent[i], w) : -1;
+		if (score > best_score || (score == best_score && score >= 0 &&
+					   ent[i].gid_index < ent[best].gid_index)) {
+			best = (ssize_t)i;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+int verbs_gid_pick(const struct verbs_dev *dev, const struct verbs_gid_want *w, int *gid_index,
+		   union ibv_gid *gid, char *err, size_t errlen)
+{
+	struct ibv_gid_entry *ent;
+	size_t max = (size_t)dev->port_attr.gid_tbl_len * dev->dev_attr.phys_port_cnt;
+	ssize_t n, best;
+
+	ent = calloc(max ? max : 1, sizeof(*ent));
+	if (!ent)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	n = ibv_query_gid_table(dev->ctx, ent, max, 0);
+	if (n < 0) {
+		free(ent);
+		return errbuf_set(err, errlen, (int)n, "%s port %u: cannot read the GID table: %s",
+				  dev->name, dev->port, strerror((int)-n));
+	}
+	best = verbs_gid_choose(ent, (size_t)n, dev->port, w);
+	if (best >= 0) {
+		*gid_index = (int)ent[best].gid_index;
+		*gid = ent[best].gid;
+	}
+	free(ent);
+	if (best < 0)
+		return errbuf_set(err, errlen, -ENOENT, "%s port %u: no RoCE v2 GID%s; give one with -x",
+				  dev->name, dev->port, w->family == AF_INET ? " with an IPv4 address" :
+				  w->family == AF_INET6 ? " with an IPv6 address" : "");
+	return 0;
+}
+
+void verbs_gid_want_from_addr(const struct sockaddr *a, uint32_t ifindex,
+			      struct verbs_gid_want *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (a->sa_family != AF_INET && a->sa_family != AF_INET6)
+		return;
+	w->family = a->sa_family;
+	w->has_gid = true;
+	w->ifindex = ifindex;
+	if (a->sa_family == AF_INET) {
+		w->gid.raw[10] = w->gid.raw[11] = 0xff;
+		memcpy(&w->gid.raw[12], &((const struct sockaddr_in *)a)->sin_addr, 4);
+	} else {
+		memcpy(w->gid.raw, &((const struct sockaddr_in6 *)a)->sin6_addr, 16);
+	}
+}
+
+/* Whether @a (a local address) is @ifa's. */
+static bool addr_is_ifa(const struct sockaddr_storage *a, const struct ifaddrs *ifa)
+{
+	const struct sockaddr *b = ifa->ifa_addr;
+
+	if (!b || b->sa_family != a->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return false;
+}
+
+int verbs_gid_want_from_sock(int s, struct verbs_gid_want *w)
+{
+	struct sockaddr_storage a;
+	socklen_t len = sizeof(a);
+	struct ifaddrs *ifs, *i;
+	uint32_t ifindex = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (getsockname(s, (struct sockaddr *)&a, &len))
+		return -errno;
+	if (!getifaddrs(&ifs)) {
+		for (i = ifs; i && !addr_is_ifa(&a, i); i = i->ifa_next)
+			;
+		if (i)
+			ifindex = if_nametoindex(i->ifa_name);
+		freeifaddrs(ifs);
+	}
+	verbs_gid_want_from_addr((struct sockaddr *)&a, ifindex, w);
+	return 0;
+}
