@@ -163,6 +163,7 @@ struct run_bw {
 	struct flow_result total;
 	bool total_ok;
 	char rx_warning[256];		/* why the received figures are unknown; "": known */
+	uint64_t hw_rate_applied_bps;	/* --hw-rate as applied, the slowest QP's; 0: none */
 	struct criteria crit;
 };
 

@@ -520,55 +520,58 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 	return ret;
 }
 
-int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen)
-{
-	struct ibv_device_attr_ex ex = { 0 };
-	struct ibv_qp_attr a = { .rate_limit = kbps };
-	const struct ibv_packet_pacing_caps *pp = &ex.packet_pacing_caps;
-	int ret;
-
-	bool rc_pacing;
-
-	rc_pacing = !ibv_query_device_ex(q->dev->ctx, NULL, &ex) && pp->qp_rate_limit_max &&
-		    (pp->supported_qpts & (1u << IBV_QPT_RC));
-	if (rc_pacing && (kbps < pp->qp_rate_limit_min || kbps > pp->qp_rate_limit_max))
-		return errbuf_set(err, errlen, -EOPNOTSUPP,
-				  "%s limits QP rates to %u .. %u kbit/s, not %u", q->dev->name,
-				  pp->qp_rate_limit_min, pp->qp_rate_limit_max, kbps);
-	ret = ibv_modify_qp(q->qp, &a, IBV_QP_RATE_LIMIT);
-	if (ret)
-		return errbuf_set(err, errlen, -ret, "%s: QP %u rate limit %u kbit/s refused: %s%s",
-				  q->dev->name, q->qp->qp_num, kbps, strerror(ret),
-				  rc_pacing ? "" : " (the device reports no packet pacing for RC "
-				  "QPs; use --rate to pace in software)");
-	return 0;
-}
+/* The static rates by their nominal data rate, as the enum names them
+ * (ibv_rate_to_mbps gives some as signalling rates: 103125 for 100 Gb/s),
+ * sorted by rate. */
+static const struct { enum ibv_rate r; uint32_t mbps; } static_rates[] = {
+	{ IBV_RATE_2_5_GBPS, 2500 }, { IBV_RATE_5_GBPS, 5000 },
+	{ IBV_RATE_10_GBPS, 10000 }, { IBV_RATE_14_GBPS, 14000 },
+	{ IBV_RATE_20_GBPS, 20000 }, { IBV_RATE_25_GBPS, 25000 },
+	{ IBV_RATE_28_GBPS, 28000 }, { IBV_RATE_30_GBPS, 30000 },
+	{ IBV_RATE_40_GBPS, 40000 }, { IBV_RATE_50_GBPS, 50000 },
+	{ IBV_RATE_56_GBPS, 56000 }, { IBV_RATE_60_GBPS, 60000 },
+	{ IBV_RATE_80_GBPS, 80000 }, { IBV_RATE_100_GBPS, 100000 },
+	{ IBV_RATE_112_GBPS, 112000 }, { IBV_RATE_120_GBPS, 120000 },
+	{ IBV_RATE_168_GBPS, 168000 }, { IBV_RATE_200_GBPS, 200000 },
+	{ IBV_RATE_300_GBPS, 300000 }, { IBV_RATE_400_GBPS, 400000 },
+	{ IBV_RATE_600_GBPS, 600000 }, { IBV_RATE_800_GBPS, 800000 },
+	{ IBV_RATE_1200_GBPS, 1200000 },
+};
+#define N_STATIC_RATES (sizeof(static_rates) / sizeof(static_rates[0]))
 
 enum ibv_rate verbs_static_rate_for_kbps(uint64_t kbps)
 {
-	/* Nominal rates, as the enum names them (ibv_rate_to_mbps gives some
-	 * as signalling rates: 103125 for 100 Gb/s). */
-	static const struct { enum ibv_rate r; uint32_t mbps; } t[] = {
-		{ IBV_RATE_2_5_GBPS, 2500 }, { IBV_RATE_5_GBPS, 5000 },
-		{ IBV_RATE_10_GBPS, 10000 }, { IBV_RATE_14_GBPS, 14000 },
-		{ IBV_RATE_20_GBPS, 20000 }, { IBV_RATE_25_GBPS, 25000 },
-		{ IBV_RATE_28_GBPS, 28000 }, { IBV_RATE_30_GBPS, 30000 },
-		{ IBV_RATE_40_GBPS, 40000 }, { IBV_RATE_50_GBPS, 50000 },
-		{ IBV_RATE_56_GBPS, 56000 }, { IBV_RATE_60_GBPS, 60000 },
-		{ IBV_RATE_80_GBPS, 80000 }, { IBV_RATE_100_GBPS, 100000 },
-		{ IBV_RATE_112_GBPS, 112000 }, { IBV_RATE_120_GBPS, 120000 },
-		{ IBV_RATE_168_GBPS, 168000 }, { IBV_RATE_200_GBPS, 200000 },
-		{ IBV_RATE_300_GBPS, 300000 }, { IBV_RATE_400_GBPS, 400000 },
-		{ IBV_RATE_600_GBPS, 600000 }, { IBV_RATE_800_GBPS, 800000 },
-		{ IBV_RATE_1200_GBPS, 1200000 },
-	};
 	enum ibv_rate best = IBV_RATE_MAX;
 	size_t i;
 
-	/* Sorted by rate: the last that fits is the fastest. */
-	for (i = 0; i < sizeof(t) / sizeof(t[0]) && (uint64_t)t[i].mbps * 1000 <= kbps; i++)
-		best = t[i].r;
+	/* The last that fits is the fastest. */
+	for (i = 0; i < N_STATIC_RATES && (uint64_t)static_rates[i].mbps * 1000 <= kbps; i++)
+		best = static_rates[i].r;
 	return best;
+}
+
+uint64_t verbs_static_rate_bps(enum ibv_rate rate)
+{
+	size_t i;
+
+	for (i = 0; i < N_STATIC_RATES; i++)
+		if (static_rates[i].r == rate)
+			return (uint64_t)static_rates[i].mbps * 1000000;
+	return 0;
+}
+
+int verbs_qp_static_rate(const struct verbs_qp *q, enum ibv_rate *rate, char *err, size_t errlen)
+{
+	struct ibv_qp_attr a = { 0 };
+	struct ibv_qp_init_attr init;
+	int ret;
+
+	ret = ibv_query_qp(q->qp, &a, IBV_QP_AV, &init);
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "%s: QP %u: cannot read its address vector: %s",
+				  q->dev->name, q->qp->qp_num, strerror(ret));
+	*rate = (enum ibv_rate)a.ah_attr.static_rate;
+	return 0;
 }
 
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id)

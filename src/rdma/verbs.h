@@ -257,19 +257,23 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 		     const struct verbs_path *path, char *err, size_t errlen);
 
 /*
- * Limit @q (at RTS) to @kbps with the NIC's per-QP rate limiter (packet
- * pacing, IBV_QP_RATE_LIMIT). Where the device reports packet pacing for
- * RC QPs, @kbps must lie in its range; where it reports none (mlx5 sets
- * the RC bit only for raw packet QPs) the modify is tried all the same
- * and its errno, if it fails, is the error: never refused by assumption.
- */
-int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen);
-/*
- * InfiniBand's way to limit a QP: the address vector's static rate. The
- * fastest IB rate at or below @kbps (IBV_RATE_2_5_GBPS ...), or
- * IBV_RATE_MAX (0) when @kbps is below every IB rate. Pure.
+ * A QP's rate limit, on InfiniBand and RoCE alike: the address vector's
+ * static rate (perftest's --rate_limit_type=HW). IBV_QP_RATE_LIMIT is
+ * not used: ib_core takes it on raw packet QPs only. The fastest rate at
+ * or below @kbps (IBV_RATE_2_5_GBPS ...), or IBV_RATE_MAX (0) when
+ * @kbps is below every rate. Pure.
  */
 enum ibv_rate verbs_static_rate_for_kbps(uint64_t kbps);
+/* The nominal data rate of static rate @rate in bit/s; 0 for
+ * IBV_RATE_MAX (the port's own rate: no limit) or an unknown code. Pure. */
+uint64_t verbs_static_rate_bps(enum ibv_rate rate);
+/*
+ * The static rate the device applied to @q (connected), read back with
+ * ibv_query_qp: a device may round down to a rate it supports, or keep
+ * none (IBV_RATE_MAX). 0 or -errno with a message.
+ */
+int verbs_qp_static_rate(const struct verbs_qp *q, enum ibv_rate *rate, char *err,
+			 size_t errlen);
 
 /* Post one signaled SEND of @len bytes from the start of the buffer,
  * inline when @len is at most q->max_inline. */

@@ -292,6 +292,35 @@ static void test_static_rate(void **state)
 	assert_int_equal(verbs_static_rate_for_kbps(5000000000ull), IBV_RATE_1200_GBPS);
 }
 
+/*
+ * What a static rate read back reports: its nominal data rate, so that a
+ * device that rounds 40 Gb/s down to 25 shows 25 in the JSON; the port's
+ * own rate (no limit kept) reads as 0, which the client refuses.
+ */
+static void test_static_rate_readback(void **state)
+{
+	static const uint64_t asked_bps[] = { 2500000000ull, 26000000000ull, 100000000000ull,
+					      103125000000ull, 400000000000ull, 1200000000000ull };
+	size_t i;
+
+	(void)state;
+	/* Every rate asked maps to a rate at or below it, which reads back as itself. */
+	for (i = 0; i < sizeof(asked_bps) / sizeof(asked_bps[0]); i++) {
+		enum ibv_rate r = verbs_static_rate_for_kbps(asked_bps[i] / 1000);
+		uint64_t bps = verbs_static_rate_bps(r);
+
+		assert_true(bps > 0 && bps <= asked_bps[i]);
+		assert_int_equal(verbs_static_rate_for_kbps(bps / 1000), r);
+	}
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_25_GBPS), 25000000000ull);
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_2_5_GBPS), 2500000000ull);
+	/* The enum's order is not the rates': 14 Gb/s is code 11, 56 Gb/s 12. */
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_14_GBPS), 14000000000ull);
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_56_GBPS), 56000000000ull);
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_MAX), 0);
+	assert_int_equal(verbs_static_rate_bps((enum ibv_rate)200), 0);
+}
+
 /* The GRH: always on RoCE; on IB with -x or toward another subnet. */
 static void test_needs_grh(void **state)
 {
@@ -322,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_gid_choose_local_addr),
 		cmocka_unit_test(test_path_from_record),
 		cmocka_unit_test(test_static_rate),
+		cmocka_unit_test(test_static_rate_readback),
 		cmocka_unit_test(test_needs_grh),
 	};
 
