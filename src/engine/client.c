@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -25,6 +26,25 @@ struct verbs_path client_path(const struct flow_opts *o)
 		.sl_source = o->sl_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
 		.tclass_source = o->tclass_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
 	};
+}
+
+size_t client_path_warnings(const struct verbs_path *p, bool roce, int vlan,
+			    char (*out)[CLIENT_WARNING_BYTES], size_t max)
+{
+	size_t n = 0;
+
+	if (!roce)
+		return 0;
+	if (n < max && p->sl_source == VERBS_FROM_OPTION && vlan == 0)
+		snprintf(out[n++], CLIENT_WARNING_BYTES,
+			 "--sl %u does nothing on RoCE without a VLAN (no PCP to carry it): "
+			 "the class is the traffic class's, DSCP %u (--tclass %u)",
+			 p->sl, p->tclass >> 2, p->tclass);
+	if (n < max && p->tclass_source == VERBS_FROM_OPTION && p->tclass == 0)
+		snprintf(out[n++], CLIENT_WARNING_BYTES,
+			 "--tclass 0 on RoCE: packets go in DSCP 0, usually the lossy default "
+			 "class; --tclass is DSCP x 4 (DSCP 26: --tclass 104)");
+	return n;
 }
 
 void client_path_from_record(struct verbs_path *p, const struct ibv_sa_path_rec *rec)

@@ -11,9 +11,11 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "base/errbuf.h"
 #include "rdma/verbs.h"
@@ -146,4 +148,19 @@ int verbs_gid_want_from_sock(int s, struct verbs_gid_want *w)
 	}
 	verbs_gid_want_from_addr((struct sockaddr *)&a, ifindex, w);
 	return 0;
+}
+
+int verbs_gid_on_vlan(const struct verbs_dev *dev, int gid_index)
+{
+	struct ibv_gid_entry ent;
+	char name[IF_NAMESIZE], path[64 + IF_NAMESIZE];
+
+	if (!dev->roce || gid_index < 0)
+		return -EINVAL;
+	if (ibv_query_gid_ex(dev->ctx, dev->port, (uint32_t)gid_index, &ent, 0) ||
+	    !ent.ndev_ifindex || !if_indextoname(ent.ndev_ifindex, name))
+		return -ENOENT;
+	/* 8021q lists each VLAN netdev there (and is loaded whenever one exists). */
+	snprintf(path, sizeof(path), "/proc/net/vlan/%s", name);
+	return !access(path, F_OK);
 }

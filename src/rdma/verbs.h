@@ -188,6 +188,10 @@ void verbs_gid_want_from_addr(const struct sockaddr *a, uint32_t ifindex,
 /* What socket @s wants: its local address and that address's netdev. 0
  * or -errno (then @w wants nothing in particular). */
 int verbs_gid_want_from_sock(int s, struct verbs_gid_want *w);
+/* Whether RoCE GID @gid_index of @dev belongs to a VLAN netdev (its
+ * packets tagged, so carrying a PCP): 1 or 0; -EINVAL on InfiniBand,
+ * -ENOENT when its netdev is unknown. */
+int verbs_gid_on_vlan(const struct verbs_dev *dev, int gid_index);
 /* On RoCE, choose the port's best GID for @w (verbs_gid_score); 0 or
  * -ENOENT with a message. Nothing on InfiniBand. */
 int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,

@@ -255,6 +255,37 @@ static void test_gid_want(void **state)
 	assert_int_equal(w.ifindex, if_nametoindex("lo"));
 }
 
+/* What RoCE ignores of --sl and --tclass is said, naming the class used. */
+static void test_path_warnings(void **state)
+{
+	struct verbs_path p = { .sl = 3, .tclass = 104, .sl_source = VERBS_FROM_OPTION,
+				.tclass_source = VERBS_FROM_OPTION };
+	char w[3][CLIENT_WARNING_BYTES];
+
+	(void)state;
+	/* --sl untagged: the DSCP decides, and the warning names it. */
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 1);
+	assert_non_null(strstr(w[0], "--sl 3 does nothing on RoCE without a VLAN"));
+	assert_non_null(strstr(w[0], "DSCP 26 (--tclass 104)"));
+	/* On a VLAN the SL is the PCP; a netdev unknown, nothing is claimed. */
+	assert_int_equal(client_path_warnings(&p, true, 1, w, 3), 0);
+	assert_int_equal(client_path_warnings(&p, true, -1, w, 3), 0);
+	/* InfiniBand: the SL is the SL. */
+	assert_int_equal(client_path_warnings(&p, false, 0, w, 3), 0);
+	/* --tclass 0 given: DSCP 0, said; untagged with --sl too: both. */
+	p.tclass = 0;
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 2);
+	assert_non_null(strstr(w[0], "DSCP 0 (--tclass 0)"));
+	assert_non_null(strstr(w[1], "--tclass 0 on RoCE: packets go in DSCP 0"));
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 1), 1);
+	/* Nobody chose: no warning (the default is not the user's claim). */
+	p.sl_source = p.tclass_source = VERBS_FROM_DEFAULT;
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 0);
+	/* The path record's 0 is rdma_cm's choice, not an option. */
+	p.tclass_source = VERBS_FROM_PATH_RECORD;
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 0);
+}
+
 /* rdma_cm's path record gives the SL and traffic class the user did not. */
 static void test_path_from_record(void **state)
 {
@@ -349,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_gid_score),
 		cmocka_unit_test(test_gid_want),
 		cmocka_unit_test(test_gid_choose_local_addr),
+		cmocka_unit_test(test_path_warnings),
 		cmocka_unit_test(test_path_from_record),
 		cmocka_unit_test(test_static_rate),
 		cmocka_unit_test(test_static_rate_readback),
