@@ -308,6 +308,8 @@ void cmd_run_ended(const struct flow_opts *f, const struct run_common *c)
 {
 	if (f->hugepages && !c->got_huge)
 		log_warn("no huge pages available: buffers on normal pages");
+	if (c->tick_warning[0])
+		log_warn("%s", c->tick_warning);
 	if (c->error)
 		log_error("%s", c->error);
 }

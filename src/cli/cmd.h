@@ -98,7 +98,7 @@ bool cmd_stdout_taken(const struct flow_opts *f);
  * cmd_run_prepared: once prepared, @c's warnings logged (the clock's
  * fallback, what the path ignores of the options).
  * cmd_run_ended: once run, the huge-page warning (@f asked, @c had
- * none) and the run's error, logged. cmd_run_exit: the stream closed;
+ * none), a clock too coarse for the medians and the run's error, logged. cmd_run_exit: the stream closed;
  * failure for the run's error, a report that failed (@ret) or the
  * stream, else the criteria's status.
  */

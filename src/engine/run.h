@@ -61,6 +61,8 @@ struct run_common {
 	/* What the path ignores of the options (client_path_warnings). */
 	char warnings[2][CLIENT_WARNING_BYTES];
 	size_t n_warnings;
+	char tick_warning[CLIENT_WARNING_BYTES];	/* after the run: the clock's tick
+							 * too coarse for a median; "": fine */
 };
 
 /*
