@@ -258,7 +258,7 @@ static void run_lat_tick_check(struct run_lat *r)
 	for (k = 0; k < r->n_merged; k++) {
 		if (!r->merged[k].rtt || !r->merged[k].samples)
 			continue;
-		med_ns = clock_ticks_to_ns(clk, (double)hist_percentile(r->merged[k].rtt, 50));
+		med_ns = figures_ns(clk, (double)hist_percentile(r->merged[k].rtt, 50));
 		if (med_ns > 0 && (!min_ns || med_ns < min_ns)) {
 			min_ns = med_ns;
 			at = r->merged[k].size_bytes;

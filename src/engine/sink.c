@@ -113,6 +113,7 @@ int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_
 	}
 	f->id = (uint32_t)s->n_flows + 1;
 	f->fd = -1;
+	f->gid_index = -1;
 	f->path = *path;
 	snprintf(f->peer, sizeof(f->peer), "%s", peer);
 	f->buf_bytes = max_msg_bytes ? max_msg_bytes : 1;
@@ -268,6 +269,7 @@ static int flow_for_hello(struct sink *s, int fd, const struct conn_hello *h, co
 		return ret;
 	}
 	verbs_qp_local(&f->qp, &reply->ep);
+	f->gid_index = f->qp.gid_index;
 	reply->flow_id = f->id;
 	*out = f;
 	return 0;

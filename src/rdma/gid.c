@@ -5,7 +5,7 @@
  * address, the VLAN tag and so the priority its packets travel in. Both
  * sides choose the same way, from the local address of the socket that
  * reaches the peer (the client's route to the server, the server's
- * accepted connection). See verbs.h for the contracts.
+ * accepted connection). See gid.h for the contracts.
  */
 #include <errno.h>
 #include <ifaddrs.h>
@@ -17,8 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "base/errbuf.h"
-#include "rdma/verbs.h"
+#include "rdma/gid.h"
 
 static bool gid_is_ipv4_mapped(const union ibv_gid *gid)
 {
@@ -66,33 +65,21 @@ ssize_t verbs_gid_choose(const struct ibv_gid_entry *ent, size_t n, uint32_t por
 	return best;
 }
 
-int verbs_gid_pick(const struct verbs_dev *dev, const struct verbs_gid_want *w, int *gid_index,
-		   union ibv_gid *gid, char *err, size_t errlen)
+int verbs_gid_table_pick(struct ibv_context *ctx, uint8_t port, size_t max,
+			 const struct verbs_gid_want *w, struct ibv_gid_entry *best)
 {
 	struct ibv_gid_entry *ent;
-	size_t max = (size_t)dev->port_attr.gid_tbl_len * dev->dev_attr.phys_port_cnt;
-	ssize_t n, best;
+	ssize_t n, i;
 
 	ent = calloc(max ? max : 1, sizeof(*ent));
 	if (!ent)
-		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	n = ibv_query_gid_table(dev->ctx, ent, max, 0);
-	if (n < 0) {
-		free(ent);
-		return errbuf_set(err, errlen, (int)n, "%s port %u: cannot read the GID table: %s",
-				  dev->name, dev->port, strerror((int)-n));
-	}
-	best = verbs_gid_choose(ent, (size_t)n, dev->port, w);
-	if (best >= 0) {
-		*gid_index = (int)ent[best].gid_index;
-		*gid = ent[best].gid;
-	}
+		return -ENOMEM;
+	n = ibv_query_gid_table(ctx, ent, max, 0);
+	i = n < 0 ? -1 : verbs_gid_choose(ent, (size_t)n, port, w);
+	if (i >= 0)
+		*best = ent[i];
 	free(ent);
-	if (best < 0)
-		return errbuf_set(err, errlen, -ENOENT, "%s port %u: no RoCE v2 GID%s; give one with -x",
-				  dev->name, dev->port, w->family == AF_INET ? " with an IPv4 address" :
-				  w->family == AF_INET6 ? " with an IPv6 address" : "");
-	return 0;
+	return n < 0 ? (int)n : i < 0 ? -ENOENT : 0;
 }
 
 void verbs_gid_want_from_addr(const struct sockaddr *a, uint32_t ifindex,
@@ -150,14 +137,12 @@ int verbs_gid_want_from_sock(int s, struct verbs_gid_want *w)
 	return 0;
 }
 
-int verbs_gid_on_vlan(const struct verbs_dev *dev, int gid_index)
+int verbs_gid_netdev_is_vlan(struct ibv_context *ctx, uint8_t port, int gid_index)
 {
 	struct ibv_gid_entry ent;
 	char name[IF_NAMESIZE], path[64 + IF_NAMESIZE];
 
-	if (!dev->roce || gid_index < 0)
-		return -EINVAL;
-	if (ibv_query_gid_ex(dev->ctx, dev->port, (uint32_t)gid_index, &ent, 0) ||
+	if (gid_index < 0 || ibv_query_gid_ex(ctx, port, (uint32_t)gid_index, &ent, 0) ||
 	    !ent.ndev_ifindex || !if_indextoname(ent.ndev_ifindex, name))
 		return -ENOENT;
 	/* 8021q lists each VLAN netdev there (and is loaded whenever one exists). */

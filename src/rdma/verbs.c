@@ -21,12 +21,40 @@
 /* Device, port and GID                                                */
 /* ------------------------------------------------------------------ */
 
+/* @dev's best GID for @w into *@gid_index and *@gid: 0, or -errno with a
+ * message naming the port. */
+static int gid_pick(const struct verbs_dev *dev, const struct verbs_gid_want *w, int *gid_index,
+		    union ibv_gid *gid, char *err, size_t errlen)
+{
+	size_t max = (size_t)dev->port_attr.gid_tbl_len * dev->dev_attr.phys_port_cnt;
+	struct ibv_gid_entry best;
+	int ret = verbs_gid_table_pick(dev->ctx, dev->port, max, w, &best);
+
+	if (ret == -ENOENT)
+		return errbuf_set(err, errlen, ret, "%s port %u: no RoCE v2 GID%s; give one with -x",
+				  dev->name, dev->port, w->family == AF_INET ? " with an IPv4 address" :
+				  w->family == AF_INET6 ? " with an IPv6 address" : "");
+	if (ret)
+		return errbuf_set(err, errlen, ret, "%s port %u: cannot read the GID table: %s",
+				  dev->name, dev->port, strerror(-ret));
+	*gid_index = (int)best.gid_index;
+	*gid = best.gid;
+	return 0;
+}
+
+int verbs_gid_on_vlan(const struct verbs_dev *dev, int gid_index)
+{
+	if (!dev->roce)
+		return -EINVAL;
+	return verbs_gid_netdev_is_vlan(dev->ctx, dev->port, gid_index);
+}
+
 int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
 		       size_t errlen)
 {
 	if (!dev->roce)
 		return 0;
-	return verbs_gid_pick(dev, w, &dev->gid_index, &dev->gid, err, errlen);
+	return gid_pick(dev, w, &dev->gid_index, &dev->gid, err, errlen);
 }
 
 static int gid_use_index(struct verbs_dev *dev, int idx, char *err, size_t errlen)
@@ -381,7 +409,7 @@ int verbs_qp_pick_gid(struct verbs_qp *q, const struct verbs_gid_want *w, char *
 {
 	if (!q->dev->roce || q->dev->gid_given)
 		return 0;
-	return verbs_gid_pick(q->dev, w, &q->gid_index, &q->gid, err, errlen);
+	return gid_pick(q->dev, w, &q->gid_index, &q->gid, err, errlen);
 }
 
 void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)

@@ -21,6 +21,7 @@
 
 #include "base/clock.h"
 #include "base/env.h"
+#include "rdma/gid.h"
 
 #define VERBS_NAME_MAX 64
 /*
@@ -151,43 +152,6 @@ void verbs_dev_close(struct verbs_dev *dev);
  */
 int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen);
 
-/*
- * What the RoCE GID should match: the family (AF_INET, AF_INET6; 0: any,
- * IPv4 preferred) and, when known, the local address that reaches the
- * peer (as a GID: IPv4-mapped for IPv4) and its netdev's ifindex (which
- * says the VLAN too).
- */
-struct verbs_gid_want {
-	int family;
-	bool has_gid;
-	union ibv_gid gid;
-	uint32_t ifindex;
-};
-/*
- * How well GID table entry @e fits @w, as perftest chooses: -1 when it
- * cannot serve (not RoCE v2, the wrong family); otherwise higher for
- * global scope (not fe80::/10), the address's netdev (VLAN), the address
- * itself. Pure.
- */
-int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w);
-/*
- * The entry of @ent[0 .. @n) that serves @w best on port @port: the
- * highest verbs_gid_score, the lowest GID index on a tie; -1 when none
- * can serve. Pure.
- */
-ssize_t verbs_gid_choose(const struct ibv_gid_entry *ent, size_t n, uint32_t port,
-			 const struct verbs_gid_want *w);
-/* Read @dev's GID table and choose for @w (verbs_gid_choose) into
- * *@gid_index and *@gid: 0, or -ENOENT (none serves) with a message. */
-int verbs_gid_pick(const struct verbs_dev *dev, const struct verbs_gid_want *w, int *gid_index,
-		   union ibv_gid *gid, char *err, size_t errlen);
-/* What a socket bound to local address @a, of netdev @ifindex (0:
- * unknown), wants. Pure. */
-void verbs_gid_want_from_addr(const struct sockaddr *a, uint32_t ifindex,
-			      struct verbs_gid_want *w);
-/* What socket @s wants: its local address and that address's netdev. 0
- * or -errno (then @w wants nothing in particular). */
-int verbs_gid_want_from_sock(int s, struct verbs_gid_want *w);
 /* Whether RoCE GID @gid_index of @dev belongs to a VLAN netdev (its
  * packets tagged, so carrying a PCP): 1 or 0; -EINVAL on InfiniBand,
  * -ENOENT when its netdev is unknown. */
