@@ -82,13 +82,21 @@ int verbs_gid_table_pick(struct ibv_context *ctx, uint8_t port, size_t max,
 	return n < 0 ? (int)n : i < 0 ? -ENOENT : 0;
 }
 
+/* An IPv4 client of a dual-stack listener is seen as ::ffff:a.b.c.d. */
+static bool addr_is_v4_mapped(const struct sockaddr *a)
+{
+	return a->sa_family == AF_INET6 &&
+	       IN6_IS_ADDR_V4MAPPED(&((const struct sockaddr_in6 *)a)->sin6_addr);
+}
+
 void verbs_gid_want_from_addr(const struct sockaddr *a, uint32_t ifindex,
 			      struct verbs_gid_want *w)
 {
 	memset(w, 0, sizeof(*w));
 	if (a->sa_family != AF_INET && a->sa_family != AF_INET6)
 		return;
-	w->family = a->sa_family;
+	/* The mapped form is the IPv4 GID's, byte for byte. */
+	w->family = addr_is_v4_mapped(a) ? AF_INET : a->sa_family;
 	w->has_gid = true;
 	w->ifindex = ifindex;
 	if (a->sa_family == AF_INET) {
@@ -126,6 +134,13 @@ int verbs_gid_want_from_sock(int s, struct verbs_gid_want *w)
 	memset(w, 0, sizeof(*w));
 	if (getsockname(s, (struct sockaddr *)&a, &len))
 		return -errno;
+	if (addr_is_v4_mapped((struct sockaddr *)&a)) {
+		struct sockaddr_in v4 = { .sin_family = AF_INET };
+
+		memcpy(&v4.sin_addr, &((struct sockaddr_in6 *)&a)->sin6_addr.s6_addr[12], 4);
+		memset(&a, 0, sizeof(a));
+		memcpy(&a, &v4, sizeof(v4));
+	}
 	if (!getifaddrs(&ifs)) {
 		for (i = ifs; i && !addr_is_ifa(&a, i); i = i->ifa_next)
 			;

@@ -11,10 +11,12 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <unistd.h>
 #include <sys/socket.h>
 
 #include "engine/client.h"
 #include "engine/sink.h"
+#include "rdma/conn.h"
 #include "rdma/verbs.h"
 
 /* retry + 1 attempts of 4.096 us * 2^timeout. */
@@ -233,6 +235,9 @@ static void test_gid_choose_local_addr(void **state)
 	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 0), 2);
 	inet_pton(AF_INET6, "2001:db8::1", &v6.sin6_addr);
 	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v6, 2), 5);
+	/* The server's dual-stack listener sees an IPv4 client as ::ffff:a.b.c.d. */
+	inet_pton(AF_INET6, "::ffff:198.19.0.1", &v6.sin6_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v6, 5), 4);
 	/* Nothing asked: the lowest-index IPv4 v2 GID, as before. */
 	assert_int_equal(t[verbs_gid_choose(t, n, 1, &none)].gid_index, 2);
 	/* Another port's entries never serve. */
@@ -284,6 +289,42 @@ static void test_path_warnings(void **state)
 	/* The path record's 0 is rdma_cm's choice, not an option. */
 	p.tclass_source = VERBS_FROM_PATH_RECORD;
 	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 0);
+}
+
+/*
+ * The server's side: an IPv4 client accepted on the dual-stack listener
+ * wants the IPv4 GID of the address it connected to (127.0.0.1, on lo),
+ * not an IPv6 one.
+ */
+static void test_gid_want_accepted(void **state)
+{
+	struct sockaddr_in6 la;
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	socklen_t len = sizeof(la);
+	struct verbs_gid_want w;
+	char err[256];
+	int lfd, c, a;
+
+	(void)state;
+	lfd = conn_listen(0, err, sizeof(err));
+	assert_true(lfd >= 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&la, &len), 0);
+	to.sin_port = la.sin6_port;
+	inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(c, (struct sockaddr *)&to, sizeof(to)), 0);
+	a = accept(lfd, NULL, NULL);
+	assert_true(a >= 0);
+	assert_int_equal(verbs_gid_want_from_sock(a, &w), 0);
+	assert_int_equal(w.family, AF_INET);
+	assert_true(w.has_gid);
+	assert_int_equal(w.gid.raw[11], 0xff);
+	assert_int_equal(w.gid.raw[12], 127);
+	assert_int_equal(w.gid.raw[15], 1);
+	assert_int_equal(w.ifindex, if_nametoindex("lo"));
+	close(a);
+	close(c);
+	close(lfd);
 }
 
 /* rdma_cm's path record gives the SL and traffic class the user did not. */
@@ -381,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_gid_want),
 		cmocka_unit_test(test_gid_choose_local_addr),
 		cmocka_unit_test(test_path_warnings),
+		cmocka_unit_test(test_gid_want_accepted),
 		cmocka_unit_test(test_path_from_record),
 		cmocka_unit_test(test_static_rate),
 		cmocka_unit_test(test_static_rate_readback),
