@@ -245,6 +245,17 @@ static void test_gid_choose_local_addr(void **state)
 	assert_int_equal(verbs_gid_choose(other_port, 2, 1, &none), -1);
 }
 
+/* @w wants the IPv4 GID of 127.0.0.1, on lo. */
+static void want_is_loopback_v4(const struct verbs_gid_want *w)
+{
+	assert_int_equal(w->family, AF_INET);
+	assert_true(w->has_gid);
+	assert_int_equal(w->gid.raw[11], 0xff);
+	assert_int_equal(w->gid.raw[12], 127);
+	assert_int_equal(w->gid.raw[15], 1);
+	assert_int_equal(w->ifindex, if_nametoindex("lo"));
+}
+
 /* The local address that reaches 127.0.0.1 is 127.0.0.1, on lo. */
 static void test_gid_want(void **state)
 {
@@ -252,12 +263,7 @@ static void test_gid_want(void **state)
 
 	(void)state;
 	assert_int_equal(client_gid_want("127.0.0.1", &w), 0);
-	assert_int_equal(w.family, AF_INET);
-	assert_true(w.has_gid);
-	assert_int_equal(w.gid.raw[11], 0xff);
-	assert_int_equal(w.gid.raw[12], 127);
-	assert_int_equal(w.gid.raw[15], 1);
-	assert_int_equal(w.ifindex, if_nametoindex("lo"));
+	want_is_loopback_v4(&w);
 }
 
 /* What RoCE ignores of --sl and --tclass is said, naming the class used. */
@@ -316,12 +322,7 @@ static void test_gid_want_accepted(void **state)
 	a = accept(lfd, NULL, NULL);
 	assert_true(a >= 0);
 	assert_int_equal(verbs_gid_want_from_sock(a, &w), 0);
-	assert_int_equal(w.family, AF_INET);
-	assert_true(w.has_gid);
-	assert_int_equal(w.gid.raw[11], 0xff);
-	assert_int_equal(w.gid.raw[12], 127);
-	assert_int_equal(w.gid.raw[15], 1);
-	assert_int_equal(w.ifindex, if_nametoindex("lo"));
+	want_is_loopback_v4(&w);
 	close(a);
 	close(c);
 	close(lfd);
