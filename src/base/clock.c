@@ -325,9 +325,44 @@ void clock_init_virtual(struct clock_cal *cal, uint64_t (*read)(void *arg), void
 				   .method = "virtual", .virt_read = read, .virt_arg = arg };
 }
 
+double clock_ns_per_tick(const struct clock_cal *cal)
+{
+	if (cal->ns_per_tick > 0)
+		return cal->ns_per_tick;
+	return cal->ticks_per_ns > 0 ? 1.0 / cal->ticks_per_ns : 1.0;
+}
+
+bool clock_tick_coarse(const struct clock_cal *cal, double median_ns)
+{
+	return median_ns > 0 && clock_ns_per_tick(cal) > median_ns / 10;
+}
+
+/* CLOCK_MONOTONIC_RAW's resolution: clock_getres's, or that of the
+ * counter the kernel reads for it where rperf can know it (aarch64's
+ * generic timer: 40 ns at 25 MHz, though clock_getres says 1 ns). */
+static double monotonic_ns_per_tick(void)
+{
+	struct timespec res = { 0, 1 };
+	double ns;
+
+	clock_getres(CLOCK_MONOTONIC_RAW, &res);
+	ns = (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
+#if defined(__aarch64__)
+	{
+		uint64_t frq;
+
+		__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(frq));
+		if (frq && 1e9 / (double)frq > ns)
+			ns = 1e9 / (double)frq;
+	}
+#endif
+	return ns > 0 ? ns : 1.0;
+}
+
 int clock_init(enum clock_source source, struct clock_cal *cal, char *err, size_t errlen)
 {
 	struct timespec ts;
+	int ret;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -336,13 +371,19 @@ int clock_init(enum clock_source source, struct clock_cal *cal, char *err, size_
 	cal->ticks_per_ns = 1.0;
 	cal->uncertainty_ppm = 0.0;
 	cal->method = "monotonic";
-	if (source == CLOCK_SRC_TSC)
-		return tsc_init(cal, err, errlen);
+	cal->ns_per_tick = 1.0;
+	if (source == CLOCK_SRC_TSC) {
+		ret = tsc_init(cal, err, errlen);
+		if (!ret && cal->ticks_per_ns > 0)
+			cal->ns_per_tick = 1.0 / cal->ticks_per_ns;
+		return ret;
+	}
 	if (source != CLOCK_SRC_MONOTONIC)
 		return set_err(err, errlen, -EINVAL, "unknown clock source %d", (int)source);
 	if (cal->fallback)
 		cal->method = "monotonic, no cycle counter";
 	if (clock_gettime(CLOCK_MONOTONIC_RAW, &ts))
 		return set_err(err, errlen, -errno, "CLOCK_MONOTONIC_RAW: %s", strerror(errno));
+	cal->ns_per_tick = monotonic_ns_per_tick();
 	return 0;
 }

@@ -43,6 +43,10 @@ struct clock_cal {
 	/* CLOCK_SRC_VIRTUAL only: the model's now, in its ticks. */
 	uint64_t (*virt_read)(void *arg);
 	void *virt_arg;
+	double ns_per_tick;		/* the resolution: how far apart two readings
+					 * that differ can be (1 / ticks_per_ns for the
+					 * counter; the coarser of clock_getres and the
+					 * counter under it for monotonic) */
 };
 
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -69,6 +73,16 @@ enum clock_source clock_source_resolve(enum clock_source asked, bool have_counte
  * A calibration takes about 160 ms.
  */
 int clock_init(enum clock_source source, struct clock_cal *cal, char *err, size_t errlen);
+
+/* @cal's ns_per_tick; 1 / ticks_per_ns where clock_init() did not set
+ * it (a calibration rebuilt from its rate alone). Pure. */
+double clock_ns_per_tick(const struct clock_cal *cal);
+/*
+ * Whether @cal's tick is too coarse for a median of @median_ns: coarser
+ * than a tenth of it (a median of 300 ns timed in 40 ns ticks moves by
+ * 13 % with a single tick). Pure.
+ */
+bool clock_tick_coarse(const struct clock_cal *cal, double median_ns);
 
 static inline uint64_t clock_read_monotonic_ns(void)
 {

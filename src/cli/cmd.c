@@ -294,10 +294,22 @@ int cmd_run_failed(const struct flow_opts *f, const char *command, int ret, cons
 				 client_error_is_usage(ret) ? RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE);
 }
 
+void cmd_run_prepared(const struct run_common *c)
+{
+	size_t i;
+
+	if (c->clk.fallback)
+		log_warn("%s", c->clk.fallback);
+	for (i = 0; i < c->n_warnings; i++)
+		log_warn("%s", c->warnings[i]);
+}
+
 void cmd_run_ended(const struct flow_opts *f, const struct run_common *c)
 {
 	if (f->hugepages && !c->got_huge)
 		log_warn("no huge pages available: buffers on normal pages");
+	if (c->tick_warning[0])
+		log_warn("%s", c->tick_warning);
 	if (c->error)
 		log_error("%s", c->error);
 }

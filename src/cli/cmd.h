@@ -95,8 +95,10 @@ bool cmd_stdout_taken(const struct flow_opts *f);
  * @err. cmd_run_failed: a run whose prepare failed with @ret
  * (@err): the error logged, cmd_failed_stream() with the stream's @end;
  * the exit status, usage for the user's errors (client_error_is_usage).
+ * cmd_run_prepared: once prepared, @c's warnings logged (the clock's
+ * fallback, what the path ignores of the options).
  * cmd_run_ended: once run, the huge-page warning (@f asked, @c had
- * none) and the run's error, logged. cmd_run_exit: the stream closed;
+ * none), a clock too coarse for the medians and the run's error, logged. cmd_run_exit: the stream closed;
  * failure for the run's error, a report that failed (@ret) or the
  * stream, else the criteria's status.
  */
@@ -105,6 +107,7 @@ int cmd_run_begin(const struct flow_opts *f, char *err, size_t errlen);
 int cmd_run_csv(const struct flow_opts *f, int ret, FILE **csv, char *err, size_t errlen);
 int cmd_run_failed(const struct flow_opts *f, const char *command, int ret, const char *err,
 		   struct cmd_stream *s, json_t *end);
+void cmd_run_prepared(const struct run_common *c);
 void cmd_run_ended(const struct flow_opts *f, const struct run_common *c);
 int cmd_run_exit(const struct run_common *c, const struct criteria *crit, int ret,
 		 struct cmd_stream *s);

@@ -92,8 +92,7 @@ static int bw_run(void *p)
 	if (cmd_stream_open(&out.stream, o->flow.json_stream_path))
 		return cmd_failed_json(o->flow.json_path, "bw", NULL, RPERF_EXIT_FAILURE);
 	ret = run_bw_prepare(&r, &cfg, err, sizeof(err));
-	if (r.c.clk.fallback)
-		log_warn("%s", r.c.clk.fallback);
+	cmd_run_prepared(&r.c);
 	ret = cmd_run_csv(&o->flow, ret, &out.csv, err, sizeof(err));
 	if (ret) {
 		run_bw_release(&r);

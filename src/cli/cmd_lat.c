@@ -109,8 +109,7 @@ static int lat_run(void *p)
 	if (cmd_stream_open(&fl.stream, o->flow.json_stream_path))
 		return cmd_failed_json(o->flow.json_path, "lat", NULL, RPERF_EXIT_FAILURE);
 	ret = run_lat_prepare(&r, &cfg, err, sizeof(err));
-	if (r.c.clk.fallback)
-		log_warn("%s", r.c.clk.fallback);
+	cmd_run_prepared(&r.c);
 	fl.info.clk = &r.c.clk;
 	if (!ret && fl.ref)
 		ret = ref_doc_check_run(fl.ref, &r, warn, sizeof(warn), err, sizeof(err));

@@ -5,6 +5,7 @@
  * starts workers and prints. See bw_client.h.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,20 +79,44 @@ static int bw_client_attach(struct bw_client *c)
 	return fd;
 }
 
+/*
+ * What the device made of --hw-rate on @qp, read back: the slowest QP's
+ * rate is the client's. A device that kept no static rate would run at
+ * the port's rate while the report says limited: refused.
+ */
+static int bw_client_rate_applied(struct bw_client *c, const struct verbs_qp *qp, char *err,
+				  size_t errlen)
+{
+	enum ibv_rate rate;
+	uint64_t bps;
+	int ret;
+
+	ret = verbs_qp_static_rate(qp, &rate, err, errlen);
+	if (ret)
+		return ret;
+	bps = verbs_static_rate_bps(rate);
+	if (!bps)
+		return errbuf_set(err, errlen, -EOPNOTSUPP, "--hw-rate %" PRIu64 ": %s applied no "
+				  "static rate (it reads back as the port's rate)",
+				  c->cfg.hw_rate_bps, qp->dev->name);
+	if (!c->hw_rate_applied_bps || bps < c->hw_rate_applied_bps)
+		c->hw_rate_applied_bps = bps;
+	return 0;
+}
+
 int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errlen)
 {
 	const struct flow_opts *o = c->cfg.flow;
 	struct load_qp *q = &c->load->qps[i];
 	struct verbs_path path = c->cfg.path;
-	bool ib = !c->load->dev->roce;
 	int ret;
 
-	/* InfiniBand limits a QP by its address vector's static rate. */
-	if (ib && c->cfg.hw_rate_bps) {
+	/* The NIC limits a QP by its address vector's static rate. */
+	if (c->cfg.hw_rate_bps) {
 		path.static_rate = (uint8_t)verbs_static_rate_for_kbps(c->cfg.hw_rate_bps / 1000);
 		if (!path.static_rate)
-			return errbuf_set(err, errlen, -EINVAL, "--hw-rate on InfiniBand: the "
-					  "slowest static rate is 2.5 Gb/s");
+			return errbuf_set(err, errlen, -EINVAL, "--hw-rate %" PRIu64 ": the slowest "
+					  "static rate is 2.5 Gb/s", c->cfg.hw_rate_bps);
 	}
 	ret = client_connect(o, c->cfg.cm, &q->qp, &path, c->cfg.size_bytes, err, errlen);
 	if (ret < 0)
@@ -110,10 +135,7 @@ int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errl
 			return ret;
 	}
 	q->write = c->cfg.write;
-	if (c->cfg.hw_rate_bps && !ib)
-		return verbs_qp_rate_limit(&q->qp, (uint32_t)(c->cfg.hw_rate_bps / 1000), err,
-					   errlen);
-	return 0;
+	return c->cfg.hw_rate_bps ? bw_client_rate_applied(c, &q->qp, err, errlen) : 0;
 }
 
 /*

@@ -69,6 +69,8 @@ struct bw_client {
 	bool rx_broken;			/* an answer went missing: stop asking */
 	size_t n_snaps;			/* complete, published to the main thread */
 	bool done;			/* likewise */
+	uint64_t hw_rate_applied_bps;	/* --hw-rate as the device applied it, read
+					 * back (the slowest QP's); 0: none */
 };
 
 /* The workers' clients as the main thread sees them. */
@@ -95,7 +97,8 @@ int bw_client_results_init(struct bw_client *c, char *err, size_t errlen);
  * with --rdma-cm (without one, the run goes on, c->rx_error says why,
  * unless cfg.write needs it), the server's buffer to write to (over TCP
  * always, for the zero-length WRITE that ends a run; over rdma_cm, on the
- * side connection, when cfg.write), the NIC's rate limit. The QP posts
+ * side connection, when cfg.write), the NIC's rate limit (the address
+ * vector's static rate, read back into hw_rate_applied_bps). The QP posts
  * what cfg.write says. 0 or -errno with the reason in @err.
  */
 int bw_client_connect_qp(struct bw_client *c, unsigned i, char *err, size_t errlen);

@@ -3,10 +3,9 @@
  * The client side every traffic command shares: see client.h.
  */
 #include <errno.h>
-#include <ifaddrs.h>
-#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -27,6 +26,25 @@ struct verbs_path client_path(const struct flow_opts *o)
 		.sl_source = o->sl_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
 		.tclass_source = o->tclass_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
 	};
+}
+
+size_t client_path_warnings(const struct verbs_path *p, bool roce, int vlan,
+			    char (*out)[CLIENT_WARNING_BYTES], size_t max)
+{
+	size_t n = 0;
+
+	if (!roce)
+		return 0;
+	if (n < max && p->sl_source == VERBS_FROM_OPTION && vlan == 0)
+		snprintf(out[n++], CLIENT_WARNING_BYTES,
+			 "--sl %u does nothing on RoCE without a VLAN (no PCP to carry it): "
+			 "the class is the traffic class's, DSCP %u (--tclass %u)",
+			 p->sl, p->tclass >> 2, p->tclass);
+	if (n < max && p->tclass_source == VERBS_FROM_OPTION && p->tclass == 0)
+		snprintf(out[n++], CLIENT_WARNING_BYTES,
+			 "--tclass 0 on RoCE: packets go in DSCP 0, usually the lossy default "
+			 "class; --tclass is DSCP x 4 (DSCP 26: --tclass 104)");
+	return n;
 }
 
 void client_path_from_record(struct verbs_path *p, const struct ibv_sa_path_rec *rec)
@@ -56,50 +74,6 @@ uint64_t client_completion_timeout_ticks(const struct clock_cal *clk,
 	return clock_ns_to_ticks(clk, 2 * verbs_path_give_up_ns(path) + 5e9);
 }
 
-/* Whether @a (a local address) is @ifa's; fills @w's ifindex if so. */
-static bool addr_is_ifa(const struct sockaddr_storage *a, const struct ifaddrs *ifa,
-			struct verbs_gid_want *w)
-{
-	const struct sockaddr *b = ifa->ifa_addr;
-
-	if (!b || b->sa_family != a->ss_family)
-		return false;
-	if (a->ss_family == AF_INET &&
-	    ((const struct sockaddr_in *)a)->sin_addr.s_addr !=
-	    ((const struct sockaddr_in *)b)->sin_addr.s_addr)
-		return false;
-	if (a->ss_family == AF_INET6 &&
-	    memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-		   &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)))
-		return false;
-	w->ifindex = if_nametoindex(ifa->ifa_name);
-	return true;
-}
-
-/* The local address @s is bound to, as a GID, and its netdev. */
-static void gid_want_from_sock(int s, struct verbs_gid_want *w)
-{
-	struct sockaddr_storage a;
-	socklen_t len = sizeof(a);
-	struct ifaddrs *ifs, *i;
-
-	if (getsockname(s, (struct sockaddr *)&a, &len))
-		return;
-	w->family = a.ss_family;
-	w->has_gid = true;
-	if (a.ss_family == AF_INET) {
-		w->gid.raw[10] = w->gid.raw[11] = 0xff;
-		memcpy(&w->gid.raw[12], &((struct sockaddr_in *)&a)->sin_addr, 4);
-	} else {
-		memcpy(w->gid.raw, &((struct sockaddr_in6 *)&a)->sin6_addr, 16);
-	}
-	if (getifaddrs(&ifs))
-		return;
-	for (i = ifs; i && !addr_is_ifa(&a, i, w); i = i->ifa_next)
-		;
-	freeifaddrs(ifs);
-}
-
 int client_gid_want(const char *host, struct verbs_gid_want *w)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *ai;
@@ -112,7 +86,7 @@ int client_gid_want(const char *host, struct verbs_gid_want *w)
 	s = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	ret = s < 0 || connect(s, ai->ai_addr, ai->ai_addrlen) ? -EHOSTUNREACH : 0;
 	if (!ret)
-		gid_want_from_sock(s, w);
+		verbs_gid_want_from_sock(s, w);
 	if (s >= 0)
 		close(s);
 	freeaddrinfo(ai);

@@ -41,6 +41,17 @@ void client_path_from_route(const struct flow_opts *o, const struct conn_cm *cm,
 			    struct verbs_path *p);
 
 /*
+ * What a RoCE path silently ignores, said before the run: --sl without a
+ * VLAN (@vlan 0: untagged, no PCP for the SL to map to; -1: unknown, no
+ * warning), a traffic class of 0 the user chose (DSCP 0, usually the
+ * lossy default class); each names the class actually used. Up to @max
+ * warnings into @out; how many. Nothing on InfiniBand. Pure.
+ */
+#define CLIENT_WARNING_BYTES 200
+size_t client_path_warnings(const struct verbs_path *p, bool roce, int vlan,
+			    char (*out)[CLIENT_WARNING_BYTES], size_t max);
+
+/*
  * What the RoCE GID toward @host should match: the family, address and
  * netdev (so the VLAN) of the local address the kernel routes to @host
  * from. 0 or -EHOSTUNREACH (then @w asks for nothing).

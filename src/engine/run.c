@@ -137,8 +137,12 @@ int run_common_prepare(struct run_common *c, const struct flow_opts *flow, char 
 		return ret;
 	c->path = client_path(flow);
 	ret = client_open_device(flow, &c->dev, &c->cm0, err, errlen);
-	if (!ret)
+	if (!ret) {
 		client_path_from_route(flow, &c->cm0, &c->path);
+		c->n_warnings = client_path_warnings(&c->path, c->dev.roce,
+						     verbs_gid_on_vlan(&c->dev, c->dev.gid_index),
+						     c->warnings, 2);
+	}
 	run_env_host(&c->env);
 	if (!ret)
 		verbs_env(&c->dev, &c->env);

@@ -33,6 +33,7 @@
 #include "base/clock.h"
 #include "base/env.h"
 #include "engine/bw_client.h"
+#include "engine/client.h"
 #include "engine/criteria.h"
 #include "engine/flow_opts.h"
 #include "engine/load.h"
@@ -57,6 +58,11 @@ struct run_common {
 	struct run_env env;
 	const char *error;		/* the first worker's error; NULL: none */
 	bool got_huge;			/* worker 0's buffers are on huge pages */
+	/* What the path ignores of the options (client_path_warnings). */
+	char warnings[2][CLIENT_WARNING_BYTES];
+	size_t n_warnings;
+	char tick_warning[CLIENT_WARNING_BYTES];	/* after the run: the clock's tick
+							 * too coarse for a median; "": fine */
 };
 
 /*
@@ -163,6 +169,7 @@ struct run_bw {
 	struct flow_result total;
 	bool total_ok;
 	char rx_warning[256];		/* why the received figures are unknown; "": known */
+	uint64_t hw_rate_applied_bps;	/* --hw-rate as applied, the slowest QP's; 0: none */
 	struct criteria crit;
 };
 

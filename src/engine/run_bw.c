@@ -175,6 +175,10 @@ void run_bw_go(struct run_bw *r)
 	run_workers_end(&r->c, r->w, sizeof(*r->w), n, started);
 	set = run_bw_set(r, n, c);
 	bw_client_merge(&set, r->cfg->flow->spec.size_bytes, &r->total);
+	for (i = 0; i < n; i++)
+		if (c[i]->hw_rate_applied_bps && (!r->hw_rate_applied_bps ||
+						  c[i]->hw_rate_applied_bps < r->hw_rate_applied_bps))
+			r->hw_rate_applied_bps = c[i]->hw_rate_applied_bps;
 	r->total_ok = true;
 	run_bw_judge(r);
 }

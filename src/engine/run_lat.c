@@ -5,6 +5,7 @@
  * turn; results are merged per size after join and judged.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -246,6 +247,30 @@ static void run_lat_judge(struct run_lat *r)
 	}
 }
 
+/* A tick coarser than a tenth of a size's median RTT, said once for the
+ * smallest such median. */
+static void run_lat_tick_check(struct run_lat *r)
+{
+	const struct clock_cal *clk = &r->c.clk;
+	double med_ns, min_ns = 0;
+	size_t k, at = 0;
+
+	for (k = 0; k < r->n_merged; k++) {
+		if (!r->merged[k].rtt || !r->merged[k].samples)
+			continue;
+		med_ns = figures_ns(clk, (double)hist_percentile(r->merged[k].rtt, 50));
+		if (med_ns > 0 && (!min_ns || med_ns < min_ns)) {
+			min_ns = med_ns;
+			at = r->merged[k].size_bytes;
+		}
+	}
+	if (clock_tick_coarse(clk, min_ns))
+		snprintf(r->c.tick_warning, sizeof(r->c.tick_warning),
+			 "the clock's tick (%.3g ns) is coarser than a tenth of the median RTT "
+			 "(%.0f ns at %zu bytes): its percentiles move by whole ticks",
+			 clock_ns_per_tick(clk), min_ns, at);
+}
+
 void run_lat_go(struct run_lat *r)
 {
 	unsigned i, n = r->cfg->flow->spec.threads, started;
@@ -258,6 +283,7 @@ void run_lat_go(struct run_lat *r)
 	run_workers_end(&r->c, r->w, sizeof(*r->w), n, started);
 	run_lat_merge(r);
 	run_lat_judge(r);
+	run_lat_tick_check(r);
 }
 
 void run_lat_release(struct run_lat *r)

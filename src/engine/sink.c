@@ -113,6 +113,7 @@ int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_
 	}
 	f->id = (uint32_t)s->n_flows + 1;
 	f->fd = -1;
+	f->gid_index = -1;
 	f->path = *path;
 	snprintf(f->peer, sizeof(f->peer), "%s", peer);
 	f->buf_bytes = max_msg_bytes ? max_msg_bytes : 1;
@@ -241,18 +242,26 @@ int sink_service(struct sink *s, char *err, size_t errlen)
 /* Flows over TCP: the hello exchange every receiver uses              */
 /* ------------------------------------------------------------------ */
 
-/* A flow for client hello @h, its QP connected; fills @reply. */
-static int flow_for_hello(struct sink *s, const struct conn_hello *h, const char *peer,
+/*
+ * A flow for client hello @h on socket @fd, its QP connected; fills
+ * @reply. On RoCE its GID is that of the address the client connected
+ * to, so that its ACKs leave from that address and VLAN (its priority).
+ */
+static int flow_for_hello(struct sink *s, int fd, const struct conn_hello *h, const char *peer,
 			  struct conn_hello *reply, struct sink_flow **out, char *err,
 			  size_t errlen)
 {
+	struct verbs_gid_want w;
 	struct sink_flow *f;
 	int ret;
 
 	ret = sink_flow_new(s, &h->path, h->max_msg_bytes, peer, &f, err, errlen);
 	if (ret)
 		return ret;
-	ret = verbs_qp_connect(&f->qp, &h->ep, &h->path, err, errlen);
+	if (!verbs_gid_want_from_sock(fd, &w))
+		ret = verbs_qp_pick_gid(&f->qp, &w, err, errlen);
+	if (!ret)
+		ret = verbs_qp_connect(&f->qp, &h->ep, &h->path, err, errlen);
 	if (!ret)
 		ret = sink_flow_start(s, f, err, errlen);
 	if (ret) {
@@ -260,6 +269,7 @@ static int flow_for_hello(struct sink *s, const struct conn_hello *h, const char
 		return ret;
 	}
 	verbs_qp_local(&f->qp, &reply->ep);
+	f->gid_index = f->qp.gid_index;
 	reply->flow_id = f->id;
 	*out = f;
 	return 0;
@@ -387,7 +397,7 @@ static int sink_take_hello(struct sink *s, int fd, const uint8_t frame[CONN_HELL
 	else if (s->admit && (reply.status = flow_admit(s, &h, peer, src_ip, err, errlen)))
 		;	/* refused before any QP or buffer is made */
 	else
-		reply.status = flow_for_hello(s, &h, peer, &reply, &f, err, errlen);
+		reply.status = flow_for_hello(s, fd, &h, peer, &reply, &f, err, errlen);
 	/* A fresh socket's send buffer takes the answer at once: no peer makes this wait. */
 	ret = conn_send_hello(fd, &reply, SINK_ANSWER_MS);
 	if (reply.status) {

@@ -27,6 +27,8 @@ struct sink_flow {
 	uint32_t id;			/* 1, 2, ... in order of arrival */
 	char peer[64];			/* "198.18.0.1:40112" */
 	struct verbs_path path;		/* the client's SL and traffic class */
+	int gid_index;			/* the GID its packets leave from; -1: none
+					 * (InfiniBand without -x) or rdma_cm's */
 	uint64_t msgs;
 	uint64_t bytes;
 	uint64_t errors;		/* RECVs completed in error */

@@ -21,70 +21,32 @@
 /* Device, port and GID                                                */
 /* ------------------------------------------------------------------ */
 
-static bool gid_is_ipv4_mapped(const union ibv_gid *gid)
+/* @dev's best GID for @w into *@gid_index and *@gid: 0, or -errno with a
+ * message naming the port. */
+static int gid_pick(const struct verbs_dev *dev, const struct verbs_gid_want *w, int *gid_index,
+		    union ibv_gid *gid, char *err, size_t errlen)
 {
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	return !memcmp(gid->raw, prefix, sizeof(prefix));
-}
-
-int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w)
-{
-	bool v4 = gid_is_ipv4_mapped(&e->gid);
-	bool link_local = e->gid.raw[0] == 0xfe && (e->gid.raw[1] & 0xc0) == 0x80;
-	int score = 0;
-
-	if (e->gid_type != IBV_GID_TYPE_ROCE_V2)
-		return -1;
-	if (w->family && (w->family == AF_INET) != v4)
-		return -1;
-	if (!w->family && v4)
-		score += 2;			/* no address to go by: IPv4, as most fabrics */
-	if (!link_local)
-		score += 4;			/* global scope routes; link-local does not */
-	if (w->ifindex && e->ndev_ifindex == w->ifindex)
-		score += 8;			/* the netdev (and so the VLAN) of the address */
-	if (w->has_gid && !memcmp(e->gid.raw, w->gid.raw, sizeof(e->gid.raw)))
-		score += 16;			/* the very address used */
-	return score;
-}
-
-/* The best-scoring RoCE v2 GID of the port for @w (lowest index on a tie). */
-static int gid_pick_roce_v2(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
-			    size_t errlen)
-{
-	struct ibv_gid_entry *ent;
 	size_t max = (size_t)dev->port_attr.gid_tbl_len * dev->dev_attr.phys_port_cnt;
-	ssize_t n, i, best = -1;
-	int score, best_score = -1;
+	struct ibv_gid_entry best;
+	int ret = verbs_gid_table_pick(dev->ctx, dev->port, max, w, &best);
 
-	ent = calloc(max ? max : 1, sizeof(*ent));
-	if (!ent)
-		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	n = ibv_query_gid_table(dev->ctx, ent, max, 0);
-	if (n < 0) {
-		free(ent);
-		return errbuf_set(err, errlen, (int)n, "%s port %u: cannot read the GID table: %s",
-				  dev->name, dev->port, strerror((int)-n));
-	}
-	for (i = 0; i < n; i++) {
-		score = ent[i].port_num == dev->port ? verbs_gid_score(&ent[i], w) : -1;
-		if (score > best_score || (score == best_score && score >= 0 &&
-					   ent[i].gid_index < ent[best].gid_index)) {
-			best = i;
-			best_score = score;
-		}
-	}
-	if (best >= 0) {
-		dev->gid_index = (int)ent[best].gid_index;
-		dev->gid = ent[best].gid;
-	}
-	free(ent);
-	if (best < 0)
-		return errbuf_set(err, errlen, -ENOENT, "%s port %u: no RoCE v2 GID%s; give one with -x",
+	if (ret == -ENOENT)
+		return errbuf_set(err, errlen, ret, "%s port %u: no RoCE v2 GID%s; give one with -x",
 				  dev->name, dev->port, w->family == AF_INET ? " with an IPv4 address" :
 				  w->family == AF_INET6 ? " with an IPv6 address" : "");
+	if (ret)
+		return errbuf_set(err, errlen, ret, "%s port %u: cannot read the GID table: %s",
+				  dev->name, dev->port, strerror(-ret));
+	*gid_index = (int)best.gid_index;
+	*gid = best.gid;
 	return 0;
+}
+
+int verbs_gid_on_vlan(const struct verbs_dev *dev, int gid_index)
+{
+	if (!dev->roce)
+		return -EINVAL;
+	return verbs_gid_netdev_is_vlan(dev->ctx, dev->port, gid_index);
 }
 
 int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
@@ -92,7 +54,7 @@ int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, ch
 {
 	if (!dev->roce)
 		return 0;
-	return gid_pick_roce_v2(dev, w, err, errlen);
+	return gid_pick(dev, w, &dev->gid_index, &dev->gid, err, errlen);
 }
 
 static int gid_use_index(struct verbs_dev *dev, int idx, char *err, size_t errlen)
@@ -143,8 +105,9 @@ static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, 
 				  dev->name, port, port_state_name(dev->port_attr.state));
 	dev->roce = dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 	dev->gid_index = -1;
+	dev->gid_given = gid_index >= 0;
 	if (dev->roce)
-		ret = gid_index < 0 ? gid_pick_roce_v2(dev, &(struct verbs_gid_want){ 0 }, err,
+		ret = gid_index < 0 ? verbs_dev_pick_gid(dev, &(struct verbs_gid_want){ 0 }, err,
 						       errlen) :
 				      gid_use_index(dev, gid_index, err, errlen);
 	else if (gid_index >= 0)
@@ -380,6 +343,8 @@ int verbs_qp_create(struct verbs_qp *q, struct verbs_dev *dev,
 	q->buf = o->buf;
 	q->buf_bytes = o->buf_bytes;
 	q->psn = (uint32_t)lrand48() & 0xffffff;
+	q->gid_index = dev->gid_index;
+	q->gid = dev->gid;
 	q->send_cq = o->cq_timestamps ? verbs_cq_stamped(q, (int)init.cap.max_send_wr, o) :
 		     ibv_create_cq(dev->ctx, (int)init.cap.max_send_wr, o->cq_context,
 				   o->send_chan, 0);
@@ -439,6 +404,14 @@ void verbs_qp_destroy(struct verbs_qp *q)
 	memset(q, 0, sizeof(*q));
 }
 
+int verbs_qp_pick_gid(struct verbs_qp *q, const struct verbs_gid_want *w, char *err,
+		      size_t errlen)
+{
+	if (!q->dev->roce || q->dev->gid_given)
+		return 0;
+	return gid_pick(q->dev, w, &q->gid_index, &q->gid, err, errlen);
+}
+
 void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
 {
 	memset(ep, 0, sizeof(*ep));
@@ -446,7 +419,7 @@ void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
 	ep->psn = q->psn;
 	ep->lid = q->dev->port_attr.lid;
 	ep->mtu = (uint8_t)q->dev->port_attr.active_mtu;
-	ep->gid = q->dev->gid;
+	ep->gid = q->gid;
 }
 
 bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
@@ -463,9 +436,11 @@ bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
 
 /* The address vector for @remote along @path (the rdma_cm path builds its
  * own with rdma_init_qp_attr and sets the SL and traffic class in it). */
-static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoint *remote,
+static void verbs_ah_attr(const struct verbs_qp *q, const struct verbs_endpoint *remote,
 			  const struct verbs_path *path, struct ibv_ah_attr *ah)
 {
+	const struct verbs_dev *dev = q->dev;
+
 	memset(ah, 0, sizeof(*ah));
 	ah->dlid = remote->lid;
 	ah->sl = path->sl;
@@ -473,10 +448,10 @@ static void verbs_ah_attr(const struct verbs_dev *dev, const struct verbs_endpoi
 	ah->static_rate = path->static_rate;
 	/* The GRH on RoCE always; on InfiniBand (which routes by LID inside a
 	 * subnet) with -x, or toward a peer of another subnet. */
-	if (verbs_needs_grh(dev->roce, dev->gid_index >= 0, &dev->gid, &remote->gid)) {
+	if (verbs_needs_grh(dev->roce, q->gid_index >= 0, &q->gid, &remote->gid)) {
 		ah->is_global = 1;
 		ah->grh.dgid = remote->gid;
-		ah->grh.sgid_index = (uint8_t)(dev->gid_index >= 0 ? dev->gid_index : 0);
+		ah->grh.sgid_index = (uint8_t)(q->gid_index >= 0 ? q->gid_index : 0);
 		ah->grh.hop_limit = 64;
 		ah->grh.traffic_class = path->tclass;
 	}
@@ -516,7 +491,7 @@ static int qp_to_rtr(struct verbs_qp *q, const struct verbs_endpoint *remote,
 	};
 	int ret;
 
-	verbs_ah_attr(q->dev, remote, path, &a.ah_attr);
+	verbs_ah_attr(q, remote, path, &a.ah_attr);
 	ret = ibv_modify_qp(q->qp, &a,
 			    IBV_QP_STATE |
 			    IBV_QP_AV |
@@ -573,55 +548,58 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 	return ret;
 }
 
-int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen)
-{
-	struct ibv_device_attr_ex ex = { 0 };
-	struct ibv_qp_attr a = { .rate_limit = kbps };
-	const struct ibv_packet_pacing_caps *pp = &ex.packet_pacing_caps;
-	int ret;
-
-	bool rc_pacing;
-
-	rc_pacing = !ibv_query_device_ex(q->dev->ctx, NULL, &ex) && pp->qp_rate_limit_max &&
-		    (pp->supported_qpts & (1u << IBV_QPT_RC));
-	if (rc_pacing && (kbps < pp->qp_rate_limit_min || kbps > pp->qp_rate_limit_max))
-		return errbuf_set(err, errlen, -EOPNOTSUPP,
-				  "%s limits QP rates to %u .. %u kbit/s, not %u", q->dev->name,
-				  pp->qp_rate_limit_min, pp->qp_rate_limit_max, kbps);
-	ret = ibv_modify_qp(q->qp, &a, IBV_QP_RATE_LIMIT);
-	if (ret)
-		return errbuf_set(err, errlen, -ret, "%s: QP %u rate limit %u kbit/s refused: %s%s",
-				  q->dev->name, q->qp->qp_num, kbps, strerror(ret),
-				  rc_pacing ? "" : " (the device reports no packet pacing for RC "
-				  "QPs; use --rate to pace in software)");
-	return 0;
-}
+/* The static rates by their nominal data rate, as the enum names them
+ * (ibv_rate_to_mbps gives some as signalling rates: 103125 for 100 Gb/s),
+ * sorted by rate. */
+static const struct { enum ibv_rate r; uint32_t mbps; } static_rates[] = {
+	{ IBV_RATE_2_5_GBPS, 2500 }, { IBV_RATE_5_GBPS, 5000 },
+	{ IBV_RATE_10_GBPS, 10000 }, { IBV_RATE_14_GBPS, 14000 },
+	{ IBV_RATE_20_GBPS, 20000 }, { IBV_RATE_25_GBPS, 25000 },
+	{ IBV_RATE_28_GBPS, 28000 }, { IBV_RATE_30_GBPS, 30000 },
+	{ IBV_RATE_40_GBPS, 40000 }, { IBV_RATE_50_GBPS, 50000 },
+	{ IBV_RATE_56_GBPS, 56000 }, { IBV_RATE_60_GBPS, 60000 },
+	{ IBV_RATE_80_GBPS, 80000 }, { IBV_RATE_100_GBPS, 100000 },
+	{ IBV_RATE_112_GBPS, 112000 }, { IBV_RATE_120_GBPS, 120000 },
+	{ IBV_RATE_168_GBPS, 168000 }, { IBV_RATE_200_GBPS, 200000 },
+	{ IBV_RATE_300_GBPS, 300000 }, { IBV_RATE_400_GBPS, 400000 },
+	{ IBV_RATE_600_GBPS, 600000 }, { IBV_RATE_800_GBPS, 800000 },
+	{ IBV_RATE_1200_GBPS, 1200000 },
+};
+#define N_STATIC_RATES (sizeof(static_rates) / sizeof(static_rates[0]))
 
 enum ibv_rate verbs_static_rate_for_kbps(uint64_t kbps)
 {
-	/* Nominal rates, as the enum names them (ibv_rate_to_mbps gives some
-	 * as signalling rates: 103125 for 100 Gb/s). */
-	static const struct { enum ibv_rate r; uint32_t mbps; } t[] = {
-		{ IBV_RATE_2_5_GBPS, 2500 }, { IBV_RATE_5_GBPS, 5000 },
-		{ IBV_RATE_10_GBPS, 10000 }, { IBV_RATE_14_GBPS, 14000 },
-		{ IBV_RATE_20_GBPS, 20000 }, { IBV_RATE_25_GBPS, 25000 },
-		{ IBV_RATE_28_GBPS, 28000 }, { IBV_RATE_30_GBPS, 30000 },
-		{ IBV_RATE_40_GBPS, 40000 }, { IBV_RATE_50_GBPS, 50000 },
-		{ IBV_RATE_56_GBPS, 56000 }, { IBV_RATE_60_GBPS, 60000 },
-		{ IBV_RATE_80_GBPS, 80000 }, { IBV_RATE_100_GBPS, 100000 },
-		{ IBV_RATE_112_GBPS, 112000 }, { IBV_RATE_120_GBPS, 120000 },
-		{ IBV_RATE_168_GBPS, 168000 }, { IBV_RATE_200_GBPS, 200000 },
-		{ IBV_RATE_300_GBPS, 300000 }, { IBV_RATE_400_GBPS, 400000 },
-		{ IBV_RATE_600_GBPS, 600000 }, { IBV_RATE_800_GBPS, 800000 },
-		{ IBV_RATE_1200_GBPS, 1200000 },
-	};
 	enum ibv_rate best = IBV_RATE_MAX;
 	size_t i;
 
-	/* Sorted by rate: the last that fits is the fastest. */
-	for (i = 0; i < sizeof(t) / sizeof(t[0]) && (uint64_t)t[i].mbps * 1000 <= kbps; i++)
-		best = t[i].r;
+	/* The last that fits is the fastest. */
+	for (i = 0; i < N_STATIC_RATES && (uint64_t)static_rates[i].mbps * 1000 <= kbps; i++)
+		best = static_rates[i].r;
 	return best;
+}
+
+uint64_t verbs_static_rate_bps(enum ibv_rate rate)
+{
+	size_t i;
+
+	for (i = 0; i < N_STATIC_RATES; i++)
+		if (static_rates[i].r == rate)
+			return (uint64_t)static_rates[i].mbps * 1000000;
+	return 0;
+}
+
+int verbs_qp_static_rate(const struct verbs_qp *q, enum ibv_rate *rate, char *err, size_t errlen)
+{
+	struct ibv_qp_attr a = { 0 };
+	struct ibv_qp_init_attr init;
+	int ret;
+
+	ret = ibv_query_qp(q->qp, &a, IBV_QP_AV, &init);
+	if (ret)
+		return errbuf_set(err, errlen, -ret, "%s: QP %u: cannot read its address vector: %s",
+				  q->dev->name, q->qp->qp_num, strerror(ret));
+	*rate = (enum ibv_rate)a.ah_attr.static_rate;
+	return 0;
 }
 
 int verbs_post_send(struct verbs_qp *q, size_t len, uint64_t wr_id)

@@ -15,10 +15,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <infiniband/verbs.h>
 
 #include "base/clock.h"
 #include "base/env.h"
+#include "rdma/gid.h"
 
 #define VERBS_NAME_MAX 64
 /*
@@ -42,6 +45,7 @@ struct verbs_dev {
 	bool roce;			/* Ethernet link layer: GRH on every packet */
 	int gid_index;			/* -1 on InfiniBand without -x (LID addressing,
 					 * no GRH; gid is then the port GID, index 0) */
+	bool gid_given;			/* -x named the GID: no QP chooses another */
 	uint16_t pkey_index;		/* the QPs' P_Key table entry (verbs_dev_use_pkey) */
 	union ibv_gid gid;
 };
@@ -95,6 +99,8 @@ struct verbs_qp {
 	uint32_t psn;
 	bool remote_write;		/* the peer may RDMA WRITE into buf */
 	uint32_t max_inline;		/* SENDs up to this many bytes go inline */
+	int gid_index;			/* its source GID: the device's unless */
+	union ibv_gid gid;		/* verbs_qp_pick_gid() chose another */
 };
 
 struct verbs_qp_opts {
@@ -146,25 +152,10 @@ void verbs_dev_close(struct verbs_dev *dev);
  */
 int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen);
 
-/*
- * What the RoCE GID should match: the family (AF_INET, AF_INET6; 0: any,
- * IPv4 preferred) and, when known, the local address that reaches the
- * peer (as a GID: IPv4-mapped for IPv4) and its netdev's ifindex (which
- * says the VLAN too).
- */
-struct verbs_gid_want {
-	int family;
-	bool has_gid;
-	union ibv_gid gid;
-	uint32_t ifindex;
-};
-/*
- * How well GID table entry @e fits @w, as perftest chooses: -1 when it
- * cannot serve (not RoCE v2, the wrong family); otherwise higher for
- * global scope (not fe80::/10), the address's netdev (VLAN), the address
- * itself. Pure.
- */
-int verbs_gid_score(const struct ibv_gid_entry *e, const struct verbs_gid_want *w);
+/* Whether RoCE GID @gid_index of @dev belongs to a VLAN netdev (its
+ * packets tagged, so carrying a PCP): 1 or 0; -EINVAL on InfiniBand,
+ * -ENOENT when its netdev is unknown. */
+int verbs_gid_on_vlan(const struct verbs_dev *dev, int gid_index);
 /* On RoCE, choose the port's best GID for @w (verbs_gid_score); 0 or
  * -ENOENT with a message. Nothing on InfiniBand. */
 int verbs_dev_pick_gid(struct verbs_dev *dev, const struct verbs_gid_want *w, char *err,
@@ -217,6 +208,15 @@ void verbs_qp_destroy(struct verbs_qp *q);
 bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
 		     const union ibv_gid *remote);
 
+/*
+ * On RoCE, give @q (before verbs_qp_connect) the port's best GID for @w
+ * instead of the device's: a server answers each flow from the address
+ * its client connected to. 0 or -ENOENT with a message; nothing on
+ * InfiniBand or when -x named the GID (@q->dev->gid_given).
+ */
+int verbs_qp_pick_gid(struct verbs_qp *q, const struct verbs_gid_want *w, char *err,
+		      size_t errlen);
+
 /* Fill @ep with what the peer needs to reach @q. */
 void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep);
 
@@ -225,19 +225,23 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 		     const struct verbs_path *path, char *err, size_t errlen);
 
 /*
- * Limit @q (at RTS) to @kbps with the NIC's per-QP rate limiter (packet
- * pacing, IBV_QP_RATE_LIMIT). Where the device reports packet pacing for
- * RC QPs, @kbps must lie in its range; where it reports none (mlx5 sets
- * the RC bit only for raw packet QPs) the modify is tried all the same
- * and its errno, if it fails, is the error: never refused by assumption.
- */
-int verbs_qp_rate_limit(struct verbs_qp *q, uint32_t kbps, char *err, size_t errlen);
-/*
- * InfiniBand's way to limit a QP: the address vector's static rate. The
- * fastest IB rate at or below @kbps (IBV_RATE_2_5_GBPS ...), or
- * IBV_RATE_MAX (0) when @kbps is below every IB rate. Pure.
+ * A QP's rate limit, on InfiniBand and RoCE alike: the address vector's
+ * static rate (perftest's --rate_limit_type=HW). IBV_QP_RATE_LIMIT is
+ * not used: ib_core takes it on raw packet QPs only. The fastest rate at
+ * or below @kbps (IBV_RATE_2_5_GBPS ...), or IBV_RATE_MAX (0) when
+ * @kbps is below every rate. Pure.
  */
 enum ibv_rate verbs_static_rate_for_kbps(uint64_t kbps);
+/* The nominal data rate of static rate @rate in bit/s; 0 for
+ * IBV_RATE_MAX (the port's own rate: no limit) or an unknown code. Pure. */
+uint64_t verbs_static_rate_bps(enum ibv_rate rate);
+/*
+ * The static rate the device applied to @q (connected), read back with
+ * ibv_query_qp: a device may round down to a rate it supports, or keep
+ * none (IBV_RATE_MAX). 0 or -errno with a message.
+ */
+int verbs_qp_static_rate(const struct verbs_qp *q, enum ibv_rate *rate, char *err,
+			 size_t errlen);
 
 /* Post one signaled SEND of @len bytes from the start of the buffer,
  * inline when @len is at most q->max_inline. */

@@ -258,6 +258,7 @@ json_t *report_clock_json(const struct clock_cal *clk)
 	json_object_set_new(o, "ticks_per_ns", json_real(clk->ticks_per_ns));
 	json_object_set_new(o, "uncertainty_ppm", json_real(clk->uncertainty_ppm));
 	json_object_set_new(o, "method", json_string(clk->method ? clk->method : ""));
+	json_object_set_new(o, "ns_per_tick", json_real(clock_ns_per_tick(clk)));
 	return o;
 }
 

@@ -304,7 +304,9 @@ struct bw_report_info {
 	uint32_t tx_depth, batch, cq_mod;
 	bool yield, event;		/* how completions are awaited */
 	uint64_t rate_bps;		/* the whole run's, over its threads and QPs; 0: none */
-	uint64_t hw_rate_bps;		/* per QP, 0: none */
+	uint64_t hw_rate_bps;		/* per QP, as asked; 0: none */
+	uint64_t hw_rate_applied_bps;	/* per QP, as the device applied it (read
+					 * back; the slowest QP's); 0: none */
 	double duration_s, interval_s;
 };
 

@@ -112,7 +112,8 @@ void report_bw_info(struct bw_report_info *info, const struct run_bw *r)
 		.write = o->write, .size_bytes = f->spec.size_bytes, .qps = f->spec.qps,
 		.tx_depth = o->tx_depth, .batch = o->batch, .cq_mod = o->cq_mod,
 		.yield = f->yield, .event = o->event, .rate_bps = f->spec.rate_bps,
-		.hw_rate_bps = o->hw_rate_bps, .duration_s = o->duration_s,
+		.hw_rate_bps = o->hw_rate_bps, .hw_rate_applied_bps = r->hw_rate_applied_bps,
+		.duration_s = o->duration_s,
 		.interval_s = o->interval_s,
 	};
 }
@@ -132,6 +133,10 @@ json_t *report_bw_config_json(const struct bw_report_info *in)
 							  json_null());
 	json_object_set_new(o, "hw_rate_bps", in->hw_rate_bps ?
 			    json_integer((json_int_t)in->hw_rate_bps) : json_null());
+	json_object_set_new(o, "hw_rate_applied_bps", in->hw_rate_applied_bps ?
+			    json_integer((json_int_t)in->hw_rate_applied_bps) : json_null());
+	json_object_set_new(o, "hw_rate_method", in->hw_rate_bps ? json_string("static_rate") :
+							    json_null());
 	json_object_set_new(o, "duration_s", json_real(in->duration_s));
 	json_object_set_new(o, "interval_s", json_real(in->interval_s));
 	return o;

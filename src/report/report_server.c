@@ -44,6 +44,8 @@ json_t *report_server_json(const struct sink *s, double elapsed_s)
 		json_object_set_new(o, "peer", json_string(f->peer));
 		json_object_set_new(o, "sl", json_integer(f->path.sl));
 		json_object_set_new(o, "tclass", json_integer(f->path.tclass));
+		json_object_set_new(o, "gid_index", f->gid_index < 0 ? json_null() :
+						    json_integer(f->gid_index));
 		json_object_set_new(o, "msgs", json_integer((json_int_t)f->msgs));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)f->bytes));
 		json_object_set_new(o, "errors", json_integer((json_int_t)f->errors));

@@ -555,6 +555,8 @@ static void test_json_shape(void **state)
 	assert_string_equal(json_string_value(json_object_get(t, "op")), "send");
 	assert_int_equal(json_integer_value(json_object_get(t, "rate_bps")), 5000000);
 	assert_true(json_is_null(json_object_get(t, "hw_rate_bps")));
+	assert_true(json_is_null(json_object_get(t, "hw_rate_applied_bps")));
+	assert_true(json_is_null(json_object_get(t, "hw_rate_method")));
 	assert_int_equal(json_integer_value(json_object_get(t, "sl")), 2);
 	assert_string_equal(json_string_value(json_object_get(t, "completion")), "poll");
 	assert_int_equal(json_array_size(json_object_get(doc, "intervals")), 2);
@@ -580,6 +582,17 @@ static void test_json_shape(void **state)
 	assert_true(json_is_false(json_object_get(doc, "complete")));
 	assert_string_equal(json_string_value(json_object_get(doc, "error")),
 			    "server 'h3' went away");
+	json_decref(doc);
+	/* 40 Gb/s asked, 25 Gb/s read back: both said, and how. */
+	info.hw_rate_bps = 40000000000ull;
+	info.hw_rate_applied_bps = 25000000000ull;
+	doc = report_bw_json(&info, &total, iv, 0, NULL);
+	t = json_object_get(doc, "config");
+	assert_int_equal(json_integer_value(json_object_get(t, "hw_rate_bps")), 40000000000ll);
+	assert_int_equal(json_integer_value(json_object_get(t, "hw_rate_applied_bps")),
+			 25000000000ll);
+	assert_string_equal(json_string_value(json_object_get(t, "hw_rate_method")),
+			    "static_rate");
 	json_decref(doc);
 	flow_result_release(&total);
 }

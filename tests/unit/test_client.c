@@ -9,11 +9,14 @@
 #include "unit.h"
 #include <stdio.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <net/if.h>
+#include <unistd.h>
 #include <sys/socket.h>
 
 #include "engine/client.h"
 #include "engine/sink.h"
+#include "rdma/conn.h"
 #include "rdma/verbs.h"
 
 /* retry + 1 attempts of 4.096 us * 2^timeout. */
@@ -173,6 +176,86 @@ static void test_gid_score(void **state)
 	assert_true(verbs_gid_score(&v6, &w) > verbs_gid_score(&ll, &w));
 }
 
+/* A port-1 entry of the table at @idx. */
+static struct ibv_gid_entry gid_at(const char *hex16, uint32_t idx, uint32_t ifindex, bool v1)
+{
+	struct ibv_gid_entry e = gid_entry(hex16, ifindex, v1);
+
+	e.gid_index = idx;
+	e.port_num = 1;
+	return e;
+}
+
+/* The table's index chosen for a connection whose local address is @a. */
+static ssize_t chosen_for(const struct ibv_gid_entry *t, size_t n, const struct sockaddr *a,
+			  uint32_t ifindex)
+{
+	struct verbs_gid_want w;
+	ssize_t i;
+
+	verbs_gid_want_from_addr(a, ifindex, &w);
+	i = verbs_gid_choose(t, n, 1, &w);
+	return i < 0 ? -1 : (ssize_t)t[i].gid_index;
+}
+
+/*
+ * A server with two addresses, one on eth0 (ifindex 2) and one on its
+ * VLAN netdev (ifindex 5): each flow takes the GID of the address its
+ * client connected to, not the lowest-index IPv4 GID for all.
+ */
+static void test_gid_choose_local_addr(void **state)
+{
+	const struct ibv_gid_entry t[] = {
+		gid_at("fe800000000000005054fffe5e0001ff", 0, 2, false),
+		gid_at("00000000000000000000ffffc6120001", 1, 2, true),
+		gid_at("00000000000000000000ffffc6120001", 2, 2, false),
+		gid_at("00000000000000000000ffffc6130001", 3, 5, true),
+		gid_at("00000000000000000000ffffc6130001", 4, 5, false),
+		gid_at("20010db8000000000000000000000001", 5, 2, false),
+		gid_at("00000000000000000000ffffc6140001", 6, 7, false),
+	};
+	struct sockaddr_in v4 = { .sin_family = AF_INET };
+	struct sockaddr_in6 v6 = { .sin6_family = AF_INET6 };
+	struct ibv_gid_entry other_port[2] = { t[2], t[4] };
+	struct verbs_gid_want none = { 0 };
+	size_t n = sizeof(t) / sizeof(t[0]);
+
+	(void)state;
+	inet_pton(AF_INET, "198.18.0.1", &v4.sin_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 2), 2);
+	inet_pton(AF_INET, "198.19.0.1", &v4.sin_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 5), 4);
+	/* The netdev unknown: the address alone decides. */
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 0), 4);
+	inet_pton(AF_INET, "198.20.0.1", &v4.sin_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 7), 6);
+	/* An address with no GID: its netdev's, else the first IPv4 v2 one. */
+	inet_pton(AF_INET, "198.21.0.1", &v4.sin_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 5), 4);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v4, 0), 2);
+	inet_pton(AF_INET6, "2001:db8::1", &v6.sin6_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v6, 2), 5);
+	/* The server's dual-stack listener sees an IPv4 client as ::ffff:a.b.c.d. */
+	inet_pton(AF_INET6, "::ffff:198.19.0.1", &v6.sin6_addr);
+	assert_int_equal(chosen_for(t, n, (struct sockaddr *)&v6, 5), 4);
+	/* Nothing asked: the lowest-index IPv4 v2 GID, as before. */
+	assert_int_equal(t[verbs_gid_choose(t, n, 1, &none)].gid_index, 2);
+	/* Another port's entries never serve. */
+	other_port[0].port_num = other_port[1].port_num = 2;
+	assert_int_equal(verbs_gid_choose(other_port, 2, 1, &none), -1);
+}
+
+/* @w wants the IPv4 GID of 127.0.0.1, on lo. */
+static void want_is_loopback_v4(const struct verbs_gid_want *w)
+{
+	assert_int_equal(w->family, AF_INET);
+	assert_true(w->has_gid);
+	assert_int_equal(w->gid.raw[11], 0xff);
+	assert_int_equal(w->gid.raw[12], 127);
+	assert_int_equal(w->gid.raw[15], 1);
+	assert_int_equal(w->ifindex, if_nametoindex("lo"));
+}
+
 /* The local address that reaches 127.0.0.1 is 127.0.0.1, on lo. */
 static void test_gid_want(void **state)
 {
@@ -180,12 +263,69 @@ static void test_gid_want(void **state)
 
 	(void)state;
 	assert_int_equal(client_gid_want("127.0.0.1", &w), 0);
-	assert_int_equal(w.family, AF_INET);
-	assert_true(w.has_gid);
-	assert_int_equal(w.gid.raw[11], 0xff);
-	assert_int_equal(w.gid.raw[12], 127);
-	assert_int_equal(w.gid.raw[15], 1);
-	assert_int_equal(w.ifindex, if_nametoindex("lo"));
+	want_is_loopback_v4(&w);
+}
+
+/* What RoCE ignores of --sl and --tclass is said, naming the class used. */
+static void test_path_warnings(void **state)
+{
+	struct verbs_path p = { .sl = 3, .tclass = 104, .sl_source = VERBS_FROM_OPTION,
+				.tclass_source = VERBS_FROM_OPTION };
+	char w[3][CLIENT_WARNING_BYTES];
+
+	(void)state;
+	/* --sl untagged: the DSCP decides, and the warning names it. */
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 1);
+	assert_non_null(strstr(w[0], "--sl 3 does nothing on RoCE without a VLAN"));
+	assert_non_null(strstr(w[0], "DSCP 26 (--tclass 104)"));
+	/* On a VLAN the SL is the PCP; a netdev unknown, nothing is claimed. */
+	assert_int_equal(client_path_warnings(&p, true, 1, w, 3), 0);
+	assert_int_equal(client_path_warnings(&p, true, -1, w, 3), 0);
+	/* InfiniBand: the SL is the SL. */
+	assert_int_equal(client_path_warnings(&p, false, 0, w, 3), 0);
+	/* --tclass 0 given: DSCP 0, said; untagged with --sl too: both. */
+	p.tclass = 0;
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 2);
+	assert_non_null(strstr(w[0], "DSCP 0 (--tclass 0)"));
+	assert_non_null(strstr(w[1], "--tclass 0 on RoCE: packets go in DSCP 0"));
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 1), 1);
+	/* Nobody chose: no warning (the default is not the user's claim). */
+	p.sl_source = p.tclass_source = VERBS_FROM_DEFAULT;
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 0);
+	/* The path record's 0 is rdma_cm's choice, not an option. */
+	p.tclass_source = VERBS_FROM_PATH_RECORD;
+	assert_int_equal(client_path_warnings(&p, true, 0, w, 3), 0);
+}
+
+/*
+ * The server's side: an IPv4 client accepted on the dual-stack listener
+ * wants the IPv4 GID of the address it connected to (127.0.0.1, on lo),
+ * not an IPv6 one.
+ */
+static void test_gid_want_accepted(void **state)
+{
+	struct sockaddr_in6 la;
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	socklen_t len = sizeof(la);
+	struct verbs_gid_want w;
+	char err[256];
+	int lfd, c, a;
+
+	(void)state;
+	lfd = conn_listen(0, err, sizeof(err));
+	assert_true(lfd >= 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&la, &len), 0);
+	to.sin_port = la.sin6_port;
+	inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(c, (struct sockaddr *)&to, sizeof(to)), 0);
+	a = accept(lfd, NULL, NULL);
+	assert_true(a >= 0);
+	assert_int_equal(verbs_gid_want_from_sock(a, &w), 0);
+	want_is_loopback_v4(&w);
+	close(a);
+	close(c);
+	close(lfd);
 }
 
 /* rdma_cm's path record gives the SL and traffic class the user did not. */
@@ -225,6 +365,35 @@ static void test_static_rate(void **state)
 	assert_int_equal(verbs_static_rate_for_kbps(5000000000ull), IBV_RATE_1200_GBPS);
 }
 
+/*
+ * What a static rate read back reports: its nominal data rate, so that a
+ * device that rounds 40 Gb/s down to 25 shows 25 in the JSON; the port's
+ * own rate (no limit kept) reads as 0, which the client refuses.
+ */
+static void test_static_rate_readback(void **state)
+{
+	static const uint64_t asked_bps[] = { 2500000000ull, 26000000000ull, 100000000000ull,
+					      103125000000ull, 400000000000ull, 1200000000000ull };
+	size_t i;
+
+	(void)state;
+	/* Every rate asked maps to a rate at or below it, which reads back as itself. */
+	for (i = 0; i < sizeof(asked_bps) / sizeof(asked_bps[0]); i++) {
+		enum ibv_rate r = verbs_static_rate_for_kbps(asked_bps[i] / 1000);
+		uint64_t bps = verbs_static_rate_bps(r);
+
+		assert_true(bps > 0 && bps <= asked_bps[i]);
+		assert_int_equal(verbs_static_rate_for_kbps(bps / 1000), r);
+	}
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_25_GBPS), 25000000000ull);
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_2_5_GBPS), 2500000000ull);
+	/* The enum's order is not the rates': 14 Gb/s is code 11, 56 Gb/s 12. */
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_14_GBPS), 14000000000ull);
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_56_GBPS), 56000000000ull);
+	assert_int_equal(verbs_static_rate_bps(IBV_RATE_MAX), 0);
+	assert_int_equal(verbs_static_rate_bps((enum ibv_rate)200), 0);
+}
+
 /* The GRH: always on RoCE; on IB with -x or toward another subnet. */
 static void test_needs_grh(void **state)
 {
@@ -252,8 +421,12 @@ int main(void)
 		cmocka_unit_test(test_lane_data_rates),
 		cmocka_unit_test(test_gid_score),
 		cmocka_unit_test(test_gid_want),
+		cmocka_unit_test(test_gid_choose_local_addr),
+		cmocka_unit_test(test_path_warnings),
+		cmocka_unit_test(test_gid_want_accepted),
 		cmocka_unit_test(test_path_from_record),
 		cmocka_unit_test(test_static_rate),
+		cmocka_unit_test(test_static_rate_readback),
 		cmocka_unit_test(test_needs_grh),
 	};
 

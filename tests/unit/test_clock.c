@@ -238,6 +238,31 @@ static void test_live_monotonic(void **state)
 	nanosleep(&ms, NULL);
 	t1 = clock_read(&cal);
 	assert_true(clock_ticks_to_ns(&cal, t1 - t0) >= 2e6);
+	/* Its resolution: at least a ns, and not coarser than a millisecond. */
+	assert_true(cal.ns_per_tick >= 1.0 && cal.ns_per_tick <= 1e6);
+}
+
+/*
+ * A tick is too coarse when it is more than a tenth of the median: a
+ * 25 MHz generic timer (40 ns) times a 300 ns median, not a 2 us one.
+ */
+static void test_tick_coarse(void **state)
+{
+	struct clock_cal gt = { .source = CLOCK_SRC_TSC, .ticks_per_ns = 0.025,
+				.ns_per_tick = 40 };
+	struct clock_cal tsc = { .source = CLOCK_SRC_TSC, .ticks_per_ns = 3.0 };
+
+	(void)state;
+	assert_near(clock_ns_per_tick(&gt), 40, 0);
+	assert_true(clock_tick_coarse(&gt, 300));
+	assert_true(clock_tick_coarse(&gt, 399));
+	assert_false(clock_tick_coarse(&gt, 400));
+	assert_false(clock_tick_coarse(&gt, 2000));
+	/* Unset: from the rate. No median: nothing to say. */
+	assert_near(clock_ns_per_tick(&tsc), 1.0 / 3, 1e-12);
+	assert_false(clock_tick_coarse(&tsc, 3.4));
+	assert_true(clock_tick_coarse(&tsc, 3.3));
+	assert_false(clock_tick_coarse(&gt, 0));
 }
 
 /* The TSC either works with a plausible rate, or says why and what to use instead. */
@@ -255,6 +280,7 @@ static void test_live_tsc(void **state)
 		return;
 	}
 	assert_true(cal.ticks_per_ns > 0.01 && cal.ticks_per_ns < 100.0);
+	assert_near(cal.ns_per_tick, 1.0 / cal.ticks_per_ns, 1e-12);
 	assert_true(cal.uncertainty_ppm >= 0.0 && cal.uncertainty_ppm < 10000.0);
 	assert_non_null(cal.method);
 	check_reads_non_decreasing(&cal);
@@ -290,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_calib_invalid),
 		cmocka_unit_test(test_live_monotonic),
 		cmocka_unit_test(test_live_tsc),
+		cmocka_unit_test(test_tick_coarse),
 		cmocka_unit_test(test_source_resolve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,6 +134,9 @@ static void test_lat_nic_clock_both(void **state)
 	doc = report_lat_json(&in, &r, 1, NULL);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "nic_clock"),
 							      "source")), "nic");
+	/* Its resolution, as the host clock's: 2 ns a tick at 500 MHz. */
+	assert_near(json_real_value(json_object_get(json_object_get(doc, "nic_clock"),
+						    "ns_per_tick")), 2.0, 1e-9);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "config"),
 							      "rtt_clock")), "both");
 	res = json_array_get(json_object_get(doc, "results"), 0);
