@@ -115,6 +115,8 @@ struct coord {
 /* coord_switch.c: the switch's per-band counters, read around the window */
 /* Read them if one is due; returns the ms to the next read (at most @max_ms). */
 int coord_switch_poll(struct coord *c, int max_ms);
+/* Every agent has reported: the end's read now if it is still due. */
+void coord_switch_last(struct coord *c);
 void coord_switch_results(struct coord *c, struct converge_step *st);
 
 /* coord_launch.c: --launch ssh|srun */

@@ -609,8 +609,10 @@ int coord_collect(struct coord *c)
 			pfd[n++] = (struct pollfd){ .fd = c->agents[i].ch.fd, .events = POLLIN };
 			left++;
 		}
-		if (!left)
+		if (!left) {
+			coord_switch_last(c);
 			return stopping ? ret : 0;
+		}
 		if (stop_requested() && !stopping) {
 			snprintf(c->error, sizeof(c->error), "interrupted");
 			stopping = true;

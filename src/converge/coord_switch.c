@@ -130,6 +130,17 @@ int coord_switch_poll(struct coord *c, int max_ms)
 }
 
 /*
+ * An agent's result can come a few ms before our clock reaches the
+ * window's end (the clocks agree within their sync), and the last one
+ * ends the step: its flows have stopped, so the counters hold the window.
+ */
+void coord_switch_last(struct coord *c)
+{
+	if (c->sc.switch_counters[0] && c->window_start_ns && c->sw_read[0] && !c->sw_read[1])
+		coord_switch_read(c, 1);
+}
+
+/*
  * The counter a class is counted in: its band (tc), its SL (pma:), or
  * the VL its SL maps to (pma-vl:), -1 when that VL also carries another
  * measured class (the VL's share is then no one class's).
