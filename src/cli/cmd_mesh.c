@@ -449,7 +449,10 @@ static int mesh_outputs(struct mesh_out *out, const struct mesh_run *m)
 	json_t *doc;
 	int ret = 0;
 
-	if (!(o->json_path && !strcmp(o->json_path, "-")) &&
+	/* A pass that failed before its first step has no table to show:
+	 * its error, said on stderr, is all there is (the files still say
+	 * so, complete false). */
+	if (m->steps_done && !(o->json_path && !strcmp(o->json_path, "-")) &&
 	    !(o->csv_path && !strcmp(o->csv_path, "-")) &&
 	    !(o->om_path && !strcmp(o->om_path, "-")) &&
 	    !(o->stream_path && !strcmp(o->stream_path, "-")))

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Writes roce-rc.pcap, the fixture of tests/unit/test_capture.c: a few RoCE
 # v2 RC exchanges between 10.0.0.1 (client) and 10.0.0.2 with known wire
 # RTTs, PSNs that wrap, a coalesced ACK, a retransmission, a NAK, traffic

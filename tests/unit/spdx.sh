@@ -3,7 +3,8 @@
 # Every source file states its license in its first comment line, after
 # the shebang where there is one: C and headers, scripts (shell, Python,
 # make, anything with #!), Makefile.am, configure.ac, the man pages, the
-# unit file and the spec. Fixtures and corpora are data, not source. And
+# unit file and the spec. Fixtures and corpora are data, not source, but a
+# script kept beside them (a generator of a fixture) is source. And
 # COPYING holds both texts the SPDX line names. Run by `make check` with
 # TEST_TOP set.
 TOP=${TEST_TOP:-.}
@@ -16,12 +17,18 @@ fail() {
 	fails=$((fails + 1))
 }
 
+# Is FILE a script, by its name or its #! line?
+is_script() {
+	case $1 in *.sh | *.py) return 0 ;; esac
+	[ "$(head -c 2 "$1")" = '#!' ]
+}
+
 # Is FILE source, by its name or its #! line?
 is_source() {
 	case $1 in
 	*/tests/data/* | */tests/fuzz/corpus/* | */tests/fuzz/regressions/* | \
 	*/tests/ib/conf/* | */tests/ib/net/* | */debian/rperf/* | */debian/.debhelper/* | \
-	*/debian/tmp/*) return 1 ;;
+	*/debian/tmp/*) is_script "$1"; return ;;
 	*.c | *.h | *.sh | *.py | *.jq | *.1 | *.5 | *.service | *.spec | \
 	*/Makefile.am | */configure.ac | */scripts/completion/* | */scripts/lab-guest/*) return 0 ;;
 	esac
