@@ -31,8 +31,15 @@
 # 0.25-0.4 s in an idle lab.
 #
 # A run whose reads were more than LATE_S late counted another window
-# than the destination's, and is run again like a run with losses; a
-# run whose reads were on time and without retransmissions must agree.
+# than the destination's, and is run again like a run with losses. So is
+# a run where converge found a saturating band run dry (not kept
+# backlogged): one such run, on time and without a retransmission, had
+# band 1 at 42.9 % at the switch and 31.2 % at the destination, its flow
+# having sent 3.6 Mb/s and the destination counted 2.8 in the window; a
+# band that stalls has bytes the switch sent that the destination's
+# count did not take in the window. A run whose reads were on time,
+# without retransmissions and with every saturating band backlogged must
+# agree.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/converge-lib.sh"
 
@@ -112,11 +119,12 @@ for run in 1 2 3; do
 	late_s=$(late)
 	agree counted && break
 	retrans=$(step_jq counted '[.classes[].retransmissions // 0] | add')
-	if [ "$retrans" -eq 0 ] && awk -v l="$late_s" -v m="$LATE_S" 'BEGIN { exit !(l <= m) }'; then
-		fail "the switch's and the destination's shares differ by more than $TOL points, without a retransmission, read on time (${late_s} s late at most)"
+	dry=$(step_jq counted '[.classes[] | select(.backlogged == false) | .band | tostring] | join(",")')
+	if [ "$retrans" -eq 0 ] && [ -z "$dry" ] && awk -v l="$late_s" -v m="$LATE_S" 'BEGIN { exit !(l <= m) }'; then
+		fail "the switch's and the destination's shares differ by more than $TOL points, without a retransmission or a band run dry, read on time (${late_s} s late at most)"
 	fi
-	[ "$run" -lt 3 ] || fail "three runs, each with retransmissions on the hosts' ports or a read over $LATE_S s late, none within $TOL points"
-	echo "run $run: $retrans retransmissions on the hosts' ports (the switch counts resent packets the destination discards), a read ${late_s} s late: again"
+	[ "$run" -lt 3 ] || fail "three runs, each with retransmissions, a band run dry or a read over $LATE_S s late, none within $TOL points"
+	echo "run $run: $retrans retransmissions on the hosts' ports (the switch counts resent packets the destination discards), bands run dry: ${dry:-none}, a read ${late_s} s late: again"
 done
 grep -q "switch port counters" "$WORK/counted.out" || fail "the table does not show the switch's shares"
 echo "converge: switch-side shares beside the destination's, within $TOL points"
