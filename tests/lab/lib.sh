@@ -108,9 +108,10 @@ within_abs() {
 	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
 }
 
-# Median half round trip (t_typical, us) from ib_send_lat output.
-perftest_typical_us() { # FILE [COLUMN: 5 t_typical, 3 t_min]
-	awk -v c="${2:-5}" '$1 ~ /^[0-9]+$/ && NF >= 9 { print $c }' "$1" | tail -n 1
+# One figure (us) of perftest's latency table: COLUMN 5 its t_typical (the
+# median; half a round trip for ib_send_lat), 3 its t_min.
+perftest_column_us() { # FILE COLUMN
+	awk -v c="$2" '$1 ~ /^[0-9]+$/ && NF >= 9 { print $c }' "$1" | tail -n 1
 }
 
 # Run perftest's TOOL (ib_send_lat, ib_read_lat, ...) between SERVER_VM and
@@ -123,7 +124,7 @@ perftest_lat_us() { # TOOL SERVER_VM CLIENT_VM SIZE ITERS [STAT]
 	in_vm "$cli" "timeout 120 $tool -d rxe0 -x 1 -F -s $size -n $iters $srv" >"$out.cli" ||
 		{ cat "$out.cli" "$out.srv" >&2; fail "$tool $cli -> $srv failed"; }
 	wait "${BG_PIDS[-1]}" || { cat "$out.srv" >&2; fail "$tool server on $srv failed"; }
-	perftest_typical_us "$out.cli" "$col"
+	perftest_column_us "$out.cli" "$col"
 }
 
 # Fail if any output kept in $WORK (rperf's, servers', agents') carries a

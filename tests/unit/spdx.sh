@@ -4,7 +4,8 @@
 # the shebang where there is one: C and headers, scripts (shell, Python,
 # make, anything with #!), Makefile.am, configure.ac, the man pages, the
 # unit file and the spec. Fixtures and corpora are data, not source, but a
-# script kept beside them (a generator of a fixture) is source. And
+# script kept among the fixtures (a fixture's generator) is source; a fuzz
+# input that happens to begin with #! is still data. And
 # COPYING holds both texts the SPDX line names. Run by `make check` with
 # TEST_TOP set.
 TOP=${TEST_TOP:-.}
@@ -26,9 +27,10 @@ is_script() {
 # Is FILE source, by its name or its #! line?
 is_source() {
 	case $1 in
-	*/tests/data/* | */tests/fuzz/corpus/* | */tests/fuzz/regressions/* | \
+	*/tests/data/*) is_script "$1"; return ;;
+	*/tests/fuzz/corpus/* | */tests/fuzz/regressions/* | \
 	*/tests/ib/conf/* | */tests/ib/net/* | */debian/rperf/* | */debian/.debhelper/* | \
-	*/debian/tmp/*) is_script "$1"; return ;;
+	*/debian/tmp/*) return 1 ;;
 	*.c | *.h | *.sh | *.py | *.jq | *.1 | *.5 | *.service | *.spec | \
 	*/Makefile.am | */configure.ac | */scripts/completion/* | */scripts/lab-guest/*) return 0 ;;
 	esac
