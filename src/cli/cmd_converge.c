@@ -328,7 +328,7 @@ static int converge_run(void *p)
 {
 	struct converge_opts *o = p;
 	struct coord *c;
-	bool out = false, undecided = false;
+	bool out = false, undecided = false, judged;
 	size_t i;
 	int ret, rep;
 
@@ -364,17 +364,27 @@ static int converge_run(void *p)
 		c->stream_failed = true;
 	}
 	rep = rep || c->stream_failed;
+	/* Without an arbitration to compare with, the run only measures. */
+	judged = !c->have_cfg;
 	for (i = 0; i < c->n_steps; i++) {
 		out = out || cmd_criteria_exit(&c->steps[i].criteria) != RPERF_EXIT_OK ||
 		      c->steps[i].verdict == CONVERGE_OUT;
 		undecided = undecided || c->steps[i].verdict == CONVERGE_INCONCLUSIVE;
+		judged = judged || c->steps[i].judged || c->steps[i].criteria.n > 0;
 	}
 	coord_release(c);
 	free(c);
 	if (ret || rep)
 		return RPERF_EXIT_FAILURE;
-	/* Out wins; a share the run cannot decide is no pass, and not an out either. */
-	return out ? RPERF_EXIT_TOLERANCE : undecided ? RPERF_EXIT_INCONCLUSIVE : RPERF_EXIT_OK;
+	/*
+	 * Out wins; a share the run cannot decide is no pass, and not an out
+	 * either; nor is a run in which nothing was judged at all.
+	 */
+	if (!judged && !out)
+		log_error("nothing was judged: no class's share is decided by the arbitration "
+			  "(fewer than two classes saturate every port) and no criterion is set");
+	return out ? RPERF_EXIT_TOLERANCE : undecided || !judged ? RPERF_EXIT_INCONCLUSIVE :
+		     RPERF_EXIT_OK;
 }
 
 const struct cmd_def cmd_converge = {
