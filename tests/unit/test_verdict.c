@@ -365,6 +365,51 @@ static void test_not_compared(void **state)
 	assert_false(step.compared);
 	assert_false(step.classes[2].within);
 	assert_true(step.within);
+	assert_false(step.judged);
+	assert_string_equal(step.classes[0].unjudged_why, "nothing saturates its port");
+}
+
+/*
+ * Judged only where the arbitration decides: SL0 and SL1 both saturate
+ * (judged), SL5 offers its measured rate (not); SL0 alone saturating
+ * gets what SL5 leaves (not judged, nor is anything in the step).
+ */
+static void test_judged(void **state)
+{
+	const struct verdict_class two[] = {
+		{ 0, true, 700000000 }, { 1, true, 250000000 }, { 5, false, 50000000 },
+	};
+	const struct verdict_class one[] = { { 0, true, 900000000 }, { 5, false, 100000000 } };
+
+	(void)state;
+	assert_int_equal(verdict_run(two, 3, 5, true), 0);
+	assert_true(step.judged);
+	assert_true(step.classes[0].judged && step.classes[1].judged);
+	assert_null(step.classes[0].unjudged_why);
+	assert_false(step.classes[2].judged);
+	assert_string_equal(step.classes[2].unjudged_why, "analyzed at its own measured rate");
+	assert_int_equal(verdict_run(one, 2, 5, true), 0);
+	assert_true(step.compared);
+	assert_false(step.judged);
+	assert_string_equal(step.classes[0].unjudged_why,
+			    "the only saturating class: it gets what the others leave");
+	assert_int_equal(verdict_run(off_by_5, 2, 0.1, false), 0);
+	assert_false(step.judged);
+	assert_string_equal(step.classes[0].unjudged_why, "no analysis to compare with");
+}
+
+/*
+ * The window that resolves an inconclusive share: 66.8 in 61.2 .. 72.4
+ * (half-width 5.6) against 66.7 +- 5 over 8 s needs the half-width at
+ * 4.9: 8 (5.6 / 4.9)^2 = 10.4, 11 s; beyond the edge by 1 (centre 72.7)
+ * it needs 1: 8 * 5.6^2 = 250.9, 251 s; on the edge, none.
+ */
+static void test_resolve(void **state)
+{
+	(void)state;
+	assert_near(converge_resolve_s(61.2, 72.4, 66.7, 5, 8), 11, 0);
+	assert_near(converge_resolve_s(67.1, 78.3, 66.7, 5, 8), 251, 0);
+	assert_near(converge_resolve_s(66.1, 77.3, 66.7, 5, 8), 0, 0);
 }
 
 /* Without an arbitration to compare with, every step is within. */
@@ -547,6 +592,8 @@ int main(void)
 		cmocka_unit_test(test_class_only_at_sink),
 		cmocka_unit_test(test_not_compared),
 		cmocka_unit_test(test_no_arbitration),
+		cmocka_unit_test(test_judged),
+		cmocka_unit_test(test_resolve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
