@@ -328,7 +328,8 @@ static int converge_run(void *p)
 {
 	struct converge_opts *o = p;
 	struct coord *c;
-	bool out = false, undecided = false, judged;
+	enum converge_verdict v;
+	bool out = false, judged;
 	size_t i;
 	int ret, rep;
 
@@ -364,14 +365,10 @@ static int converge_run(void *p)
 		c->stream_failed = true;
 	}
 	rep = rep || c->stream_failed;
-	/* Without an arbitration to compare with, the run only measures. */
-	judged = !c->have_cfg;
-	for (i = 0; i < c->n_steps; i++) {
-		out = out || cmd_criteria_exit(&c->steps[i].criteria) != RPERF_EXIT_OK ||
-		      c->steps[i].verdict == CONVERGE_OUT;
-		undecided = undecided || c->steps[i].verdict == CONVERGE_INCONCLUSIVE;
-		judged = judged || c->steps[i].judged || c->steps[i].criteria.n > 0;
-	}
+	for (i = 0; i < c->n_steps; i++)
+		out = out || cmd_criteria_exit(&c->steps[i].criteria) != RPERF_EXIT_OK;
+	v = converge_run_verdict(c->steps, c->n_steps, c->have_cfg, &judged);
+	out = out || v == CONVERGE_OUT;
 	coord_release(c);
 	free(c);
 	if (ret || rep)
@@ -383,7 +380,7 @@ static int converge_run(void *p)
 	if (!judged && !out)
 		log_error("nothing was judged: no class's share is decided by the arbitration "
 			  "(fewer than two classes saturate every port) and no criterion is set");
-	return out ? RPERF_EXIT_TOLERANCE : undecided || !judged ? RPERF_EXIT_INCONCLUSIVE :
+	return out ? RPERF_EXIT_TOLERANCE : v == CONVERGE_INCONCLUSIVE ? RPERF_EXIT_INCONCLUSIVE :
 		     RPERF_EXIT_OK;
 }
 

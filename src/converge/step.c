@@ -69,6 +69,20 @@ void converge_step_judged(struct converge_step *st, bool analyzed)
 	}
 }
 
+enum converge_verdict converge_run_verdict(const struct converge_step *steps, size_t n,
+					   bool analyzed, bool *judged)
+{
+	enum converge_verdict v = CONVERGE_WITHIN;
+	size_t i;
+
+	*judged = !analyzed;
+	for (i = 0; i < n; i++) {
+		v = converge_worse(v, steps[i].verdict);
+		*judged = *judged || steps[i].judged || steps[i].criteria.n > 0;
+	}
+	return *judged ? v : converge_worse(v, CONVERGE_INCONCLUSIVE);
+}
+
 /* Student's t at 0.975 (a two-sided 95 % interval) for @df degrees of freedom. */
 static double t975(unsigned df)
 {

@@ -79,6 +79,14 @@ bool converge_share_ci(const double *pct, unsigned n, double *lo_pct, double *hi
 struct converge_step;
 void converge_step_judged(struct converge_step *st, bool analyzed);
 /*
+ * The verdict of a run of @n steps: their worst, and inconclusive when
+ * nothing was judged (@judged false: no class judged in any step and no
+ * criterion set; @analyzed false, no arbitration to compare with, counts
+ * as judged: such a run only measures). Pure.
+ */
+enum converge_verdict converge_run_verdict(const struct converge_step *steps, size_t n,
+					   bool analyzed, bool *judged);
+/*
  * The window (s, whole) that would resolve an inconclusive share whose
  * interval over a window of @window_s is [@lo_pct, @hi_pct], against
  * @analyzed_pct with tolerance @tol_pp: the interval's half-width shrinks

@@ -181,8 +181,8 @@ static json_t *converge_head_json(const struct converge_report_info *info)
 static void converge_tail_json(json_t *root, const struct converge_report_info *info,
 			       const struct converge_step *steps, size_t n, const char *error)
 {
-	enum converge_verdict v = CONVERGE_WITHIN;
-	bool within = true, passed = true, judged = !info->arbitration;
+	enum converge_verdict v;
+	bool within = true, passed = true, judged;
 	size_t i;
 
 	json_object_set_new(root, "agents", json_integer((json_int_t)info->n_agents));
@@ -190,13 +190,9 @@ static void converge_tail_json(json_t *root, const struct converge_report_info *
 	json_object_set_new(root, "authenticated", json_boolean(info->authenticated));
 	for (i = 0; i < n; i++) {
 		within = within && steps[i].within;
-		v = converge_worse(v, steps[i].verdict);
 		passed = passed && !criteria_failed(&steps[i].criteria);
-		judged = judged || steps[i].judged || steps[i].criteria.n > 0;
 	}
-	/* Nothing judged: no pass (exit 4), unless something is out. */
-	if (!judged)
-		v = converge_worse(v, CONVERGE_INCONCLUSIVE);
+	v = converge_run_verdict(steps, n, info->arbitration, &judged);
 	json_object_set_new(root, "judged", json_boolean(judged));
 	json_object_set_new(root, "within_tolerance", json_boolean(within));
 	json_object_set_new(root, "verdict", json_string(converge_verdict_name(v)));

@@ -372,14 +372,15 @@ static void test_not_compared(void **state)
 /*
  * Judged only where the arbitration decides: SL0 and SL1 both saturate
  * (judged), SL5 offers its measured rate (not); SL0 alone saturating
- * gets what SL5 leaves (not judged, nor is anything in the step).
+ * gets what SL1 (at its own rate) leaves: nothing in that step is judged.
  */
 static void test_judged(void **state)
 {
 	const struct verdict_class two[] = {
 		{ 0, true, 700000000 }, { 1, true, 250000000 }, { 5, false, 50000000 },
 	};
-	const struct verdict_class one[] = { { 0, true, 900000000 }, { 5, false, 100000000 } };
+	const struct verdict_class one[] = { { 0, true, 900000000 }, { 1, false, 100000000 } };
+	bool judged;
 
 	(void)state;
 	assert_int_equal(verdict_run(two, 3, 5, true), 0);
@@ -388,14 +389,26 @@ static void test_judged(void **state)
 	assert_null(step.classes[0].unjudged_why);
 	assert_false(step.classes[2].judged);
 	assert_string_equal(step.classes[2].unjudged_why, "analyzed at its own measured rate");
+	assert_int_equal(converge_run_verdict(&step, 1, true, &judged), CONVERGE_WITHIN);
+	assert_true(judged);
 	assert_int_equal(verdict_run(one, 2, 5, true), 0);
 	assert_true(step.compared);
 	assert_false(step.judged);
 	assert_string_equal(step.classes[0].unjudged_why,
 			    "the only saturating class: it gets what the others leave");
+	/* Within, yet nothing judged: the run is inconclusive (exit 4). */
+	assert_int_equal(step.verdict, CONVERGE_WITHIN);
+	assert_int_equal(converge_run_verdict(&step, 1, true, &judged), CONVERGE_INCONCLUSIVE);
+	assert_false(judged);
+	/* A criterion set is something judged. */
+	step.criteria.n = 1;
+	assert_int_equal(converge_run_verdict(&step, 1, true, &judged), CONVERGE_WITHIN);
+	assert_true(judged);
 	assert_int_equal(verdict_run(off_by_5, 2, 0.1, false), 0);
 	assert_false(step.judged);
 	assert_string_equal(step.classes[0].unjudged_why, "no analysis to compare with");
+	/* Without an arbitration the run only measures: not inconclusive. */
+	assert_int_equal(converge_run_verdict(&step, 1, false, &judged), CONVERGE_WITHIN);
 }
 
 /*
