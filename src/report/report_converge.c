@@ -307,6 +307,30 @@ static void converge_judged_notes(FILE *out, const struct converge_report_info *
 			"arbitration\n");
 }
 
+/*
+ * A class with unresolved RTTs: its resolved percentiles are lower
+ * bounds (the placeholders could lie anywhere above them).
+ */
+static void converge_lower_bound_notes(FILE *out, const struct converge_report_info *info,
+				       const struct converge_step *st)
+{
+	const struct converge_class *c;
+	uint64_t zeros;
+	size_t k;
+
+	for (k = 0; k < st->n_classes; k++) {
+		c = &st->classes[k];
+		zeros = c->lat_ns ? hist_zeros(c->lat_ns) : 0;
+		if (!zeros || zeros >= hist_count(c->lat_ns))
+			continue;
+		if (st->n_ports > 1)
+			fprintf(out, "into %s, ", c->dest);
+		fprintf(out, "%s %d: its RTT percentiles are lower bounds: %" PRIu64 " of %" PRIu64
+			" RTTs are unresolved and could lie anywhere above them\n",
+			info->ets ? "band" : "sl", c->key, zeros, hist_count(c->lat_ns));
+	}
+}
+
 /* The switch's shares beside the destination's, or why there are none. */
 /* How long the step took to set up, and how closely its flows began together. */
 static void converge_start_line(FILE *out, const struct converge_step *st)
@@ -516,6 +540,7 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		converge_switch_line(out, info, st);
 		converge_backlog_notes(out, info, st);
 		converge_judged_notes(out, info, st);
+		converge_lower_bound_notes(out, info, st);
 		converge_fit_line(out, info, st);
 		converge_impact_lines(out, info, st);
 		converge_duty_lines(out, st);
