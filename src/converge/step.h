@@ -23,7 +23,7 @@
 #define CONVERGE_MAX_FLOWS	64
 #define CONVERGE_MAX_READINGS	8
 /* The intervals a sink splits its window into (CTL_INTERVALS on the wire). */
-#define CONVERGE_INTERVALS	10
+#define CONVERGE_INTERVALS	20
 /* The confidence of a share's interval. */
 #define CONVERGE_SHARE_CONFIDENCE	0.95
 /* The fewest shares whose lag-1 correlation can be estimated and corrected. */
