@@ -27,21 +27,20 @@
 #define LOCATE_MISFIT 5.0
 #define LOCATE_MISFIT_MIN_NS 1.0	/* and by more than this: exact figures fit */
 
-/* Searches from each node that ends a pair, made when first needed. */
+/* Searches from each node that ends a pair, made when first needed: only
+ * their distances are kept (the walk of the shortest paths needs no
+ * more); via and paths are the searches' scratch. */
 struct routes {
 	const struct topo *t;
 	const struct topo_paths *given;
-	int **dist, **via;
-	double **paths;
+	int **dist, *via;
+	double *paths;
 };
 
 static void routes_free(struct routes *r)
 {
-	for (size_t v = 0; r->dist && v < r->t->n_nodes; v++) {
+	for (size_t v = 0; r->dist && v < r->t->n_nodes; v++)
 		free(r->dist[v]);
-		free(r->via[v]);
-		free(r->paths[v]);
-	}
 	free(r->dist);
 	free(r->via);
 	free(r->paths);
@@ -68,10 +67,7 @@ static int routes_search(struct routes *r, int src, int dst, int *links, size_t 
 	}
 	if (!r->dist[src]) {
 		r->dist[src] = malloc(nn * sizeof(int));
-		r->via[src] = malloc(nn * sizeof(int));
-		r->paths[src] = malloc(nn * sizeof(double));
-		if (!r->dist[src] || !r->via[src] || !r->paths[src] ||
-		    topo_bfs(r->t, src, r->dist[src], r->paths[src], r->via[src]))
+		if (!r->dist[src] || topo_bfs(r->t, src, r->dist[src], r->paths, r->via))
 			return -ENOMEM;
 	}
 	return topo_bfs_paths(r->t, r->dist[src], src, dst, links, LOCATE_ROUTE_MAX - 2,
@@ -219,8 +215,8 @@ static int design_build(const struct topo *t, const struct topo_paths *given,
 	int rc = 0;
 
 	r.dist = calloc(t->n_nodes, sizeof(*r.dist));
-	r.via = calloc(t->n_nodes, sizeof(*r.via));
-	r.paths = calloc(t->n_nodes, sizeof(*r.paths));
+	r.via = calloc(t->n_nodes + 1, sizeof(*r.via));
+	r.paths = calloc(t->n_nodes + 1, sizeof(*r.paths));
 	d->start = calloc(n + 1, sizeof(*d->start));
 	d->y = malloc((n + 1) * sizeof(*d->y));
 	d->var = malloc((n + 1) * sizeof(*d->var));

@@ -171,8 +171,11 @@ int topo_parse(struct topo *t, const char *name, const char *text, const char *f
 	else
 		return errbuf_set(err, errlen, -EINVAL,
 				  "unknown topology format '%s' (ibnetdiscover, lldp, file)", format);
+	topo_index_free(t);
 	if (!rc)
 		name_links(t);
+	if (!rc && topo_index_build(t))
+		rc = errbuf_set(err, errlen, -ENOMEM, "%s: out of memory", name);
 	return rc;
 }
 
@@ -254,44 +257,61 @@ int topo_read(struct topo *t, const char *const *paths, size_t n_paths,
 
 void topo_free(struct topo *t)
 {
+	topo_index_free(t);
 	free(t->nodes);
 	free(t->links);
 	memset(t, 0, sizeof(*t));
 }
 
-int topo_host(const struct topo *t, const char *name)
+/* The node named by the @len bytes at @name (@prefix: the lowest whose
+ * name begins with them and a blank), *count how many; -1 when none. */
+static int topo_find(const struct topo *t, const char *name, size_t len, bool prefix,
+		     size_t *count)
 {
-	size_t i, len = strlen(name);
-	const char *slash = strchr(name, '/');
-	int found = -1;
+	int found = topo_index_find(t, name, len, prefix, count);
 
-	for (i = 0; i < t->n_nodes; i++)
-		if (!strcmp(t->nodes[i].name, name))
-			return (int)i;
-	/* HOST/DEVICE: the CA whose node description is "HOST DEVICE" */
-	for (i = 0; slash && i < t->n_nodes; i++)
-		if (!strncmp(t->nodes[i].name, name, (size_t)(slash - name)) &&
-		    t->nodes[i].name[slash - name] == ' ' &&
-		    !strcmp(t->nodes[i].name + (slash - name) + 1, slash + 1))
-			return (int)i;
-	if (slash)
-		return -1;
-	for (i = 0; len && i < t->n_nodes; i++) {
-		if (strncmp(t->nodes[i].name, name, len) || t->nodes[i].name[len] != ' ')
+	if (found != -2)
+		return found;
+	found = -1;
+	*count = 0;
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const char *v = t->nodes[i].name;
+
+		if (strncmp(v, name, len) || v[len] != (prefix ? ' ' : '\0'))
 			continue;
-		if (found >= 0)
-			return -1;	/* two nodes of that host: ambiguous */
-		found = (int)i;
+		found = found < 0 ? (int)i : found;
+		++*count;
 	}
 	return found;
 }
 
+int topo_host(const struct topo *t, const char *name)
+{
+	const char *slash = strchr(name, '/');
+	char ca[TOPO_NAME_MAX];
+	size_t len = strlen(name), n;
+	int v = topo_find(t, name, len, false, &n);
+
+	if (v >= 0)
+		return v;
+	/* HOST/DEVICE: the CA whose node description is "HOST DEVICE" */
+	if (slash) {
+		if (len >= sizeof(ca))
+			return -1;
+		memcpy(ca, name, len + 1);
+		ca[slash - name] = ' ';
+		return topo_find(t, ca, len, false, &n);
+	}
+	v = len ? topo_find(t, name, len, true, &n) : -1;
+	return n == 1 ? v : -1;	/* two nodes of that host: ambiguous */
+}
+
 size_t topo_host_devices(const struct topo *t, const char *name)
 {
-	size_t i, n = 0, len = strlen(name);
+	size_t n = 0, len = strlen(name);
 
-	for (i = 0; len && i < t->n_nodes; i++)
-		n += !strncmp(t->nodes[i].name, name, len) && t->nodes[i].name[len] == ' ';
+	if (len)
+		topo_find(t, name, len, true, &n);
 	return n;
 }
 

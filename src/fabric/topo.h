@@ -35,11 +35,14 @@ struct topo_link {
 	char name[TOPO_LINK_NAME_MAX];
 };
 
+struct topo_index;
+
 struct topo {
 	struct topo_node *nodes;
 	size_t n_nodes;
 	struct topo_link *links;
 	size_t n_links;
+	struct topo_index *index;	/* lookups by name and by node, made on reading */
 };
 
 /*

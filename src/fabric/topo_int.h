@@ -55,6 +55,32 @@ bool topo_ib_detect(const char *text);
  * (malloc'ed, NUL-terminated). 0, or -errno with the reason in @err. */
 int topo_read_text(const char *path, char **text, char *err, size_t errlen);
 
+/* A node's links in compressed rows: the links of node v are
+ * adj[start[v] .. start[v + 1]), in increasing link index. */
+struct topo_adj {
+	size_t *start;
+	int *adj;
+};
+
+/* topo_index.c: @t's adjacency into @g (free with topo_adj_free()). 0 or
+ * -ENOMEM. */
+int topo_adj_build(const struct topo *t, struct topo_adj *g);
+void topo_adj_free(struct topo_adj *g);
+/* The adjacency made with @t's index, or when there is none (or it is
+ * older than @t) one built into @own; NULL when out of memory. Free @own
+ * with topo_adj_free() after use either way. */
+const struct topo_adj *topo_adj_get(const struct topo *t, struct topo_adj *own);
+
+/* Make @t's index (its adjacency, its names) again, once a source is
+ * read: 0 or -ENOMEM (then @t has none, and lookups scan). */
+int topo_index_build(struct topo *t);
+void topo_index_free(struct topo *t);
+/* The lowest node whose name is the @len bytes at @key (with @prefix: whose
+ * name begins with them and a blank), *count how many; -1 (count 0) when
+ * none, -2 when @t has no index as fresh as it is (then scan). */
+int topo_index_find(const struct topo *t, const char *key, size_t len, bool prefix,
+		    size_t *count);
+
 /* Breadth-first search from @src over @t: dist[v] hops (-1 unreached),
  * paths[v] the number of shortest paths (saturating), via[v] the
  * lowest-index link entering v on a shortest path (-1 for src and the

@@ -12,54 +12,15 @@
 #include "base/errbuf.h"
 #include "fabric/topo_int.h"
 
-/* Adjacency in compressed rows: the links of node v are
- * adj[start[v] .. start[v + 1]), in increasing link index. */
-struct adjacency {
-	size_t *start;
-	int *adj;
-};
-
-static int adjacency_build(const struct topo *t, struct adjacency *g)
-{
-	size_t i, *fill;
-
-	g->start = calloc(t->n_nodes + 1, sizeof(*g->start));
-	g->adj = malloc((2 * t->n_links + 1) * sizeof(*g->adj));
-	fill = calloc(t->n_nodes + 1, sizeof(*fill));
-	if (!g->start || !g->adj || !fill) {
-		free(g->start);
-		free(g->adj);
-		free(fill);
-		return -ENOMEM;
-	}
-	for (i = 0; i < t->n_links; i++) {
-		g->start[t->links[i].a + 1]++;
-		g->start[t->links[i].b + 1]++;
-	}
-	for (i = 0; i < t->n_nodes; i++)
-		g->start[i + 1] += g->start[i];
-	for (i = 0; i < t->n_links; i++) {
-		int a = t->links[i].a, b = t->links[i].b;
-
-		g->adj[g->start[a] + fill[a]++] = (int)i;
-		g->adj[g->start[b] + fill[b]++] = (int)i;
-	}
-	free(fill);
-	return 0;
-}
-
 int topo_bfs(const struct topo *t, int src, int *dist, double *paths, int *via)
 {
-	struct adjacency g;
+	struct topo_adj own;
+	const struct topo_adj *g = topo_adj_get(t, &own);
 	size_t head = 0, tail = 0, v;
-	int *queue;
+	int *queue = g ? malloc((t->n_nodes + 1) * sizeof(*queue)) : NULL;
 
-	if (adjacency_build(t, &g))
-		return -ENOMEM;
-	queue = malloc((t->n_nodes + 1) * sizeof(*queue));
 	if (!queue) {
-		free(g.start);
-		free(g.adj);
+		topo_adj_free(&own);
 		return -ENOMEM;
 	}
 	for (v = 0; v < t->n_nodes; v++) {
@@ -76,8 +37,8 @@ int topo_bfs(const struct topo *t, int src, int *dist, double *paths, int *via)
 
 		if (u != src && !t->nodes[u].is_switch)
 			continue;	/* a host ends a path, it does not forward */
-		for (k = g.start[u]; k < g.start[u + 1]; k++) {
-			int l = g.adj[k];
+		for (k = g->start[u]; k < g->start[u + 1]; k++) {
+			int l = g->adj[k];
 			int w = t->links[l].a == u ? t->links[l].b : t->links[l].a;
 
 			if (dist[w] < 0) {
@@ -93,8 +54,7 @@ int topo_bfs(const struct topo *t, int src, int *dist, double *paths, int *via)
 		}
 	}
 	free(queue);
-	free(g.start);
-	free(g.adj);
+	topo_adj_free(&own);
 	return 0;
 }
 
@@ -155,6 +115,7 @@ int topo_route(const struct topo *t, int src, int dst, int *links, size_t max,
  * to @v, back from the destination, are in cur[k - 1 .. len - 1]. */
 struct paths_walk {
 	const struct topo *t;
+	const struct topo_adj *g;
 	const int *dist;
 	int src;
 	size_t len, max_paths, n;
@@ -171,11 +132,11 @@ static void paths_walk(struct paths_walk *w, int v)
 		memcpy(w->out + w->n++ * w->len, w->cur, w->len * sizeof(*w->cur));
 		return;
 	}
-	for (l = 0; l < w->t->n_links; l++) {
-		const struct topo_link *k = &w->t->links[l];
-		int u = k->a == v ? k->b : k->b == v ? k->a : -1;
+	for (size_t j = w->g->start[v]; j < w->g->start[v + 1]; j++) {
+		const struct topo_link *k = &w->t->links[l = (size_t)w->g->adj[j]];
+		int u = k->a == v ? k->b : k->a;
 
-		if (u < 0 || w->dist[u] != w->dist[v] - 1 ||
+		if (w->dist[u] != w->dist[v] - 1 ||
 		    (u != w->src && !w->t->nodes[u].is_switch))
 			continue;
 		w->cur[w->dist[v] - 1] = (int)l;
@@ -187,6 +148,8 @@ int topo_bfs_paths(const struct topo *t, const int *dist, int src, int dst, int 
 		   size_t max_len, size_t max_paths, size_t *n_paths, size_t *len)
 {
 	struct paths_walk w = { .t = t, .dist = dist, .src = src, .max_paths = max_paths };
+	struct topo_adj own;
+	bool ok;
 
 	*n_paths = *len = 0;
 	if (dist[dst] < 0)
@@ -195,11 +158,15 @@ int topo_bfs_paths(const struct topo *t, const int *dist, int src, int dst, int 
 		return -ENOSPC;
 	w.len = (size_t)dist[dst];
 	w.out = links;
-	w.cur = malloc((w.len + 1) * sizeof(*w.cur));
-	if (!w.cur)
-		return -ENOMEM;
-	paths_walk(&w, dst);
+	w.g = topo_adj_get(t, &own);
+	w.cur = w.g ? malloc((w.len + 1) * sizeof(*w.cur)) : NULL;
+	ok = w.cur != NULL;
+	if (ok)
+		paths_walk(&w, dst);
 	free(w.cur);
+	topo_adj_free(&own);
+	if (!ok)
+		return -ENOMEM;
 	*n_paths = w.n;
 	*len = w.len;
 	return 0;

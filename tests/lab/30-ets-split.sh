@@ -10,14 +10,19 @@
 #
 # ETS promises its split only while both bands are backlogged. Soft-RoCE
 # keeps at most 128 packets of a QP unacknowledged, 128 KiB at the lab's
-# MTU: the 7.5 Mbit/s band empties whenever a round trip outside its
-# queue (two switch guests and h3, each on a share of an emulated CPU)
-# takes more than about 150 ms, and its share goes to the other band.
-# Four QPs a flow keep four times that in flight.
+# MTU: at a 10 Mbit/s port, the 7.5 Mbit/s band empties whenever a round
+# trip outside its queue (two switch guests and h3, each on a share of
+# an emulated CPU) takes more than about 150 ms, and its share goes to the
+# other band.
+# Four QPs a flow keep four times that in flight, and the port runs at
+# 5 Mbit/s: at 10, band 0's 512 KiB in flight lasted 0.56 s of its
+# 7.5 Mbit/s, and a busy machine still emptied it inside a window that
+# both ends saw queued (68.7 %, queues of 121 KB and 394 KB at its ends);
+# at 3.75 Mbit/s it lasts 1.1 s.
 . "$(dirname "$0")/lib.sh"
 
 ETS=$TOP/examples/ets-3to1.txt
-"$LAB" egress h3 "rate=10mbit,ets=$ETS"
+"$LAB" egress h3 "rate=5mbit,ets=$ETS"
 # One line a band: its handle, bytes sent, bytes queued.
 band_bytes() {
 	in_vm "$("$LAB" switch h3)" "tc -s class show dev p3" |

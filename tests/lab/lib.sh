@@ -109,20 +109,21 @@ within_abs() {
 }
 
 # Median half round trip (t_typical, us) from ib_send_lat output.
-perftest_typical_us() {
-	awk '$1 ~ /^[0-9]+$/ && NF >= 9 { print $5 }' "$1" | tail -n 1
+perftest_typical_us() { # FILE [COLUMN: 5 t_typical, 3 t_min]
+	awk -v c="${2:-5}" '$1 ~ /^[0-9]+$/ && NF >= 9 { print $c }' "$1" | tail -n 1
 }
 
 # Run perftest's TOOL (ib_send_lat, ib_read_lat, ...) between SERVER_VM and
-# CLIENT_VM on rxe0; print its t_typical in us.
-perftest_lat_us() {
-	local tool=$1 srv=$2 cli=$3 size=$4 iters=$5 out=$WORK/perftest.$RANDOM
+# CLIENT_VM on rxe0; print its t_typical in us (its t_min with STAT min).
+perftest_lat_us() { # TOOL SERVER_VM CLIENT_VM SIZE ITERS [STAT]
+	local tool=$1 srv=$2 cli=$3 size=$4 iters=$5 col=5 out=$WORK/perftest.$RANDOM
+	[ "${6:-typical}" = min ] && col=3
 	in_vm_bg "$srv" "timeout 120 $tool -d rxe0 -x 1 -F -s $size -n $iters" "$out.srv"
 	wait_listen "$srv" 18515
 	in_vm "$cli" "timeout 120 $tool -d rxe0 -x 1 -F -s $size -n $iters $srv" >"$out.cli" ||
 		{ cat "$out.cli" "$out.srv" >&2; fail "$tool $cli -> $srv failed"; }
 	wait "${BG_PIDS[-1]}" || { cat "$out.srv" >&2; fail "$tool server on $srv failed"; }
-	perftest_typical_us "$out.cli"
+	perftest_typical_us "$out.cli" "$col"
 }
 
 # Fail if any output kept in $WORK (rperf's, servers', agents') carries a
