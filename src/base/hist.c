@@ -348,6 +348,8 @@ void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
 		return;
 	q->rank = percentile_rank(pct, h->count);
 	q->lo_unresolved = q->lo_rank && q->lo_rank <= unresolved;
+	/* The placeholders may lie above the interval's high rank. */
+	q->hi_rank = q->hi_rank + unresolved > h->count ? h->count + 1 : q->hi_rank + unresolved;
 	if (q->lo_rank) {
 		q->lo = hist_bucket_low(rank_bucket(h, q->lo_rank));
 		q->lo = q->lo < h->min ? h->min : q->lo;
@@ -365,6 +367,7 @@ void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
 	} else {
 		q->state = HIST_Q_RESOLVED;
 		q->value = hist_at_rank(h, q->rank);
+		q->lower_bound = unresolved > 0;
 	}
 }
 

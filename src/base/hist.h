@@ -150,6 +150,13 @@ struct hist_quantile {
 	 * (0 on an open side). */
 	uint64_t lo, hi;
 	uint64_t needed;		/* TOO_FEW: the count the percentile needs */
+	/*
+	 * RESOLVED with unresolved samples: @value is a lower bound. The
+	 * placeholders, counted at 0, could lie anywhere; were they all
+	 * above, the percentile would be the value @unresolved ranks higher,
+	 * so @hi_rank is raised by @unresolved (open past the count).
+	 */
+	bool lower_bound;
 };
 
 /*
@@ -157,8 +164,9 @@ struct hist_quantile {
  * samples are placeholders a method could not resolve (recorded as 0):
  * EMPTY without samples; UNRESOLVED when its rank is at most @unresolved;
  * TOO_FEW when count < HIST_MIN_ABOVE / (1 - pct / 100), with the count
- * needed; RESOLVED otherwise. The ranks and their interval are set in
- * every state but EMPTY.
+ * needed; RESOLVED otherwise (a lower bound when @unresolved > 0). The
+ * ranks and their interval are set in every state but EMPTY; with
+ * unresolved samples the interval's high rank is raised by their number.
  */
 void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
 		   struct hist_quantile *q);

@@ -328,7 +328,8 @@ static int converge_run(void *p)
 {
 	struct converge_opts *o = p;
 	struct coord *c;
-	bool out = false, undecided = false;
+	enum converge_verdict v;
+	bool out = false, judged;
 	size_t i;
 	int ret, rep;
 
@@ -364,17 +365,23 @@ static int converge_run(void *p)
 		c->stream_failed = true;
 	}
 	rep = rep || c->stream_failed;
-	for (i = 0; i < c->n_steps; i++) {
-		out = out || cmd_criteria_exit(&c->steps[i].criteria) != RPERF_EXIT_OK ||
-		      c->steps[i].verdict == CONVERGE_OUT;
-		undecided = undecided || c->steps[i].verdict == CONVERGE_INCONCLUSIVE;
-	}
+	for (i = 0; i < c->n_steps; i++)
+		out = out || cmd_criteria_exit(&c->steps[i].criteria) != RPERF_EXIT_OK;
+	v = converge_run_verdict(c->steps, c->n_steps, c->have_cfg, &judged);
+	out = out || v == CONVERGE_OUT;
 	coord_release(c);
 	free(c);
 	if (ret || rep)
 		return RPERF_EXIT_FAILURE;
-	/* Out wins; a share the run cannot decide is no pass, and not an out either. */
-	return out ? RPERF_EXIT_TOLERANCE : undecided ? RPERF_EXIT_INCONCLUSIVE : RPERF_EXIT_OK;
+	/*
+	 * Out wins; a share the run cannot decide is no pass, and not an out
+	 * either; nor is a run in which nothing was judged at all.
+	 */
+	if (!judged && !out)
+		log_error("nothing was judged: no class's share is decided by the arbitration "
+			  "(fewer than two classes saturate every port) and no criterion is set");
+	return out ? RPERF_EXIT_TOLERANCE : v == CONVERGE_INCONCLUSIVE ? RPERF_EXIT_INCONCLUSIVE :
+		     RPERF_EXIT_OK;
 }
 
 const struct cmd_def cmd_converge = {

@@ -50,7 +50,7 @@ static void coord_judge_rtt(struct criteria *cs, const char *name, double limit_
 		return;
 	hist_quantile(k->lat_ns, pct, hist_zeros(k->lat_ns), &q);
 	snprintf(figure, sizeof(figure), "p%g", pct);
-	criterion_judge_quantile(cr, figure, &q, (double)q.value / 1e3);
+	criterion_judge_quantile(cr, figure, &q, (double)q.value / 1e3, (double)q.hi / 1e3);
 }
 
 /*

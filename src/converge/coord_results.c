@@ -339,7 +339,7 @@ static int coord_sink_results(struct coord *c, struct converge_step *st, const j
 
 /*
  * Class @k's share in each interval of its port that carried anything,
- * and their interval (converge_share_ci); none when fewer than two.
+ * and their interval (converge_share_ci); none when too few or too correlated.
  */
 static void coord_share_ci(const struct converge_step *st, struct converge_class *k)
 {
@@ -356,7 +356,7 @@ static void coord_share_ci(const struct converge_step *st, struct converge_class
 		if (total)
 			pct[n++] = 100.0 * (double)k->iv_bytes[j] / (double)total;
 	}
-	k->has_ci = converge_share_ci(pct, n, &k->ci_low_pct, &k->ci_high_pct);
+	k->has_ci = converge_share_ci(pct, n, &k->ci_low_pct, &k->ci_high_pct, &k->share_rho);
 }
 
 /* Class @k's verdict against its analyzed share, with tolerance @tol (pp). */
@@ -707,6 +707,8 @@ int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[
 			return -EINVAL;
 		coord_backlog(st, c->o->tolerance_pp);
 	}
+	st->tolerance_pp = c->o->tolerance_pp;
+	converge_step_judged(st, c->have_cfg && st->window_s > 0);
 	coord_switch_results(c, st);
 	if (!st->baseline)
 		coord_impact(c, st);

@@ -82,7 +82,7 @@
  * what each flow received in each (result's sink[].intervals): the
  * spread of the classes' shares over them is their confidence.
  */
-#define CTL_INTERVALS		10
+#define CTL_INTERVALS		20
 #define CTL_NAME_MAX		64
 /* A peer gone without a word is found within 25 s: 10 s idle, then 3 probes 5 s apart. */
 #define CTL_KEEPIDLE_S		10

@@ -23,16 +23,25 @@
 #define CONVERGE_MAX_FLOWS	64
 #define CONVERGE_MAX_READINGS	8
 /* The intervals a sink splits its window into (CTL_INTERVALS on the wire). */
-#define CONVERGE_INTERVALS	10
+#define CONVERGE_INTERVALS	20
 /* The confidence of a share's interval. */
 #define CONVERGE_SHARE_CONFIDENCE	0.95
+/* The fewest shares whose lag-1 correlation can be estimated and corrected. */
+#define CONVERGE_CI_MIN_N	5
+/*
+ * The lag-1 correlation of the shares is taken at its bias-corrected
+ * estimate plus CONVERGE_RHO_Z standard errors (1 / sqrt(n)); at
+ * CONVERGE_RHO_REFUSE or above no interval is given.
+ */
+#define CONVERGE_RHO_Z		1.0
+#define CONVERGE_RHO_REFUSE	0.9
 
 /*
  * A class's share against its analyzed one, given the share's interval:
  * WITHIN when the whole interval lies within the tolerance of the
  * analyzed share, OUT when the whole interval lies beyond it,
  * INCONCLUSIVE when it straddles the tolerance's edge (or there is no
- * interval: the window had fewer than two intervals).
+ * interval: too few intervals, or shares too correlated to bound).
  */
 enum converge_verdict { CONVERGE_WITHIN, CONVERGE_OUT, CONVERGE_INCONCLUSIVE };
 
@@ -47,11 +56,48 @@ enum converge_verdict converge_judge(bool has_ci, double lo_pct, double hi_pct,
 /* The worse of two verdicts: OUT over INCONCLUSIVE over WITHIN. */
 enum converge_verdict converge_worse(enum converge_verdict a, enum converge_verdict b);
 /*
- * A Student-t interval at CONVERGE_SHARE_CONFIDENCE for the mean of the
- * @n per-interval shares @pct (mean +- t(n - 1) s / sqrt(n)), clamped to
- * 0 .. 100. False (no interval) when @n < 2. Pure.
+ * An interval at CONVERGE_SHARE_CONFIDENCE for the mean of the @n
+ * per-interval shares @pct that holds when consecutive intervals are
+ * correlated (a slow start, drift): the lag-1 autocorrelation r1 is
+ * corrected for its bias ((n r1 + 1) / (n - 4)), raised by
+ * CONVERGE_RHO_Z / sqrt(n) to an upper bound rho, and the variance of the
+ * mean is that of an AR(1) series with that rho: s^2 / n (1 + 2a) /
+ * (1 - 2a / (n - 1)), a = sum over k < n of (1 - k / n) rho^k, with a t
+ * quantile on n (1 - rho) / (1 + rho) - 1 degrees of freedom. Clamped to
+ * 0 .. 100. False (no interval) when @n < CONVERGE_CI_MIN_N, rho >=
+ * CONVERGE_RHO_REFUSE or fewer than two effective shares remain. @rho
+ * gets the bias-corrected estimate (0 .. 1). Pure.
  */
-bool converge_share_ci(const double *pct, unsigned n, double *lo_pct, double *hi_pct);
+bool converge_share_ci(const double *pct, unsigned n, double *lo_pct, double *hi_pct,
+		       double *rho);
+
+/*
+ * Which of step @st's classes are judged (struct converge_class), and
+ * whether any is (@st->judged); @analyzed false: there was no analysis
+ * to compare with. Pure.
+ */
+struct converge_step;
+void converge_step_judged(struct converge_step *st, bool analyzed);
+/*
+ * The verdict of a run of @n steps: their worst, and inconclusive when
+ * nothing was judged (@judged false: no class judged in any step and no
+ * criterion set; @analyzed false, no arbitration to compare with, counts
+ * as judged: such a run only measures). Pure.
+ */
+enum converge_verdict converge_run_verdict(const struct converge_step *steps, size_t n,
+					   bool analyzed, bool *judged);
+/*
+ * The window (s, whole) that would resolve an inconclusive share whose
+ * interval over a window of @window_s is [@lo_pct, @hi_pct], against
+ * @analyzed_pct with tolerance @tol_pp: the interval's half-width shrinks
+ * as 1 / sqrt(window) (its spread taken as noise that averages out, at
+ * the same centre) until it clears the tolerance's edge on one side. 0
+ * when the centre lies on that edge (the interval would have to shrink
+ * more than CONVERGE_RESOLVE_MAX_X times). Pure.
+ */
+#define CONVERGE_RESOLVE_MAX_X	100
+double converge_resolve_s(double lo_pct, double hi_pct, double analyzed_pct, double tol_pp,
+			  double window_s);
 
 /*
  * A destination's port: its classes are analyzed and compared on their
@@ -90,10 +136,22 @@ struct converge_class {
 	double diff_pp;			/* share_pct - analyzed_pct */
 	bool within;			/* verdict == CONVERGE_WITHIN */
 	enum converge_verdict verdict;
+	/*
+	 * Judged: its share was compared with one the arbitration decides
+	 * (two or more classes saturate its port, and it is one of them).
+	 * Otherwise @unjudged_why says why not; its verdict, if any, is
+	 * nearly automatic (it is analyzed at its own measured rate, or gets
+	 * what the others leave).
+	 */
+	bool judged;
+	const char *unjudged_why;
+	/* Inconclusive: the window that would resolve it (converge_resolve_s); 0: none. */
+	double resolve_window_s;
 	/* Its bytes in each of its port's intervals, their shares' interval. */
 	uint64_t iv_bytes[CONVERGE_INTERVALS];
 	bool has_ci;
 	double ci_low_pct, ci_high_pct;
+	double share_rho;		/* the shares' lag-1 correlation, bias-corrected */
 	double reading_pct[CONVERGE_MAX_READINGS];	/* analyzed by each reading (fit) */
 	/*
 	 * Taken as saturating, yet below its analyzed share by more than the
@@ -188,6 +246,8 @@ struct converge_step {
 	double total_gbps;		/* over every port */
 	double analysis_link_gbps;	/* the first port's */
 	bool compared;			/* false: nothing saturates any port */
+	bool judged;			/* a class was judged (converge_step_judged) */
+	double tolerance_pp;		/* what its classes were judged with */
 	bool within;			/* every port's */
 	enum converge_verdict verdict;	/* the worst of its compared ports' */
 	struct converge_port ports[CONVERGE_MAX_PORTS];

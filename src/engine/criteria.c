@@ -37,15 +37,22 @@ void criterion_judge(struct criterion *c, bool measured, double value)
 }
 
 void criterion_judge_quantile(struct criterion *c, const char *name,
-			      const struct hist_quantile *q, double value)
+			      const struct hist_quantile *q, double value, double hi_value)
 {
-	criterion_judge(c, q->state == HIST_Q_RESOLVED, value);
+	bool upper = q->lower_bound && c->kind == CRITERION_MAX;
+	bool open = upper && !q->hi;	/* hist_quantile leaves an open end at 0 */
+
+	criterion_judge(c, q->state == HIST_Q_RESOLVED && !open, upper ? hi_value : value);
 	if (q->state == HIST_Q_UNRESOLVED)
 		snprintf(c->unjudged, sizeof(c->unjudged), "%s is unresolved (its rank falls "
 			 "among the samples whose RTT is not above 0)", name);
 	else if (q->state == HIST_Q_TOO_FEW)
 		snprintf(c->unjudged, sizeof(c->unjudged), "%s needs %llu samples", name,
 			 (unsigned long long)q->needed);
+	else if (open)
+		snprintf(c->unjudged, sizeof(c->unjudged), "%s is a lower bound (samples whose "
+			 "RTT is not above 0 could lie above it) and its interval has no high "
+			 "end", name);
 }
 
 int criteria_failed(const struct criteria *cs)
@@ -65,5 +72,6 @@ void criterion_judge_rtt(struct criterion *c, const struct hist *rtt, double pct
 
 	hist_quantile(rtt, pct, hist_zeros(rtt), &q);
 	snprintf(name, sizeof(name), "p%g", pct);
-	criterion_judge_quantile(c, name, &q, figures_ns(clk, q.value) / 1e3);
+	criterion_judge_quantile(c, name, &q, figures_ns(clk, q.value) / 1e3,
+				 figures_ns(clk, q.hi) / 1e3);
 }

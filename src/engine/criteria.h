@@ -50,11 +50,14 @@ void criterion_judge(struct criterion *c, bool measured, double value);
 
 /*
  * Judge @c on a percentile of which hist_quantile() said @q, @value
- * being q->value in @c's unit: judged when resolved; otherwise it
- * cannot be judged, says why (@name: "p50"), and fails.
+ * and @hi_value being q->value and q->hi in @c's unit: judged when
+ * resolved; otherwise it cannot be judged, says why (@name: "p50"), and
+ * fails. A lower bound (q->lower_bound) is judged at its conservative
+ * end: a maximum on @hi_value, the interval's high end, and not at all
+ * when that end is open.
  */
 void criterion_judge_quantile(struct criterion *c, const char *name,
-			      const struct hist_quantile *q, double value);
+			      const struct hist_quantile *q, double value, double hi_value);
 
 /*
  * Judge @c (in us) on percentile @pct of @rtt (ticks of @clk), whose

@@ -140,7 +140,10 @@ void report_figure_pct(const struct report_figure *fig, uint64_t unresolved, uin
 	p->hi_ns = fig->hi_ns;
 }
 
-/* {"state", "value_ns", "rank", "ci_low_ns", "ci_high_ns", "ci_ranks", "samples_needed", "reason"} */
+/*
+ * {"state", "value_ns", "rank", "ci_low_ns", "ci_high_ns", "ci_ranks",
+ * "samples_needed", "lower_bound", "reason"}
+ */
 static json_t *hist_pct_json(const struct report_figure *fig, uint64_t unresolved, uint64_t n)
 {
 	const struct hist_quantile *q = &fig->q;
@@ -157,6 +160,7 @@ static json_t *hist_pct_json(const struct report_figure *fig, uint64_t unresolve
 	json_object_set_new(o, "ci_ranks", json_pack("[II]", (json_int_t)q->lo_rank,
 						     (json_int_t)q->hi_rank));
 	json_object_set_new(o, "samples_needed", json_integer((json_int_t)q->needed));
+	json_object_set_new(o, "lower_bound", json_boolean(q->lower_bound));
 	json_object_set_new(o, "reason", q->state == HIST_Q_UNRESOLVED ?
 			    json_sprintf("rank %" PRIu64 " of %" PRIu64 " falls among the %" PRIu64
 					 " samples " REPORT_UNRESOLVED_WHY, q->rank, n, unresolved) :

@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/hist.h"
 #include "base/log.h"
@@ -50,8 +51,19 @@ static json_t *converge_reading_json(const struct converge_reading *r)
 			 "rms_diff_pp", r->rms_diff_pp);
 }
 
-/* {configured, best, readings: [...]}, or null when the step was not compared. */
-static json_t *converge_fit_json(const struct converge_fit *fit)
+/* --fit best with several readings: the verdict follows a reading chosen after seeing the data. */
+static bool converge_post_hoc(const struct converge_report_info *info,
+			      const struct converge_fit *fit)
+{
+	return info->fit && !strcmp(info->fit, "best") && fit->n > 1;
+}
+
+/*
+ * {configured, best, exact, post_hoc, readings: [...]}, or null when the
+ * step was not compared.
+ */
+static json_t *converge_fit_json(const struct converge_report_info *info,
+				 const struct converge_fit *fit)
 {
 	json_t *all;
 	int i;
@@ -61,10 +73,11 @@ static json_t *converge_fit_json(const struct converge_fit *fit)
 	all = json_array();
 	for (i = 0; i < fit->n; i++)
 		json_array_append_new(all, converge_reading_json(&fit->readings[i]));
-	return json_pack("{s:o, s:o, s:b, s:o}",
+	return json_pack("{s:o, s:o, s:b, s:b, s:o}",
 			 "configured", converge_reading_json(&fit->readings[fit->configured]),
 			 "best", converge_reading_json(&fit->readings[fit->best]),
-			 "exact", fit->n == 1, "readings", all);
+			 "exact", fit->n == 1, "post_hoc", converge_post_hoc(info, fit),
+			 "readings", all);
 }
 
 static json_t *converge_port_json(const struct converge_port *p)
@@ -110,6 +123,7 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 	json_object_set_new(o, "total_gbps", json_real(st->total_gbps));
 	json_object_set_new(o, "analysis_link_gbps", json_real(st->analysis_link_gbps));
 	json_object_set_new(o, "compared", json_boolean(st->compared));
+	json_object_set_new(o, "judged", json_boolean(st->judged));
 	json_object_set_new(o, "within", json_boolean(st->within));
 	json_object_set_new(o, "verdict", json_string(converge_verdict_name(st->verdict)));
 	json_object_set_new(o, "cut_short", json_boolean(st->cut_short));
@@ -122,7 +136,7 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 	json_object_set_new(o, "classes", classes);
 	json_object_set_new(o, "flows", flows);
 	json_object_set_new(o, "criteria", report_criteria_json(&st->criteria));
-	json_object_set_new(o, "semantics_fit", converge_fit_json(&st->fit));
+	json_object_set_new(o, "semantics_fit", converge_fit_json(info, &st->fit));
 	return o;
 }
 
@@ -167,8 +181,8 @@ static json_t *converge_head_json(const struct converge_report_info *info)
 static void converge_tail_json(json_t *root, const struct converge_report_info *info,
 			       const struct converge_step *steps, size_t n, const char *error)
 {
-	enum converge_verdict v = CONVERGE_WITHIN;
-	bool within = true, passed = true;
+	enum converge_verdict v;
+	bool within = true, passed = true, judged;
 	size_t i;
 
 	json_object_set_new(root, "agents", json_integer((json_int_t)info->n_agents));
@@ -176,9 +190,10 @@ static void converge_tail_json(json_t *root, const struct converge_report_info *
 	json_object_set_new(root, "authenticated", json_boolean(info->authenticated));
 	for (i = 0; i < n; i++) {
 		within = within && steps[i].within;
-		v = converge_worse(v, steps[i].verdict);
 		passed = passed && !criteria_failed(&steps[i].criteria);
 	}
+	v = converge_run_verdict(steps, n, info->arbitration, &judged);
+	json_object_set_new(root, "judged", json_boolean(judged));
 	json_object_set_new(root, "within_tolerance", json_boolean(within));
 	json_object_set_new(root, "verdict", json_string(converge_verdict_name(v)));
 	json_object_set_new(root, "criteria_passed", json_boolean(passed));
@@ -254,6 +269,68 @@ static void converge_backlog_notes(FILE *out, const struct converge_report_info 
 	}
 }
 
+/*
+ * The classes of a compared step that were not judged, and why (their
+ * verdicts are nearly automatic); the inconclusive ones, and what run
+ * would conclude.
+ */
+static void converge_judged_notes(FILE *out, const struct converge_report_info *info,
+				  const struct converge_step *st)
+{
+	const struct converge_class *c;
+	size_t k;
+
+	if (!info->arbitration || !st->compared)
+		return;
+	for (k = 0; k < st->n_classes; k++) {
+		c = &st->classes[k];
+		if (!st->ports[c->port].compared || (c->judged && c->verdict !=
+						     CONVERGE_INCONCLUSIVE))
+			continue;
+		if (st->n_ports > 1)
+			fprintf(out, "into %s, ", c->dest);
+		fprintf(out, "%s %d: ", info->ets ? "band" : "sl", c->key);
+		if (!c->judged)
+			fprintf(out, "not judged: %s\n", c->unjudged_why);
+		else if (c->resolve_window_s > 0)
+			fprintf(out, "inconclusive: a window of about %.0f s (--duration) would "
+				"resolve it, if its spread is noise that averages out\n",
+				c->resolve_window_s);
+		else
+			fprintf(out, "inconclusive: %s\n", c->has_ci ? "its share lies on the "
+				"tolerance's edge; no run length would resolve it" :
+				"no interval (too few intervals, or shares too correlated "
+				"to bound)");
+	}
+	if (!st->judged)
+		fprintf(out, "nothing judged in this step: no class's share is decided by the "
+			"arbitration\n");
+}
+
+/*
+ * A class with unresolved RTTs: its resolved percentiles are lower
+ * bounds (the placeholders could lie anywhere above them).
+ */
+static void converge_lower_bound_notes(FILE *out, const struct converge_report_info *info,
+				       const struct converge_step *st)
+{
+	const struct converge_class *c;
+	uint64_t zeros;
+	size_t k;
+
+	for (k = 0; k < st->n_classes; k++) {
+		c = &st->classes[k];
+		zeros = c->lat_ns ? hist_zeros(c->lat_ns) : 0;
+		if (!zeros || zeros >= hist_count(c->lat_ns))
+			continue;
+		if (st->n_ports > 1)
+			fprintf(out, "into %s, ", c->dest);
+		fprintf(out, "%s %d: its RTT percentiles are lower bounds: %" PRIu64 " of %" PRIu64
+			" RTTs are unresolved and could lie anywhere above them\n",
+			info->ets ? "band" : "sl", c->key, zeros, hist_count(c->lat_ns));
+	}
+}
+
 /* The switch's shares beside the destination's, or why there are none. */
 /* How long the step took to set up, and how closely its flows began together. */
 static void converge_start_line(FILE *out, const struct converge_step *st)
@@ -293,7 +370,8 @@ static void converge_switch_line(FILE *out, const struct converge_report_info *i
 }
 
 /* Which reading of the arbitration the step's shares fit best. */
-static void converge_fit_line(FILE *out, const struct converge_step *st)
+static void converge_fit_line(FILE *out, const struct converge_report_info *info,
+			      const struct converge_step *st)
 {
 	const struct converge_fit *fit = &st->fit;
 	const struct converge_reading *b, *cf;
@@ -314,6 +392,9 @@ static void converge_fit_line(FILE *out, const struct converge_step *st)
 			cf->rms_diff_pp);
 	else
 		fprintf(out, ", the configured one");
+	if (converge_post_hoc(info, fit))
+		fprintf(out, "; --fit best: the verdicts follow it, chosen after seeing the "
+			"shares (post hoc: they can pass by fitting noise)");
 	fprintf(out, "\n");
 }
 
@@ -458,7 +539,9 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		converge_start_line(out, st);
 		converge_switch_line(out, info, st);
 		converge_backlog_notes(out, info, st);
-		converge_fit_line(out, st);
+		converge_judged_notes(out, info, st);
+		converge_lower_bound_notes(out, info, st);
+		converge_fit_line(out, info, st);
 		converge_impact_lines(out, info, st);
 		converge_duty_lines(out, st);
 		converge_flow_errors(out, st);

@@ -251,6 +251,31 @@ static void get_ci_json(const struct converge_row *w, struct report_value *v)
 				 json_null();
 }
 
+/* Whether its share was judged, and why not (step.h). */
+static void get_judged(const struct converge_row *w, struct report_value *v)
+{
+	rv_bool(v, C(w)->judged);
+}
+
+static void get_unjudged_why(const struct converge_row *w, struct report_value *v)
+{
+	rv_null(v, NULL);
+	if (C(w)->unjudged_why)
+		rv_str(v, C(w)->unjudged_why);
+}
+
+/* The per-interval shares' lag-1 correlation, bias-corrected (0 with too few). */
+static void get_rho(const struct converge_row *w, struct report_value *v)
+{
+	rv_real(v, C(w)->share_rho);
+}
+
+/* Inconclusive: the window that would resolve it; null: none can be said. */
+static void get_resolve(const struct converge_row *w, struct report_value *v)
+{
+	rv_real_or_null(v, C(w)->resolve_window_s > 0, C(w)->resolve_window_s);
+}
+
 /* Taken as saturating but short of its share: not kept backlogged. */
 static void get_backlogged(const struct converge_row *w, struct report_value *v)
 {
@@ -327,6 +352,10 @@ static const struct report_converge_field class_fields[] = {
 	{ .csv = "share_ci_low_pct", .csv_prec = 2, .get = get_ci_low },
 	{ .csv = "share_ci_high_pct", .csv_prec = 2, .get = get_ci_high },
 	{ .key = "share_ci_pct", .get = get_ci_json },
+	{ .key = "share_lag1_corr", .get = get_rho },
+	{ .key = "judged", .get = get_judged },
+	{ .key = "unjudged_why", .get = get_unjudged_why },
+	{ .key = "resolve_window_s", .get = get_resolve },
 	{ .key = "backlogged", .get = get_backlogged },
 	{ .key = "sent_gbps", .get = get_sent_gbps },
 	{ .key = "retransmissions", .get = get_retrans },

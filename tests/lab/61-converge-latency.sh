@@ -29,15 +29,23 @@ in_vm h1 "sed -e '/^\[lat\]/a max_p99 = 10s' -e '/^\[bw-band1\]/a min_share = 50
 	sed -e '/^\[lat\]/a max_p99 = 1ms' $TOP/examples/converge-lat-shared-class.ini >/tmp/shared.ini"
 run own /tmp/own.ini --arbitration "$TOP/examples/ets-strict.txt" --baseline
 run shared /tmp/shared.ini --arbitration "$TOP/examples/ets-strict.txt" --baseline
-jq -e '.criteria_passed and ([.steps[-1].criteria[] | select(.passed)] | length == 2)' "$WORK/own.json" >/dev/null ||
-	fail "own class: the criteria did not pass: $(step_jq own '.criteria')"
+# The own band's p99 within 10 s passes, unless more than 1 % of its RTTs
+# are unresolved (the lab's noise makes some): an unresolved sample could
+# lie anywhere, so the p99 is then a lower bound with no high end, and the
+# criterion fails saying so (exit 3). Any other failure fails the test.
+jq -e '[.steps[-1].criteria[] | select(.name == "min_share") | .passed] == [true]' "$WORK/own.json" >/dev/null ||
+	fail "own class: min_share did not pass: $(step_jq own '.criteria')"
+jq -e '[.steps[-1].criteria[] | select(.name == "max_p99") |
+	.passed or (.cannot_be_judged // "" | test("^p99 is a lower bound"))] == [true]' "$WORK/own.json" >/dev/null ||
+	fail "own class: max_p99 10s neither passed nor was a lower bound: $(step_jq own '.criteria')"
 # Judged above 1 ms, or (a handful of samples queued behind the bw flow)
 # not judged for too few samples: either way it fails and is named.
 grep -Eq '^rperf: error: criterion failed: max_p99 \(flow lat, band 1\): (.* us, above 1000 us|cannot be judged, p99 (needs [0-9]+ samples|is unresolved))' "$WORK/shared.out" ||
 	fail "shared class: max_p99 1ms not named as failed"
 jq -e '(.criteria_passed | not) and .steps[-1].criteria[0].name == "max_p99"' "$WORK/shared.json" >/dev/null ||
 	fail "shared class: the JSON does not record the failed criterion"
-! grep -q "^rperf: error: criterion failed" "$WORK/own.out" || fail "own class: a criterion failed"
+! grep -v "max_p99 (flow lat, band 0): cannot be judged, p99 is a lower bound" "$WORK/own.out" |
+	grep -q "^rperf: error: criterion failed" || fail "own class: a criterion failed"
 # --baseline: the lat flow ran alone first (step 0), then loaded. Sharing
 # a band with a bw flow multiplies its tail; in its own strict band it
 # waits at most for the packet on the wire.

@@ -55,7 +55,7 @@ check() {
 	done
 	step_jq "$name" '.classes[] | "\(.band): measured \(.share_pct) %, analyzed \(.analyzed_pct) %, \(.verdict)"'
 	# Exit 4 (inconclusive) is taken when a class's 95 % interval reaches
-	# past TOL (eight one-second intervals of a 10 Mbit/s port are wide on
+	# past TOL (twenty 0.4 s intervals of a 10 Mbit/s port are wide on
 	# a busy machine); every measured share is then held to TOL here.
 	[ "$(step_jq "$name" '[.classes[] | select(.verdict == "out")] | length')" = 0 ] ||
 		fail "$name: a class is out"

@@ -60,7 +60,7 @@ converge_ran a2a --tolerance $TOL examples/converge-all-to-all.ini ||
 "$RPERF" analyze --model ets --json - "$ETS" >"$WORK/analyze.json"
 for h in h1 h2 h3; do
 	# Compared, and not out: a port whose shares' 95 % intervals reach past
-	# the tolerance is inconclusive (10 one-second intervals of a 10 Mbit/s
+	# the tolerance is inconclusive (20 intervals of 0.4 s of a 10 Mbit/s
 	# port are wide); its measured shares are held to TOL just below.
 	[ "$(step_jq a2a ".ports[] | select(.destination == \"$h\") | .compared and .verdict != \"out\"")" = true ] ||
 		fail "port $h: not compared, or out: $(step_jq a2a '.ports | tostring')"

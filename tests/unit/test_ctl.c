@@ -119,8 +119,8 @@ static void test_bad(void **state)
 		{ SINK(",\"intervals\":[1,-1]"), "'intervals'[1] must be an integer from 0" },
 		{ SINK(",\"intervals\":[1,2.5]"), "'intervals'[1] must be an integer from 0" },
 		{ SINK(",\"intervals\":{}"), "'intervals' must be an array of counts" },
-		{ SINK(",\"intervals\":[0,0,0,0,0,0,0,0,0,0,0]"),
-		  "'intervals' has more than 10 items" },
+		{ SINK(",\"intervals\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]"),
+		  "'intervals' has more than 20 items" },
 		{ RESULT_LAT("{\"count\":3,\"min\":5,\"max\":6,\"sum\":\"b\",\"sumsq\":\"3d\","
 			     "\"buckets\":[[5,1],[6,1]]}"),
 		  "result.flows[0]: 'rtt': histogram: buckets hold 2 samples, count says 3" },

@@ -178,22 +178,124 @@ static void test_one_class_out(void **state)
 	assert_false(step.within);
 }
 
-/* The interval of ten shares: mean +- t(9) s / sqrt(10); none of one; clamped. */
+/*
+ * Ten shares with no lag-1 correlation (alternating: r1 < 0, taken as 0):
+ * the interval of an AR(1) series with rho = 0 + 1 / sqrt(10); none of
+ * four; clamped at 0 (0 and 10 alternating: 5 +- 6.5).
+ */
 static void test_share_ci(void **state)
 {
-	const double pct[10] = { 70, 90, 70, 90, 70, 90, 70, 90, 70, 90 }, one = 50;
-	const double edge[2] = { 1, 3 };
-	double lo, hi, half = 2.262 * sqrt(1000.0 / 9) / sqrt(10);
+	const double pct[10] = { 70, 90, 70, 90, 70, 90, 70, 90, 70, 90 }, four[4] = { 1, 2, 3, 4 };
+	const double edge[10] = { 0, 10, 0, 10, 0, 10, 0, 10, 0, 10 };
+	double lo, hi, rho, r = 1 / sqrt(10), a = 0, rk = 1, inflate, half;
+	int k;
 
 	(void)state;
-	assert_true(converge_share_ci(pct, 10, &lo, &hi));
+	for (k = 1; k < 10; k++)
+		a += (1 - k / 10.0) * (rk *= r);
+	inflate = (1 + 2 * a) / (1 - 2 * a / 9);
+	/* n_eff = 10 (1 - r) / (1 + r) = 5.19: t(4) */
+	half = 2.776 * sqrt(1000.0 / 9 * inflate / 10);
+	assert_true(converge_share_ci(pct, 10, &lo, &hi, &rho));
+	assert_near(rho, 0, 0);
 	assert_near(lo, 80 - half, 1e-9);
 	assert_near(hi, 80 + half, 1e-9);
-	assert_false(converge_share_ci(&one, 1, &lo, &hi));
-	/* Two shares, 1 and 3: t(1) = 12.706 reaches below 0, kept at 0. */
-	assert_true(converge_share_ci(edge, 2, &lo, &hi));
+	assert_false(converge_share_ci(four, 4, &lo, &hi, &rho));
+	assert_true(converge_share_ci(edge, 10, &lo, &hi, &rho));
 	assert_near(lo, 0, 0);
-	assert_near(hi, 2 + 12.706 * sqrt(2) / sqrt(2), 1e-9);
+}
+
+/* A steady climb (a slow start): refused, its lag-1 correlation near 1. */
+static void test_share_ci_trend(void **state)
+{
+	const double pct[10] = { 60, 62, 64, 66, 68, 70, 72, 74, 76, 78 };
+	double lo, hi, rho;
+
+	(void)state;
+	assert_false(converge_share_ci(pct, 10, &lo, &hi, &rho));
+	assert_true(rho > 0.9);
+}
+
+/* A deterministic standard normal (64-bit LCG, Box-Muller). */
+static double ar1_normal(uint64_t *s)
+{
+	double u1, u2;
+
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	u1 = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	u2 = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* @n shares from a stationary AR(1) series about 50 % with innovations of 3 points. */
+static void ar1_shares(double *x, unsigned n, double phi, uint64_t *s)
+{
+	unsigned i;
+
+	x[0] = ar1_normal(s) / sqrt(1 - phi * phi);
+	for (i = 1; i < n; i++)
+		x[i] = phi * x[i - 1] + ar1_normal(s);
+	for (i = 0; i < n; i++)
+		x[i] = 50 + 3 * x[i];
+}
+
+/*
+ * The sink's CONVERGE_INTERVALS shares from a stationary AR(1) series
+ * (phi 0.5 .. 0.8), 20000 seeds each: the interval, or its refusal (no
+ * interval: inconclusive, never a wrong "within"), covers 50 at least
+ * 95 % of the time, less three standard errors of that proportion
+ * (0.0015). Student's t over the same shares covers about 75 % at phi 0.5
+ * and 48 % at 0.8.
+ */
+static void test_share_ci_ar1_coverage(void **state)
+{
+	const double phis[] = { 0.5, 0.65, 0.8 };
+	const int runs = 20000;
+	double x[CONVERGE_INTERVALS], lo, hi, rho, se = sqrt(0.95 * 0.05 / runs);
+	uint64_t s = 12345;
+	int covered, r;
+	size_t p;
+
+	(void)state;
+	for (p = 0; p < sizeof(phis) / sizeof(phis[0]); p++) {
+		for (covered = 0, r = 0; r < runs; r++) {
+			ar1_shares(x, CONVERGE_INTERVALS, phis[p], &s);
+			if (!converge_share_ci(x, CONVERGE_INTERVALS, &lo, &hi, &rho) ||
+			    (lo <= 50 && hi >= 50))
+				covered++;
+		}
+		print_message("phi %.2f: coverage %.4f\n", phis[p], (double)covered / runs);
+		assert_true((double)covered / runs >= 0.95 - 3 * se);
+	}
+}
+
+/*
+ * Independent shares (phi 0) are what a steady port gives: an interval
+ * for all but 2 % of them at most, and it covers. Over 10 intervals the
+ * raised correlation refused about 22 % of them (an estimate of 0.35 or
+ * more leaves fewer than two effective intervals), so a steady port's
+ * verdict was inconclusive one run in five.
+ */
+static void test_share_ci_independent(void **state)
+{
+	const int runs = 20000;
+	double x[CONVERGE_INTERVALS], lo, hi, rho, se = sqrt(0.95 * 0.05 / runs);
+	uint64_t s = 777;
+	int given = 0, covered = 0, r;
+
+	(void)state;
+	for (r = 0; r < runs; r++) {
+		ar1_shares(x, CONVERGE_INTERVALS, 0, &s);
+		if (!converge_share_ci(x, CONVERGE_INTERVALS, &lo, &hi, &rho))
+			continue;
+		given++;
+		covered += lo <= 50 && hi >= 50;
+	}
+	print_message("independent: an interval for %.4f, covering %.4f\n", (double)given / runs,
+		      (double)covered / given);
+	assert_true(given >= 0.98 * runs);
+	assert_true((double)covered / given >= 0.95 - 3 * se);
 }
 
 /* Within only when the whole interval is; out only when all of it is beyond. */
@@ -216,13 +318,15 @@ static void test_judge(void **state)
 /*
  * 80 / 20 over the window, but 70 / 30 and 90 / 10 in turn from interval
  * to interval: against 75 / 25 with 10 pp the point is within, the
- * interval (80 +- 7.5) reaches past 85: inconclusive, and so the step.
+ * interval (80 +- 6.4 over 20 intervals) reaches past 85: inconclusive, and so the step.
  * Steady intervals at the same 80 / 20 are within; with 2 pp, out.
  */
 static void test_inconclusive(void **state)
 {
-	static const uint64_t a[10] = { 70, 90, 70, 90, 70, 90, 70, 90, 70, 90 };
-	static const uint64_t b[10] = { 30, 10, 30, 10, 30, 10, 30, 10, 30, 10 };
+	static const uint64_t a[CONVERGE_INTERVALS] = { 70, 90, 70, 90, 70, 90, 70, 90, 70, 90,
+							70, 90, 70, 90, 70, 90, 70, 90, 70, 90 };
+	static const uint64_t b[CONVERGE_INTERVALS] = { 30, 10, 30, 10, 30, 10, 30, 10, 30, 10,
+							30, 10, 30, 10, 30, 10, 30, 10, 30, 10 };
 	const struct verdict_class cls[] = { { 0, true, 800 }, { 1, true, 200 } };
 
 	(void)state;
@@ -300,6 +404,64 @@ static void test_not_compared(void **state)
 	assert_false(step.compared);
 	assert_false(step.classes[2].within);
 	assert_true(step.within);
+	assert_false(step.judged);
+	assert_string_equal(step.classes[0].unjudged_why, "nothing saturates its port");
+}
+
+/*
+ * Judged only where the arbitration decides: SL0 and SL1 both saturate
+ * (judged), SL5 offers its measured rate (not); SL0 alone saturating
+ * gets what SL1 (at its own rate) leaves: nothing in that step is judged.
+ */
+static void test_judged(void **state)
+{
+	const struct verdict_class two[] = {
+		{ 0, true, 700000000 }, { 1, true, 250000000 }, { 5, false, 50000000 },
+	};
+	const struct verdict_class one[] = { { 0, true, 900000000 }, { 1, false, 100000000 } };
+	bool judged;
+
+	(void)state;
+	assert_int_equal(verdict_run(two, 3, 5, true), 0);
+	assert_true(step.judged);
+	assert_true(step.classes[0].judged && step.classes[1].judged);
+	assert_null(step.classes[0].unjudged_why);
+	assert_false(step.classes[2].judged);
+	assert_string_equal(step.classes[2].unjudged_why, "analyzed at its own measured rate");
+	assert_int_equal(converge_run_verdict(&step, 1, true, &judged), CONVERGE_WITHIN);
+	assert_true(judged);
+	assert_int_equal(verdict_run(one, 2, 5, true), 0);
+	assert_true(step.compared);
+	assert_false(step.judged);
+	assert_string_equal(step.classes[0].unjudged_why,
+			    "the only saturating class: it gets what the others leave");
+	/* Within, yet nothing judged: the run is inconclusive (exit 4). */
+	assert_int_equal(step.verdict, CONVERGE_WITHIN);
+	assert_int_equal(converge_run_verdict(&step, 1, true, &judged), CONVERGE_INCONCLUSIVE);
+	assert_false(judged);
+	/* A criterion set is something judged. */
+	step.criteria.n = 1;
+	assert_int_equal(converge_run_verdict(&step, 1, true, &judged), CONVERGE_WITHIN);
+	assert_true(judged);
+	assert_int_equal(verdict_run(off_by_5, 2, 0.1, false), 0);
+	assert_false(step.judged);
+	assert_string_equal(step.classes[0].unjudged_why, "no analysis to compare with");
+	/* Without an arbitration the run only measures: not inconclusive. */
+	assert_int_equal(converge_run_verdict(&step, 1, false, &judged), CONVERGE_WITHIN);
+}
+
+/*
+ * The window that resolves an inconclusive share: 66.8 in 61.2 .. 72.4
+ * (half-width 5.6) against 66.7 +- 5 over 8 s needs the half-width at
+ * 4.9: 8 (5.6 / 4.9)^2 = 10.4, 11 s; beyond the edge by 1 (centre 72.7)
+ * it needs 1: 8 * 5.6^2 = 250.9, 251 s; on the edge, none.
+ */
+static void test_resolve(void **state)
+{
+	(void)state;
+	assert_near(converge_resolve_s(61.2, 72.4, 66.7, 5, 8), 11, 0);
+	assert_near(converge_resolve_s(67.1, 78.3, 66.7, 5, 8), 251, 0);
+	assert_near(converge_resolve_s(66.1, 77.3, 66.7, 5, 8), 0, 0);
 }
 
 /* Without an arbitration to compare with, every step is within. */
@@ -469,6 +631,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_analyzed_shares),
 		cmocka_unit_test(test_share_ci),
+		cmocka_unit_test(test_share_ci_trend),
+		cmocka_unit_test(test_share_ci_ar1_coverage),
+		cmocka_unit_test(test_share_ci_independent),
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_inconclusive),
 		cmocka_unit_test(test_boundary),
@@ -480,6 +645,8 @@ int main(void)
 		cmocka_unit_test(test_class_only_at_sink),
 		cmocka_unit_test(test_not_compared),
 		cmocka_unit_test(test_no_arbitration),
+		cmocka_unit_test(test_judged),
+		cmocka_unit_test(test_resolve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
