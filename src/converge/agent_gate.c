@@ -125,8 +125,10 @@ static int gate_challenge(struct agent *a, struct agent_pending *p, char *err, s
 
 	if (ret)
 		return ret;
+	ret = ctl_auth_mac(a->token, "agent", p->mine, p->theirs, mac);
+	if (ret)
+		return errbuf_set(err, errlen, ret, "cannot make our proof (HMAC)");
 	m = ctl_msg("challenge");
-	ctl_auth_mac(a->token, "agent", p->mine, p->theirs, mac);
 	json_object_set_new(m, "nonce", json_string(p->mine));
 	json_object_set_new(m, "mac", json_string(mac));
 	ret = ctl_send(&p->ch, m, GATE_IO_MS, err, errlen);
@@ -151,15 +153,13 @@ static int gate_take_hello(struct agent_pending *p, const json_t *m, char *err, 
 static int gate_take_auth(struct agent *a, struct agent_pending *p, const json_t *m,
 			  char *err, size_t errlen)
 {
-	char mac[CTL_MAC_HEX + 1];
 	const char *got = json_string_value(json_object_get(m, "mac"));
 
-	ctl_auth_mac(a->token, "coordinator", p->theirs, p->mine, mac);
 	if (strcmp(ctl_type(m), "auth"))
 		return errbuf_set(err, errlen, -EPROTO, "expected an auth, got '%s'", ctl_type(m));
-	if (!got || !ctl_token_equal(got, mac))
+	if (!ctl_auth_check(a->token, "coordinator", p->theirs, p->mine, got))
 		return errbuf_set(err, errlen, -EACCES, "wrong token: the coordinator's proof "
-				  "does not match");
+				  "does not match (or is not a coordinator's)");
 	return ctl_chan_key(&p->ch, a->token, p->theirs, p->mine, err, errlen);
 }
 

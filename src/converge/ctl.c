@@ -5,7 +5,7 @@
  * checks, which both sides run on everything they send and receive, and
  * the sealing of frames once a session has a key, in the one send and
  * the one receive every message passes, so that no caller can skip it.
- * The tokens, secrets, nonces and the hello's proofs are ctl_auth.c's.
+ * The tokens, secrets, nonces, keys and the hello's proofs are ctl_auth.c's.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,7 +22,6 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/kdf.h>
 #include <openssl/hmac.h>
 
 #include "rdma/conn.h"
@@ -466,32 +465,10 @@ void ctl_keepalive(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms, sizeof(user_ms));
 }
 
-int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
-		 const char *agent_nonce, char *err, size_t errlen)
-{
-	EVP_PKEY_CTX *k = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
-	char salt[2 * CTL_NONCE_HEX + 1];
-	size_t len = sizeof(c->key);
-	int ok;
-
-	snprintf(salt, sizeof(salt), "%s%s", coord_nonce, agent_nonce);
-	ok = k && EVP_PKEY_derive_init(k) > 0 && EVP_PKEY_CTX_set_hkdf_md(k, EVP_sha256()) > 0 &&
-	     EVP_PKEY_CTX_set1_hkdf_salt(k, (const unsigned char *)salt, (int)strlen(salt)) > 0 &&
-	     EVP_PKEY_CTX_set1_hkdf_key(k, (const unsigned char *)token, (int)strlen(token)) > 0 &&
-	     EVP_PKEY_CTX_add1_hkdf_info(k, (const unsigned char *)CTL_HKDF_INFO,
-					 (int)strlen(CTL_HKDF_INFO)) > 0 &&
-	     EVP_PKEY_derive(k, c->key, &len) > 0 && len == sizeof(c->key);
-	EVP_PKEY_CTX_free(k);
-	if (!ok)
-		return errbuf_set(err, errlen, -EIO, "cannot derive the session key (HKDF)");
-	c->keyed = true;
-	c->seq_out = c->seq_in = 0;
-	return 0;
-}
-
 void ctl_chan_forget(struct ctl_chan *c)
 {
-	OPENSSL_cleanse(c->key, sizeof(c->key));
+	OPENSSL_cleanse(c->key_out, sizeof(c->key_out));
+	OPENSSL_cleanse(c->key_in, sizeof(c->key_in));
 	c->keyed = false;
 }
 
@@ -511,12 +488,15 @@ static void ctl_label(const struct ctl_chan *c, bool out, uint8_t *buf)
 	       CTL_LABEL_BYTES);
 }
 
-/* The MAC of @buf (label through body: @len body bytes) into @mac. */
-static void ctl_seal(const struct ctl_chan *c, const uint8_t *buf, size_t len, uint8_t *mac)
+/* The MAC of @buf (label through body: @len body bytes), under @key, into @mac. */
+static bool ctl_seal(const unsigned char *key, const uint8_t *buf, size_t len, uint8_t *mac)
 {
 	unsigned int n = CTL_SEAL_BYTES;
 
-	HMAC(EVP_sha256(), c->key, sizeof(c->key), buf, CTL_SEAL_HEAD + len, mac, &n);
+	if (HMAC(EVP_sha256(), key, CTL_KEY_BYTES, buf, CTL_SEAL_HEAD + len, mac, &n))
+		return true;
+	memset(mac, 0, CTL_SEAL_BYTES);	/* the peer refuses it */
+	return false;
 }
 
 static void put64be(uint8_t *p, uint64_t v)
@@ -547,7 +527,7 @@ static uint8_t *ctl_frame(struct ctl_chan *c, const char *body, size_t len, size
 	if (c->keyed) {
 		ctl_label(c, true, buf);
 		put64be(buf + CTL_LABEL_BYTES + CTL_HEAD_BYTES, c->seq_out++);
-		ctl_seal(c, buf, len, buf + pre + len);
+		ctl_seal(c->key_out, buf, len, buf + pre + len);
 		*n += CTL_SEAL_BYTES;
 	}
 	return buf;
@@ -599,8 +579,8 @@ static int ctl_unseal(struct ctl_chan *c, uint8_t *buf, uint32_t len, char *err,
 	char why[64];
 
 	ctl_label(c, false, buf);
-	ctl_seal(c, buf, len, mac);
-	if (CRYPTO_memcmp(mac, buf + CTL_SEAL_HEAD + len, sizeof(mac)))
+	if (!ctl_seal(c->key_in, buf, len, mac) ||
+	    CRYPTO_memcmp(mac, buf + CTL_SEAL_HEAD + len, sizeof(mac)))
 		return ctl_drop(c, err, errlen, "fails its MAC (tampered with, or not of this "
 				"session and direction)", seq);
 	if (seq != c->seq_in) {

@@ -13,9 +13,10 @@
  *   (an agent with a token answers the hello with a challenge first:
  *    challenge {nonce, mac}      <- the agent proves it holds the token
  *    auth {mac}                  -> and so does the coordinator
- *    each mac an HMAC-SHA256 keyed by the token over both fresh nonces,
- *    so the token never crosses the wire and a recorded hello and auth
- *    do not pass a later challenge)
+ *    each mac an HMAC-SHA256 over both fresh nonces under its role's
+ *    proof key (see "Keys" below), so the token never crosses the wire,
+ *    a recorded hello and auth do not pass a later challenge, and one
+ *    role's proof is not the other's)
  *   (from then on, starting with the agent's hello, every frame either
  *    way is sealed: see "Sealed frames" below)
  *   time {}                      -> time {now_ns}         (clock offset)
@@ -37,13 +38,20 @@
  * The connection is plain TCP with TOS 0: on an ETS port it travels in
  * the default band, which must not be one that a strict band starves.
  *
- * Sealed frames. Once both sides have proved they hold the token, each
- * derives a session key with HKDF-SHA256 (key: the token; salt: the
- * coordinator's nonce then the agent's; info: CTL_HKDF_INFO), and every
+ * Keys. Every key is HKDF-SHA256 of the token, its info CTL_KDF_LABEL
+ * (which names the protocol's version), a space and what it is for:
+ *   "proof by agent", "proof by coordinator"   (no salt) each role's proofs;
+ *   "seal coordinator->agent", "seal agent->coordinator"
+ *                    (salt: the coordinator's nonce then the agent's)
+ *                    each direction's frames in one session.
+ * A proof or frame made under one role's key is not the other role's, so
+ * a peer cannot answer a challenge or a frame with what it was sent.
+ *
+ * Sealed frames. Once both sides have proved they hold the token, every
  * later frame, both directions, is
  *   magic "RPCM", 4-byte length, 8-byte sequence number, body,
- *   32-byte HMAC-SHA256 under the session key over the direction's label
- *   ("coordinator->agent" or "agent->coordinator"), the magic, the
+ *   32-byte HMAC-SHA256 under the direction's key over the direction's
+ *   label ("coordinator->agent" or "agent->coordinator"), the magic, the
  *   length, the sequence number and the body.
  * Each direction counts its frames from 0. The receiver checks the MAC
  * (in constant time), then that the number is exactly the next one; a
@@ -62,14 +70,14 @@
 
 #include "engine/flow_opts.h"
 
-#define CTL_VERSION		5
+#define CTL_VERSION		6
 #define CTL_DEFAULT_PORT	18530
 #define CTL_MAGIC		0x52504354u	/* "RPCT" */
 #define CTL_MAGIC_SEALED	0x5250434du	/* "RPCM" */
 #define CTL_SEQ_BYTES		8
 #define CTL_SEAL_BYTES		32	/* HMAC-SHA256 */
 #define CTL_KEY_BYTES		32
-#define CTL_HKDF_INFO		"rperf control session v5"	/* the protocol's version */
+#define CTL_KDF_LABEL		"rperf control v6"	/* every key's: the protocol's version */
 #define CTL_MAX_MSG_BYTES	(1u << 20)
 #define CTL_MAX_TOKEN_BYTES	256
 #define CTL_NONCE_HEX		64	/* 32 random bytes */
@@ -123,15 +131,16 @@ struct ctl_chan {
 	bool keyed;			/* frames are sealed from now on */
 	bool dropped;			/* a frame failed its checks: nothing more */
 	uint64_t seq_out, seq_in;	/* the next frame's number, each way */
-	unsigned char key[CTL_KEY_BYTES];
+	unsigned char key_out[CTL_KEY_BYTES];	/* what we send is sealed under */
+	unsigned char key_in[CTL_KEY_BYTES];	/* what we take must be sealed under */
 	char peer[64];			/* "agent 198.18.0.2:18530", for errors */
 };
 
 /* @c for socket @fd (not owned), at the @coordinator end or the agent's. */
 void ctl_chan_init(struct ctl_chan *c, int fd, bool coordinator);
 /*
- * Seal every later frame on @c under the key HKDF derives from @token
- * and both nonces (@coord_nonce first). 0 or -EIO with the reason.
+ * Seal every later frame on @c under the direction's key derived from
+ * @token and both nonces (@coord_nonce first). 0 or -EIO with the reason.
  */
 int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
 		 const char *agent_nonce, char *err, size_t errlen);
@@ -141,7 +150,7 @@ int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
  * control socket, both ends (ctl_chan_init calls it). Best effort.
  */
 void ctl_keepalive(int fd);
-/* Wipe @c's key (the socket is the caller's to close). */
+/* Wipe @c's keys (the socket is the caller's to close). */
 void ctl_chan_forget(struct ctl_chan *c);
 
 /*
@@ -199,11 +208,27 @@ int ctl_secret_parse(const char *hex, unsigned char out[CTL_SECRET_HEX / 2]);
 /* A fresh nonce from OpenSSL's generator, as hex. 0 or -EIO. */
 int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen);
 /*
- * The proof that @who ("agent" or "coordinator") holds @token: HMAC-SHA256
- * keyed by @token over @who, its own nonce @mine and the peer's @theirs.
+ * HKDF-SHA256 (RFC 5869) of @key, with @salt (none when @salt_len is 0)
+ * and @info, into @out_len bytes of @out. 0 or -EIO.
  */
-void ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
-		  char out[CTL_MAC_HEX + 1]);
+int ctl_hkdf(const void *key, size_t key_len, const void *salt, size_t salt_len,
+	     const char *info, unsigned char *out, size_t out_len);
+/* The key for @what ("Keys" above) from @token and @salt (may be ""). 0 or -EIO. */
+int ctl_derive(const char *token, const char *salt, const char *what,
+	       unsigned char out[CTL_KEY_BYTES]);
+/*
+ * The proof that @who ("agent" or "coordinator") holds @token: HMAC-SHA256
+ * under @who's proof key over @who, its own nonce @mine and the peer's
+ * @theirs. 0, or -EIO (and @out empty).
+ */
+int ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
+		 char out[CTL_MAC_HEX + 1]);
+/*
+ * Whether @got (may be NULL) is @who's proof of @token over @mine then
+ * @theirs (@who's own nonce first), compared in constant time.
+ */
+bool ctl_auth_check(const char *token, const char *who, const char *mine, const char *theirs,
+		    const char *got);
 /*
  * The coordinator's side of the hello on @c: send it with a fresh nonce
  * and, if the agent challenges, check its proof, send ours (@token,

@@ -2,10 +2,11 @@
 /*
  * The control protocol's secrets and proofs (ctl.h): a new token file,
  * tokens compared in constant time, a flow's secret made and read, the
- * nonces, the HMAC each side proves the shared token with, and the
- * coordinator's side of the hello, challenge and auth exchange that ends
- * in a keyed channel. Reading a token's file is ctl_token.c's; the
- * frames and their sealing are ctl.c's.
+ * nonces, the keys derived from the shared token (each role's proofs,
+ * each direction's seals: a channel keyed), the HMAC each side proves it
+ * with, and the coordinator's side of the hello, challenge and auth
+ * exchange that ends in a keyed channel. Reading a token's file is
+ * ctl_token.c's; the frames and their sealing are ctl.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/kdf.h>
 #include <openssl/rand.h>
 
 #include "converge/ctl.h"
@@ -100,17 +102,76 @@ int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen)
 	return 0;
 }
 
-void ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
-		  char out[CTL_MAC_HEX + 1])
+int ctl_hkdf(const void *key, size_t key_len, const void *salt, size_t salt_len,
+	     const char *info, unsigned char *out, size_t out_len)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0;
-	char msg[32 + 2 * CTL_NONCE_HEX];
+	EVP_PKEY_CTX *k = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
+	size_t len = out_len;
+	int ok;
 
+	ok = k && EVP_PKEY_derive_init(k) > 0 && EVP_PKEY_CTX_set_hkdf_md(k, EVP_sha256()) > 0 &&
+	     (!salt_len || EVP_PKEY_CTX_set1_hkdf_salt(k, salt, (int)salt_len) > 0) &&
+	     EVP_PKEY_CTX_set1_hkdf_key(k, key, (int)key_len) > 0 &&
+	     (!*info || EVP_PKEY_CTX_add1_hkdf_info(k, (const unsigned char *)info,
+						    (int)strlen(info)) > 0) &&
+	     EVP_PKEY_derive(k, out, &len) > 0 && len == out_len;
+	EVP_PKEY_CTX_free(k);
+	if (!ok)
+		OPENSSL_cleanse(out, out_len);
+	return ok ? 0 : -EIO;
+}
+
+int ctl_derive(const char *token, const char *salt, const char *what,
+	       unsigned char out[CTL_KEY_BYTES])
+{
+	char info[64];
+
+	snprintf(info, sizeof(info), "%s %s", CTL_KDF_LABEL, what);
+	return ctl_hkdf(token, strlen(token), salt, strlen(salt), info, out, CTL_KEY_BYTES);
+}
+
+int ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
+		 char out[CTL_MAC_HEX + 1])
+{
+	unsigned char key[CTL_KEY_BYTES], md[EVP_MAX_MD_SIZE];
+	char msg[32 + 2 * CTL_NONCE_HEX], what[32];
+	unsigned int len = 0;
+
+	out[0] = '\0';
+	snprintf(what, sizeof(what), "proof by %s", who);
+	if (ctl_derive(token, "", what, key))
+		return -EIO;
 	snprintf(msg, sizeof(msg), "%s %s %s", who, mine, theirs);
-	HMAC(EVP_sha256(), token, (int)strlen(token), (const unsigned char *)msg, strlen(msg), md,
-	     &len);
-	ctl_hex(md, len < CTL_MAC_HEX / 2 ? len : CTL_MAC_HEX / 2, out);
+	if (HMAC(EVP_sha256(), key, sizeof(key), (const unsigned char *)msg, strlen(msg), md,
+		 &len))
+		ctl_hex(md, len < CTL_MAC_HEX / 2 ? len : CTL_MAC_HEX / 2, out);
+	OPENSSL_cleanse(key, sizeof(key));
+	return out[0] ? 0 : -EIO;
+}
+
+bool ctl_auth_check(const char *token, const char *who, const char *mine, const char *theirs,
+		    const char *got)
+{
+	char mac[CTL_MAC_HEX + 1];
+
+	return got && !ctl_auth_mac(token, who, mine, theirs, mac) && ctl_token_equal(got, mac);
+}
+
+int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,
+		 const char *agent_nonce, char *err, size_t errlen)
+{
+	const char *to_agent = "seal coordinator->agent", *to_coord = "seal agent->coordinator";
+	char salt[2 * CTL_NONCE_HEX + 1];
+
+	snprintf(salt, sizeof(salt), "%s%s", coord_nonce, agent_nonce);
+	if (ctl_derive(token, salt, c->coordinator ? to_agent : to_coord, c->key_out) ||
+	    ctl_derive(token, salt, c->coordinator ? to_coord : to_agent, c->key_in)) {
+		ctl_chan_forget(c);
+		return errbuf_set(err, errlen, -EIO, "cannot derive the session's keys (HKDF)");
+	}
+	c->keyed = true;
+	c->seq_out = c->seq_in = 0;
+	return 0;
 }
 
 int ctl_hello_client(struct ctl_chan *c, const char *token, json_t **reply, int timeout_ms,
@@ -151,13 +212,15 @@ int ctl_hello_client(struct ctl_chan *c, const char *token, json_t **reply, int 
 	if (!token)
 		ret = errbuf_set(err, errlen, -EACCES, "the agent asks for a token: give "
 				 "converge the agent's --token-file");
-	ctl_auth_mac(token ? token : "", "agent", theirs, mine, mac);
-	if (!ret && !ctl_token_equal(json_string_value(json_object_get(r, "mac")), mac))
-		ret = errbuf_set(err, errlen, -EACCES, "the agent does not hold our token");
+	else if (!ctl_auth_check(token, "agent", theirs, mine,
+				 json_string_value(json_object_get(r, "mac"))))
+		ret = errbuf_set(err, errlen, -EACCES, "the agent does not hold our token (or "
+				 "its proof is not an agent's)");
 	json_decref(r);
+	if (!ret && ctl_auth_mac(token, "coordinator", mine, theirs, mac))
+		ret = errbuf_set(err, errlen, -EIO, "cannot make our proof (HMAC)");
 	if (!ret) {
 		m = ctl_msg("auth");
-		ctl_auth_mac(token, "coordinator", mine, theirs, mac);
 		json_object_set_new(m, "mac", json_string(mac));
 		ret = ctl_send(c, m, timeout_ms, err, errlen);
 		json_decref(m);

@@ -11,7 +11,7 @@ import struct
 import sys
 
 MAGIC = 0x52504354  # "RPCT": a plain control frame
-VERSION = 5
+VERSION = 6
 
 
 def send(conn, msg):

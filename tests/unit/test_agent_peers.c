@@ -289,11 +289,11 @@ static void test_bad_hellos(void **state)
 {
 	(void)state;
 	refused("{\"type\":\"hello\",\"version\":1,\"nonce\":\"" N64 "\"}",
-		"expected a hello of version 5 with a nonce");
-	/* The protocol before the sink's intervals. */
-	refused("{\"type\":\"hello\",\"version\":4,\"nonce\":\"" N64 "\"}",
-		"expected a hello of version 5 with a nonce");
-	refused("{\"type\":\"hello\",\"version\":2}", "expected a hello of version 5 with a nonce");
+		"expected a hello of version 6 with a nonce");
+	/* The protocol before each role had its own keys. */
+	refused("{\"type\":\"hello\",\"version\":5,\"nonce\":\"" N64 "\"}",
+		"expected a hello of version 6 with a nonce");
+	refused("{\"type\":\"hello\",\"version\":2}", "expected a hello of version 6 with a nonce");
 	refused("{\"type\":\"hello\",\"version\":2,\"token\":\"" TOKEN "\"}",
 		"unknown field 'token'");
 	refused("{\"type\":\"run\",\"cmd\":\"touch /tmp/rperf-pwned\"}",
@@ -303,7 +303,7 @@ static void test_bad_hellos(void **state)
 	refused("{\"type\":\"hello\",\"version\":2,\"nonce\":\"" N64 "\"",
 		"bad JSON");
 	/* A field name that would end the log's line and forge the next one. */
-	refused("{\"type\":\"hello\",\"version\":5,\"nonce\":\"" N64 "\","
+	refused("{\"type\":\"hello\",\"version\":6,\"nonce\":\"" N64 "\","
 		"\"x\\nrperf: coordinator 10.0.0.1 connected\\u001b[2J\":1}",
 		"unknown field 'x\\x0arperf: coordinator 10.0.0.1 connected\\x1b[2J'");
 }
@@ -431,6 +431,67 @@ static void test_no_token_on_wire_and_replay(void **state)
 	json_decref(r);
 	closed_within(afd, CLOSE_MS);
 	log_has(&tok_agent, "wrong token: the coordinator's proof does not match");
+}
+
+/*
+ * Answer the agent's challenge with @role's proof over both nonces, as a
+ * coordinator's auth: the agent's answer (its hello, sealed, once it took
+ * the proof).
+ */
+static json_t *auth_as(const char *role)
+{
+	char an[CTL_NONCE_HEX + 1], mac[CTL_MAC_HEX + 1], err[256];
+	struct ctl_chan ch;
+	json_t *r, *m;
+	int fd, i;
+
+	/* The agent may still be closing the last session: then it is busy. */
+	for (i = 0;; i++) {
+		fd = peer_connect("127.0.0.1", tok_agent.port);
+		assert_true(fd >= 0);
+		send_frame(fd, "{\"type\":\"hello\",\"version\":6,\"nonce\":\"" N64 "\"}");
+		ctl_chan_init(&ch, fd, true);
+		assert_int_equal(ctl_recv(&ch, &r, 5000, err, sizeof(err)), 0);
+		if (!strcmp(ctl_type(r), "challenge") || i == 50)
+			break;
+		close(fd);
+		json_decref(r);
+		usleep(100000);
+	}
+	assert_string_equal(ctl_type(r), "challenge");
+	snprintf(an, sizeof(an), "%s", json_string_value(json_object_get(r, "nonce")));
+	json_decref(r);
+	assert_int_equal(ctl_auth_mac(TOKEN, role, N64, an, mac), 0);
+	m = ctl_msg("auth");
+	json_object_set_new(m, "mac", json_string(mac));
+	assert_int_equal(ctl_send(&ch, m, 2000, err, sizeof(err)), 0);
+	json_decref(m);
+	if (!strcmp(role, "coordinator"))
+		assert_int_equal(ctl_chan_key(&ch, TOKEN, N64, an, err, sizeof(err)), 0);
+	assert_int_equal(ctl_recv(&ch, &r, 5000, err, sizeof(err)), 0);
+	ctl_chan_forget(&ch);
+	close(fd);
+	return r;
+}
+
+/*
+ * The agent wants a coordinator's proof: an agent's, over the same nonces
+ * and under the same token (what a peer reflecting the agent's own
+ * challenge holds), is a wrong token.
+ */
+static void test_roles(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	r = auth_as("coordinator");
+	assert_string_equal(ctl_type(r), "hello");
+	json_decref(r);
+	r = auth_as("agent");
+	assert_string_equal(ctl_type(r), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(r, "error")), "wrong token"));
+	json_decref(r);
+	log_has(&tok_agent, "does not match (or is not a coordinator's)");
 }
 
 /* How many lines of @a's log hold @what. */
@@ -667,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_bad_hellos),
 		cmocka_unit_test(test_wrong_token),
 		cmocka_unit_test(test_no_token_on_wire_and_replay),
+		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_sealed_frames),
 		cmocka_unit_test(test_busy_then_sigterm),
 		cmocka_unit_test(test_still_serves),
