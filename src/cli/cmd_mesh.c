@@ -328,59 +328,6 @@ static int mesh_settings(const struct mesh_cli *o, struct scenario *sc, struct m
 	return 0;
 }
 
-/* One pair of an earlier mesh document into @r: false when its p50 is no figure. */
-static bool mesh_ref_pair(const json_t *p, struct mesh_ref *r)
-{
-	const json_t *q = json_object_get(p, "p50");
-	const char *src = json_string_value(json_object_get(p, "src")),
-		   *dst = json_string_value(json_object_get(p, "dst"));
-
-	if (!src || !dst || !json_is_number(json_object_get(q, "value_ns")) ||
-	    !json_is_number(json_object_get(q, "ci_low_ns")) ||
-	    !json_is_number(json_object_get(q, "ci_high_ns")))
-		return false;
-	snprintf(r->src, sizeof(r->src), "%s", src);
-	snprintf(r->dst, sizeof(r->dst), "%s", dst);
-	r->sl = (int)json_integer_value(json_object_get(p, "sl"));
-	r->tclass = (int)json_integer_value(json_object_get(p, "tclass"));
-	r->p50_ns = json_number_value(json_object_get(q, "value_ns"));
-	r->ci_low_ns = json_number_value(json_object_get(q, "ci_low_ns"));
-	r->ci_high_ns = json_number_value(json_object_get(q, "ci_high_ns"));
-	return true;
-}
-
-/*
- * --reference: the pairs of an earlier `rperf mesh --json` whose p50 and
- * its interval are figures, into *@refs (malloc'ed), *@n of them.
- */
-static int mesh_read_reference(const char *path, struct mesh_ref **refs, size_t *n, char *err,
-			       size_t errlen)
-{
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *pairs, *p;
-	size_t i;
-
-	if (!doc)
-		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': %s", path, je.text);
-	pairs = json_object_get(doc, "pairs");
-	if (strcmp(json_string_value(json_object_get(doc, "command")) ?: "", "mesh") ||
-	    !json_is_array(pairs)) {
-		json_decref(doc);
-		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': not an rperf mesh "
-				  "document", path);
-	}
-	*refs = calloc(json_array_size(pairs) + 1, sizeof(**refs));
-	if (!*refs) {
-		json_decref(doc);
-		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	}
-	*n = 0;
-	json_array_foreach(pairs, i, p)
-		*n += mesh_ref_pair(p, &(*refs)[*n]);
-	json_decref(doc);
-	return 0;
-}
-
 /* --topology, --routes and --reference into @topo, @paths, @refs and @mo. */
 static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct topo_paths *paths,
 		       struct mesh_ref **refs, struct mesh_opts *mo, char *err, size_t errlen)
@@ -401,7 +348,7 @@ static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct topo_
 		mo->paths = paths;
 	}
 	if (o->reference) {
-		ret = mesh_read_reference(o->reference, refs, &mo->n_refs, err, errlen);
+		ret = report_mesh_ref_load(o->reference, refs, &mo->n_refs, err, errlen);
 		mo->refs = *refs;
 	}
 	return ret;
