@@ -56,6 +56,17 @@ size_t mesh_n_rounds(size_t n);
  */
 size_t mesh_round(size_t n, size_t r, struct mesh_match *out);
 
+/*
+ * The mesh's hosts into @hosts (at most MESH_MAX_HOSTS, none twice), *@n
+ * of them, two or more: the hosts and destinations of scenario @path's
+ * flows in order of first use (@sc loaded from it), or, @path NULL, those
+ * of @list (HOST, HOST:PORT or [IPV6]:PORT by commas or blanks), split in
+ * *@buf (malloc'ed, for the caller to free), which they point into; @sc
+ * then the defaults. 0, or -EINVAL or -ENOMEM with the reason in @err.
+ */
+int mesh_hosts(const char *path, const char *list, struct scenario *sc, char **buf,
+	       const char **hosts, size_t *n, char *err, size_t errlen);
+
 /* ------------------------------------------------------------------ */
 /* A run                                                               */
 /* ------------------------------------------------------------------ */
