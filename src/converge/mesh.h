@@ -6,7 +6,9 @@
  * circle method): N - 1 rounds of N / 2 disjoint pairs for an even N, N
  * rounds with one host idle in each for an odd N. Each round runs as two
  * steps per class, a -> b then b -> a, so no host is in two measurements
- * at once. Every step is a converge step of lat flows (coord_run_step);
+ * at once; a round of more pairings than a step holds (MESH_STEP_FLOWS,
+ * a scenario's flows) runs as several parts of that many, one after the
+ * other. Every step is a converge step of lat flows (coord_run_step);
  * each flow's RTT histogram joins its pair's, in ns.
  *
  * Then the outliers, by a robust rule over comparable pairs (one class):
@@ -33,7 +35,8 @@
 #include "fabric/topo.h"
 #include "fabric/topo_paths.h"
 
-#define MESH_MAX_HOSTS		COORD_MAX_HOSTS
+#define MESH_MAX_HOSTS		4096
+#define MESH_STEP_FLOWS		SCENARIO_MAX_FLOWS	/* the pairings of one step */
 #define MESH_MAX_CLASSES	16
 #define MESH_WHY_MAX		320
 
@@ -55,6 +58,12 @@ size_t mesh_n_rounds(size_t n);
  * left out. Returns how many pairings: n / 2.
  */
 size_t mesh_round(size_t n, size_t r, struct mesh_match *out);
+/* The steps a round of @n hosts takes per class and direction: its
+ * pairings MESH_STEP_FLOWS at a time (1 for n < 2). */
+size_t mesh_round_parts(size_t n);
+/* Part @p of a round's @k pairings: how many it holds (at most
+ * MESH_STEP_FLOWS; 0 past the last), the first at *@at. */
+size_t mesh_round_part(size_t k, size_t p, size_t *at);
 
 /* ------------------------------------------------------------------ */
 /* A run                                                               */
@@ -94,12 +103,17 @@ struct mesh_pair {
 	int src, dst;			/* host indices */
 	size_t cls;			/* of the classes */
 	struct hist *rtt_ns;		/* its RTTs in ns (0: unresolved); NULL: none came */
-	char error[256];		/* its flow's, when it failed */
+	char *error;			/* its flow's, when it failed; NULL: none */
 	/* Its p50, as the outlier rule read it. */
 	struct hist_quantile p50;
 	bool outlier;
-	char why[MESH_WHY_MAX];
+	char *why;			/* an outlier's reason; NULL: none */
 };
+/*
+ * The pairs are n_classes * n * (n - 1): at 4096 hosts, 16.8 million a
+ * class. A pair holds what every pair needs; its reasons, which few
+ * pairs have, are allocated apart (and freed by mesh_reset()).
+ */
 
 enum mesh_outlier_kind { MESH_OUT_PAIR, MESH_OUT_HOST, MESH_OUT_CLASS };
 
@@ -119,10 +133,11 @@ struct mesh_outlier {
 	char why[MESH_WHY_MAX];
 };
 
-/* Where a step is: which pass, round, half (0: a -> b, 1: b -> a), class. */
+/* Where a step is: which pass, round, half (0: a -> b, 1: b -> a), class,
+ * and part of the round (mesh_round_parts()). */
 struct mesh_step_info {
 	unsigned pass;
-	size_t round, half, cls;
+	size_t round, half, cls, part;
 	size_t index;			/* of the pass's steps */
 	const size_t *pairs;		/* the pairs it measured (indices) */
 	size_t n_pairs;
@@ -196,6 +211,7 @@ const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_p
 struct mesh_replay {
 	json_t *doc;
 	const char **hosts;
+	json_t *host_ids;		/* a host's name -> its index + 1 */
 	struct mesh_opts o;
 	struct mesh_run m;
 };
