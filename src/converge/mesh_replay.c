@@ -72,7 +72,7 @@ static int replay_setup(struct mesh_replay *r, const char *path, char *err, size
 }
 
 /* One pair of the document into its place: its p50 and interval when
- * all three are figures (else it stays unresolved). */
+ * all three are figures (else it stays unresolved, as loaded). */
 static int replay_pair(struct mesh_replay *r, const json_t *p, const char *path, char *err,
 		       size_t errlen)
 {
@@ -115,6 +115,10 @@ int mesh_replay_load(struct mesh_replay *r, const char *path, char *err, size_t 
 	ret = replay_setup(r, path, err, errlen);
 	if (!ret && mesh_init(&r->m, &r->o))
 		ret = errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	/* A pair the document gives no p50 for is none, not the zeroed
+	 * pair's "resolved" 0 ns. */
+	for (i = 0; !ret && i < r->m.n_pairs; i++)
+		r->m.pairs[i].p50.state = HIST_Q_UNRESOLVED;
 	json_array_foreach(json_object_get(r->doc, "pairs"), i, p)
 		if (!ret)
 			ret = replay_pair(r, p, path, err, errlen);
