@@ -16,8 +16,11 @@
 #include "base/stop.h"
 #include "report/report.h"
 
+#define LAT_PROGRESS_S 3.0	/* a terminal's line during a long size, every */
+
 /* What follows the run as it goes: --csv's rows, each size's progress
- * line (stderr a terminal) and --json-stream's events. */
+ * lines (stderr a terminal: every LAT_PROGRESS_S during it, and as it
+ * ends) and --json-stream's events. */
 struct lat_follow {
 	FILE *csv;
 	const struct lat_opts *o;
@@ -36,6 +39,15 @@ static void lat_csv_sample(void *arg, unsigned index, size_t size_bytes,
 
 	if (!s->warmup)
 		report_lat_csv_row(c->csv, index, size_bytes, c->o->warmup, s, c->info.clk);
+}
+
+/* The run's progress callback (stderr a terminal): a long size's line
+ * every few seconds, before it ends. */
+static void lat_sofar(void *arg, size_t index, const struct flow_result *sofar)
+{
+	struct lat_follow *c = arg;
+
+	report_lat_progress_sofar(stderr, index, c->r->n_sizes, sofar, c->info.clk);
 }
 
 /* The run's size callback: the progress line, the stream's event. */
@@ -105,6 +117,10 @@ static int lat_run(void *p)
 	}
 	lat_opts_run_cfg(o, &cfg);
 	cfg.on_size = lat_size;
+	if (fl.progress) {
+		cfg.on_progress = lat_sofar;
+		cfg.progress_s = LAT_PROGRESS_S;
+	}
 	cfg.arg = &fl;
 	if (cmd_stream_open(&fl.stream, o->flow.json_stream_path))
 		return cmd_failed_json(o->flow.json_path, "lat", NULL, RPERF_EXIT_FAILURE);

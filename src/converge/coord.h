@@ -20,8 +20,6 @@
 #include "converge/step.h"
 #include "converge/scenario.h"
 
-#define COORD_MAX_HOSTS		(2 * SCENARIO_MAX_FLOWS)	/* each flow: a source, a destination */
-
 struct converge_opts {
 	const char *scenario;
 	double tolerance_pp;
@@ -83,12 +81,14 @@ struct coord {
 	char dests_name[1024];			/* "h3" or "h1, h2, h3": the destinations */
 	char semantics_name[64];		/* ib-packet's configured reading; "": ETS */
 	char token[CTL_MAX_TOKEN_BYTES];
-	struct coord_agent agents[COORD_MAX_HOSTS];
-	size_t n_agents;
+	/* The agents, room for max_agents (coord_agents_alloc(): a mesh's
+	 * hosts and each flow's two ends), and as many launchers. */
+	struct coord_agent *agents;
+	size_t n_agents, max_agents;
 	json_t *agent_ids;		/* an agent's address -> its index + 1 */
 	double connect_ms;		/* to reach, authenticate and sync them all */
 	bool authenticated;		/* every agent reached proved the token */
-	struct coord_launcher launchers[COORD_MAX_HOSTS];
+	struct coord_launcher *launchers;
 	size_t n_launchers;
 	struct converge_step *steps;
 	size_t n_steps;
@@ -168,6 +168,11 @@ int coord_rate_check(const struct coord_agent *dest, const struct coord_agent *f
 		     double gbps, char *why, size_t len);
 
 /* coord_session.c: the agents' control connections */
+/* Room for @n agents and their launchers, kept when there is already as
+ * much (the agents added so far stay): 0 or -ENOMEM. */
+int coord_agents_alloc(struct coord *c, size_t n);
+/* What the agents hold (their env) and their room; after coord_hangup(). */
+void coord_agents_free(struct coord *c);
 /* The agent at @addr (as a flow names it), or NULL. */
 struct coord_agent *coord_agent_of(struct coord *c, const char *addr);
 int coord_connect_agents(struct coord *c);

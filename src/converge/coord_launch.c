@@ -149,11 +149,10 @@ static int coord_launch_ssh(struct coord *c, struct coord_agent *a)
  */
 static int coord_launch_srun(struct coord *c)
 {
-	char nodes[COORD_MAX_HOSTS * (SCENARIO_HOST_MAX + 1)], nodelist[sizeof(nodes) + 16];
-	char count[32], ntasks[32], port[16], token[PATH_MAX];
+	char count[32], ntasks[32], port[16], token[PATH_MAX], *nodelist;
 	char *argv[COORD_LAUNCH_ARGS];
-	size_t i, len = 0;
-	int n = 0;
+	size_t i, cap = 16 + c->n_agents * SCENARIO_HOST_MAX, len;
+	int n = 0, ret;
 
 	if (!realpath(c->o->token_file, token))
 		return -errno;
@@ -161,12 +160,15 @@ static int coord_launch_srun(struct coord *c)
 	for (i = 0; i < c->n_agents; i++)
 		if (c->agents[i].ctl_port != c->sc.agent_port)
 			return -EADDRNOTAVAIL;
+	nodelist = malloc(cap);
+	if (!nodelist)
+		return -ENOMEM;
+	len = (size_t)snprintf(nodelist, cap, "--nodelist=");
 	for (i = 0; i < c->n_agents; i++) {
-		len += (size_t)snprintf(nodes + len, sizeof(nodes) - len, "%s%s", i ? "," : "",
+		len += (size_t)snprintf(nodelist + len, cap - len, "%s%s", i ? "," : "",
 					c->agents[i].host);
 		c->agents[i].launcher = 0;
 	}
-	snprintf(nodelist, sizeof(nodelist), "--nodelist=%s", nodes);
 	snprintf(count, sizeof(count), "--nodes=%zu", c->n_agents);
 	snprintf(ntasks, sizeof(ntasks), "--ntasks=%zu", c->n_agents);
 	snprintf(port, sizeof(port), "%u", c->sc.agent_port);
@@ -185,7 +187,9 @@ static int coord_launch_srun(struct coord *c)
 	argv[n++] = "--token-file";
 	argv[n++] = token;
 	argv[n] = NULL;
-	return coord_spawn(c, &c->launchers[0], "srun", argv, NULL);
+	ret = coord_spawn(c, &c->launchers[0], "srun", argv, NULL);
+	free(nodelist);
+	return ret;
 }
 
 int coord_launch(struct coord *c)

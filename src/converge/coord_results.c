@@ -723,7 +723,7 @@ int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[
 int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, size_t alone)
 {
 	struct converge_step *st = &c->steps[c->n_steps];
-	json_t *conns[COORD_MAX_HOSTS] = { NULL };
+	json_t **conns = calloc(c->n_agents + 1, sizeof(*conns));
 	uint64_t t0;
 	size_t i;
 	int ret, rres;
@@ -734,6 +734,12 @@ int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, size_t al
 	st->alone = alone;
 	coord_step_flows(c, st);
 	t0 = ctl_now_ns();
+	if (!conns) {
+		snprintf(c->error, sizeof(c->error), "out of memory");
+		st->cut_short = true;
+		c->n_steps++;
+		return -ENOMEM;
+	}
 	ret = coord_setup(c, st, conns);
 	st->setup_ms = (double)(ctl_now_ns() - t0) / 1e6;
 	if (!ret)
@@ -749,5 +755,6 @@ int coord_run_step(struct coord *c, unsigned active_bw, bool baseline, size_t al
 		json_decref(c->agents[i].result);
 		c->agents[i].result = NULL;
 	}
+	free(conns);
 	return ret;
 }

@@ -85,8 +85,7 @@ void coord_release(struct coord *c)
 {
 	size_t i, k;
 
-	for (i = 0; i < c->n_agents; i++)
-		json_decref(c->agents[i].env);
+	coord_agents_free(c);
 	for (i = 0; i < c->n_steps; i++) {
 		for (k = 0; k < c->steps[i].n_classes; k++)
 			hist_free(c->steps[i].classes[k].lat_ns);

@@ -73,6 +73,37 @@ struct coord_agent *coord_agent_of(struct coord *c, const char *addr)
 	return id > 0 ? &c->agents[id - 1] : NULL;
 }
 
+int coord_agents_alloc(struct coord *c, size_t n)
+{
+	struct coord_agent *a;
+	struct coord_launcher *l;
+
+	if (n <= c->max_agents)
+		return 0;
+	a = realloc(c->agents, n * sizeof(*a));
+	if (a)
+		c->agents = a;
+	l = a ? realloc(c->launchers, n * sizeof(*l)) : NULL;
+	if (!l)
+		return -ENOMEM;
+	c->launchers = l;
+	memset(a + c->max_agents, 0, (n - c->max_agents) * sizeof(*a));
+	memset(l + c->max_agents, 0, (n - c->max_agents) * sizeof(*l));
+	c->max_agents = n;
+	return 0;
+}
+
+void coord_agents_free(struct coord *c)
+{
+	for (size_t i = 0; i < c->n_agents; i++)
+		json_decref(c->agents[i].env);
+	free(c->agents);
+	free(c->launchers);
+	c->agents = NULL;
+	c->launchers = NULL;
+	c->n_agents = c->max_agents = 0;
+}
+
 /* The agent at @addr, added if new (the scenario checked the address). */
 static struct coord_agent *coord_agent_add(struct coord *c, const char *addr, bool dest)
 {
@@ -101,6 +132,8 @@ static int coord_agents(struct coord *c)
 	json_int_t k;
 	size_t i;
 
+	if (coord_agents_alloc(c, c->n_agents + c->n_hosts + 2 * c->sc.n_flows + 1))
+		return -ENOMEM;
 	c->agent_ids = json_object();
 	per_host = json_object();
 	if (!c->agent_ids || !per_host) {
@@ -478,11 +511,13 @@ static void coord_keep_env(struct coord_agent *a, const json_t *ready)
  */
 int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[])
 {
-	json_t *msgs[COORD_MAX_HOSTS], *r;
+	json_t **msgs = calloc(c->n_agents + 1, sizeof(*msgs)), *r;
 	struct coord_agent *a;
 	char err[512];
 	size_t i;
 
+	if (!msgs)
+		return snprintf(c->error, sizeof(c->error), "out of memory"), -ENOMEM;
 	coord_step_roles(c, st, msgs);
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
@@ -491,6 +526,7 @@ int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[]
 			coord_fail(c, a, NULL, "is gone", err);
 		json_decref(msgs[i]);
 	}
+	free(msgs);
 	if (c->error[0])
 		return -EIO;
 	for (i = 0; i < c->n_agents; i++) {
@@ -586,17 +622,12 @@ static uint64_t coord_stop_step(struct coord *c)
 	return ctl_now_ns() + (uint64_t)COORD_STOP_MS * 1000000u;
 }
 
-/*
- * Results from every agent of the step, in whatever order they come. On
- * SIGINT or SIGTERM (-EINTR), or when an agent fails (-EIO), the others'
- * partial results.
- */
-int coord_collect(struct coord *c)
+/* coord_collect() with room for every agent's poll in @pfd and @idx. */
+static int coord_collect_poll(struct coord *c, struct pollfd *pfd, size_t *idx)
 {
 	int tmo_ms = (int)((c->sc.warmup_s + c->sc.duration_s) * 1000) + COORD_SLACK_MS;
 	uint64_t end = ctl_now_ns() + (uint64_t)tmo_ms * 1000000u;
-	struct pollfd pfd[COORD_MAX_HOSTS];
-	size_t idx[COORD_MAX_HOSTS], i, n, left;
+	size_t i, n, left;
 	struct coord_agent *a;
 	bool stopping = false;
 	int ret = -EINTR;
@@ -641,4 +672,24 @@ int coord_collect(struct coord *c)
 			}
 		}
 	}
+}
+
+/*
+ * Results from every agent of the step, in whatever order they come. On
+ * SIGINT or SIGTERM (-EINTR), or when an agent fails (-EIO), the others'
+ * partial results.
+ */
+int coord_collect(struct coord *c)
+{
+	struct pollfd *pfd = calloc(c->n_agents + 1, sizeof(*pfd));
+	size_t *idx = calloc(c->n_agents + 1, sizeof(*idx));
+	int ret = -ENOMEM;
+
+	if (pfd && idx)
+		ret = coord_collect_poll(c, pfd, idx);
+	else
+		snprintf(c->error, sizeof(c->error), "out of memory");
+	free(pfd);
+	free(idx);
+	return ret;
 }

@@ -99,6 +99,21 @@ size_t mesh_round(size_t n, size_t r, struct mesh_match *out)
 	return k;
 }
 
+size_t mesh_round_parts(size_t n)
+{
+	size_t k = n / 2;
+
+	return k ? (k + MESH_STEP_FLOWS - 1) / MESH_STEP_FLOWS : 1;
+}
+
+size_t mesh_round_part(size_t k, size_t p, size_t *at)
+{
+	*at = p * MESH_STEP_FLOWS;
+	if (*at >= k)
+		return 0;
+	return k - *at < MESH_STEP_FLOWS ? k - *at : MESH_STEP_FLOWS;
+}
+
 /* ------------------------------------------------------------------ */
 /* The pairs                                                           */
 /* ------------------------------------------------------------------ */
@@ -126,7 +141,7 @@ int mesh_init(struct mesh_run *m, const struct mesh_opts *o)
 						(struct mesh_pair){ .src = (int)s, .dst = (int)d,
 								    .cls = k };
 	m->rounds = mesh_n_rounds(n);
-	m->steps = m->rounds * 2 * o->n_classes;
+	m->steps = m->rounds * 2 * o->n_classes * mesh_round_parts(n);
 	return 0;
 }
 
@@ -138,6 +153,8 @@ void mesh_reset(struct mesh_run *m)
 	for (i = 0; i < m->n_pairs; i++) {
 		p = &m->pairs[i];
 		hist_free(p->rtt_ns);
+		free(p->error);
+		free(p->why);
 		*p = (struct mesh_pair){ .src = p->src, .dst = p->dst, .cls = p->cls };
 	}
 	free(m->outliers);
@@ -199,26 +216,37 @@ static size_t mesh_step_flows(struct mesh_run *m, struct coord *c, const struct 
 	return n_mt;
 }
 
-/* What step @st measured into its pairs (@pairs, as its flows are ordered). */
-static void mesh_gather(struct mesh_run *m, struct converge_step *st, const size_t *pairs)
+/* Pair @p's error, @what (a copy): 0 or -ENOMEM. */
+static int mesh_pair_error(struct mesh_pair *p, const char *what)
+{
+	free(p->error);
+	p->error = strdup(what);
+	return p->error ? 0 : -ENOMEM;
+}
+
+/* What step @st measured into its pairs (@pairs, as its flows are
+ * ordered): 0 or -ENOMEM. */
+static int mesh_gather(struct mesh_run *m, struct converge_step *st, const size_t *pairs)
 {
 	struct converge_flow *cf;
 	struct mesh_pair *p;
 	size_t i;
+	int ret = 0;
 
 	for (i = 0; i < st->n_flows; i++) {
 		cf = &st->flows[i];
 		p = &m->pairs[pairs[i]];
-		if (cf->error[0])
-			snprintf(p->error, sizeof(p->error), "%s", cf->error);
+		if (cf->error[0] && mesh_pair_error(p, cf->error))
+			ret = -ENOMEM;
 		if (!cf->rtt)
 			continue;
 		if (!p->rtt_ns)
 			p->rtt_ns = hist_new();
-		if (!p->rtt_ns ||
-		    figures_hist_add_ns(p->rtt_ns, cf->rtt, &cf->rtt_clk))
-			snprintf(p->error, sizeof(p->error), "its RTTs do not fit a histogram");
+		if ((!p->rtt_ns || figures_hist_add_ns(p->rtt_ns, cf->rtt, &cf->rtt_clk)) &&
+		    mesh_pair_error(p, "its RTTs do not fit a histogram"))
+			ret = -ENOMEM;
 	}
+	return ret;
 }
 
 /* The step's histograms, freed: the pairs hold what they measured. */
@@ -264,35 +292,60 @@ static struct coord *mesh_coord(const struct mesh_opts *o, char *err, size_t err
 	return c;
 }
 
+/*
+ * One step: the @n pairings at @mt (at most MESH_STEP_FLOWS) of the
+ * round, direction, class and part @si names; their pairs' indices into
+ * @pairs. 0, or what coord_run_step() or a signal ended it with.
+ */
+static int mesh_step(struct mesh_run *m, struct coord *c, const struct mesh_match *mt,
+		     size_t n, struct mesh_step_info si, size_t *pairs, mesh_step_cb cb,
+		     void *arg)
+{
+	int ret;
+
+	mesh_step_flows(m, c, mt, n, si.half, si.cls, pairs);
+	log_info("mesh: round %zu of %zu, part %zu, %s, sl %d", si.round + 1, m->rounds,
+		 si.part + 1, si.half ? "back" : "forth", m->o->classes[si.cls].sl);
+	c->n_steps = 0;
+	ret = coord_run_step(c, 0, false, 0);
+	if (mesh_gather(m, &c->steps[0], pairs) && !ret) {
+		snprintf(c->error, sizeof(c->error), "out of memory");
+		ret = -ENOMEM;
+	}
+	si.pass = m->pass;
+	si.index = m->steps_done++;
+	si.pairs = pairs;
+	si.n_pairs = n;
+	si.cut_short = c->steps[0].cut_short;
+	mesh_step_release(&c->steps[0]);
+	if (cb)
+		cb(arg, m, &si);
+	return !ret && stop_requested() ? -EINTR : ret;
+}
+
 /* Every step of the pass through @c; stops at the first failure or signal. */
 static int mesh_steps(struct mesh_run *m, struct coord *c, mesh_step_cb cb, void *arg)
 {
 	const struct mesh_opts *o = m->o;
-	struct mesh_match mt[MESH_MAX_HOSTS / 2 + 1];
-	size_t pairs[MESH_MAX_HOSTS / 2 + 1], r, h, k, n;
-	struct mesh_step_info si;
+	struct mesh_match *mt = calloc(o->n_hosts / 2 + 1, sizeof(*mt));
+	size_t pairs[MESH_STEP_FLOWS], r, h, k, p, n, at;
 	int ret = 0;
 
+	if (!mt)
+		return snprintf(c->error, sizeof(c->error), "out of memory"), -ENOMEM;
 	for (r = 0; !ret && r < m->rounds; r++) {
 		n = mesh_round(o->n_hosts, r, mt);
 		for (k = 0; !ret && k < o->n_classes; k++)
-			for (h = 0; !ret && h < 2; h++) {
-				mesh_step_flows(m, c, mt, n, h, k, pairs);
-				log_info("mesh: round %zu of %zu, %s, sl %d", r + 1, m->rounds,
-					 h ? "back" : "forth", o->classes[k].sl);
-				c->n_steps = 0;
-				ret = coord_run_step(c, 0, false, 0);
-				mesh_gather(m, &c->steps[0], pairs);
-				si = (struct mesh_step_info){ .pass = m->pass, .round = r, .half = h,
-					.cls = k, .index = m->steps_done++, .pairs = pairs,
-					.n_pairs = n, .cut_short = c->steps[0].cut_short };
-				mesh_step_release(&c->steps[0]);
-				if (cb)
-					cb(arg, m, &si);
-				if (!ret && stop_requested())
-					ret = -EINTR;
-			}
+			for (h = 0; !ret && h < 2; h++)
+				for (p = 0; !ret && p < mesh_round_parts(o->n_hosts); p++) {
+					size_t in = mesh_round_part(n, p, &at);
+
+					ret = mesh_step(m, c, mt + at, in, (struct mesh_step_info){
+						.round = r, .half = h, .cls = k, .part = p },
+						pairs, cb, arg);
+				}
 	}
+	free(mt);
 	return ret;
 }
 
@@ -300,7 +353,6 @@ int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg)
 {
 	uint64_t t0 = ctl_now_ns();
 	struct coord *c = mesh_coord(m->o, m->error, sizeof(m->error));
-	size_t i;
 	int ret;
 
 	if (!c)
@@ -316,8 +368,7 @@ int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg)
 			 ret == -EINTR ? "stopped by a signal" : strerror(-ret));
 	m->complete = !ret;
 	m->duration_s = (double)(ctl_now_ns() - t0) / 1e9;
-	for (i = 0; i < c->n_agents; i++)
-		json_decref(c->agents[i].env);
+	coord_agents_free(c);
 	free(c->steps);
 	free(c);
 	return mesh_outliers(m) || mesh_locate(m) ? -ENOMEM : ret;

@@ -6,7 +6,9 @@
  * circle method): N - 1 rounds of N / 2 disjoint pairs for an even N, N
  * rounds with one host idle in each for an odd N. Each round runs as two
  * steps per class, a -> b then b -> a, so no host is in two measurements
- * at once. Every step is a converge step of lat flows (coord_run_step);
+ * at once; a round of more pairings than a step holds (MESH_STEP_FLOWS,
+ * a scenario's flows) runs as several parts of that many, one after the
+ * other. Every step is a converge step of lat flows (coord_run_step);
  * each flow's RTT histogram joins its pair's, in ns.
  *
  * Then the outliers, by a robust rule over comparable pairs (one class):
@@ -43,6 +45,12 @@ size_t mesh_n_rounds(size_t n);
  * left out. Returns how many pairings: n / 2.
  */
 size_t mesh_round(size_t n, size_t r, struct mesh_match *out);
+/* The steps a round of @n hosts takes per class and direction: its
+ * pairings MESH_STEP_FLOWS at a time (1 for n < 2). */
+size_t mesh_round_parts(size_t n);
+/* Part @p of a round's @k pairings: how many it holds (at most
+ * MESH_STEP_FLOWS; 0 past the last), the first at *@at. */
+size_t mesh_round_part(size_t k, size_t p, size_t *at);
 
 /*
  * The mesh's hosts into @hosts (at most MESH_MAX_HOSTS, none twice), *@n
@@ -87,6 +95,7 @@ int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg);
 struct mesh_replay {
 	json_t *doc;
 	const char **hosts;
+	json_t *host_ids;		/* a host's name -> its index + 1 */
 	struct mesh_opts o;
 	struct mesh_run m;
 };

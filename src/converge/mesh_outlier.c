@@ -78,6 +78,7 @@ static struct mesh_outlier *mesh_add(struct mesh_run *m, enum mesh_outlier_kind 
 static int mesh_pair_outliers(struct mesh_run *m, size_t k, const struct mesh_spread *sp)
 {
 	const struct mesh_class *c = &m->o->classes[k];
+	char why[MESH_WHY_MAX];
 	struct mesh_outlier *o;
 	struct mesh_pair *p;
 	size_t i;
@@ -88,12 +89,12 @@ static int mesh_pair_outliers(struct mesh_run *m, size_t k, const struct mesh_sp
 		    p->p50.lo_unresolved || (double)p->p50.lo <= sp->limit_ns)
 			continue;
 		p->outlier = true;
-		snprintf(p->why, sizeof(p->why), "p50 %.3f us, at least %.3f us (95 %% interval), "
+		snprintf(why, sizeof(why), "p50 %.3f us, at least %.3f us (95 %% interval), "
 			 "above %.3f us: the median %.3f us of sl %d's %zu pairs plus the larger of "
 			 "%g x 1.4826 x MAD (%.3f us) and 5 %% of the median", (double)p->p50.value / 1e3,
 			 (double)p->p50.lo / 1e3, sp->limit_ns / 1e3, sp->median_ns / 1e3, c->sl, sp->n,
 			 m->o->mad_k, m->o->mad_k * sp->smad_ns / 1e3);
-		if (!(o = mesh_add(m, MESH_OUT_PAIR, k)))
+		if (!(p->why = strdup(why)) || !(o = mesh_add(m, MESH_OUT_PAIR, k)))
 			return -ENOMEM;
 		snprintf(o->name, sizeof(o->name), "%s -> %s", m->o->hosts[p->src],
 			 m->o->hosts[p->dst]);
@@ -173,7 +174,8 @@ int mesh_outliers(struct mesh_run *m)
 	for (i = 0; i < m->n_pairs; i++) {
 		p = &m->pairs[i];
 		p->outlier = false;
-		p->why[0] = '\0';
+		free(p->why);
+		p->why = NULL;
 		memset(&p->p50, 0, sizeof(p->p50));
 		p->p50.state = HIST_Q_EMPTY;
 		if (p->rtt_ns)

@@ -23,12 +23,11 @@ static int replay_class(const struct mesh_opts *o, int sl, int tclass)
 	return -1;
 }
 
-static int replay_host(const struct mesh_opts *o, const char *name)
+/* Host @name's index (a hash lookup: a document may hold 4096 hosts
+ * and 16.8 million pairs), or -1. */
+static int replay_host(const struct mesh_replay *r, const char *name)
 {
-	for (size_t i = 0; name && i < o->n_hosts; i++)
-		if (!strcmp(o->hosts[i], name))
-			return (int)i;
-	return -1;
+	return name ? (int)json_integer_value(json_object_get(r->host_ids, name)) - 1 : -1;
 }
 
 /* The hosts and classes of the document into r->o. */
@@ -49,13 +48,16 @@ static int replay_setup(struct mesh_replay *r, const char *path, char *err, size
 				  "(2 to %d hosts, 1 to %d classes)", path, json_array_size(hosts),
 				  json_array_size(cls), MESH_MAX_HOSTS, MESH_MAX_CLASSES);
 	r->hosts = calloc(json_array_size(hosts), sizeof(*r->hosts));
-	if (!r->hosts)
+	r->host_ids = json_object();
+	if (!r->hosts || !r->host_ids)
 		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
 	json_array_foreach(hosts, i, v) {
 		r->hosts[i] = json_string_value(v);
-		if (!r->hosts[i] || replay_host(&r->o, r->hosts[i]) >= 0)
+		if (!r->hosts[i] || replay_host(r, r->hosts[i]) >= 0)
 			return errbuf_set(err, errlen, -EINVAL, "--replay '%s': host %zu is %s", path,
 					  i, r->hosts[i] ? "named twice" : "not a string");
+		if (json_object_set_new(r->host_ids, r->hosts[i], json_integer((json_int_t)i + 1)))
+			return errbuf_set(err, errlen, -ENOMEM, "out of memory");
 		r->o.hosts = r->hosts;
 		r->o.n_hosts = i + 1;
 	}
@@ -70,13 +72,13 @@ static int replay_setup(struct mesh_replay *r, const char *path, char *err, size
 }
 
 /* One pair of the document into its place: its p50 and interval when
- * all three are figures (else it stays unresolved). */
+ * all three are figures (else it stays unresolved, as loaded). */
 static int replay_pair(struct mesh_replay *r, const json_t *p, const char *path, char *err,
 		       size_t errlen)
 {
 	const json_t *q = json_object_get(p, "p50");
-	int s = replay_host(&r->o, json_string_value(json_object_get(p, "src")));
-	int d = replay_host(&r->o, json_string_value(json_object_get(p, "dst")));
+	int s = replay_host(r, json_string_value(json_object_get(p, "src")));
+	int d = replay_host(r, json_string_value(json_object_get(p, "dst")));
 	int k = replay_class(&r->o, (int)json_integer_value(json_object_get(p, "sl")),
 			     (int)json_integer_value(json_object_get(p, "tclass")));
 	double v = json_number_value(json_object_get(q, "value_ns")),
@@ -113,6 +115,10 @@ int mesh_replay_load(struct mesh_replay *r, const char *path, char *err, size_t 
 	ret = replay_setup(r, path, err, errlen);
 	if (!ret && mesh_init(&r->m, &r->o))
 		ret = errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	/* A pair the document gives no p50 for is none, not the zeroed
+	 * pair's "resolved" 0 ns. */
+	for (i = 0; !ret && i < r->m.n_pairs; i++)
+		r->m.pairs[i].p50.state = HIST_Q_UNRESOLVED;
 	json_array_foreach(json_object_get(r->doc, "pairs"), i, p)
 		if (!ret)
 			ret = replay_pair(r, p, path, err, errlen);
@@ -125,6 +131,7 @@ void mesh_replay_free(struct mesh_replay *r)
 {
 	mesh_free(&r->m);
 	free(r->hosts);
+	json_decref(r->host_ids);
 	json_decref(r->doc);
 	memset(r, 0, sizeof(*r));
 }

@@ -20,7 +20,8 @@
 #include "fabric/topo.h"
 #include "fabric/topo_paths.h"
 
-#define MESH_MAX_HOSTS		COORD_MAX_HOSTS
+#define MESH_MAX_HOSTS		4096
+#define MESH_STEP_FLOWS		SCENARIO_MAX_FLOWS	/* the pairings of one step */
 #define MESH_MAX_CLASSES	16
 #define MESH_WHY_MAX		320
 
@@ -58,12 +59,17 @@ struct mesh_pair {
 	int src, dst;			/* host indices */
 	size_t cls;			/* of the classes */
 	struct hist *rtt_ns;		/* its RTTs in ns (0: unresolved); NULL: none came */
-	char error[256];		/* its flow's, when it failed */
+	char *error;			/* its flow's, when it failed; NULL: none */
 	/* Its p50, as the outlier rule read it. */
 	struct hist_quantile p50;
 	bool outlier;
-	char why[MESH_WHY_MAX];
+	char *why;			/* an outlier's reason; NULL: none */
 };
+/*
+ * The pairs are n_classes * n * (n - 1): at 4096 hosts, 16.8 million a
+ * class. A pair holds what every pair needs; its reasons, which few
+ * pairs have, are allocated apart (and freed by mesh_reset()).
+ */
 
 enum mesh_outlier_kind { MESH_OUT_PAIR, MESH_OUT_HOST, MESH_OUT_CLASS };
 
@@ -83,10 +89,11 @@ struct mesh_outlier {
 	char why[MESH_WHY_MAX];
 };
 
-/* Where a step is: which pass, round, half (0: a -> b, 1: b -> a), class. */
+/* Where a step is: which pass, round, half (0: a -> b, 1: b -> a), class,
+ * and part of the round (mesh_round_parts()). */
 struct mesh_step_info {
 	unsigned pass;
-	size_t round, half, cls;
+	size_t round, half, cls, part;
 	size_t index;			/* of the pass's steps */
 	const size_t *pairs;		/* the pairs it measured (indices) */
 	size_t n_pairs;

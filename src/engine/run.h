@@ -110,6 +110,12 @@ struct run_lat_cfg {
 	 * ended it last, one call at a time, in size order. A size that a
 	 * worker could not end (an error, a stop) is never given. NULL: none. */
 	void (*on_size)(void *arg, size_t index, const struct flow_result *merged);
+	/* During a size, about every progress_s, its samples so far: every
+	 * worker's as of its own last look (each looks every progress_s),
+	 * merged; from the first worker's thread, never after the size's
+	 * on_size. NULL or progress_s 0: none. */
+	void (*on_progress)(void *arg, size_t index, const struct flow_result *sofar);
+	double progress_s;
 	void *arg;
 };
 
@@ -124,6 +130,10 @@ struct run_lat {
 	struct run_lat_worker *w;
 	unsigned ended[RUN_MAX_SIZES];	/* per size, the workers that ended it (atomic) */
 	bool merged_early[RUN_MAX_SIZES];	/* merged[k] was made for on_size */
+	/* on_progress: the workers' copies under progress_mu, their sum */
+	pthread_mutex_t progress_mu;
+	uint64_t progress_ticks;
+	struct flow_result sofar;
 	/* after run_lat_go(): per size, every worker's merged; judged */
 	struct flow_result merged[RUN_MAX_SIZES];
 	size_t n_merged;

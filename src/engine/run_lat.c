@@ -24,15 +24,56 @@ struct run_lat_worker {
 	struct flow_result res[RUN_MAX_SIZES];
 	size_t n_res;			/* initialized results, the last maybe partial */
 	size_t size_bytes;		/* the size it runs now */
+	/* on_progress: when it next looks (0: at its first sample), and its
+	 * last copy of the size it runs (under run->progress_mu) */
+	uint64_t next_look_ticks;
+	struct flow_result copy;
+	size_t copy_k;			/* the size @copy is of */
 };
 
-/* The probe's sample callback: the worker's sample, to the caller's. */
+/* Worker @w's copy of size @k as it stands, and, from the first worker,
+ * every worker's copy of it summed for on_progress (a copy of another
+ * size is left out). */
+static void run_lat_progress(struct run_lat_worker *w, size_t k)
+{
+	struct run_lat *r = w->run;
+	unsigned i, nw = r->cfg->flow->spec.threads;
+	bool first = w == &r->w[0];
+
+	pthread_mutex_lock(&r->progress_mu);
+	flow_result_release(&w->copy);
+	if (!flow_result_init(&w->copy, r->sizes[k]))
+		flow_result_merge(&w->copy, &w->res[k]);
+	w->copy_k = k;
+	if (first) {
+		flow_result_release(&r->sofar);
+		flow_result_init(&r->sofar, r->sizes[k]);
+		for (i = 0; i < nw && r->sofar.rtt; i++)
+			if (r->w[i].copy.rtt && r->w[i].copy_k == k)
+				flow_result_merge(&r->sofar, &r->w[i].copy);
+	}
+	pthread_mutex_unlock(&r->progress_mu);
+	if (first && r->sofar.rtt)
+		r->cfg->on_progress(r->cfg->arg, k, &r->sofar);
+}
+
+/* The probe's sample callback: the worker's sample, to the caller's; its
+ * look at the size so far when it is time. */
 static void run_lat_sample(void *arg, const struct probe_sample *s)
 {
 	struct run_lat_worker *w = arg;
 	const struct run_lat_cfg *cfg = w->run->cfg;
 
-	cfg->on_sample(cfg->arg, w->base.index, w->size_bytes, s);
+	if (cfg->on_sample)
+		cfg->on_sample(cfg->arg, w->base.index, w->size_bytes, s);
+	if (!w->run->progress_ticks || s->warmup)
+		return;
+	if (!w->next_look_ticks) {
+		w->next_look_ticks = s->t_p + w->run->progress_ticks;
+	} else if (s->t_p >= w->next_look_ticks) {
+		w->next_look_ticks = s->t_p + w->run->progress_ticks;
+		run_lat_progress(w, w->n_res - 1);
+	}
 }
 
 static void run_lat_merge_size(struct run_lat *r, size_t k, bool all_ended);
@@ -81,7 +122,7 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 		.peer = o->flow->host,
 		.stop = stop_flag(),
 		.yield = o->flow->yield,
-		.on_sample = o->on_sample ? run_lat_sample : NULL,
+		.on_sample = o->on_sample || run->progress_ticks ? run_lat_sample : NULL,
 		.arg = w,
 		/* rdma_cm has no socket to ask on: the counters stay unknown. */
 		.rx_trouble = ctl_cm || ctl_fd < 0 ? NULL : run_lat_rx_trouble,
@@ -102,6 +143,7 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 			return errbuf_set(w->base.err, sizeof(w->base.err), -ENOMEM, "out of memory");
 		w->n_res = k + 1;
 		w->size_bytes = run->sizes[k];
+		w->next_look_ticks = 0;
 		run_probe_cfg_init(&cfg, w->size_bytes, &run->c.clk, &run->c.path);
 		ret = run_lat_body(&w->base, &run->c.dev, p, &cfg, res);
 		if (ret)
@@ -180,6 +222,9 @@ int run_lat_prepare(struct run_lat *r, const struct run_lat_cfg *cfg, char *err,
 		if (!r->w)
 			ret = errbuf_set(err, errlen, -ENOMEM, "out of memory");
 	}
+	pthread_mutex_init(&r->progress_mu, NULL);
+	if (!ret && cfg->on_progress && cfg->progress_s > 0)
+		r->progress_ticks = clock_ns_to_ticks(&r->c.clk, cfg->progress_s * 1e9);
 	return ret;
 }
 
@@ -291,9 +336,13 @@ void run_lat_release(struct run_lat *r)
 	unsigned i;
 	size_t k;
 
-	for (i = 0; r->w && i < r->cfg->flow->spec.threads; i++)
+	for (i = 0; r->w && i < r->cfg->flow->spec.threads; i++) {
 		for (k = 0; k < r->w[i].n_res; k++)
 			flow_result_release(&r->w[i].res[k]);
+		flow_result_release(&r->w[i].copy);
+	}
+	flow_result_release(&r->sofar);
+	pthread_mutex_destroy(&r->progress_mu);
 	for (k = 0; k < r->n_merged; k++)
 		flow_result_release(&r->merged[k]);
 	free(r->w);

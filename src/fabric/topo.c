@@ -31,30 +31,51 @@ int topo_src_error(struct topo_src *s, int line, const char *fmt, ...)
 	return errbuf_set(s->err, s->errlen, -EINVAL, "%s: %s", s->name, what);
 }
 
+/* Room for one more of @n items of @size in *@arr (@cap of them now),
+ * doubling: 0 or -ENOMEM. */
+static int topo_room(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t want = *cap ? 2 * *cap : 64;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, want * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = want;
+	return 0;
+}
+
 int topo_src_node(struct topo_src *s, int line, const char *name, bool is_switch)
 {
 	struct topo *t = s->t;
-	struct topo_node *nodes;
-	size_t i, len = strlen(name);
+	size_t len = strlen(name);
+	int v;
 
 	if (!len || len >= TOPO_NAME_MAX)
 		return topo_src_error(s, line, "node name '%.40s%s' is %s", name,
 				      len > 40 ? "..." : "", len ? "too long" : "empty");
-	for (i = 0; i < t->n_nodes; i++)
-		if (!strcmp(t->nodes[i].name, name)) {
-			t->nodes[i].is_switch |= is_switch;
-			return (int)i;
-		}
+	v = topo_names_find(&s->names, t, name);
+	if (v >= 0) {
+		t->nodes[v].is_switch |= is_switch;
+		return v;
+	}
 	if (t->n_nodes >= (size_t)1 << 24)
 		return topo_src_error(s, line, "more than %d nodes", 1 << 24);
-	nodes = realloc(t->nodes, (t->n_nodes + 1) * sizeof(*nodes));
-	if (!nodes)
+	if (v == -ENOMEM ||
+	    topo_room((void **)&t->nodes, &t->nodes_cap, t->n_nodes, sizeof(*t->nodes)))
 		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
-	t->nodes = nodes;
-	memset(&nodes[t->n_nodes], 0, sizeof(*nodes));
-	memcpy(nodes[t->n_nodes].name, name, len + 1);
-	nodes[t->n_nodes].is_switch = is_switch;
+	memset(&t->nodes[t->n_nodes], 0, sizeof(*t->nodes));
+	memcpy(t->nodes[t->n_nodes].name, name, len + 1);
+	t->nodes[t->n_nodes].is_switch = is_switch;
 	return (int)t->n_nodes++;
+}
+
+void topo_src_release(struct topo_src *s)
+{
+	topo_names_free(&s->names);
 }
 
 /* Whether link @l joins (a, a_port) and (b, b_port), either way round. */
@@ -70,7 +91,7 @@ int topo_src_link(struct topo_src *s, int line, int a, const char *a_port,
 		  int b, const char *b_port, bool dedup)
 {
 	struct topo *t = s->t;
-	struct topo_link *links, *l;
+	struct topo_link *l;
 	size_t i;
 
 	a_port = a_port ? a_port : "";
@@ -85,11 +106,9 @@ int topo_src_link(struct topo_src *s, int line, int a, const char *a_port,
 			return 0;
 	if (t->n_links >= (size_t)1 << 24)
 		return topo_src_error(s, line, "more than %d links", 1 << 24);
-	links = realloc(t->links, (t->n_links + 1) * sizeof(*links));
-	if (!links)
+	if (topo_room((void **)&t->links, &t->links_cap, t->n_links, sizeof(*t->links)))
 		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
-	t->links = links;
-	l = &links[t->n_links++];
+	l = &t->links[t->n_links++];
 	memset(l, 0, sizeof(*l));
 	l->a = a;
 	l->b = b;
@@ -109,32 +128,28 @@ const char *topo_detect(const char *text)
 	return topo_ib_detect(text) ? "ibnetdiscover" : "file";
 }
 
-/* How many links node @v has. */
-static size_t node_degree(const struct topo *t, int v)
-{
-	size_t i, d = 0;
-
-	for (i = 0; i < t->n_links; i++)
-		d += (t->links[i].a == v) + (t->links[i].b == v);
-	return d;
-}
-
 /* One end of a link as shown: "node" or "node:port" (a switch, or a
- * node with several links, names its port when known). */
-static void end_name(const struct topo *t, int v, const char *port, char *out, size_t len)
+ * node with several links by @deg, names its port when known). */
+static void end_name(const struct topo *t, const size_t *deg, int v, const char *port,
+		     char *out, size_t len)
 {
-	if (port[0] && (t->nodes[v].is_switch || node_degree(t, v) > 1))
+	if (port[0] && (t->nodes[v].is_switch || deg[v] > 1))
 		snprintf(out, len, "%s:%s", t->nodes[v].name, port);
 	else
 		snprintf(out, len, "%s", t->nodes[v].name);
 }
 
 /* Name every link from its ends, the host's first, once all sources
- * are in (a reader may learn what a node is after its links). */
-static void name_links(struct topo *t)
+ * are in (a reader may learn what a node is after its links). 0 or
+ * -ENOMEM. */
+static int name_links(struct topo *t)
 {
 	char a[TOPO_NAME_MAX + TOPO_PORT_MAX], b[TOPO_NAME_MAX + TOPO_PORT_MAX];
-	size_t i;
+	size_t i, *deg = malloc((t->n_nodes + 1) * sizeof(*deg));
+
+	if (!deg)
+		return -ENOMEM;
+	topo_degrees(t, deg);
 
 	for (i = 0; i < t->n_links; i++) {
 		struct topo_link *l = &t->links[i];
@@ -148,10 +163,12 @@ static void name_links(struct topo *t)
 			memcpy(l->b_port, k.a_port, sizeof(l->b_port));
 		}
 
-		end_name(t, l->a, l->a_port, a, sizeof(a));
-		end_name(t, l->b, l->b_port, b, sizeof(b));
+		end_name(t, deg, l->a, l->a_port, a, sizeof(a));
+		end_name(t, deg, l->b, l->b_port, b, sizeof(b));
 		snprintf(l->name, sizeof(l->name), "%.78s - %.78s", a, b);
 	}
+	free(deg);
+	return 0;
 }
 
 int topo_parse(struct topo *t, const char *name, const char *text, const char *format,
@@ -171,10 +188,9 @@ int topo_parse(struct topo *t, const char *name, const char *text, const char *f
 	else
 		return errbuf_set(err, errlen, -EINVAL,
 				  "unknown topology format '%s' (ibnetdiscover, lldp, file)", format);
+	topo_src_release(&s);
 	topo_index_free(t);
-	if (!rc)
-		name_links(t);
-	if (!rc && topo_index_build(t))
+	if (!rc && (name_links(t) || topo_index_build(t)))
 		rc = errbuf_set(err, errlen, -ENOMEM, "%s: out of memory", name);
 	return rc;
 }

@@ -43,6 +43,7 @@ struct topo {
 	struct topo_link *links;
 	size_t n_links;
 	struct topo_index *index;	/* lookups by name and by node, made on reading */
+	size_t nodes_cap, links_cap;	/* room in nodes and links, grown by doubling */
 };
 
 /*

@@ -48,14 +48,15 @@ static int file_declare(struct topo_src *s, int line, char *rest, bool is_switch
 		if (!is_switch && s->t->nodes[v].is_switch)
 			return topo_src_error(s, line, "'%s' declared a host, but is a switch", w);
 		if ((size_t)v >= *n_hosts) {
-			bool *h = realloc(*hosts, ((size_t)v + 1) * sizeof(*h));
+			size_t want = (size_t)v + 1 > 2 * *n_hosts ? (size_t)v + 1 : 2 * *n_hosts;
+			bool *h = realloc(*hosts, want * sizeof(*h));
 
 			if (!h)
 				return errbuf_set(s->err, s->errlen, -ENOMEM,
 						  "%s: out of memory", s->name);
-			memset(h + *n_hosts, 0, ((size_t)v + 1 - *n_hosts) * sizeof(*h));
+			memset(h + *n_hosts, 0, (want - *n_hosts) * sizeof(*h));
 			*hosts = h;
-			*n_hosts = (size_t)v + 1;
+			*n_hosts = want;
 		}
 		(*hosts)[v] |= !is_switch;
 	}
@@ -88,25 +89,27 @@ static int file_line(struct topo_src *s, int line, char *text, bool **hosts, siz
 }
 
 /* Nodes on this source's links (from link @first on) that have several
- * links and were not declared hosts become switches. */
-static void file_infer(struct topo *t, size_t first, const bool *hosts, size_t n_hosts)
+ * links and were not declared hosts become switches. 0 or -ENOMEM. */
+static int file_infer(struct topo_src *s, size_t first, const bool *hosts, size_t n_hosts)
 {
-	size_t i, k, deg;
+	struct topo *t = s->t;
+	size_t i, *deg = malloc((t->n_nodes + 1) * sizeof(*deg));
 
+	if (!deg)
+		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
+	topo_degrees(t, deg);
 	for (i = first; i < t->n_links; i++) {
 		int ends[2] = { t->links[i].a, t->links[i].b };
 
 		for (int e = 0; e < 2; e++) {
 			int v = ends[e];
 
-			if ((size_t)v < n_hosts && hosts[v])
-				continue;
-			for (k = 0, deg = 0; k < t->n_links; k++)
-				deg += (t->links[k].a == v) + (t->links[k].b == v);
-			if (deg > 1)
+			if (((size_t)v >= n_hosts || !hosts[v]) && deg[v] > 1)
 				t->nodes[v].is_switch = true;
 		}
 	}
+	free(deg);
+	return 0;
 }
 
 int topo_file_parse(struct topo_src *s, const char *text)
@@ -135,7 +138,7 @@ int topo_file_parse(struct topo_src *s, const char *text)
 		text += len + (end != NULL);
 	}
 	if (!rc)
-		file_infer(s->t, first, hosts, n_hosts);
+		rc = file_infer(s, first, hosts, n_hosts);
 	free(hosts);
 	return rc;
 }

@@ -95,6 +95,74 @@ static size_t index_hash(const char *key, size_t len, bool prefix)
 	return (size_t)(h ^ prefix);
 }
 
+/* ------------------------------------------------------------------ */
+/* The names' table of the sources being read                          */
+/* ------------------------------------------------------------------ */
+
+/* The slot of @name in @x, or the empty one where it would go. */
+static int *names_slot(const struct topo_names *x, const struct topo *t, const char *name)
+{
+	size_t i = index_hash(name, strlen(name), false) & x->mask;
+
+	for (; x->slot[i] >= 0; i = (i + 1) & x->mask)
+		if (!strcmp(t->nodes[x->slot[i]].name, name))
+			break;
+	return &x->slot[i];
+}
+
+/* Room for @n names at most half full: the table made again. 0 or -ENOMEM. */
+static int names_grow(struct topo_names *x, const struct topo *t, size_t n)
+{
+	size_t cap = 64, i;
+	int *slot;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	if (cap <= x->mask + 1 && x->slot)
+		return 0;
+	slot = malloc(cap * sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < cap; i++)
+		slot[i] = -1;
+	free(x->slot);
+	x->slot = slot;
+	x->mask = cap - 1;
+	for (i = 0; i < x->n_nodes; i++)
+		*names_slot(x, t, t->nodes[i].name) = (int)i;
+	return 0;
+}
+
+int topo_names_find(struct topo_names *x, const struct topo *t, const char *name)
+{
+	if (x->n_nodes > t->n_nodes)
+		topo_names_free(x);	/* a topology read anew: start again */
+	if (names_grow(x, t, t->n_nodes + 1))
+		return -ENOMEM;
+	for (; x->n_nodes < t->n_nodes; x->n_nodes++)
+		*names_slot(x, t, t->nodes[x->n_nodes].name) = (int)x->n_nodes;
+	return *names_slot(x, t, name);
+}
+
+void topo_names_free(struct topo_names *x)
+{
+	free(x->slot);
+	*x = (struct topo_names){ 0 };
+}
+
+void topo_degrees(const struct topo *t, size_t *deg)
+{
+	memset(deg, 0, t->n_nodes * sizeof(*deg));
+	for (size_t i = 0; i < t->n_links; i++) {
+		deg[t->links[i].a]++;
+		deg[t->links[i].b]++;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The index                                                           */
+/* ------------------------------------------------------------------ */
+
 /* The slot holding the key, or the empty one where it would go. */
 static struct index_slot *index_slot(const struct topo_index *x, const struct topo *t,
 				     const char *key, size_t len, bool prefix)

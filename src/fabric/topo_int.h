@@ -13,14 +13,26 @@
 
 #include "fabric/topo.h"
 
+/* The nodes' names hashed while sources are read, so that finding a
+ * node by name costs the same for the first node and the ten thousandth:
+ * slot[] holds node indices (-1: empty), @n_nodes of @t's nodes are in. */
+struct topo_names {
+	int *slot;
+	size_t mask, n_nodes;
+};
+
 /* One source being read: its name for messages, the topology it adds to,
- * and where the error goes. */
+ * where the error goes, and its names' table (topo_src_release()). */
 struct topo_src {
 	const char *name;
 	struct topo *t;
 	char *err;
 	size_t errlen;
+	struct topo_names names;
 };
+
+/* What reading @s holds beyond its topology (the names' table). */
+void topo_src_release(struct topo_src *s);
 
 /* Set "name:line: what" (line 0: "name: what") in src->err; -EINVAL. */
 int topo_src_error(struct topo_src *s, int line, const char *fmt, ...)
@@ -80,6 +92,16 @@ void topo_index_free(struct topo *t);
  * none, -2 when @t has no index as fresh as it is (then scan). */
 int topo_index_find(const struct topo *t, const char *key, size_t len, bool prefix,
 		    size_t *count);
+
+/*
+ * topo_index.c: the node of @t named @name in @x, after bringing @x up
+ * to @t's nodes (the nodes added since, by any source): its index, -1
+ * when there is none, or -ENOMEM.
+ */
+int topo_names_find(struct topo_names *x, const struct topo *t, const char *name);
+void topo_names_free(struct topo_names *x);
+/* Every node's number of links into @deg (room for n_nodes). */
+void topo_degrees(const struct topo *t, size_t *deg);
 
 /* Breadth-first search from @src over @t: dist[v] hops (-1 unreached),
  * paths[v] the number of shortest paths (saturating), via[v] the

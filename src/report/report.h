@@ -185,6 +185,9 @@ json_t *report_lat_event_end(const struct lat_report_info *info, size_t n, const
  * p50 and p99 in us (or why not). One write, flushed. */
 void report_lat_progress(FILE *out, size_t index, size_t n, const struct flow_result *r,
 			 const struct clock_cal *clk);
+/* The same during the size, every few seconds: its samples so far. */
+void report_lat_progress_sofar(FILE *out, size_t index, size_t n, const struct flow_result *r,
+			       const struct clock_cal *clk);
 
 struct sink;
 /* Flows and per-SL totals of a server. */

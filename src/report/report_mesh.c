@@ -174,7 +174,7 @@ static void get_why(const struct mesh_row *w, const char *pct, struct report_val
 static void get_error(const struct mesh_row *w, const char *pct, struct report_value *v)
 {
 	(void)pct;
-	rv_str(v, w->p->error[0] ? w->p->error : NULL);
+	rv_str(v, w->p->error);
 }
 
 #undef CLS
@@ -351,7 +351,7 @@ static void mesh_cell(FILE *out, const struct mesh_pair *p, const char *key)
 			 p->outlier && !strcmp(key, "p50") ? "*" : "");
 	else
 		snprintf(cell, sizeof(cell), "%s", fig.state == HIST_Q_UNRESOLVED ? "unres" :
-			 fig.state == HIST_Q_TOO_FEW ? "few" : p->error[0] ? "error" : "none");
+			 fig.state == HIST_Q_TOO_FEW ? "few" : p->error ? "error" : "none");
 	fprintf(out, " %9s", cell);
 }
 
@@ -384,7 +384,7 @@ static void mesh_table_errors(FILE *out, const struct mesh_run *m)
 
 	for (i = 0; i < m->n_pairs; i++) {
 		p = &m->pairs[i];
-		if (p->error[0])
+		if (p->error)
 			fprintf(out, "%s -> %s, sl %d: %s\n", m->o->hosts[p->src], m->o->hosts[p->dst],
 				m->o->classes[p->cls].sl, p->error);
 	}

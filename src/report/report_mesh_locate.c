@@ -156,7 +156,7 @@ void report_mesh_hops_table(FILE *out, const struct mesh_run *m, size_t k)
 	if (m->o->n_refs)
 		fprintf(out, "a change must pass %.3f us (%s)\n", report_us(l->floor_ns),
 			isnan(m->o->min_change_ns) ? "from the reference's spread" : "--min-change");
-	fprintf(out, "found: %s\n", l->res.n_findings ? "" : "nothing slow");
+	fprintf(out, "found:%s\n", l->res.n_findings ? "" : " nothing slow");
 	for (i = 0; i < l->res.n_findings; i++)
 		fprintf(out, "  %s %s: %s\n", mesh_finding_kind[l->res.findings[i].kind],
 			l->res.findings[i].name, l->res.findings[i].why);

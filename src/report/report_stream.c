@@ -98,18 +98,34 @@ static void progress_figure(FILE *out, const struct flow_result *r, const struct
 		fprintf(out, "  %s %s", f->head, report_state_word(fig.state));
 }
 
-void report_lat_progress(FILE *out, size_t index, size_t n, const struct flow_result *r,
-			 const struct clock_cal *clk)
+/* The progress line of size @index of @n: " so far" after the samples
+ * when @sofar. One locked write: another thread's line never cuts in. */
+static void lat_progress_line(FILE *out, size_t index, size_t n, const struct flow_result *r,
+			      const struct clock_cal *clk, bool sofar)
 {
 	const struct report_field *fields;
 	size_t i, nf;
 
 	fields = report_hist_fields(&nf);
-	fprintf(out, "size %zu/%zu, %zu bytes: %llu samples", index + 1, n, r->size_bytes,
-		(unsigned long long)r->samples);
+	flockfile(out);
+	fprintf(out, "size %zu/%zu, %zu bytes: %llu samples%s", index + 1, n, r->size_bytes,
+		(unsigned long long)r->samples, sofar ? " so far" : "");
 	for (i = 0; i < nf; i++)
 		if (fields[i].kind == RF_PCT && (fields[i].pct == 50 || fields[i].pct == 99))
 			progress_figure(out, r, &fields[i], clk);
 	fputc('\n', out);
 	fflush(out);
+	funlockfile(out);
+}
+
+void report_lat_progress(FILE *out, size_t index, size_t n, const struct flow_result *r,
+			 const struct clock_cal *clk)
+{
+	lat_progress_line(out, index, n, r, clk, false);
+}
+
+void report_lat_progress_sofar(FILE *out, size_t index, size_t n, const struct flow_result *r,
+			       const struct clock_cal *clk)
+{
+	lat_progress_line(out, index, n, r, clk, true);
 }

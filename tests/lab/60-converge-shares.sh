@@ -83,6 +83,20 @@ converge wrong --tolerance $TOL --arbitration tests/data/ets-wrong-1to1.txt exam
 grep -q OUT "$WORK/wrong.out" || fail "the table does not mark the class out of tolerance"
 [ "$(jq -r .verdict "$WORK/wrong.json")" = out ] || fail "the wrong configuration's verdict: $(jq -c .verdict "$WORK/wrong.json")"
 echo "converge: within tolerance of analyze (exit 0); wrong configuration detected (exit 3)"
+# Both bw flows paced to 2 Mbit/s on the 10 Mbit/s port: no class
+# saturates it, so no share is decided by the arbitration and nothing can
+# be judged; converge says so and why, and exits 4, never 0.
+in_vm h1 "sed -e '/^size = 4k/a rate = 2m' -e 's/^duration = 10s/duration = 4s/' \
+	-e 's/^warmup = 3s/warmup = 1s/' $TOP/examples/converge-ets-shares.ini >/tmp/unsat.ini"
+rc=0
+converge unsat --tolerance $TOL --arbitration "$ETS" /tmp/unsat.ini || rc=$?
+[ "$rc" = 4 ] || fail "no saturated class: converge exited $rc, want 4"
+jq -e '.judged == false and ([.steps[-1].classes[] | .judged == false and
+	(.unjudged_why | test("saturates its port|at its own measured rate"))] | all)' "$WORK/unsat.json" >/dev/null ||
+	fail "no saturated class: judged, or no reason: $(step_jq unsat '[.classes[] | [.band, .judged, .unjudged_why]] | tostring')"
+grep -Eq "not compared: no class saturates|nothing judged in this step" "$WORK/unsat.out" ||
+	fail "no saturated class: the table does not say why nothing was judged"
+echo "no saturated class: exit 4, $(step_jq unsat '[.classes[] | "band \(.band): \(.unjudged_why)"] | join("; ")')"
 # The agent logged each refusal (its output is whole once it has ended).
 stop_agents h3
 for i in $(seq 100); do

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The bash completion (scripts/completion/rperf), sourced in bash as
 # bash-completion would: each command completes exactly the options of
-# its --help, and --format, --model and --clock complete to the words
-# rperf accepts, never to file names. Run by `make check` with RPERF and
-# TEST_TOP set.
+# its --help, and --format, --model and --clock (VALUE or =VALUE) complete
+# to the words rperf accepts, never to file names; mesh --hosts to the
+# agents of a scenario file on the line. Run by `make check` with RPERF
+# and TEST_TOP set.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 RPERF=${RPERF:-src/rperf}
-TOP=${TEST_TOP:-.}
+TOP=$(cd "${TEST_TOP:-.}" && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/completion.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 fails=0
@@ -84,6 +85,50 @@ values mesh --clock tsc monotonic
 values mesh --topology-format ibnetdiscover lldp file
 values mesh --launch ssh srun
 values converge --launch ssh srun
+# In one word, --format=VALUE: the same words under the option's head (the
+# word as bash gives it when COMP_WORDBREAKS lacks '='), or after a lone
+# '=' word (bash's default breaks).
+for opt in --format --model; do
+	want=$(complete_words rperf analyze "$opt" "" | sed "s/^/$opt=/")
+	[ -n "$want" ] || fail "rperf analyze $opt: no values"
+	[ "$(complete_words rperf analyze "$opt=")" = "$want" ] ||
+		fail "rperf analyze $opt=: $(complete_words rperf analyze "$opt=" | tr '\n' ' ')"
+	[ "$(complete_words rperf analyze "$opt" =)" = "$(complete_words rperf analyze "$opt" "")" ] ||
+		fail "rperf analyze $opt = (split at '='): $(complete_words rperf analyze "$opt" = | tr '\n' ' ')"
+done
+for v in $(complete_words rperf analyze --format=); do
+	rperf analyze "$v" /nonexistent >/dev/null 2>"$T/err"
+	grep -q -- "'${v#--format=}': expected" "$T/err" && fail "rperf analyze $v is refused"
+done
+[ "$(complete_words rperf analyze --format=o)" = --format=opensm ] ||
+	fail "rperf analyze --format=o: $(complete_words rperf analyze --format=o)"
+[ "$(complete_words rperf analyze --format = o)" = opensm ] ||
+	fail "rperf analyze --format = o: $(complete_words rperf analyze --format = o)"
+[ -z "$(complete_words rperf analyze --sl2vl=)" ] || fail "rperf analyze --sl2vl= offers words"
+values converge --baseline lat all no
+values converge --fit configured best
+
+# mesh --hosts: the agents of a scenario file on the line, as rperf reads
+# them (a mesh over the scenario that reaches none of them names them in
+# its JSON); a list completes its last name, without those given.
+for f in "$TOP/tests/data/scenario-good.ini" "$TOP/examples/converge-all-to-all.ini"; do
+	cp "$f" "$T/cwd/s.ini"
+	rperf mesh --timeout 1 --json - s.ini 2>/dev/null | jq -r '.hosts[]' | sort >"$T/hosts"
+	[ "$(wc -l <"$T/hosts")" -ge 3 ] || fail "$f: rperf names fewer than 3 hosts: $(cat "$T/hosts")"
+	got=$(complete_words rperf mesh s.ini --hosts "")
+	[ "$got" = "$(cat "$T/hosts")" ] ||
+		fail "$f: mesh --hosts completes to '$(echo $got)', rperf reads '$(echo $(cat "$T/hosts"))'"
+	h1=$(head -n 1 "$T/hosts")
+	want=$(sed 1d "$T/hosts" | sed "s/^/$h1,/")
+	COMP_WORDS=(rperf mesh --hosts "$h1," s.ini) COMP_CWORD=3 COMPREPLY=()
+	_rperf
+	[ "$(printf '%s\n' "${COMPREPLY[@]}" | sort)" = "$want" ] ||
+		fail "$f: mesh --hosts $h1, before the scenario: '${COMPREPLY[*]}', want '$(echo $want)'"
+	[ "$(complete_words rperf mesh s.ini --hosts="$h1")" = "--hosts=$h1" ] ||
+		fail "$f: mesh --hosts=$h1: $(complete_words rperf mesh s.ini --hosts="$h1")"
+done
+[ -z "$(complete_words rperf mesh --hosts "")" ] || fail "mesh --hosts with no scenario offers words"
+
 # A prefix narrows them; files are never offered.
 [ "$(complete_words rperf lat --clock t)" = tsc ] || fail "rperf lat --clock t: $(complete_words rperf lat --clock t)"
 [ "$(complete_words rperf analyze --model d)" = dtable ] || fail "rperf analyze --model d: not dtable alone"

@@ -11,6 +11,8 @@
 #	$ rperf analyze ...
 #	expected standard output
 #	.fi
+# A command ending in 2>&1 is compared on its standard output and error
+# together (an error message is the example).
 # Run by `make check` with RPERF and TEST_TOP set.
 RPERF=${RPERF:-src/rperf}
 TOP=${TEST_TOP:-.}
@@ -117,9 +119,12 @@ while i < len(lines):
             print(f"{page}: '{cmd}': not an rperf command")
             bad = 1
             continue
-        got = subprocess.run([rperf] + argv[1:], cwd=cwd, capture_output=True, text=True)
+        merge = argv[-1] == "2>&1"
+        got = subprocess.run([rperf] + argv[1:len(argv) - merge], cwd=cwd, text=True,
+                             stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT if merge else subprocess.PIPE)
         if got.stdout.rstrip("\n").split("\n") != want:
-            print(f"{page}: '{cmd}' prints (exit {got.returncode}):\n{got.stdout}{got.stderr}"
+            print(f"{page}: '{cmd}' prints (exit {got.returncode}):\n{got.stdout}{got.stderr or ''}"
                   f"the page says:\n" + "\n".join(want))
             bad = 1
 sys.exit(bad)
@@ -137,6 +142,10 @@ done
 sed 's/22\.50/99.99/' "$MAN/rperf.1" >"$T/stale.1"
 check_examples "$T/stale.1" >"$T/ex" 2>/dev/null && fail "a stale example was not caught"
 grep -q "the page says" "$T/ex" || fail "a stale example: no difference shown: $(cat "$T/ex")"
+# And one whose message is on standard error (2>&1).
+sed 's/from 0 to 15/from 0 to 16/' "$MAN/rperf-converge.1" >"$T/stale-err.1"
+cmp -s "$MAN/rperf-converge.1" "$T/stale-err.1" && fail "rperf-converge.1: no scenario error example"
+check_examples "$T/stale-err.1" >"$T/ex" 2>/dev/null && fail "a stale error example was not caught"
 
 # rperf(1)'s OUTPUT names every schema shipped, the streams' included,
 # and every command whose --help offers --json-stream.

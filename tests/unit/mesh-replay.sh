@@ -3,6 +3,8 @@
 # rperf mesh --replay on synthetic fabrics (tests/unit/mesh-synth.py, a
 # model written apart from rperf): a saved mesh and a topology give the
 # localization again, without agents.
+#  - the lab's saved mesh with one pair's p50 taken away: that pair is
+#    left out (11 of 12 used), not taken as 0 ns.
 #  - ECMP fat tree (16 hosts, 4 leaves, 2 spines), each pair's spine
 #    drawn at random, +2000 ns on L2-S2: with the true routes (--routes)
 #    L2 - S2 is the one finding, the truth 2300 ns within its interval;
@@ -45,6 +47,21 @@ cp "$D/mesh-template.json" "$T/template.json"
 findings() {
 	jq -r '.locate.findings[] | "\(.kind) \(.name)"' "$1"
 }
+
+# ---- a pair without a p50 -------------------------------------------
+# The lab's saved mesh (tests/data/json/mesh.json), one pair's p50 taken
+# away as when it had no samples: that pair is left out, never a 0 ns
+# figure; and the template, whose pairs have none, gives no pair at all.
+LAB_TOPO="--topology sw1=$D/lldp/lab/sw1-neighbors.json --topology sw2=$D/lldp/lab/sw2-neighbors.json"
+jq '.pairs[0].p50 |= (.state = "no_samples" | .value_ns = null | .ci_low_ns = null |
+	.ci_high_ns = null)' "$D/json/mesh.json" >"$T/lab-gap.json"
+# shellcheck disable=SC2086 # LAB_TOPO: words
+expect 0 mesh --replay "$T/lab-gap.json" $LAB_TOPO -j "$T/lab-gap.out.json"
+out_has "4 hosts, 1 classes, 11 pairs with a p50"
+jq -e '.locate.used == 11' "$T/lab-gap.out.json" >/dev/null ||
+	fail "a pair without a p50 is used: $(jq -c .locate "$T/lab-gap.out.json")"
+expect 0 mesh --replay "$T/template.json" $LAB_TOPO
+out_has "2 hosts, 1 classes, 0 pairs with a p50"
 
 # ---- ECMP fat tree --------------------------------------------------
 mkdir -p "$T/ft"

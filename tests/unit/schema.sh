@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The JSON schemas (schema/) against rperf's outputs: the outputs the lab
-# kept (tests/data/json: lat, bw, server, converge and its --json-stream,
+# kept (tests/data/json: lat, bw, server, converge and its --json-stream, mesh,
 # from real runs on Soft-RoCE), fresh outputs of the built rperf (analyze
 # of every kind of input, converge that cannot reach its agents), and
 # outputs broken on purpose, which the validator must refuse, each with
@@ -39,7 +39,7 @@ refused() {
 
 # Every kind of output has its fixtures, KIND.json or KIND-CASE.json, each
 # of that kind.
-for k in lat bw server converge; do
+for k in lat bw server converge mesh; do
 	for f in "$D/json/$k.json" "$D/json/$k"-*.json; do
 		[ -e "$f" ] || continue
 		jq -e --arg k "$k" '.command == $k' "$f" >/dev/null || fail "$f: not a $k document"

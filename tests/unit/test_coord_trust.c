@@ -31,6 +31,7 @@ static struct coord *two_agents(double h1_gbps, double h3_gbps)
 	size_t i;
 
 	assert_non_null(c);
+	assert_int_equal(coord_agents_alloc(c, 2), 0);
 	c->agent_ids = json_object();
 	for (i = 0; i < 2; i++) {
 		c->agents[i].addr = names[i];
@@ -45,8 +46,7 @@ static struct coord *two_agents(double h1_gbps, double h3_gbps)
 
 static void free_agents(struct coord *c)
 {
-	json_decref(c->agents[0].env);
-	json_decref(c->agents[1].env);
+	coord_agents_free(c);
 	json_decref(c->agent_ids);
 	free(c);
 }

@@ -69,6 +69,64 @@ static void test_schedule(void **state)
 	assert_int_equal(mesh_n_rounds(1000), 999);
 }
 
+/*
+ * Beyond one step's flows (2 * MESH_STEP_FLOWS hosts, the cap there
+ * once was): each round's pairings in parts of at most MESH_STEP_FLOWS,
+ * every ordered pair of every class in exactly one part, no host twice
+ * in a part, and as many steps as mesh_init() counts.
+ */
+static void check_schedule_parts(size_t n, size_t n_classes)
+{
+	struct mesh_opts o = { .n_hosts = n, .n_classes = n_classes };
+	struct mesh_match *mt = calloc(n / 2 + 1, sizeof(*mt));
+	unsigned char *busy = calloc(n, 1);
+	size_t r, h, p, k, i, at, in, steps = 0;
+	struct mesh_run m;
+	int s, d;
+
+	assert_non_null(mt);
+	assert_non_null(busy);
+	assert_int_equal(mesh_init(&m, &o), 0);
+	assert_int_equal(m.n_pairs, n_classes * n * (n - 1));
+	for (r = 0; r < m.rounds; r++) {
+		k = mesh_round(n, r, mt);
+		for (size_t c = 0; c < n_classes; c++)
+			for (h = 0; h < 2; h++)
+				for (p = 0; p < mesh_round_parts(n); p++, steps++) {
+					in = mesh_round_part(k, p, &at);
+					assert_true(in >= 1 && in <= MESH_STEP_FLOWS);
+					memset(busy, 0, n);
+					for (i = at; i < at + in; i++) {
+						s = h ? mt[i].b : mt[i].a;
+						d = h ? mt[i].a : mt[i].b;
+						assert_int_equal(busy[s]++ + busy[d]++, 0);
+						m.pairs[mesh_pair_index(n, s, d, c)].outlier ^= 1;
+						assert_true(m.pairs[mesh_pair_index(n, s, d, c)].outlier);
+					}
+				}
+		assert_int_equal(mesh_round_part(k, mesh_round_parts(n), &at), 0);
+	}
+	assert_int_equal(steps, m.steps);
+	for (i = 0; i < m.n_pairs; i++)
+		if (!m.pairs[i].outlier)
+			fail_msg("n %zu: pair %zu measured in no step", n, i);
+	mesh_free(&m);
+	free(mt);
+	free(busy);
+}
+
+static void test_schedule_large(void **state)
+{
+	(void)state;
+	assert_true(MESH_MAX_HOSTS >= 4096);
+	assert_int_equal(mesh_round_parts(2 * MESH_STEP_FLOWS), 1);
+	assert_int_equal(mesh_round_parts(2 * MESH_STEP_FLOWS + 2), 2);
+	assert_int_equal(mesh_round_parts(4096), 4096 / 2 / MESH_STEP_FLOWS);
+	check_schedule_parts(2 * MESH_STEP_FLOWS + 1, 1);
+	check_schedule_parts(300, 2);
+	check_schedule_parts(517, 1);
+}
+
 static const char *const hosts[] = { "h1", "h2", "h3", "h4", "h5" };
 
 /* A pair's RTTs: @n samples around @ns (+- 1 %, spread evenly), @zeros unresolved. */
@@ -456,6 +514,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_schedule_large),
 		cmocka_unit_test(test_outlier_host),
 		cmocka_unit_test(test_outlier_host_judged),
 		cmocka_unit_test(test_outlier_floor),

@@ -647,8 +647,8 @@ static void test_lat_stream_events(void **state)
 	flow_result_release(&r);
 }
 
-/* lat's progress line: the size's place, its samples, p50 and p99 as
- * figures in us or as what they are instead. */
+/* lat's progress line: the size's place, its samples (so far, during the
+ * size), p50 and p99 as figures in us or as what they are instead. */
 static void test_lat_progress_line(void **state)
 {
 	struct flow_result r;
@@ -664,13 +664,20 @@ static void test_lat_progress_line(void **state)
 	r.samples = 1000;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
+	report_lat_progress_sofar(f, 1, 3, &r, &clk_2ghz);
+	for (v = 1; v <= 1000; v++)
+		hist_record(r.rtt, 6000);	/* 3 us */
+	r.samples = 2000;
+	report_lat_progress_sofar(f, 1, 3, &r, &clk_2ghz);
 	report_lat_progress(f, 1, 3, &r, &clk_2ghz);
 	flow_result_release(&r);
 	fill(&r);
 	report_lat_progress(f, 2, 3, &r, &clk_2ghz);
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(buf,
-			    "size 2/3, 4096 bytes: 1000 samples  p50 1.000 us  p99 1.000 us\n"
+			    "size 2/3, 4096 bytes: 1000 samples so far  p50 1.000 us  p99 1.000 us\n"
+			    "size 2/3, 4096 bytes: 2000 samples so far  p50 1.000 us  p99 3.000 us\n"
+			    "size 2/3, 4096 bytes: 2000 samples  p50 1.000 us  p99 3.000 us\n"
 			    "size 3/3, 64 bytes: 4 samples  p50 too_few_samples  "
 			    "p99 too_few_samples\n");
 	free(buf);

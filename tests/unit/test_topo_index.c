@@ -129,6 +129,7 @@ static void test_names_match_scan(void **state)
 	assert_int_equal(topo_parse(&t, "fat", text, "file", NULL, err, sizeof(err)), 0);
 	for (size_t i = 0; i < sizeof(cas) / sizeof(*cas); i++)
 		assert_true(topo_src_node(&src, 1, cas[i], false) >= 0);
+	topo_src_release(&src);
 	assert_int_equal(topo_index_build(&t), 0);
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
 		with[i] = topo_host(&t, names[i]);

@@ -74,11 +74,14 @@ static void verdict_port(struct converge_step *st)
 	st->ports[0] = (struct converge_port){ .host = VERDICT_DEST };
 }
 
+/* The one agent of the steps below: the destination. */
+static struct coord_agent verdict_agents[1];
+
 /* A step over @n classes on the port above (with @cfg; without one
  * nothing is analyzed), judged with @tol_pp: coord_step_results()'s return. */
 static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp, bool cfg)
 {
-	json_t *conns[COORD_MAX_HOSTS] = { NULL };
+	json_t *conns[1] = { NULL };
 	json_t *sink = json_array();
 	struct arb_params defaults;
 	size_t i;
@@ -95,7 +98,9 @@ static int verdict_run(const struct verdict_class *cls, size_t n, double tol_pp,
 	conv.cfg.high.entries[0] = (struct arb_entry){ .vl = 0, .weight = 3 };
 	conv.cfg.high.entries[1] = (struct arb_entry){ .vl = 1, .weight = 1 };
 	conv.cfg.high.n_entries = 2;
-	conv.n_agents = 1;
+	memset(verdict_agents, 0, sizeof(verdict_agents));
+	conv.agents = verdict_agents;
+	conv.n_agents = conv.max_agents = 1;
 	conv.agents[0].rate = 1;
 	conv.agents[0].addr = VERDICT_DEST;
 	verdict_port(&step);
@@ -368,7 +373,7 @@ static void test_zero_analyzed_share(void **state)
  * counts: it takes a share, and is judged like the others. */
 static void test_class_only_at_sink(void **state)
 {
-	json_t *conns[COORD_MAX_HOSTS] = { NULL };
+	json_t *conns[1] = { NULL };
 
 	(void)state;
 	verdict_run(off_by_5, 2, 10, true);
