@@ -228,6 +228,16 @@ json_t *report_converge_event_end(const struct converge_report_info *info,
 	return o;
 }
 
+/* A note's head: the class it is of ("into DEST, " where there are ports
+ * to tell apart, then "band N: " or "sl N: "). */
+static void converge_note_head(FILE *out, const struct converge_report_info *info,
+			       const struct converge_step *st, const struct converge_class *c)
+{
+	if (st->n_ports > 1)
+		fprintf(out, "into %s, ", c->dest);
+	fprintf(out, "%s %d: ", info->ets ? "band" : "sl", c->key);
+}
+
 /*
  * Why a class is OUT when the analysis took it as saturating and it fell
  * short: the analysis assumes a queue that never runs dry.
@@ -242,12 +252,10 @@ static void converge_backlog_notes(FILE *out, const struct converge_report_info 
 		c = &st->classes[k];
 		if (!c->not_backlogged)
 			continue;
-		if (st->n_ports > 1)
-			fprintf(out, "into %s, ", c->dest);
-		fprintf(out, "%s %d: taken as saturating, it was not kept backlogged: %.1f %% "
+		converge_note_head(out, info, st, c);
+		fprintf(out, "taken as saturating, it was not kept backlogged: %.1f %% "
 			"against %.1f %% analyzed (%+.1f points); its flows sent %.3f Mb/s over "
-			"their run and it received %.3f Mb/s", info->ets ? "band" : "sl", c->key,
-			c->share_pct, c->analyzed_pct, c->diff_pp, report_mbps(c->sent_gbps),
+			"their run and it received %.3f Mb/s", c->share_pct, c->analyzed_pct, c->diff_pp, report_mbps(c->sent_gbps),
 			report_mbps(c->gbps));
 		if (c->has_retrans)
 			fprintf(out, ", with %" PRIu64 " retransmission%s on their hosts' ports",
@@ -275,9 +283,7 @@ static void converge_judged_notes(FILE *out, const struct converge_report_info *
 		if (!st->ports[c->port].compared || (c->judged && c->verdict !=
 						     CONVERGE_INCONCLUSIVE))
 			continue;
-		if (st->n_ports > 1)
-			fprintf(out, "into %s, ", c->dest);
-		fprintf(out, "%s %d: ", info->ets ? "band" : "sl", c->key);
+		converge_note_head(out, info, st, c);
 		if (!c->judged)
 			fprintf(out, "not judged: %s\n", c->unjudged_why);
 		else if (c->resolve_window_s > 0)
@@ -311,11 +317,10 @@ static void converge_lower_bound_notes(FILE *out, const struct converge_report_i
 		zeros = c->lat_ns ? hist_zeros(c->lat_ns) : 0;
 		if (!zeros || zeros >= hist_count(c->lat_ns))
 			continue;
-		if (st->n_ports > 1)
-			fprintf(out, "into %s, ", c->dest);
-		fprintf(out, "%s %d: its RTT percentiles are lower bounds: %" PRIu64 " of %" PRIu64
+		converge_note_head(out, info, st, c);
+		fprintf(out, "its RTT percentiles are lower bounds: %" PRIu64 " of %" PRIu64
 			" RTTs are unresolved and could lie anywhere above them\n",
-			info->ets ? "band" : "sl", c->key, zeros, hist_count(c->lat_ns));
+			zeros, hist_count(c->lat_ns));
 	}
 }
 
