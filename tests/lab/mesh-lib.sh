@@ -58,29 +58,25 @@ mesh_hops() {
 		"$WORK/$1.json"
 }
 
-# expect_slow NAME D_NS PATTERN...: in NAME.json, for each PATTERN (a jq
-# regex) the one hop whose name matches it is identifiable and named
-# slow, with its estimate within 20 % of D_NS; no other hop is named slow
-# (a host's link above all). Prints the figures.
+# expect_slow NAME PATTERN D_NS: in NAME.json, the one hop whose name
+# matches PATTERN (a jq regex) is identifiable and named slow, with its
+# estimate within 20 % of D_NS; no other hop is named slow (a host's link
+# above all). Prints the figures.
 expect_slow() {
-	local name=$1 d_ns=$2 pat est all=""
-	shift 2
-	echo "$name: hops (a delay of $((d_ns / 1000)) us on each link matching$(printf " '%s'" "$@")):"
+	local name=$1 pat=$2 d_ns=$3 est
+	echo "$name: hops (a delay of $((d_ns / 1000)) us on the link matching '$pat'):"
 	mesh_hops "$name"
 	jq -e '.locate != null and (.hops | length) > 0' "$WORK/$name.json" >/dev/null ||
 		fail "$name: no hops located (was --topology read?)"
-	for pat in "$@"; do
-		all="${all:+$all|}($pat)"
-		[ "$(jq --arg p "$pat" '[.hops[] | select(.name | test($p))] | length' "$WORK/$name.json")" = 1 ] ||
-			fail "$name: not exactly one hop matches '$pat'"
-		est=$(jq --arg p "$pat" '.hops[] | select(.name | test($p)) | .est_ns' "$WORK/$name.json")
-		jq -e --arg p "$pat" '.hops[] | select(.name | test($p)) | .identifiable and .slow' "$WORK/$name.json" >/dev/null ||
-			fail "$name: the hop matching '$pat' is not named slow (or not identifiable)"
-		within_pct "$est" "$d_ns" 20 ||
-			fail "$name: the hop matching '$pat' estimated $est ns, not within 20 % of $d_ns ns"
-		echo "$name: '$pat': estimate $(awk -v e="$est" 'BEGIN { printf "%.0f", e / 1e3 }') us against D = $((d_ns / 1000)) us" \
-			"($(awk -v e="$est" -v d="$d_ns" 'BEGIN { printf "%+.1f", 100 * (e - d) / d }') %)"
-	done
-	[ "$(jq --arg p "$all" '[.hops[] | select(.slow and (.name | test($p) | not))] | length' "$WORK/$name.json")" = 0 ] ||
-		fail "$name: another hop is named slow: $(jq -c --arg p "$all" '[.hops[] | select(.slow and (.name | test($p) | not)) | .name]' "$WORK/$name.json")"
+	[ "$(jq --arg p "$pat" '[.hops[] | select(.name | test($p))] | length' "$WORK/$name.json")" = 1 ] ||
+		fail "$name: not exactly one hop matches '$pat'"
+	est=$(jq --arg p "$pat" '.hops[] | select(.name | test($p)) | .est_ns' "$WORK/$name.json")
+	jq -e --arg p "$pat" '.hops[] | select(.name | test($p)) | .identifiable and .slow' "$WORK/$name.json" >/dev/null ||
+		fail "$name: the hop matching '$pat' is not named slow (or not identifiable)"
+	within_pct "$est" "$d_ns" 20 ||
+		fail "$name: the hop matching '$pat' estimated $est ns, not within 20 % of $d_ns ns"
+	[ "$(jq --arg p "$pat" '[.hops[] | select(.slow and (.name | test($p) | not))] | length' "$WORK/$name.json")" = 0 ] ||
+		fail "$name: another hop is named slow: $(jq -c --arg p "$pat" '[.hops[] | select(.slow and (.name | test($p) | not)) | .name]' "$WORK/$name.json")"
+	echo "$name: estimate $(awk -v e="$est" 'BEGIN { printf "%.0f", e / 1e3 }') us against D = $((d_ns / 1000)) us" \
+		"($(awk -v e="$est" -v d="$d_ns" 'BEGIN { printf "%+.1f", 100 * (e - d) / d }') %)"
 }
