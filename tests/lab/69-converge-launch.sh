@@ -26,6 +26,10 @@ mark() { echo "[$((SECONDS - T0)) s] $*"; }
 
 ssh_up
 mark "sshd on every host, h1 logs in to each"
+# Munge and Slurm come up meanwhile (the munge key travels over ssh): the
+# srun half below waits for them.
+( slurm_up ) >"$WORK/slurm-up.out" 2>&1 &
+slurm_pid=$!
 launch_scenario
 SC='$RPERF_LAB_RESULTS/launch.ini'
 LAUNCH="--launch ssh --agent-command $RPERF --timeout 60"
@@ -71,7 +75,8 @@ in_vm h1 "for i in \$(seq 900); do grep -q 'flows start in' \$RPERF_LAB_RESULTS/
 no_agents_left "converge was killed" 20
 mark "ssh: a run, a failed launch and a killed coordinator leave no agent"
 
-slurm_up
+wait "$slurm_pid" || { cat "$WORK/slurm-up.out" >&2; fail "munge or Slurm did not come up"; }
+cat "$WORK/slurm-up.out"
 mark "munge and Slurm up, every node idle"
 
 # The token file at the same path on every node, as a shared file system
