@@ -5,380 +5,28 @@
  * round-robin tournament so that no host is in two measurements at once;
  * the matrix, its outliers by a robust rule, and the outputs (text, JSON,
  * CSV, OpenMetrics, gnuplot heatmaps, a stream of steps), once or every
- * --interval. Here: the options, the hosts, the passes and the outputs;
- * the schedule and the run are converge/mesh.c, the formats report_mesh.c.
+ * --interval. Here: the fabric's inputs read, the passes and the
+ * outputs; the options are mesh_opts.c, the hosts, the schedule and the
+ * run converge/mesh.c, the formats report_mesh.c.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cli/mesh.h"
 #include "base/errbuf.h"
 #include "base/jsonfile.h"
 #include "base/log.h"
-#include "base/opts.h"
 #include "base/stop.h"
-#include "engine/flow_opts.h"
 #include "converge/mesh.h"
 #include "report/report.h"
-
-#define MESH_MAX_TOPO_FILES	64
-
-struct mesh_cli {
-	const char *operand;		/* SCENARIO */
-	const char *hosts;		/* --hosts */
-	struct converge_opts conv;	/* --launch, --agent-command, --token-file, --timeout */
-	unsigned port;
-	int sls[MESH_MAX_CLASSES], tclasses[MESH_MAX_CLASSES];
-	size_t n_sls, n_tclasses;
-	double duration_s, warmup_s;
-	size_t size_bytes;
-	enum clock_source clock;
-	bool clock_set;
-	const char *device;
-	int gid_index;
-	double mad_k;
-	const char *json_path, *csv_path, *om_path, *plot_prefix, *stream_path;
-	double interval_s;
-	unsigned count;
-	const char *topo_paths[MESH_MAX_TOPO_FILES];
-	size_t n_topo;
-	const char *topo_format;
-	const char *reference;
-	const char *routes, *replay;	/* --routes, --replay */
-	double min_change_s;		/* --min-change; NAN: from the reference */
-};
-
-/* One SL or traffic class of a list, into the int array @dst. */
-static int mesh_opt_class_item(void *dst, size_t i, const char *item, char *err, size_t errlen,
-			       const char *name, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(item, &end, 10);
-	if (errno || *end || end == item || v < 0 || v > max)
-		return errbuf_set(err, errlen, -EINVAL, "%s '%s': expected 0 to %ld", name, item,
-				  max);
-	((int *)dst)[i] = (int)v;
-	return 0;
-}
-
-static int mesh_opt_sl_item(void *dst, size_t i, const char *item, char *err, size_t errlen)
-{
-	return mesh_opt_class_item(dst, i, item, err, errlen, "--sl", FLOW_MAX_SL);
-}
-
-static int mesh_opt_tc_item(void *dst, size_t i, const char *item, char *err, size_t errlen)
-{
-	return mesh_opt_class_item(dst, i, item, err, errlen, "--tclass", FLOW_MAX_TCLASS);
-}
-
-/* --sl LIST, --tclass LIST: the whole struct, for the count beside the array. */
-static int mesh_opt_sl(void *dst, const char *name, const char *value, char *err, size_t errlen)
-{
-	struct mesh_cli *o = dst;
-
-	return opts_list(name, value, MESH_MAX_CLASSES, mesh_opt_sl_item, o->sls, &o->n_sls, err,
-			 errlen);
-}
-
-static int mesh_opt_tclass(void *dst, const char *name, const char *value, char *err,
-			   size_t errlen)
-{
-	struct mesh_cli *o = dst;
-
-	return opts_list(name, value, MESH_MAX_CLASSES, mesh_opt_tc_item, o->tclasses,
-			 &o->n_tclasses, err, errlen);
-}
-
-/* --clock SOURCE, and that it was given. */
-static int mesh_opt_clock(void *dst, const char *name, const char *value, char *err,
-			  size_t errlen)
-{
-	struct mesh_cli *o = dst;
-
-	o->clock_set = true;
-	return flow_opts_clock(&o->clock, name, value, err, errlen);
-}
-
-/* --topology FILE, again for each file. */
-static int mesh_opt_topology(void *dst, const char *name, const char *value, char *err,
-			     size_t errlen)
-{
-	struct mesh_cli *o = dst;
-
-	if (o->n_topo == MESH_MAX_TOPO_FILES)
-		return errbuf_set(err, errlen, -EINVAL, "%s: at most %d files", name,
-				  MESH_MAX_TOPO_FILES);
-	o->topo_paths[o->n_topo++] = value;
-	return 0;
-}
-
-/* --topology-format ibnetdiscover|lldp|file */
-static int mesh_opt_topo_format(void *dst, const char *name, const char *value, char *err,
-				size_t errlen)
-{
-	if (strcmp(value, "ibnetdiscover") && strcmp(value, "lldp") && strcmp(value, "file"))
-		return opts_bad_value(err, errlen, name, value, "ibnetdiscover, lldp or file");
-	*(const char **)dst = value;
-	return 0;
-}
-
-/* -x, --gid-index N */
-static int mesh_opt_gid(void *dst, const char *name, const char *value, char *err,
-			size_t errlen)
-{
-	return mesh_opt_class_item(dst, 0, value, err, errlen, name, 255);
-}
-
-static const struct opts_entry mesh_opts_table[] = {
-	OPT_GROUP("Hosts and agents (as rperf converge)"),
-	OPT_STRING(0, "hosts", "LIST", "the agents, HOST or HOST:PORT, by commas or blanks",
-		   struct mesh_cli, hosts),
-	OPT_UINT(0, "port", "N", "the agents' control port (default 18530)", struct mesh_cli,
-		 port, 1, 65535),
-	OPT_INCLUDE(struct mesh_cli, conv, cmd_agents_opts_table),
-	OPT_GROUP("What is measured"),
-	OPT_CALLBACK_ALL(0, "sl", "LIST", "SLs to measure, e.g. 0,1 (default 0)", mesh_opt_sl),
-	OPT_CALLBACK_ALL(0, "tclass", "LIST", "RoCE traffic classes, paired with --sl by place",
-			 mesh_opt_tclass),
-	OPT_VALUE(OPTS_SECONDS, 'D', "duration", "TIME", "each ordered pair's measurement, per\n"
-		  "class (default 1s)", struct mesh_cli, duration_s, 0, 3600ull * 1000000000ull),
-	OPT_VALUE(OPTS_SECONDS, 0, "warmup", "TIME", "before each measurement (default 0.2s)",
-		  struct mesh_cli, warmup_s, 0, 3600ull * 1000000000ull),
-	OPT_VALUE(OPTS_BYTES, 's', "size", "BYTES", "message size (default 64)", struct mesh_cli,
-		  size_bytes, 1, FLOW_SPEC_MAX_MSG_BYTES),
-	OPT_CALLBACK_ALL(0, "clock", "SOURCE", "tsc (default) or monotonic", mesh_opt_clock),
-	OPT_STRING('d', "device", "NAME", "RDMA device on every host (default: the first)",
-		   struct mesh_cli, device),
-	OPT_CALLBACK('x', "gid-index", "N", "GID index (default: RoCE v2 IPv4-mapped)",
-		     struct mesh_cli, gid_index, mesh_opt_gid),
-	{ .kind = OPTS_NUMBER, .short_name = 'k', .long_name = "mad-k", .arg = "K",
-	  .help = "outliers: p50 above median + K scaled MADs of\nits class's pairs (default 3)",
-	  .off = offsetof(struct mesh_cli, mad_k), .max = 1000, .expect = "0 to 1000" },
-	OPT_GROUP("Where the latency is"),
-	OPT_CALLBACK_ALL(0, "topology", "FILE", "locate the slow hops in this fabric:\n"
-			 "ibnetdiscover, lldpcli -f json show neighbors or\n"
-			 "a topology file; again for more files", mesh_opt_topology),
-	OPT_CALLBACK(0, "topology-format", "FMT", "ibnetdiscover, lldp or file (default: from\n"
-		     "each file's content)", struct mesh_cli, topo_format, mesh_opt_topo_format),
-	OPT_STRING(0, "reference", "FILE", "an earlier rperf mesh --json: pairs and hops as\n"
-		   "the excess over it", struct mesh_cli, reference),
-	OPT_VALUE(OPTS_SECONDS, 0, "min-change", "TIME", "with --reference: the change a hop\n"
-		  "must pass (default: from the reference's spread)", struct mesh_cli,
-		  min_change_s, 0, 3600ull * 1000000000ull),
-	OPT_STRING(0, "routes", "FILE", "the pairs' real paths: a routes file, or\n"
-		   "dump_lfts output (InfiniBand forwarding tables)", struct mesh_cli, routes),
-	OPT_STRING(0, "replay", "FILE", "no agents: locate the hops again from a saved\n"
-		   "rperf mesh --json (with --topology)", struct mesh_cli, replay),
-	OPT_GROUP("Outputs"),
-	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)", struct mesh_cli,
-		   json_path),
-	OPT_STRING(0, "csv", "FILE", "one row per ordered pair and class ('-': stdout)",
-		   struct mesh_cli, csv_path),
-	OPT_STRING(0, "openmetrics", "FILE", "OpenMetrics text for a textfile collector,\n"
-		   "written atomically", struct mesh_cli, om_path),
-	OPT_STRING(0, "plot", "PREFIX", "a gnuplot heatmap per class: PREFIX-slN.gp, .dat",
-		   struct mesh_cli, plot_prefix),
-	OPT_STRING(0, "json-stream", "FILE", "each step as it ends, one JSON object a line\n"
-		   "('-': stdout)", struct mesh_cli, stream_path),
-	OPT_VALUE(OPTS_SECONDS, 0, "interval", "TIME", "repeat the mesh every TIME (outputs\n"
-		  "rewritten after each pass)", struct mesh_cli, interval_s, 0,
-		  366ull * 86400ull * 1000000000ull),
-	OPT_UINT(0, "count", "N", "with --interval: passes (default 0: until stopped)",
-		 struct mesh_cli, count, 0, 1000000000),
-	OPT_END(),
-};
-
-static const struct opts_usage mesh_opts_usage = {
-	.cmd = "mesh",
-	.args = "SCENARIO | --hosts LIST",
-	.about = "Measure the RTT of every ordered pair of hosts, per SL, through 'rperf agent'\n"
-		 "on each: a round-robin schedule, no host in two pairs at once; the matrix,\n"
-		 "its outliers and why.",
-	.table = mesh_opts_table,
-	.more = "SCENARIO (rperf-scenario(5)) gives [global] settings and, by its flows, the\n"
-		"hosts. Outliers are reported, not failed: exit 0.",
-};
 
 void cmd_mesh_usage(FILE *out)
 {
 	opts_usage(out, &mesh_opts_usage);
-}
-
-/* ------------------------------------------------------------------ */
-/* Options and hosts                                                   */
-/* ------------------------------------------------------------------ */
-
-/* The command line into @o: 0, OPTS_HELP, or -EINVAL with the reason. */
-static int mesh_opts_parse(int argc, char **argv, struct mesh_cli *o, char *err, size_t errlen)
-{
-	int n, ret;
-
-	*o = (struct mesh_cli){ .duration_s = 1, .warmup_s = 0.2, .size_bytes = 64, .mad_k = 3,
-				.gid_index = -1, .min_change_s = NAN,
-				.conv = { .timeout_s = 10, .agent_cmd = "rperf" } };
-	ret = opts_parse(mesh_opts_table, o, argc, argv, &o->operand, 1, &n, err, errlen);
-	if (ret)
-		return ret;
-	if ((o->routes || o->replay) && !o->n_topo)
-		return errbuf_set(err, errlen, -EINVAL, "--%s goes with --topology",
-				  o->routes ? "routes" : "replay");
-	if (o->replay && (n || o->hosts || o->csv_path || o->om_path || o->plot_prefix ||
-			  o->stream_path || o->interval_s))
-		return errbuf_set(err, errlen, -EINVAL, "--replay takes no scenario nor hosts, and "
-				  "writes the table and --json only");
-	if (o->replay)
-		return 0;
-	if (n > 1 || (n == 1) == (o->hosts != NULL))
-		return errbuf_set(err, errlen, -EINVAL, "a scenario or --hosts, one of them");
-	if (o->n_sls && o->n_tclasses && o->n_sls != o->n_tclasses)
-		return errbuf_set(err, errlen, -EINVAL, "--sl and --tclass: as many of each");
-	if (o->conv.launch && !o->conv.token_file)
-		return errbuf_set(err, errlen, -EINVAL,
-				  "--launch needs --token-file: the agents listen beyond the loopback");
-	if (o->count && !o->interval_s)
-		return errbuf_set(err, errlen, -EINVAL, "--count goes with --interval");
-	if ((o->topo_format || o->reference || o->routes) && !o->n_topo)
-		return errbuf_set(err, errlen, -EINVAL, "--%s goes with --topology",
-				  o->reference ? "reference" : "topology-format");
-	return 0;
-}
-
-/* Add @h to @hosts (at most MESH_MAX_HOSTS, none twice). 0 or -EINVAL. */
-static int mesh_host_add(const char **hosts, size_t *n, const char *h, char *err, size_t errlen)
-{
-	char host[SCENARIO_HOST_MAX];
-	uint16_t port;
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (!strcmp(hosts[i], h))
-			return 0;
-	if (*n == MESH_MAX_HOSTS)
-		return errbuf_set(err, errlen, -EINVAL, "at most %d hosts", MESH_MAX_HOSTS);
-	if (strlen(h) >= SCENARIO_HOST_MAX || scenario_agent_addr(h, host, sizeof(host), &port))
-		return errbuf_set(err, errlen, -EINVAL, "host '%s': expected HOST, HOST:PORT or "
-				  "[IPV6]:PORT", h);
-	hosts[(*n)++] = h;
-	return 0;
-}
-
-/*
- * The hosts, from --hosts (split in @buf, which they point into) or the
- * scenario's flows in order of first use; @sc the scenario, or defaults.
- */
-static int mesh_hosts(const struct mesh_cli *o, struct scenario *sc, char **buf,
-		      const char **hosts, size_t *n, char *err, size_t errlen)
-{
-	char *tok, *save;
-	size_t i;
-	int ret = 0;
-
-	*n = 0;
-	if (o->operand) {
-		ret = scenario_load(o->operand, sc, err, errlen);
-		for (i = 0; !ret && i < sc->n_flows; i++) {
-			ret = mesh_host_add(hosts, n, sc->flows[i].host, err, errlen);
-			ret = ret ? ret : mesh_host_add(hosts, n, sc->flows[i].dest, err, errlen);
-		}
-	} else {
-		scenario_defaults(sc, "--hosts");
-		*buf = strdup(o->hosts);
-		if (!*buf)
-			return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-		for (tok = strtok_r(*buf, ", \t\n", &save); !ret && tok;
-		     tok = strtok_r(NULL, ", \t\n", &save))
-			ret = mesh_host_add(hosts, n, tok, err, errlen);
-	}
-	if (!ret && *n < 2)
-		ret = errbuf_set(err, errlen, -EINVAL, "a mesh needs two hosts or more");
-	return ret;
-}
-
-/* The command line's settings over @sc's, and the classes, into @mo. */
-static int mesh_settings(const struct mesh_cli *o, struct scenario *sc, struct mesh_opts *mo,
-			 char *err, size_t errlen)
-{
-	size_t i, n = o->n_sls > o->n_tclasses ? o->n_sls : o->n_tclasses;
-
-	if (o->port)
-		sc->agent_port = (uint16_t)o->port;
-	if (o->clock_set)
-		sc->clock = o->clock;
-	if (o->device)
-		snprintf(sc->device, sizeof(sc->device), "%s", o->device);
-	if (o->gid_index >= 0)
-		sc->gid_index = o->gid_index;
-	mo->n_classes = n ? n : 1;
-	for (i = 0; i < mo->n_classes; i++)
-		mo->classes[i] = (struct mesh_class){ .sl = i < o->n_sls ? o->sls[i] : 0,
-			.tclass = i < o->n_tclasses ? o->tclasses[i] : 0 };
-	mo->duration_s = o->duration_s;
-	mo->warmup_s = o->warmup_s;
-	mo->size_bytes = o->size_bytes;
-	mo->mad_k = o->mad_k;
-	mo->base = sc;
-	mo->conv = &o->conv;
-	return 0;
-}
-
-/* One pair of an earlier mesh document into @r: false when its p50 is no figure. */
-static bool mesh_ref_pair(const json_t *p, struct mesh_ref *r)
-{
-	const json_t *q = json_object_get(p, "p50");
-	const char *src = json_string_value(json_object_get(p, "src")),
-		   *dst = json_string_value(json_object_get(p, "dst"));
-
-	if (!src || !dst || !json_is_number(json_object_get(q, "value_ns")) ||
-	    !json_is_number(json_object_get(q, "ci_low_ns")) ||
-	    !json_is_number(json_object_get(q, "ci_high_ns")))
-		return false;
-	snprintf(r->src, sizeof(r->src), "%s", src);
-	snprintf(r->dst, sizeof(r->dst), "%s", dst);
-	r->sl = (int)json_integer_value(json_object_get(p, "sl"));
-	r->tclass = (int)json_integer_value(json_object_get(p, "tclass"));
-	r->p50_ns = json_number_value(json_object_get(q, "value_ns"));
-	r->ci_low_ns = json_number_value(json_object_get(q, "ci_low_ns"));
-	r->ci_high_ns = json_number_value(json_object_get(q, "ci_high_ns"));
-	return true;
-}
-
-/*
- * --reference: the pairs of an earlier `rperf mesh --json` whose p50 and
- * its interval are figures, into *@refs (malloc'ed), *@n of them.
- */
-static int mesh_read_reference(const char *path, struct mesh_ref **refs, size_t *n, char *err,
-			       size_t errlen)
-{
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *pairs, *p;
-	size_t i;
-
-	if (!doc)
-		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': %s", path, je.text);
-	pairs = json_object_get(doc, "pairs");
-	if (strcmp(json_string_value(json_object_get(doc, "command")) ?: "", "mesh") ||
-	    !json_is_array(pairs)) {
-		json_decref(doc);
-		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': not an rperf mesh "
-				  "document", path);
-	}
-	*refs = calloc(json_array_size(pairs) + 1, sizeof(**refs));
-	if (!*refs) {
-		json_decref(doc);
-		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	}
-	*n = 0;
-	json_array_foreach(pairs, i, p)
-		*n += mesh_ref_pair(p, &(*refs)[*n]);
-	json_decref(doc);
-	return 0;
 }
 
 /* --topology, --routes and --reference into @topo, @paths, @refs and @mo. */
@@ -401,7 +49,7 @@ static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct topo_
 		mo->paths = paths;
 	}
 	if (o->reference) {
-		ret = mesh_read_reference(o->reference, refs, &mo->n_refs, err, errlen);
+		ret = report_mesh_ref_load(o->reference, refs, &mo->n_refs, err, errlen);
 		mo->refs = *refs;
 	}
 	return ret;
@@ -565,7 +213,8 @@ int cmd_mesh(int argc, char **argv)
 	if (o.replay)
 		return mesh_replay(&o);
 	sc = calloc(1, sizeof(*sc));
-	ret = sc ? mesh_hosts(&o, sc, &buf, hosts, &mo.n_hosts, err, sizeof(err)) :
+	ret = sc ? mesh_hosts(o.operand, o.hosts, sc, &buf, hosts, &mo.n_hosts, err,
+				   sizeof(err)) :
 		   errbuf_set(err, sizeof(err), -ENOMEM, "out of memory");
 	if (!ret)
 		ret = mesh_settings(&o, sc, &mo, err, sizeof(err));

@@ -112,6 +112,30 @@ struct coord {
 	char sw_error[256];
 };
 
+/* coord_run.c: a run, from its inputs to its last step */
+/*
+ * What the caller hears of a run as it goes: its start (before the
+ * agents are reached), each step as it ends (c->steps[@index], complete
+ * or cut short) and its end (the agents hung up, c->error set when it
+ * failed).
+ */
+struct coord_events {
+	void (*start)(void *arg, struct coord *c);
+	void (*step)(void *arg, struct coord *c, size_t index);
+	void (*end)(void *arg, struct coord *c);
+	void *arg;
+};
+/*
+ * c->o's scenario, its destinations, its arbitration (c->cfg, when it
+ * names one) and the token into @c. 0; -EINVAL (the user's inputs) or
+ * -EIO (a fabric that could not be read), each said.
+ */
+int coord_inputs(struct coord *c);
+/* Every step of the run, in order, @ev told of each. 0 or -errno (c->error set). */
+int coord_run(struct coord *c, const struct coord_events *ev);
+/* What the run holds: the agents' environments, the steps and their histograms. */
+void coord_release(struct coord *c);
+
 /* coord_switch.c: the switch's per-band counters, read around the window */
 /* Read them if one is due; returns the ms to the next read (at most @max_ms). */
 int coord_switch_poll(struct coord *c, int max_ms);

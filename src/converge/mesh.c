@@ -10,9 +10,61 @@
 #include <string.h>
 
 #include "converge/mesh.h"
+#include "base/errbuf.h"
 #include "base/log.h"
 #include "base/stop.h"
 #include "engine/figures.h"
+
+/* ------------------------------------------------------------------ */
+/* The hosts                                                           */
+/* ------------------------------------------------------------------ */
+
+/* Add @h to @hosts (at most MESH_MAX_HOSTS, none twice). 0 or -EINVAL. */
+static int mesh_host_add(const char **hosts, size_t *n, const char *h, char *err, size_t errlen)
+{
+	char host[SCENARIO_HOST_MAX];
+	uint16_t port;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(hosts[i], h))
+			return 0;
+	if (*n == MESH_MAX_HOSTS)
+		return errbuf_set(err, errlen, -EINVAL, "at most %d hosts", MESH_MAX_HOSTS);
+	if (strlen(h) >= SCENARIO_HOST_MAX || scenario_agent_addr(h, host, sizeof(host), &port))
+		return errbuf_set(err, errlen, -EINVAL, "host '%s': expected HOST, HOST:PORT or "
+				  "[IPV6]:PORT", h);
+	hosts[(*n)++] = h;
+	return 0;
+}
+
+int mesh_hosts(const char *path, const char *list, struct scenario *sc, char **buf,
+	       const char **hosts, size_t *n, char *err, size_t errlen)
+{
+	char *tok, *save;
+	size_t i;
+	int ret = 0;
+
+	*n = 0;
+	if (path) {
+		ret = scenario_load(path, sc, err, errlen);
+		for (i = 0; !ret && i < sc->n_flows; i++) {
+			ret = mesh_host_add(hosts, n, sc->flows[i].host, err, errlen);
+			ret = ret ? ret : mesh_host_add(hosts, n, sc->flows[i].dest, err, errlen);
+		}
+	} else {
+		scenario_defaults(sc, "--hosts");
+		*buf = strdup(list);
+		if (!*buf)
+			return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+		for (tok = strtok_r(*buf, ", \t\n", &save); !ret && tok;
+		     tok = strtok_r(NULL, ", \t\n", &save))
+			ret = mesh_host_add(hosts, n, tok, err, errlen);
+	}
+	if (!ret && *n < 2)
+		ret = errbuf_set(err, errlen, -EINVAL, "a mesh needs two hosts or more");
+	return ret;
+}
 
 /* ------------------------------------------------------------------ */
 /* The schedule                                                        */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "converge/mesh.h"
+#include "converge/mesh_locate.h"
 
 const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_pair *p)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "converge/mesh.h"
+#include "converge/mesh_outlier.h"
 
 /* The MAD times this estimates the standard deviation of a normal sample. */
 #define MESH_MAD_SCALE		1.4826

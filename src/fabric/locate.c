@@ -13,7 +13,8 @@
 
 #include "base/errbuf.h"
 #include "fabric/locate.h"
-#include "fabric/locate_int.h"
+#include "fabric/locate_fit.h"
+#include "fabric/locate_name.h"
 #include "fabric/topo_int.h"
 #include "fabric/topo_paths.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric/locate_int.h"
+#include "fabric/locate_fit.h"
 #include "fabric/nnls.h"
 
 /* ------------------------------------------------------------------ */

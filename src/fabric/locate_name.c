@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric/locate.h"
+#include "fabric/locate_name.h"
 
 #define NAME_MAD_SIGMA 1.4826	/* MAD to standard deviation, normal data */
 /* Without a reference, never closer to the median than this share of it:

@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* lat --reference: the reference document read, and the differences (report.h). */
+/*
+ * The references a run is compared with, read back from the documents
+ * rperf wrote: lat --reference (a lat document, and the differences) and
+ * mesh --reference (a mesh document's pairs). Each read takes its keys
+ * from the headers of the code that writes them (report_int.h,
+ * mesh_int.h) and no file larger than REF_MAX_FILE_BYTES (report.h).
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <jansson.h>
 
 #include "base/errbuf.h"
-#include "report/report.h"
+#include "report/mesh_int.h"
+#include "report/report_int.h"
 
 const char *const ref_pct_keys[REF_N_PCTS] = { "p50", "p90", "p99" };
 
@@ -73,13 +81,13 @@ static bool ref_side(const json_t *v, bool *has, double *out)
  */
 static int ref_pct_parse(const json_t *o, struct ref_pct *p, char *err, size_t errlen)
 {
-	const json_t *v = json_object_get(o, "value_ns");
+	const json_t *v = json_object_get(o, REPORT_PCT_VALUE_NS);
 
 	memset(p, 0, sizeof(*p));
-	if (!json_is_object(o) || !ref_state(json_object_get(o, "state"), &p->state))
+	if (!json_is_object(o) || !ref_state(json_object_get(o, REPORT_PCT_STATE), &p->state))
 		return errbuf_set(err, errlen, -EPROTO, "no percentile state");
-	if (!ref_side(json_object_get(o, "ci_low_ns"), &p->has_lo, &p->lo_ns) ||
-	    !ref_side(json_object_get(o, "ci_high_ns"), &p->has_hi, &p->hi_ns))
+	if (!ref_side(json_object_get(o, REPORT_PCT_CI_LOW_NS), &p->has_lo, &p->lo_ns) ||
+	    !ref_side(json_object_get(o, REPORT_PCT_CI_HIGH_NS), &p->has_hi, &p->hi_ns))
 		return errbuf_set(err, errlen, -EPROTO, "an interval side that is not a time");
 	if (p->state != HIST_Q_RESOLVED)
 		return json_is_null(v) ? 0 : errbuf_set(err, errlen, -EPROTO,
@@ -116,7 +124,7 @@ static int ref_size_parse(const json_t *o, struct ref_size *s, char *err, size_t
 /* The head: a complete lat document of a schema with percentile states. */
 static int ref_head_parse(const json_t *root, struct ref_doc *d, char *err, size_t errlen)
 {
-	const json_t *cmd = json_object_get(root, "command");
+	const json_t *cmd = json_object_get(root, REPORT_KEY_COMMAND);
 	const json_t *ver = json_object_get(root, "schema_version");
 	const json_t *src = json_object_get(json_object_get(root, "clock"), "source");
 
@@ -162,21 +170,32 @@ static int ref_doc_parse(const json_t *root, struct ref_doc *d, char *err, size_
 	return 0;
 }
 
+/* 0 when @path is a file of at most REF_MAX_FILE_BYTES; -EFBIG when it is
+ * larger or no plain file; -errno when it cannot be looked at. */
+static int ref_file_fits(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	return S_ISREG(st.st_mode) && st.st_size <= REF_MAX_FILE_BYTES ? 0 : -EFBIG;
+}
+
 int ref_doc_load(const char *path, struct ref_doc *d, char *err, size_t errlen)
 {
 	json_error_t jerr;
-	struct stat st;
 	json_t *root;
 	char why[200];
 	int ret;
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	if (stat(path, &st))
-		return errbuf_set(err, errlen, -errno, "reference '%s': %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode) || st.st_size > REF_MAX_FILE_BYTES)
+	ret = ref_file_fits(path);
+	if (ret == -EFBIG)
 		return errbuf_set(err, errlen, -EPROTO, "reference '%s': not a file of at most %u "
 				  "bytes", path, REF_MAX_FILE_BYTES);
+	if (ret)
+		return errbuf_set(err, errlen, ret, "reference '%s': %s", path, strerror(-ret));
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
 		return errbuf_set(err, errlen, -EPROTO, "reference '%s': not JSON: %s (line %d)",
@@ -236,5 +255,64 @@ int ref_doc_check_run(const struct ref_doc *d, const struct run_lat *r, char *wa
 	if (missing[0])
 		snprintf(warn, warnlen, "reference '%s' has no size %s: %s compared without it",
 			 d->path, missing, strchr(missing, ',') ? "those sizes are" : "that size is");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* mesh --reference                                                    */
+/* ------------------------------------------------------------------ */
+
+/* One pair of an earlier mesh document into @r: false when its p50 is no figure. */
+static bool mesh_ref_pair(const json_t *p, struct mesh_ref *r)
+{
+	const json_t *q = json_object_get(p, MESH_KEY_P50);
+	const json_t *v = json_object_get(q, REPORT_PCT_VALUE_NS),
+		     *lo = json_object_get(q, REPORT_PCT_CI_LOW_NS),
+		     *hi = json_object_get(q, REPORT_PCT_CI_HIGH_NS);
+	const char *src = json_string_value(json_object_get(p, MESH_KEY_SRC)),
+		   *dst = json_string_value(json_object_get(p, MESH_KEY_DST));
+
+	if (!src || !dst || !json_is_number(v) || !json_is_number(lo) || !json_is_number(hi))
+		return false;
+	snprintf(r->src, sizeof(r->src), "%s", src);
+	snprintf(r->dst, sizeof(r->dst), "%s", dst);
+	r->sl = (int)json_integer_value(json_object_get(p, MESH_KEY_SL));
+	r->tclass = (int)json_integer_value(json_object_get(p, MESH_KEY_TCLASS));
+	r->p50_ns = json_number_value(v);
+	r->ci_low_ns = json_number_value(lo);
+	r->ci_high_ns = json_number_value(hi);
+	return true;
+}
+
+int report_mesh_ref_load(const char *path, struct mesh_ref **refs, size_t *n, char *err,
+			 size_t errlen)
+{
+	json_error_t je;
+	json_t *doc, *pairs, *p;
+	size_t i;
+
+	*refs = NULL;
+	*n = 0;
+	if (ref_file_fits(path) == -EFBIG)
+		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': not a file of at most "
+				  "%u bytes", path, REF_MAX_FILE_BYTES);
+	doc = json_load_file(path, 0, &je);
+	if (!doc)
+		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': %s", path, je.text);
+	pairs = json_object_get(doc, MESH_KEY_PAIRS);
+	if (strcmp(json_string_value(json_object_get(doc, REPORT_KEY_COMMAND)) ?: "",
+		   MESH_COMMAND) || !json_is_array(pairs)) {
+		json_decref(doc);
+		return errbuf_set(err, errlen, -EINVAL, "--reference '%s': not an rperf mesh "
+				  "document", path);
+	}
+	*refs = calloc(json_array_size(pairs) + 1, sizeof(**refs));
+	if (!*refs) {
+		json_decref(doc);
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	}
+	json_array_foreach(pairs, i, p)
+		*n += mesh_ref_pair(p, &(*refs)[*n]);
+	json_decref(doc);
 	return 0;
 }

@@ -37,7 +37,7 @@ json_t *report_doc_new(const char *command)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "command", json_string(command));
+	json_object_set_new(o, REPORT_KEY_COMMAND, json_string(command));
 	report_schema_stamp(o);
 	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
 	return o;
@@ -152,11 +152,11 @@ static json_t *hist_pct_json(const struct report_figure *fig, uint64_t unresolve
 	struct ref_pct p;
 
 	report_figure_pct(fig, unresolved, n, &p);
-	json_object_set_new(o, "state", json_string(report_state_word(q->state)));
-	json_object_set_new(o, "value_ns", ok ? report_json_ns(fig->ns) : json_null());
+	json_object_set_new(o, REPORT_PCT_STATE, json_string(report_state_word(q->state)));
+	json_object_set_new(o, REPORT_PCT_VALUE_NS, ok ? report_json_ns(fig->ns) : json_null());
 	json_object_set_new(o, "rank", json_integer((json_int_t)q->rank));
-	json_object_set_new(o, "ci_low_ns", p.has_lo ? report_json_ns(fig->lo_ns) : json_null());
-	json_object_set_new(o, "ci_high_ns", p.has_hi ? report_json_ns(fig->hi_ns) : json_null());
+	json_object_set_new(o, REPORT_PCT_CI_LOW_NS, p.has_lo ? report_json_ns(fig->lo_ns) : json_null());
+	json_object_set_new(o, REPORT_PCT_CI_HIGH_NS, p.has_hi ? report_json_ns(fig->hi_ns) : json_null());
 	json_object_set_new(o, "ci_ranks", json_pack("[II]", (json_int_t)q->lo_rank,
 						     (json_int_t)q->hi_rank));
 	json_object_set_new(o, "samples_needed", json_integer((json_int_t)q->needed));

@@ -530,6 +530,16 @@ struct mesh_report_info {
 struct mesh_row;
 
 /*
+ * mesh --reference: the pairs of an earlier `rperf mesh --json` document
+ * whose p50 and both sides of its interval are figures, into *@refs
+ * (malloc'ed, for the caller to free), *@n of them. 0; -EINVAL with the
+ * reason in @err for a file that is no mesh document, not JSON, or larger
+ * than REF_MAX_FILE_BYTES; -ENOMEM.
+ */
+int report_mesh_ref_load(const char *path, struct mesh_ref **refs, size_t *n, char *err,
+			 size_t errlen);
+
+/*
  * One figure of a mesh pair, described once for the JSON's "pairs", the
  * CSV's row and the labels of its OpenMetrics series.
  */

@@ -25,18 +25,6 @@ static const char *converge_class_kind(const struct converge_report_info *info)
 	return info->ets ? "band" : "sl";
 }
 
-double converge_impact(const struct converge_class *c, size_t i)
-{
-	return i == 0 ? c->impact_p50 : i == 1 ? c->impact_p99 : c->impact_p99_9;
-}
-
-/* A paced bursty flow's duty cycle as the destination saw it. */
-bool converge_flow_duty(const struct converge_flow *f, double *duty)
-{
-	*duty = f->rate_bps ? f->gbps / report_bps_gbps((double)f->rate_bps) : 0;
-	return f->rate_bps > 0 && f->duty_cycle < 1;
-}
-
 static json_t *converge_start_json(const struct converge_start *s)
 {
 	return json_pack("{s:I, s:o, s:o, s:o}", "flows", (json_int_t)s->n,

@@ -25,6 +25,18 @@ static unsigned converge_kind(const struct converge_report_info *info)
 /* A class's figures                                                   */
 /* ------------------------------------------------------------------ */
 
+double converge_impact(const struct converge_class *c, size_t i)
+{
+	return i == 0 ? c->impact_p50 : i == 1 ? c->impact_p99 : c->impact_p99_9;
+}
+
+/* A paced bursty flow's duty cycle as the destination saw it. */
+bool converge_flow_duty(const struct converge_flow *f, double *duty)
+{
+	*duty = f->rate_bps ? f->gbps / report_bps_gbps((double)f->rate_bps) : 0;
+	return f->rate_bps > 0 && f->duty_cycle < 1;
+}
+
 #define C(w)		((w)->c)
 /* Compared: the step was, and the class has an analyzed share. */
 #define CMP(w)		((w)->st->compared && (w)->c->has_analyzed)

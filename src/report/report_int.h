@@ -23,6 +23,17 @@ json_t *report_lat_size_json(const struct lat_report_info *info, const struct fl
 json_t *report_bw_interval_json(const struct bw_interval *iv);
 json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk);
 
+/*
+ * The keys of a percentile's JSON object as hist_pct_json() writes them,
+ * and the references read them back (reference.c), and the key that
+ * names a document's command (report_doc_new()).
+ */
+#define REPORT_KEY_COMMAND	"command"
+#define REPORT_PCT_STATE	"state"
+#define REPORT_PCT_VALUE_NS	"value_ns"
+#define REPORT_PCT_CI_LOW_NS	"ci_low_ns"
+#define REPORT_PCT_CI_HIGH_NS	"ci_high_ns"
+
 /* A time in ns as the JSON gives it: rounded to 0.1 ns. */
 json_t *report_json_ns(double v);
 /* The config keys every client command reports (lat's and bw's "config"). */

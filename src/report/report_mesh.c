@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report/mesh_int.h"
+#include "report/report_int.h"
 #include "report/value.h"
 #include "base/errbuf.h"
 #include "base/jsonfile.h"
@@ -22,7 +23,7 @@ static const struct clock_cal mesh_ns_clk = { .source = CLOCK_SRC_MONOTONIC, .ti
 					      .method = "ns" };
 
 /* The three percentiles a pair reports: their keys in report_hist_fields(). */
-static const char *const mesh_pcts[] = { "p50", "p99", "p99_9" };
+static const char *const mesh_pcts[] = { MESH_KEY_P50, "p99", "p99_9" };
 #define MESH_N_PCTS (sizeof(mesh_pcts) / sizeof(mesh_pcts[0]))
 
 /* Field @key of report_hist_fields(). */
@@ -180,23 +181,23 @@ static void get_error(const struct mesh_row *w, const char *pct, struct report_v
 
 /* A percentile's JSON object and its four CSV columns. */
 #define PCT(k)	\
-	{ .key = #k, .pct = #k, .get = get_pct_json }, \
-	{ .csv = #k "_state", .pct = #k, .get = get_pct_state }, \
-	{ .csv = #k "_ns", .pct = #k, .get = get_pct_ns }, \
-	{ .csv = #k "_ci_low_ns", .pct = #k, .get = get_pct_lo }, \
-	{ .csv = #k "_ci_high_ns", .pct = #k, .get = get_pct_hi }
+	{ .key = k, .pct = k, .get = get_pct_json }, \
+	{ .csv = k "_state", .pct = k, .get = get_pct_state }, \
+	{ .csv = k "_ns", .pct = k, .get = get_pct_ns }, \
+	{ .csv = k "_ci_low_ns", .pct = k, .get = get_pct_lo }, \
+	{ .csv = k "_ci_high_ns", .pct = k, .get = get_pct_hi }
 
 static const struct report_mesh_field pair_fields[] = {
 	{ .csv = "pass", .get = get_pass },
-	{ .key = "src", .csv = "src", .label = true, .get = get_src },
-	{ .key = "dst", .csv = "dst", .label = true, .get = get_dst },
-	{ .key = "sl", .csv = "sl", .label = true, .get = get_sl },
-	{ .key = "tclass", .csv = "tclass", .label = true, .get = get_tclass },
+	{ .key = MESH_KEY_SRC, .csv = MESH_KEY_SRC, .label = true, .get = get_src },
+	{ .key = MESH_KEY_DST, .csv = MESH_KEY_DST, .label = true, .get = get_dst },
+	{ .key = MESH_KEY_SL, .csv = MESH_KEY_SL, .label = true, .get = get_sl },
+	{ .key = MESH_KEY_TCLASS, .csv = MESH_KEY_TCLASS, .label = true, .get = get_tclass },
 	{ .key = "samples", .csv = "samples", .get = get_samples },
 	{ .key = "unresolved", .csv = "unresolved", .get = get_unresolved },
-	PCT(p50),
-	PCT(p99),
-	PCT(p99_9),
+	PCT(MESH_KEY_P50),
+	PCT("p99"),
+	PCT("p99_9"),
 	{ .key = "outlier", .csv = "outlier", .get = get_outlier },
 	{ .key = "why", .get = get_why },
 	{ .key = "error", .get = get_error },
@@ -274,7 +275,7 @@ static json_t *mesh_config_json(const struct mesh_report_info *info, const struc
 
 json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_run *m)
 {
-	json_t *o = report_doc_new("mesh"), *hosts = json_array(), *pairs = json_array();
+	json_t *o = report_doc_new(MESH_COMMAND), *hosts = json_array(), *pairs = json_array();
 	size_t i;
 
 	for (i = 0; i < m->o->n_hosts; i++)
@@ -290,7 +291,7 @@ json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_
 	json_object_set_new(o, "duration_s", json_real(m->duration_s));
 	json_object_set_new(o, "connect_ms", json_real(m->connect_ms));
 	json_object_set_new(o, "authenticated", json_boolean(m->authenticated));
-	json_object_set_new(o, "pairs", pairs);
+	json_object_set_new(o, MESH_KEY_PAIRS, pairs);
 	json_object_set_new(o, "outliers", mesh_outliers_json(m));
 	report_mesh_locate_json(o, m);
 	json_object_set_new(o, "complete", json_boolean(m->complete));
@@ -306,7 +307,7 @@ json_t *report_mesh_event_step(const struct mesh_run *m, const struct mesh_step_
 	for (i = 0; i < s->n_pairs; i++)
 		json_array_append_new(pairs, mesh_pair_json(m, &m->pairs[s->pairs[i]]));
 	json_object_set_new(o, "event", json_string("step"));
-	json_object_set_new(o, "command", json_string("mesh"));
+	json_object_set_new(o, REPORT_KEY_COMMAND, json_string(MESH_COMMAND));
 	json_object_set_new(o, "pass", json_integer(s->pass));
 	json_object_set_new(o, "round", json_integer((json_int_t)s->round));
 	json_object_set_new(o, "half", json_integer((json_int_t)s->half));
@@ -315,7 +316,7 @@ json_t *report_mesh_event_step(const struct mesh_run *m, const struct mesh_step_
 	json_object_set_new(o, "index", json_integer((json_int_t)s->index));
 	json_object_set_new(o, "steps", json_integer((json_int_t)m->steps));
 	json_object_set_new(o, "cut_short", json_boolean(s->cut_short));
-	json_object_set_new(o, "pairs", pairs);
+	json_object_set_new(o, MESH_KEY_PAIRS, pairs);
 	return o;
 }
 
@@ -324,7 +325,7 @@ json_t *report_mesh_event_end(const struct mesh_run *m)
 	json_t *o = report_schema_stamp(json_object());
 
 	json_object_set_new(o, "event", json_string("end"));
-	json_object_set_new(o, "command", json_string("mesh"));
+	json_object_set_new(o, REPORT_KEY_COMMAND, json_string(MESH_COMMAND));
 	json_object_set_new(o, "pass", json_integer(m->pass));
 	json_object_set_new(o, "steps_done", json_integer((json_int_t)m->steps_done));
 	json_object_set_new(o, "duration_s", json_real(m->duration_s));

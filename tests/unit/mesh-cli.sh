@@ -40,6 +40,9 @@ printf 'h1 sw1\nh2 sw1\n' >"$T/fabric.topo"
 echo '{"command": "lat"}' >"$T/lat.json"
 expect 2 mesh --hosts h1,h2 --topology "$T/fabric.topo" --reference "$T/lat.json"
 has "not an rperf mesh document"
+truncate -s 17M "$T/huge.json"
+expect 2 mesh --hosts h1,h2 --topology "$T/fabric.topo" --reference "$T/huge.json"
+has "huge.json': not a file of at most 16777216 bytes"
 expect 2 mesh --hosts h1,h2 --topology "$T/fabric.topo" --topology-format dot
 has "--topology-format 'dot': expected ibnetdiscover, lldp or file"
 

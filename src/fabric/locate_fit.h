@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Inside the hop localization: the design the pairs make (locate.c) and
- * the fit over it (locate_fit.c). Not for other modules.
+ * the fit over it (locate_fit.c, whose interface this is). Nothing
+ * outside fabric/locate*.c includes it.
  */
-#ifndef RPERF_FABRIC_LOCATE_INT_H
-#define RPERF_FABRIC_LOCATE_INT_H
+#ifndef RPERF_FABRIC_LOCATE_FIT_H
+#define RPERF_FABRIC_LOCATE_FIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
