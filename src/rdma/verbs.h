@@ -209,6 +209,16 @@ bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
 		     const union ibv_gid *remote);
 
 /*
+ * Refuse an InfiniBand peer of another subnet (both GIDs known, their
+ * subnet prefixes differ) reached through the TCP exchange: that gives
+ * the peer's own LID, which is not the way to it behind a router; rdma_cm
+ * resolves the path. 0, or -EHOSTUNREACH with a message naming --rdma-cm.
+ * Pure.
+ */
+int verbs_check_routed(bool roce, const union ibv_gid *local, const union ibv_gid *remote,
+		       char *err, size_t errlen);
+
+/*
  * On RoCE, give @q (before verbs_qp_connect) the port's best GID for @w
  * instead of the device's: a server answers each flow from the address
  * its client connected to. 0 or -ENOENT with a message; nothing on

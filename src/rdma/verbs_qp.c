@@ -166,6 +166,21 @@ bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,
 	       memcmp(remote->raw, local->raw, 8);
 }
 
+int verbs_check_routed(bool roce, const union ibv_gid *local, const union ibv_gid *remote,
+		       char *err, size_t errlen)
+{
+	if (roce || !verbs_needs_grh(false, false, local, remote))
+		return 0;
+	return errbuf_set(err, errlen, -EHOSTUNREACH,
+			  "the peer is in another subnet (GID prefix %02x%02x:%02x%02x:%02x%02x:%02x%02x, "
+			  "ours %02x%02x:%02x%02x:%02x%02x:%02x%02x): the TCP exchange gives its "
+			  "own LID, not the router's; use --rdma-cm",
+			  remote->raw[0], remote->raw[1], remote->raw[2], remote->raw[3],
+			  remote->raw[4], remote->raw[5], remote->raw[6], remote->raw[7],
+			  local->raw[0], local->raw[1], local->raw[2], local->raw[3],
+			  local->raw[4], local->raw[5], local->raw[6], local->raw[7]);
+}
+
 /* The address vector for @remote along @path (the rdma_cm path builds its
  * own with rdma_init_qp_attr and sets the SL and traffic class in it). */
 static void verbs_ah_attr(const struct verbs_qp *q, const struct verbs_endpoint *remote,
@@ -272,7 +287,9 @@ int verbs_qp_connect(struct verbs_qp *q, const struct verbs_endpoint *remote,
 	if (!q->dev->roce && !remote->lid)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s: the peer has no LID (is it on RoCE?)", q->dev->name);
-	ret = qp_to_init(q, err, errlen);
+	ret = verbs_check_routed(q->dev->roce, &q->gid, &remote->gid, err, errlen);
+	if (!ret)
+		ret = qp_to_init(q, err, errlen);
 	if (!ret)
 		ret = qp_to_rtr(q, remote, path, err, errlen);
 	if (!ret)

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "unit.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -410,6 +411,26 @@ static void test_needs_grh(void **state)
 	assert_false(verbs_needs_grh(false, false, &a, &none));	/* peer's GID unknown */
 }
 
+/* Over the TCP exchange, a peer behind a router is refused, pointing at
+ * --rdma-cm; a peer of the same subnet, or of unknown GID, and RoCE pass. */
+static void test_check_routed(void **state)
+{
+	union ibv_gid a = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 1 } };
+	union ibv_gid b = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2 } };
+	union ibv_gid other = { .raw = { 0xfe, 0x80, 0, 0, 0, 0, 0, 7, 2 } };
+	union ibv_gid none = { 0 };
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(verbs_check_routed(false, &a, &other, err, sizeof(err)), -EHOSTUNREACH);
+	assert_non_null(strstr(err, "another subnet (GID prefix fe80:0000:0000:0007, "
+				    "ours fe80:0000:0000:0000)"));
+	assert_non_null(strstr(err, "use --rdma-cm"));
+	assert_int_equal(verbs_check_routed(false, &a, &b, err, sizeof(err)), 0);
+	assert_int_equal(verbs_check_routed(false, &a, &none, err, sizeof(err)), 0);
+	assert_int_equal(verbs_check_routed(true, &a, &other, err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_gid_want),
 		cmocka_unit_test(test_gid_choose_local_addr),
 		cmocka_unit_test(test_path_warnings),
+		cmocka_unit_test(test_check_routed),
 		cmocka_unit_test(test_gid_want_accepted),
 		cmocka_unit_test(test_path_from_record),
 		cmocka_unit_test(test_static_rate),
