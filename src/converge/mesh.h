@@ -9,7 +9,8 @@
  * at once; a round of more pairings than a step holds (MESH_STEP_FLOWS,
  * a scenario's flows) runs as several parts of that many, one after the
  * other. Every step is a converge step of lat flows (coord_run_step);
- * each flow's RTT histogram joins its pair's, in ns.
+ * each flow's RTT histogram, in ns, joins its pair's sketch (base/sketch.h:
+ * at most 8 KiB a pair where a histogram takes 224 KiB).
  *
  * Then the outliers, by a robust rule over comparable pairs (one class):
  * a pair whose p50 lies, even at the low end of its 95 % interval, above
@@ -30,6 +31,7 @@
 #include <jansson.h>
 
 #include "base/hist.h"
+#include "base/sketch.h"
 #include "converge/coord.h"
 #include "fabric/locate.h"
 #include "fabric/topo.h"
@@ -102,7 +104,7 @@ struct mesh_opts {
 struct mesh_pair {
 	int src, dst;			/* host indices */
 	size_t cls;			/* of the classes */
-	struct hist *rtt_ns;		/* its RTTs in ns (0: unresolved); NULL: none came */
+	struct sketch *rtt_ns;		/* its RTTs in ns (0: unresolved); NULL: none came */
 	char *error;			/* its flow's, when it failed; NULL: none */
 	/* Its p50, as the outlier rule read it. */
 	struct hist_quantile p50;
@@ -157,7 +159,7 @@ struct mesh_run {
 	size_t n_outliers;
 	struct mesh_locate *loc;	/* one per class when o->topo, else NULL */
 	bool complete;
-	bool replayed;			/* read back from a saved mesh: no histograms */
+	bool replayed;			/* read back from a saved mesh: no sketches */
 	char error[512];
 };
 
@@ -180,6 +182,13 @@ void mesh_free(struct mesh_run *m);
  * m->complete false and m->error set. Then the outliers. 0 or -errno.
  */
 int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg);
+
+/*
+ * What step @st measured into its pairs (@pairs: their indices, as its
+ * flows are ordered): each flow's error, and its RTTs joined to its
+ * pair's sketch in ns. 0 or -ENOMEM (a pair says why it holds less).
+ */
+int mesh_join(struct mesh_run *m, const struct converge_step *st, const size_t *pairs);
 
 /*
  * The outlier rule over @m's pairs (pure): sets each pair's p50, outlier
