@@ -12,11 +12,9 @@
 
 #include "base/errbuf.h"
 #include "base/hist.h"
+#include "base/loglin.h"
 
-#define SUB_COUNT	((uint64_t)1 << HIST_SUB_BITS)
-/* Values below this have a bucket each. */
-#define EXACT_LIMIT	(SUB_COUNT << 1)
-/* Shifts run 0 .. 64 - HIST_SUB_BITS - 1, each adding SUB_COUNT buckets. */
+/* Shifts run 0 .. 64 - HIST_SUB_BITS - 1, each adding 2^HIST_SUB_BITS buckets. */
 #define HIST_BUCKETS	((size_t)(64 - HIST_SUB_BITS + 1) << HIST_SUB_BITS)
 
 struct hist {
@@ -32,20 +30,11 @@ struct hist {
 };
 
 /* ---------------------------------------------------------------------- */
-/* Bucket geometry */
+/* Bucket geometry: base/loglin.h at HIST_SUB_BITS */
 
-/*
- * The shift drops the bits below the 10 most significant ones (none for
- * values under EXACT_LIMIT); the kept bits, which lie in
- * [SUB_COUNT, EXACT_LIMIT) once shifted, are the sub-bucket, and each shift
- * step moves the index up by SUB_COUNT. No branch, no division.
- */
 static inline size_t bucket_index(uint64_t value)
 {
-	unsigned int msb = 63 - (unsigned int)__builtin_clzll(value | (EXACT_LIMIT - 1));
-	unsigned int shift = msb - HIST_SUB_BITS;
-
-	return ((size_t)shift << HIST_SUB_BITS) + (size_t)(value >> shift);
+	return loglin_index(value, HIST_SUB_BITS);
 }
 
 size_t hist_bucket_index(uint64_t value)
@@ -53,21 +42,14 @@ size_t hist_bucket_index(uint64_t value)
 	return bucket_index(value);
 }
 
-static unsigned int bucket_shift(size_t idx)
-{
-	return idx < EXACT_LIMIT ? 0 : (unsigned int)(idx >> HIST_SUB_BITS) - 1;
-}
-
 uint64_t hist_bucket_low(size_t idx)
 {
-	unsigned int shift = bucket_shift(idx);
-
-	return (uint64_t)(idx - ((size_t)shift << HIST_SUB_BITS)) << shift;
+	return loglin_low(idx, HIST_SUB_BITS);
 }
 
 uint64_t hist_bucket_width(size_t idx)
 {
-	return (uint64_t)1 << bucket_shift(idx);
+	return loglin_width(idx, HIST_SUB_BITS);
 }
 
 /* Midpoint of the bucket, clamped to the exact range of recorded values. */
@@ -157,6 +139,11 @@ uint64_t hist_min(const struct hist *h)
 uint64_t hist_max(const struct hist *h)
 {
 	return h->max;
+}
+
+unsigned __int128 hist_sum(const struct hist *h)
+{
+	return h->sum;
 }
 
 double hist_mean(const struct hist *h)
@@ -337,38 +324,70 @@ static uint64_t quantile_needed(double q)
 	return (uint64_t)ceil(x - x * 1e-9);
 }
 
-void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
-		   struct hist_quantile *q)
+/* The bucket of @rank's midpoint: its representative, clamped to the exact min and max. */
+static uint64_t ranks_value(const struct hist_ranks *r, uint64_t rank)
+{
+	uint64_t low, high, v;
+
+	if (rank == 1)
+		return r->min;
+	if (rank == r->count)
+		return r->max;
+	r->bucket(r->d, rank, &low, &high);
+	v = low + (high - low) / 2 + ((high - low) & 1);
+	return v < r->min ? r->min : v > r->max ? r->max : v;
+}
+
+void hist_quantile_ranks(const struct hist_ranks *r, double pct, uint64_t unresolved,
+			 struct hist_quantile *q)
 {
 	double p = pct / 100;
+	uint64_t low, high;
 
 	memset(q, 0, sizeof(*q));
 	q->state = HIST_Q_EMPTY;
-	if (!h->count || hist_rank_ci(h->count, p, HIST_CI_CONFIDENCE, &q->lo_rank, &q->hi_rank))
+	if (!r->count || hist_rank_ci(r->count, p, HIST_CI_CONFIDENCE, &q->lo_rank, &q->hi_rank))
 		return;
-	q->rank = percentile_rank(pct, h->count);
+	q->rank = percentile_rank(pct, r->count);
 	q->lo_unresolved = q->lo_rank && q->lo_rank <= unresolved;
 	/* The placeholders may lie above the interval's high rank. */
-	q->hi_rank = q->hi_rank + unresolved > h->count ? h->count + 1 : q->hi_rank + unresolved;
+	q->hi_rank = q->hi_rank + unresolved > r->count ? r->count + 1 : q->hi_rank + unresolved;
 	if (q->lo_rank) {
-		q->lo = hist_bucket_low(rank_bucket(h, q->lo_rank));
-		q->lo = q->lo < h->min ? h->min : q->lo;
+		r->bucket(r->d, q->lo_rank, &low, &high);
+		q->lo = low < r->min ? r->min : low;
 	}
-	if (q->hi_rank <= h->count) {
-		q->hi = hist_bucket_low(rank_bucket(h, q->hi_rank)) +
-			hist_bucket_width(rank_bucket(h, q->hi_rank)) - 1;
-		q->hi = q->hi > h->max ? h->max : q->hi;
+	if (q->hi_rank <= r->count) {
+		r->bucket(r->d, q->hi_rank, &low, &high);
+		q->hi = high > r->max ? r->max : high;
 	}
 	q->needed = quantile_needed(p);
 	if (q->rank <= unresolved) {
 		q->state = HIST_Q_UNRESOLVED;
-	} else if (h->count < q->needed) {
+	} else if (r->count < q->needed) {
 		q->state = HIST_Q_TOO_FEW;
 	} else {
 		q->state = HIST_Q_RESOLVED;
-		q->value = hist_at_rank(h, q->rank);
+		q->value = ranks_value(r, q->rank);
 		q->lower_bound = unresolved > 0;
 	}
+}
+
+/* The bounds of the bucket of @rank in histogram @d. */
+static void hist_rank_bounds(const void *d, uint64_t rank, uint64_t *low, uint64_t *high)
+{
+	size_t i = rank_bucket(d, rank);
+
+	*low = hist_bucket_low(i);
+	*high = *low + hist_bucket_width(i) - 1;
+}
+
+void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
+		   struct hist_quantile *q)
+{
+	const struct hist_ranks r = { .count = h->count, .min = h->min, .max = h->max,
+				      .bucket = hist_rank_bounds, .d = h };
+
+	hist_quantile_ranks(&r, pct, unresolved, q);
 }
 
 void hist_foreach(const struct hist *h,
@@ -408,8 +427,7 @@ static void sumsq_add(struct hist *h, uint64_t v, uint64_t c)
 	h->sumsq_hi += p[2] + (h->sumsq_lo < lo);
 }
 
-/* @v * @factor rounded to an integer, saturated to the uint64_t range. */
-static uint64_t scale_value(uint64_t v, double factor)
+uint64_t hist_scale_value(uint64_t v, double factor)
 {
 	long double x = (long double)v * factor + 0.5L;
 
@@ -436,13 +454,13 @@ int hist_merge_scaled(struct hist *dst, const struct hist *src, double factor)
 	for (i = bucket_index(src->min); i <= bucket_index(src->max); i++) {
 		if (!src->buckets[i])
 			continue;
-		v = scale_value(bucket_value(src, i), factor);
+		v = hist_scale_value(bucket_value(src, i), factor);
 		dst->buckets[bucket_index(v)] += src->buckets[i];
 		dst->sum += (unsigned __int128)v * src->buckets[i];
 		sumsq_add(dst, v, src->buckets[i]);
 	}
-	lo = scale_value(src->min, factor);
-	hi = scale_value(src->max, factor);
+	lo = hist_scale_value(src->min, factor);
+	hi = hist_scale_value(src->max, factor);
 	dst->count += src->count;
 	dst->min = lo < dst->min ? lo : dst->min;
 	dst->max = hi > dst->max ? hi : dst->max;

@@ -58,6 +58,9 @@ int hist_merge(struct hist *dst, const struct hist *src);
  * hist_merge().
  */
 int hist_merge_scaled(struct hist *dst, const struct hist *src, double factor);
+/* @v * @factor rounded to an integer, saturated to the uint64_t range:
+ * how hist_merge_scaled() moves a value. */
+uint64_t hist_scale_value(uint64_t v, double factor);
 
 /*
  * The wire format, lossless and apart from any report: {"count", "min",
@@ -82,6 +85,8 @@ uint64_t hist_count(const struct hist *h);
 /* Exact smallest and largest recorded value; 0 when empty. */
 uint64_t hist_min(const struct hist *h);
 uint64_t hist_max(const struct hist *h);
+/* The exact sum of the recorded values. */
+unsigned __int128 hist_sum(const struct hist *h);
 /* Exact mean and population standard deviation; 0.0 when empty. */
 double hist_mean(const struct hist *h);
 double hist_stdev(const struct hist *h);
@@ -170,6 +175,28 @@ struct hist_quantile {
  */
 void hist_quantile(const struct hist *h, double pct, uint64_t unresolved,
 		   struct hist_quantile *q);
+
+/*
+ * What a percentile needs of a distribution whose buckets another module
+ * keeps (a coarser geometry: base/sketch.h): its count, its exact min
+ * and max, and the bounds of the bucket that holds a rank.
+ */
+struct hist_ranks {
+	uint64_t count, min, max;
+	/* The lowest and highest value the bucket of nearest rank @rank
+	 * (1 .. count) may hold. */
+	void (*bucket)(const void *d, uint64_t rank, uint64_t *low, uint64_t *high);
+	const void *d;
+};
+
+/*
+ * hist_quantile() over @r: the same ranks, states and interval, each end
+ * of the interval its rank's bucket bound (clamped to min and max), so
+ * the interval is as wide as the buckets are; the value the midpoint of
+ * its rank's bucket (ranks 1 and count: min and max).
+ */
+void hist_quantile_ranks(const struct hist_ranks *r, double pct, uint64_t unresolved,
+			 struct hist_quantile *q);
 
 /*
  * Calls fn(value, count, arg) for each non-empty bucket in increasing value

@@ -152,7 +152,7 @@ void mesh_reset(struct mesh_run *m)
 
 	for (i = 0; i < m->n_pairs; i++) {
 		p = &m->pairs[i];
-		hist_free(p->rtt_ns);
+		sketch_free(p->rtt_ns);
 		free(p->error);
 		free(p->why);
 		*p = (struct mesh_pair){ .src = p->src, .dst = p->dst, .cls = p->cls };
@@ -224,11 +224,9 @@ static int mesh_pair_error(struct mesh_pair *p, const char *what)
 	return p->error ? 0 : -ENOMEM;
 }
 
-/* What step @st measured into its pairs (@pairs, as its flows are
- * ordered): 0 or -ENOMEM. */
-static int mesh_gather(struct mesh_run *m, struct converge_step *st, const size_t *pairs)
+int mesh_join(struct mesh_run *m, const struct converge_step *st, const size_t *pairs)
 {
-	struct converge_flow *cf;
+	const struct converge_flow *cf;
 	struct mesh_pair *p;
 	size_t i;
 	int ret = 0;
@@ -240,10 +238,8 @@ static int mesh_gather(struct mesh_run *m, struct converge_step *st, const size_
 			ret = -ENOMEM;
 		if (!cf->rtt)
 			continue;
-		if (!p->rtt_ns)
-			p->rtt_ns = hist_new();
-		if ((!p->rtt_ns || figures_hist_add_ns(p->rtt_ns, cf->rtt, &cf->rtt_clk)) &&
-		    mesh_pair_error(p, "its RTTs do not fit a histogram"))
+		if (figures_sketch_add_ns(&p->rtt_ns, cf->rtt, &cf->rtt_clk) &&
+		    mesh_pair_error(p, "its RTTs do not fit a sketch"))
 			ret = -ENOMEM;
 	}
 	return ret;
@@ -308,7 +304,7 @@ static int mesh_step(struct mesh_run *m, struct coord *c, const struct mesh_matc
 		 si.part + 1, si.half ? "back" : "forth", m->o->classes[si.cls].sl);
 	c->n_steps = 0;
 	ret = coord_run_step(c, 0, false, 0);
-	if (mesh_gather(m, &c->steps[0], pairs) && !ret) {
+	if (mesh_join(m, &c->steps[0], pairs) && !ret) {
 		snprintf(c->error, sizeof(c->error), "out of memory");
 		ret = -ENOMEM;
 	}

@@ -9,7 +9,8 @@
  * at once; a round of more pairings than a step holds (MESH_STEP_FLOWS,
  * a scenario's flows) runs as several parts of that many, one after the
  * other. Every step is a converge step of lat flows (coord_run_step);
- * each flow's RTT histogram joins its pair's, in ns.
+ * each flow's RTT histogram, in ns, joins its pair's sketch (base/sketch.h:
+ * at most 8 KiB a pair where a histogram takes 224 KiB).
  *
  * Then the outliers, by a robust rule over comparable pairs (one class):
  * a pair whose p50 lies, even at the low end of its 95 % interval, above
@@ -84,9 +85,16 @@ void mesh_free(struct mesh_run *m);
 int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg);
 
 /*
+ * What step @st measured into its pairs (@pairs: their indices, as its
+ * flows are ordered): each flow's error, and its RTTs joined to its
+ * pair's sketch in ns. 0 or -ENOMEM (a pair says why it holds less).
+ */
+int mesh_join(struct mesh_run *m, const struct converge_step *st, const size_t *pairs);
+
+/*
  * mesh_replay.c: a saved mesh (rperf mesh --json) read back for --replay:
  * its hosts, classes and mad_k into @o, and a run @m over them whose
- * pairs hold the p50 and interval they had (no histograms; a pair whose
+ * pairs hold the p50 and interval they had (no sketches; a pair whose
  * three figures are not all numbers stays unresolved). The caller sets
  * o.topo, o.refs and o.paths, then calls mesh_locate(&m). 0, or -EINVAL
  * (not a mesh document, a pair of a host or class it does not list) or

@@ -34,7 +34,7 @@ static bool mesh_p50_whole(const struct mesh_pair *p)
 	if (!p->rtt_ns)		/* replayed: resolved only with all three figures */
 		return q->state == HIST_Q_RESOLVED;
 	return q->state == HIST_Q_RESOLVED && q->lo_rank && !q->lo_unresolved &&
-	       q->hi_rank <= hist_count(p->rtt_ns);
+	       q->hi_rank <= sketch_totals(p->rtt_ns)->count;
 }
 
 /*

@@ -179,7 +179,7 @@ int mesh_outliers(struct mesh_run *m)
 		memset(&p->p50, 0, sizeof(p->p50));
 		p->p50.state = HIST_Q_EMPTY;
 		if (p->rtt_ns)
-			hist_quantile(p->rtt_ns, 50, hist_zeros(p->rtt_ns), &p->p50);
+			sketch_quantile(p->rtt_ns, 50, &p->p50);
 	}
 	for (k = 0; !ret && k < m->o->n_classes; k++) {
 		ok[k] = mesh_class_spread(m, k, tmp, &sp[k]);

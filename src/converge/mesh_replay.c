@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf mesh --replay: a saved mesh (its --json) read back as a run
- * without histograms, each pair holding the p50 and the interval it
+ * without sketches, each pair holding the p50 and the interval it
  * had, so that the hops can be located again over another topology or
  * other routes, without the agents. See mesh.h. Pure but for the read.
  */

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "base/hist.h"
+#include "base/sketch.h"
 #include "converge/coord.h"
 #include "fabric/locate.h"
 #include "fabric/topo.h"
@@ -58,7 +59,7 @@ struct mesh_opts {
 struct mesh_pair {
 	int src, dst;			/* host indices */
 	size_t cls;			/* of the classes */
-	struct hist *rtt_ns;		/* its RTTs in ns (0: unresolved); NULL: none came */
+	struct sketch *rtt_ns;		/* its RTTs in ns (0: unresolved); NULL: none came */
 	char *error;			/* its flow's, when it failed; NULL: none */
 	/* Its p50, as the outlier rule read it. */
 	struct hist_quantile p50;
@@ -113,7 +114,7 @@ struct mesh_run {
 	size_t n_outliers;
 	struct mesh_locate *loc;	/* one per class when o->topo, else NULL */
 	bool complete;
-	bool replayed;			/* read back from a saved mesh: no histograms */
+	bool replayed;			/* read back from a saved mesh: no sketches */
 	char error[512];
 };
 

@@ -20,6 +20,12 @@ int figures_hist_add_ns(struct hist *dst_ns, const struct hist *src, const struc
 	return hist_merge_scaled(dst_ns, src, 1.0 / clk->ticks_per_ns);
 }
 
+int figures_sketch_add_ns(struct sketch **dst_ns, const struct hist *src,
+			  const struct clock_cal *clk)
+{
+	return sketch_add_hist(dst_ns, src, 1.0 / clk->ticks_per_ns);
+}
+
 double figures_tick_ratio(const struct clock_cal *to, const struct clock_cal *from)
 {
 	return to->ticks_per_ns / from->ticks_per_ns;

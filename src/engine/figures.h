@@ -13,6 +13,7 @@
 
 #include "base/clock.h"
 #include "base/hist.h"
+#include "base/sketch.h"
 
 /* @ticks of @clk (a count, a mean or a signed difference) in ns. */
 double figures_ns(const struct clock_cal *clk, double ticks);
@@ -29,5 +30,9 @@ double figures_s(const struct clock_cal *clk, double ticks);
  * clock without a rate, -ENOMEM.
  */
 int figures_hist_add_ns(struct hist *dst_ns, const struct hist *src, const struct clock_cal *clk);
+/* The same into a sketch in ns, *@dst_ns (allocated when NULL): see
+ * sketch_add_hist(). 0, -EINVAL, -ENOMEM, -EOVERFLOW. */
+int figures_sketch_add_ns(struct sketch **dst_ns, const struct hist *src,
+			  const struct clock_cal *clk);
 
 #endif

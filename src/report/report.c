@@ -89,21 +89,29 @@ const struct report_field *report_hist_fields(size_t *n)
 	return hist_fields;
 }
 
+void report_quantile_figure(const struct hist_quantile *q, const struct clock_cal *clk,
+			    struct report_figure *fig)
+{
+	fig->q = *q;
+	fig->state = q->state;
+	fig->ns = ns(clk, q->value);
+	fig->lo_ns = ns(clk, q->lo);
+	fig->hi_ns = ns(clk, q->hi);
+	if (fig->state == HIST_Q_EMPTY)
+		fig->state = HIST_Q_RESOLVED;	/* an empty summary is all zero */
+}
+
 void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct report_field *f,
 			const struct clock_cal *clk, struct report_figure *fig)
 {
 	uint64_t n = hist_count(h);
+	struct hist_quantile q;
 
 	memset(fig, 0, sizeof(*fig));
 	fig->state = HIST_Q_RESOLVED;
 	if (f->kind == RF_PCT) {
-		hist_quantile(h, f->pct, unresolved, &fig->q);
-		fig->state = fig->q.state;
-		fig->ns = ns(clk, fig->q.value);
-		fig->lo_ns = ns(clk, fig->q.lo);
-		fig->hi_ns = ns(clk, fig->q.hi);
-		if (fig->state == HIST_Q_EMPTY)
-			fig->state = HIST_Q_RESOLVED;	/* an empty summary is all zero */
+		hist_quantile(h, f->pct, unresolved, &q);
+		report_quantile_figure(&q, clk, fig);
 		return;
 	}
 	/* The unresolved samples are placeholders at 0: every figure over all
@@ -144,7 +152,7 @@ void report_figure_pct(const struct report_figure *fig, uint64_t unresolved, uin
  * {"state", "value_ns", "rank", "ci_low_ns", "ci_high_ns", "ci_ranks",
  * "samples_needed", "lower_bound", "reason"}
  */
-static json_t *hist_pct_json(const struct report_figure *fig, uint64_t unresolved, uint64_t n)
+json_t *report_pct_json(const struct report_figure *fig, uint64_t unresolved, uint64_t n)
 {
 	const struct hist_quantile *q = &fig->q;
 	bool ok = fig->state == HIST_Q_RESOLVED;
@@ -182,7 +190,7 @@ json_t *report_rtt_pct_json(const struct hist *h, const char *key, const struct 
 	if (i == N_HIST_FIELDS || hist_fields[i].kind != RF_PCT)
 		return NULL;
 	report_hist_figure(h, unresolved, &hist_fields[i], clk, &fig);
-	return hist_pct_json(&fig, unresolved, hist_count(h));
+	return report_pct_json(&fig, unresolved, hist_count(h));
 }
 
 json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool rtt)
@@ -201,7 +209,7 @@ json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool
 					    report_json_ns(fig.ns) : json_null());
 		if (hist_fields[i].kind == RF_PCT)
 			json_object_set_new(pcts, hist_fields[i].key,
-					    hist_pct_json(&fig, unresolved, hist_count(h)));
+					    report_pct_json(&fig, unresolved, hist_count(h)));
 	}
 	json_object_set_new(o, "unresolved", json_integer((json_int_t)unresolved));
 	json_object_set_new(o, "percentiles", pcts);

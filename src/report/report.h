@@ -120,6 +120,13 @@ struct report_figure {
 void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct report_field *f,
 			const struct clock_cal *clk, struct report_figure *fig);
 
+/*
+ * A percentile computed elsewhere (@q, in ticks of @clk: a sketch's,
+ * base/sketch.h) as the figure report_hist_figure() gives of one.
+ */
+void report_quantile_figure(const struct hist_quantile *q, const struct clock_cal *clk,
+			    struct report_figure *fig);
+
 /* "resolved", "unresolved", "too_few_samples", "no_samples". */
 const char *report_state_word(enum hist_q_state state);
 
@@ -142,6 +149,12 @@ json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool
  */
 json_t *report_rtt_pct_json(const struct hist *h, const char *key, const struct clock_cal *clk);
 
+
+/*
+ * Percentile figure @fig of @n samples, @unresolved of them placeholders,
+ * as report_rtt_pct_json() gives it.
+ */
+json_t *report_pct_json(const struct report_figure *fig, uint64_t unresolved, uint64_t n);
 
 /* A histogram's non-empty buckets as [[value_ns, count], ...]: a CDF. */
 json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *clk);

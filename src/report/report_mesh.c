@@ -2,9 +2,11 @@
 /*
  * rperf mesh's results in every format: the matrices as text, the JSON
  * document and its stream's events, CSV, OpenMetrics text and gnuplot
- * heatmaps. Every percentile comes from report_hist_figure() (through
- * report_rtt_pct_json() for JSON), so a figure the method cannot resolve,
- * or that the count cannot support, is said as such in every format.
+ * heatmaps. Every percentile comes from the pair's sketch through
+ * report_quantile_figure() (and report_pct_json() for JSON), as a
+ * histogram's do through report_hist_figure(), so a figure the method
+ * cannot resolve, or that the count cannot support, is said as such in
+ * every format.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +20,7 @@
 #include "base/errbuf.h"
 #include "base/jsonfile.h"
 
-/* The mesh's histograms are in ns already. */
+/* The mesh's sketches are in ns already. */
 static const struct clock_cal mesh_ns_clk = { .source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1,
 					      .method = "ns" };
 
@@ -38,15 +40,18 @@ static const struct report_field *mesh_field(const char *key)
 	return &f[i < n ? i : 0];
 }
 
-/* Percentile @key of pair @p (an empty figure when nothing came). */
+/* Percentile @key of pair @p from its sketch (an empty figure when nothing came). */
 static void mesh_figure(const struct mesh_pair *p, const char *key, struct report_figure *fig)
 {
+	struct hist_quantile q;
+
 	memset(fig, 0, sizeof(*fig));
 	fig->state = fig->q.state = HIST_Q_EMPTY;
-	if (p->rtt_ns)
-		report_hist_figure(p->rtt_ns, hist_zeros(p->rtt_ns), mesh_field(key), &mesh_ns_clk,
-				   fig);
-	if (p->rtt_ns && !hist_count(p->rtt_ns))
+	if (p->rtt_ns) {
+		sketch_quantile(p->rtt_ns, mesh_field(key)->pct, &q);
+		report_quantile_figure(&q, &mesh_ns_clk, fig);
+	}
+	if (p->rtt_ns && !sketch_totals(p->rtt_ns)->count)
 		fig->state = HIST_Q_EMPTY;
 }
 
@@ -100,21 +105,25 @@ static void get_tclass(const struct mesh_row *w, const char *pct, struct report_
 static void get_samples(const struct mesh_row *w, const char *pct, struct report_value *v)
 {
 	(void)pct;
-	rv_int(v, w->p->rtt_ns ? (long long)hist_count(w->p->rtt_ns) : 0);
+	rv_int(v, w->p->rtt_ns ? (long long)sketch_totals(w->p->rtt_ns)->count : 0);
 }
 
 static void get_unresolved(const struct mesh_row *w, const char *pct, struct report_value *v)
 {
 	(void)pct;
-	rv_int(v, w->p->rtt_ns ? (long long)hist_zeros(w->p->rtt_ns) : 0);
+	rv_int(v, w->p->rtt_ns ? (long long)sketch_totals(w->p->rtt_ns)->zeros : 0);
 }
 
 /* Percentile @pct as the JSON's object; a pair without samples has "no_samples". */
 static void get_pct_json(const struct mesh_row *w, const char *pct, struct report_value *v)
 {
+	struct report_figure fig;
+
 	v->type = RV_JSON;
+	mesh_figure(w->p, pct, &fig);
 	if (w->p->rtt_ns)
-		v->json = report_rtt_pct_json(w->p->rtt_ns, pct, &mesh_ns_clk);
+		v->json = report_pct_json(&fig, sketch_totals(w->p->rtt_ns)->zeros,
+					  sketch_totals(w->p->rtt_ns)->count);
 	else
 		v->json = json_pack("{s:s, s:n, s:i, s:n, s:n, s:[ii], s:i, s:s}", "state",
 				    "no_samples", "value_ns", "rank", 0, "ci_low_ns", "ci_high_ns",
@@ -151,12 +160,12 @@ static void get_pct_lo(const struct mesh_row *w, const char *pct, struct report_
 
 static void get_pct_hi(const struct mesh_row *w, const char *pct, struct report_value *v)
 {
-	const struct hist *h = w->p->rtt_ns;
+	const struct sketch_totals *t = w->p->rtt_ns ? sketch_totals(w->p->rtt_ns) : NULL;
 	struct report_figure fig;
 
 	mesh_figure(w->p, pct, &fig);
-	rv_real_or_null(v, h && fig.q.state != HIST_Q_EMPTY && fig.q.hi_rank <= hist_count(h) &&
-			fig.q.hi_rank > hist_zeros(h), fig.hi_ns);
+	rv_real_or_null(v, t && fig.q.state != HIST_Q_EMPTY && fig.q.hi_rank <= t->count &&
+			fig.q.hi_rank > t->zeros, fig.hi_ns);
 }
 
 static void get_outlier(const struct mesh_row *w, const char *pct, struct report_value *v)
@@ -500,6 +509,7 @@ static void om_labels(FILE *out, const struct mesh_run *m, const struct mesh_pai
 static void om_summary(FILE *out, const struct mesh_run *m, const struct mesh_pair *p)
 {
 	static const char *const q[] = { "0.5", "0.99", "0.999" };
+	const struct sketch_totals *t;
 	struct report_figure fig;
 	char more[32];
 	uint64_t n;
@@ -516,12 +526,13 @@ static void om_summary(FILE *out, const struct mesh_run *m, const struct mesh_pa
 		om_labels(out, m, p, more);
 		fprintf(out, " %.9g\n", report_s(fig.ns));
 	}
-	n = hist_count(p->rtt_ns) - hist_zeros(p->rtt_ns);
+	t = sketch_totals(p->rtt_ns);
+	n = t->count - t->zeros;
 	fputs("rperf_mesh_rtt_seconds_count", out);
 	om_labels(out, m, p, "");
 	fprintf(out, " %" PRIu64 "\nrperf_mesh_rtt_seconds_sum", n);
 	om_labels(out, m, p, "");
-	fprintf(out, " %.9g\n", report_s(hist_mean(p->rtt_ns) * (double)hist_count(p->rtt_ns)));
+	fprintf(out, " %.9g\n", report_s((double)t->sum));
 }
 
 /* A gauge per pair: @what of each. */
@@ -537,7 +548,7 @@ static void om_gauge(FILE *out, const struct mesh_run *m, const char *name, cons
 		fputs(name, out);
 		om_labels(out, m, p, "");
 		fprintf(out, " %" PRIu64 "\n", outlier ? (uint64_t)p->outlier :
-			p->rtt_ns ? hist_zeros(p->rtt_ns) : 0);
+			p->rtt_ns ? sketch_totals(p->rtt_ns)->zeros : 0);
 	}
 }
 

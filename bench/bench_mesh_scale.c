@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Cost of rperf mesh's per-pair bookkeeping at scale, without agents: a
+ * pass of one class over HOSTS hosts, every step's lat flows simulated
+ * and joined to their pairs in the schedule's order (mesh_round(), parts
+ * of MESH_STEP_FLOWS), then every pair's p50 with its interval, then the
+ * outlier rule. A flow's RTTs are one of 64 made-up histograms in TSC
+ * ticks (2.6 a ns): 20000 RTTs log-normal (5 %) around 2 to 4 us, 1 % of
+ * them three times slower, 0.5 % unresolved.
+ *
+ * Each way runs in a process of its own, so that its peak resident
+ * memory (getrusage of the child) is its own:
+ *   sketch  what rperf mesh keeps: mesh_join() into each pair's sketch,
+ *           the p50s by sketch_quantile(), then mesh_outliers();
+ *   full    what it kept before: a histogram per pair (hist.h), the same
+ *           flows joined by figures_hist_add_ns(), the p50s by
+ *           hist_quantile().
+ * Prints, for each, the CPU seconds of the joins, of the p50s and (the
+ * sketch) of the outlier rule, the bytes a pair holds and the peak
+ * memory; then full over sketch. A way whose
+ * pairs would take more than half the memory available (MemAvailable)
+ * is not run, and says what it would take.
+ *
+ * usage: bench_mesh_scale [HOSTS (default 4096)] [sketch|full|both (default)]
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "converge/mesh.h"
+#include "engine/figures.h"
+
+#define TEMPLATES	64
+#define TEMPLATE_RTTS	20000
+#define TICKS_PER_NS	2.6
+
+enum way { WAY_SKETCH, WAY_FULL };
+
+static const char *const way_names[] = { "sketch", "full" };
+
+/* What a way measured, sent from its process to the parent. */
+struct way_result {
+	double join_s, p50_s, outliers_s;
+	double pair_bytes;		/* per measured pair: its store, its struct */
+	size_t pairs;
+	int error;
+};
+
+/* The process's CPU time: a busy machine slows the wall clock, not this. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+/* Uniform in (0, 1]. */
+static double unit(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return ((double)((rng * 0x2545f4914f6cdd1dull) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+/* The flows' made-up RTT histograms, in ticks; NULL when out of memory. */
+static struct hist **templates(void)
+{
+	struct hist **t = calloc(TEMPLATES, sizeof(*t));
+	double ns, z;
+	size_t i, j;
+
+	for (i = 0; t && i < TEMPLATES; i++) {
+		t[i] = hist_new();
+		if (!t[i])
+			return NULL;
+		for (j = 0; j < TEMPLATE_RTTS; j++) {
+			z = sqrt(-2 * log(unit())) * cos(2 * M_PI * unit());
+			ns = (2000 + 2000.0 * (double)i / TEMPLATES) * exp(0.05 * z) *
+			     (unit() < 0.01 ? 3 : 1);
+			hist_record(t[i], unit() < 0.005 ? 0 : (uint64_t)(ns * TICKS_PER_NS));
+		}
+	}
+	return t;
+}
+
+/* The bytes a pair takes in way @w: its struct, its store (@store_bytes,
+ * on average), the allocator's 16 a block. */
+static double pair_bytes(enum way w, struct hist *const *t, double store_bytes)
+{
+	if (w == WAY_FULL)
+		store_bytes = (double)hist_memory_bytes(t[0]);
+	return (double)sizeof(struct mesh_pair) + store_bytes + 16;
+}
+
+/* What a pair's store would take in way @w, before the pass: the sketch
+ * of the widest made-up flow. NAN when out of memory. */
+static double store_guess(enum way w, struct hist *const *t)
+{
+	const struct clock_cal clk = { .ticks_per_ns = TICKS_PER_NS };
+	struct sketch *s = NULL;
+	double b;
+
+	if (w == WAY_FULL)
+		return (double)hist_memory_bytes(t[0]);
+	if (figures_sketch_add_ns(&s, t[TEMPLATES - 1], &clk))
+		return NAN;
+	b = (double)sketch_memory_bytes(s);
+	sketch_free(s);
+	return b;
+}
+
+/* The available memory (MemAvailable), in bytes; 0 when unknown. */
+static double mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	double kb = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb * 1024;
+}
+
+/* Way @w's join of @st's flows (@pairs) into @m, or into @full. */
+static int join(enum way w, struct mesh_run *m, struct hist **full, struct converge_step *st,
+		const size_t *pairs)
+{
+	size_t i;
+
+	if (w == WAY_SKETCH)
+		return mesh_join(m, st, pairs);
+	for (i = 0; i < st->n_flows; i++) {
+		if (!full[pairs[i]])
+			full[pairs[i]] = hist_new();
+		if (!full[pairs[i]] ||
+		    figures_hist_add_ns(full[pairs[i]], st->flows[i].rtt, &st->flows[i].rtt_clk))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Every step of the pass: its flows made up and joined. */
+static int pass(enum way w, struct mesh_run *m, struct hist **full, struct hist *const *t)
+{
+	size_t n = m->o->n_hosts, r, h, p, k, at, i, pairs[MESH_STEP_FLOWS];
+	struct mesh_match *mt = calloc(n / 2 + 1, sizeof(*mt));
+	struct converge_step *st = calloc(1, sizeof(*st));
+	int s, d, ret = !mt || !st ? -ENOMEM : 0;
+
+	for (r = 0; !ret && r < m->rounds; r++) {
+		k = mesh_round(n, r, mt);
+		for (h = 0; !ret && h < 2; h++)
+			for (p = 0; !ret && p < mesh_round_parts(n); p++) {
+				st->n_flows = mesh_round_part(k, p, &at);
+				for (i = 0; i < st->n_flows; i++) {
+					s = h ? mt[at + i].b : mt[at + i].a;
+					d = h ? mt[at + i].a : mt[at + i].b;
+					pairs[i] = mesh_pair_index(n, s, d, 0);
+					st->flows[i].rtt = t[(size_t)(s * 31 + d * 17) % TEMPLATES];
+					st->flows[i].rtt_clk.ticks_per_ns = TICKS_PER_NS;
+				}
+				ret = join(w, m, full, st, pairs);
+			}
+	}
+	free(st);
+	free(mt);
+	return ret;
+}
+
+/* Every pair's p50 with its interval; their sum, so that none is skipped. */
+static double p50s(enum way w, const struct mesh_run *m, struct hist *const *full)
+{
+	struct hist_quantile q;
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->n_pairs; i++) {
+		if (w == WAY_SKETCH)
+			sketch_quantile(m->pairs[i].rtt_ns, 50, &q);
+		else
+			hist_quantile(full[i], 50, hist_zeros(full[i]), &q);
+		sum += (double)q.value + (double)q.hi - (double)q.lo;
+	}
+	return sum;
+}
+
+/* The bytes of the pairs' stores, on average. */
+static double store_bytes(enum way w, const struct mesh_run *m, struct hist *const *full)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->n_pairs; i++)
+		sum += w == WAY_SKETCH ? (double)sketch_memory_bytes(m->pairs[i].rtt_ns) :
+		       (double)hist_memory_bytes(full[i]);
+	return sum / (double)m->n_pairs;
+}
+
+/* Way @w over @n hosts, in this process. */
+static struct way_result run_way(enum way w, size_t n, struct hist *const *t)
+{
+	struct way_result res = { .pairs = n * (n - 1) };
+	struct mesh_opts o = { .n_hosts = n, .n_classes = 1, .mad_k = 3 };
+	char (*names)[16] = calloc(n, sizeof(*names));
+	const char **hosts = calloc(n, sizeof(*hosts));
+	struct hist **full = NULL;
+	struct mesh_run m;
+	double t0, sum;
+	size_t i;
+
+	for (i = 0; names && hosts && i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "h%zu", i + 1);
+		hosts[i] = names[i];
+	}
+	o.hosts = hosts;
+	if (!names || !hosts || mesh_init(&m, &o) ||
+	    (w == WAY_FULL && !(full = calloc(res.pairs, sizeof(*full))))) {
+		res.error = ENOMEM;
+		return res;
+	}
+	t0 = now_s();
+	res.error = -pass(w, &m, full, t);
+	res.join_s = now_s() - t0;
+	t0 = now_s();
+	sum = res.error ? 0 : p50s(w, &m, full);
+	res.p50_s = now_s() - t0;
+	t0 = now_s();
+	if (!res.error && w == WAY_SKETCH)
+		res.error = -mesh_outliers(&m);
+	res.outliers_s = now_s() - t0;
+	res.pair_bytes = pair_bytes(w, t, res.error ? 0 : store_bytes(w, &m, full));
+	if (!isfinite(sum))
+		res.error = EINVAL;
+	return res;	/* the process ends: its memory goes with it */
+}
+
+/* Way @w in a child process: its result, its peak resident memory in KiB. */
+static int fork_way(enum way w, size_t n, struct hist *const *t, struct way_result *res,
+		    long *maxrss_kb)
+{
+	struct rusage ru;
+	int fd[2], status;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -errno;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		*res = run_way(w, n, t);
+		_exit(write(fd[1], res, sizeof(*res)) == sizeof(*res) ? 0 : 1);
+	}
+	close(fd[1]);
+	if (read(fd[0], res, sizeof(*res)) != sizeof(*res))
+		res->error = EIO;
+	close(fd[0]);
+	if (wait4(pid, &status, 0, &ru) < 0)
+		return -errno;
+	*maxrss_kb = ru.ru_maxrss;
+	return res->error ? -res->error : 0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 4096, pairs;
+	const char *which = argc > 2 ? argv[2] : "both";
+	struct hist **t = templates();
+	struct way_result res[2];
+	bool ran[2] = { false, false };
+	long rss[2] = { 0, 0 };
+	double need, avail = mem_available();
+	int w, ret;
+
+	if (n < 2 || n > MESH_MAX_HOSTS || !t) {
+		fprintf(stderr, "usage: bench_mesh_scale [HOSTS 2..%d] [sketch|full|both]\n",
+			MESH_MAX_HOSTS);
+		return 2;
+	}
+	pairs = n * (n - 1);
+	printf("%zu hosts, one class: %zu pairs, %zu steps of up to %d flows\n", n, pairs,
+	       mesh_n_rounds(n) * 2 * mesh_round_parts(n), MESH_STEP_FLOWS);
+	for (w = WAY_SKETCH; w <= WAY_FULL; w++) {
+		if (strcmp(which, "both") && strcmp(which, way_names[w]))
+			continue;
+		need = (double)pairs * pair_bytes((enum way)w, t, store_guess((enum way)w, t));
+		if (avail && need > avail / 2) {
+			printf("%-6s not run: its pairs would take %.1f GiB, %.1f GiB available\n",
+			       way_names[w], need / 1073741824.0, avail / 1073741824.0);
+			continue;
+		}
+		ret = fork_way((enum way)w, n, t, &res[w], &rss[w]);
+		if (ret) {
+			printf("%-6s failed: %s\n", way_names[w], strerror(-ret));
+			continue;
+		}
+		ran[w] = true;
+		printf("%-6s CPU: joins %.3f s, p50s %.3f s", way_names[w], res[w].join_s,
+		       res[w].p50_s);
+		if (w == WAY_SKETCH)	/* the rule reads the sketches */
+			printf(", outliers %.3f s", res[w].outliers_s);
+		printf("; %.0f bytes a pair; peak resident %.1f MiB\n", res[w].pair_bytes,
+		       (double)rss[w] / 1024);
+	}
+	if (ran[WAY_SKETCH] && ran[WAY_FULL])
+		printf("full / sketch: joins %.2f, p50s %.2f, bytes a pair %.1f, "
+		       "peak resident %.1f\n",
+		       res[WAY_FULL].join_s / res[WAY_SKETCH].join_s,
+		       res[WAY_FULL].p50_s / res[WAY_SKETCH].p50_s,
+		       res[WAY_FULL].pair_bytes / res[WAY_SKETCH].pair_bytes,
+		       (double)rss[WAY_FULL] / (double)rss[WAY_SKETCH]);
+	return 0;
+}
