@@ -142,7 +142,7 @@ static int connect_cm(const struct flow_opts *o, struct conn_cm *cm, struct verb
 		return errbuf_set(err, errlen, -EPROTO, "'%s' is not an rperf server", o->host);
 	if (r.status)
 		return errbuf_set(err, errlen, r.status, "server '%s' refused the flow: %s",
-				  o->host, strerror(-r.status));
+				  o->host, conn_refusal(r.status));
 	cm->flow_id = r.flow_id;
 	memcpy(cm->secret, r.secret, sizeof(cm->secret));
 	return cm->ch->fd;
