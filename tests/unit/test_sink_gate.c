@@ -186,6 +186,32 @@ static void test_deadline(void **state)
 	close(lfd);
 }
 
+/*
+ * Part of a hello, then the peer's end of stream: dropped at once, not
+ * left to its deadline (its end of stream woke poll at every pass until
+ * then, a busy loop).
+ */
+static void test_half_close(void **state)
+{
+	struct sink_gate g;
+	uint8_t hello[CONN_HELLO_BYTES / 2] = { 0x5a }, b0;
+	int lfd, c, fd;
+	uint16_t port;
+
+	(void)state;
+	sink_gate_init(&g);
+	lfd = listen_lo(&port);
+	c = unit_connect_lo(port);
+	assert_int_equal(send(c, hello, sizeof(hello), 0), (ssize_t)sizeof(hello));
+	assert_int_equal(shutdown(c, SHUT_WR), 0);
+	assert_int_equal(gate_run(&g, lfd, 5000, 300, &fd, &b0), 0);
+	assert_int_equal(gate_pending(&g), 0);
+	assert_int_equal(g.dropped, 1);
+	close(c);
+	sink_gate_release(&g);
+	close(lfd);
+}
+
 /* One address holds SINK_GATE_PER_ADDR slots at most: the oldest make room. */
 static void test_per_addr(void **state)
 {
@@ -239,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_idle_ahead),
 		cmocka_unit_test(test_pieces),
 		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_half_close),
 		cmocka_unit_test(test_per_addr),
 		cmocka_unit_test(test_slots_pick),
 	};
