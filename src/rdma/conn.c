@@ -116,7 +116,8 @@ int conn_cm_answer_take(const void *data, size_t len, struct conn_hello *h)
 	return 0;
 }
 
-const char *conn_refusal(int status)
+/* Why a server refused with @status, a -errno conn_refused() checked. */
+static const char *conn_refusal(int status)
 {
 	if (status == -EBUSY)
 		return "it serves as many clients as it takes (rperf server --max-clients)";
@@ -124,6 +125,17 @@ const char *conn_refusal(int status)
 		return "the flow's buffers exceed what it lets one client pin (rperf server "
 		       "--max-pinned)";
 	return strerror(-status);
+}
+
+int conn_refused(char *err, size_t errlen, const char *host, int status)
+{
+	/* A server's word: anything but a -errno is a protocol error, never a
+	 * positive value a caller would take for a socket. */
+	if (status >= 0 || status <= -CONN_ERRNO_MAX)
+		return errbuf_set(err, errlen, -EPROTO, "server '%s' refused the flow with status "
+				  "%d, which is no error number", host, status);
+	return errbuf_set(err, errlen, status, "server '%s' refused the flow: %s", host,
+			  conn_refusal(status));
 }
 
 /* ------------------------------------------------------------------ */
@@ -308,8 +320,7 @@ static int client_hello(const char *host, uint16_t port, const struct conn_hello
 		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", host,
 				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
 	else if (r->status)
-		ret = errbuf_set(err, errlen, r->status, "server '%s' refused the flow: %s",
-				 host, conn_refusal(r->status));
+		ret = conn_refused(err, errlen, host, r->status);
 	if (ret) {
 		close(fd);
 		return ret;

@@ -69,10 +69,13 @@ int conn_cm_request_take(const void *data, size_t len, struct conn_hello *h);
  */
 int conn_cm_answer_take(const void *data, size_t len, struct conn_hello *h);
 /*
- * Why a server refused a flow with @status (-errno), for the client's
- * message: the server's caps by their option, else strerror.
+ * A client's error for server @host's refusal with @status: "server
+ * '@host' refused the flow: " and why (the server's caps by their
+ * option, else strerror) in @err, and @status; a status that is no
+ * -errno (0, positive, or past CONN_ERRNO_MAX) is -EPROTO. Pure.
  */
-const char *conn_refusal(int status);
+#define CONN_ERRNO_MAX	4096
+int conn_refused(char *err, size_t errlen, const char *host, int status);
 
 /*
  * A listening TCP socket on @addr (a name or an IPv4 or IPv6 address;

@@ -12,7 +12,9 @@
  *   never less than the message size asked;
  * - as the server's answer or rejection to a client (conn_cm_answer_take):
  *   taken exactly when it holds a whole server hello, packing back to
- *   the same bytes; its status has a reason for the client's message.
+ *   the same bytes; its status becomes the client's -errno and message
+ *   (conn_refused), whatever it is (a status of INT_MIN was negated, and
+ *   a positive one returned where a socket was due).
  *
  * The first input byte, read as flags, gives the sink huge pages (bit 0).
  */
@@ -59,7 +61,7 @@ static void fuzz_cm_admit(const struct conn_hello *h, bool huge)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct conn_hello h;
-	const char *why;
+	char err[256];
 	int rc;
 
 	rc = conn_cm_request_take(data, size, &h);
@@ -75,8 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!rc) {
 		fuzz_cm_repack(&h, data, CONN_HELLO_BYTES);
-		why = conn_refusal(h.status);
-		if (!why || !why[0])
+		rc = conn_refused(err, sizeof(err), "B", h.status);
+		if (rc >= 0 || rc <= -CONN_ERRNO_MAX || strncmp(err, "server 'B' refused", 18))
 			abort();
 	}
 	return 0;
