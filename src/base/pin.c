@@ -16,8 +16,6 @@
 #include "base/errbuf.h"
 #include "base/pin.h"
 
-#define PIN_HUGE_BYTES (2u << 20)
-
 /* First PU of each core in @set, in order; returns the chosen PU or -1. */
 static int nth_core_pu(hwloc_topology_t topo, hwloc_const_cpuset_t set, int index)
 {

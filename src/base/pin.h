@@ -30,6 +30,8 @@ struct pin_saved {
 void pin_save(struct pin_saved *s);
 void pin_restore(const struct pin_saved *s);
 
+#define PIN_HUGE_BYTES (2u << 20)	/* a huge page */
+
 /* Page-aligned buffer of at least @bytes; with @huge, try 2 MiB huge pages
  * first and set *@got_huge to whether that worked. */
 void *pin_buf_alloc(size_t bytes, bool huge, bool *got_huge);

@@ -129,7 +129,7 @@ static int agent_run(void *p)
 		log_error("%s", err);
 		return RPERF_EXIT_USAGE;
 	}
-	lfd = ctl_listen(o->bind, o->port, err, sizeof(err));
+	lfd = conn_listen(o->bind, o->port, err, sizeof(err));
 	if (lfd < 0) {
 		log_error("%s", err);
 		return RPERF_EXIT_FAILURE;

@@ -23,6 +23,9 @@
 
 struct server_opts {
 	struct flow_opts flow;		/* -d -i -x -p --json --rdma-cm --hugepages */
+	const char *bind;		/* NULL: every address */
+	unsigned max_clients;
+	size_t max_client_bytes;
 	double duration_s;		/* 0: until stopped */
 	uint32_t ring;			/* 0: sink_ring_default() */
 	bool event, busy_poll;		/* neither: busy poll unless the NIC is software */
@@ -30,6 +33,14 @@ struct server_opts {
 
 static const struct opts_entry server_opts_table[] = {
 	OPT_INCLUDE(struct server_opts, flow, flow_opts_listen_table),
+	OPT_STRING('b', "bind", "ADDR", "listen on this address only, IPv4 or IPv6\n"
+		   "(TCP and rdma_cm; default: every address)", struct server_opts, bind),
+	OPT_UINT(0, "max-clients", "N", "refuse a flow from a new address while N\n"
+		 "addresses have flows open (default 16)", struct server_opts, max_clients, 1,
+		 65536),
+	OPT_VALUE(OPTS_BYTES, 0, "max-pinned", "SIZE", "refuse a flow that would make its\n"
+		  "address's open flows pin more than SIZE\n(buffers and rings; default 1g)",
+		  struct server_opts, max_client_bytes, 4096, 1ull << 40),
 	OPT_VALUE(OPTS_SECONDS, 'D', "duration", "TIME",
 		  "stop after this long (default: until SIGINT/SIGTERM)", struct server_opts,
 		  duration_s, 0, 1000000ull * 1000000000ull),
@@ -65,6 +76,8 @@ static int server_opts_parse(int argc, char **argv, void *p, char *err, size_t e
 
 	memset(o, 0, sizeof(*o));
 	flow_opts_defaults(&o->flow);
+	o->max_clients = SERVER_MAX_CLIENTS;
+	o->max_client_bytes = SERVER_CLIENT_BYTES;
 	ret = opts_parse(server_opts_table, o, argc, argv, &arg, 1, &n, err, errlen);
 	if (!ret && n)
 		return errbuf_set(err, errlen, -EINVAL, "unexpected argument '%s'", arg);
@@ -140,7 +153,8 @@ static int server_run(void *p)
 {
 	struct server_opts *o = p;
 	struct server_cfg cfg = {
-		.flow = &o->flow, .duration_s = o->duration_s, .ring = o->ring,
+		.flow = &o->flow, .bind = o->bind, .duration_s = o->duration_s, .ring = o->ring,
+		.caps = { .max_clients = o->max_clients, .max_client_bytes = o->max_client_bytes },
 		.event = o->event, .busy_poll = o->busy_poll,
 		.on_accept = server_on_accept, .on_cm_accept = server_on_cm_accept,
 		.on_close = server_on_close, .on_error = server_on_error,
@@ -160,11 +174,12 @@ static int server_run(void *p)
 		log_error("%s", err);
 		server_release(&sv);
 		return cmd_failed_json(o->flow.json_path, "server", err,
-				       ret == -ENODEV || ret == -EINVAL ? RPERF_EXIT_USAGE :
-									  RPERF_EXIT_FAILURE);
+				       ret == -ENODEV || ret == -EINVAL || ret == -EADDRNOTAVAIL ?
+				       RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE);
 	}
 	stop_install();
-	log_info("listening on port %u (%s), %s port %u, %u RECVs a flow, %s", o->flow.tcp_port,
+	log_info("listening on %s port %u (%s), %s port %u, %u RECVs a flow, %s",
+		 o->bind ? o->bind : "*", o->flow.tcp_port,
 		 o->flow.rdma_cm ? "rdma_cm" : "tcp", sv.dev.name, sv.dev.port,
 		 sv.sink.ring_depth, sv.sink.busy_poll ? "busy-polling" : "waiting for events");
 	server_loop(&sv);

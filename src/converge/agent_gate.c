@@ -166,15 +166,18 @@ static int gate_take_auth(struct agent *a, struct agent_pending *p, const json_t
 /*
  * One step of @p's handshake, if its next frame is all there: 1 when it
  * is through (our hello sent), 0 when more is due, -1 when it was closed.
+ * @revents: what poll() said of it (0: not polled yet).
  */
-static int gate_step(struct agent *a, struct agent_pending *p)
+static int gate_step(struct agent *a, struct agent_pending *p, short revents)
 {
 	char err[256] = "";
 	int ready = gate_frame_ready(p->ch.fd, err, sizeof(err)), ret;
 	json_t *m = NULL;
 
-	if (ready < 0 && !err[0]) {
-		gate_close(a, p, true, NULL);	/* it hung up */
+	/* Hung up, or sent all it will and the frame is not whole: it never will be
+	 * (and its end of stream would wake poll at once, again and again). */
+	if ((ready < 0 && !err[0]) || (!ready && (revents & (POLLRDHUP | POLLHUP)))) {
+		gate_close(a, p, true, NULL);
 		return -1;
 	}
 	if (!ready)
@@ -255,7 +258,7 @@ static int gate_accept(struct agent *a, struct ctl_chan *ch)
 		ctl_chan_init(&p->ch, fd, false);
 		p->challenged = false;
 		p->deadline_ns = ctl_now_ns() + (uint64_t)AGENT_HANDSHAKE_MS * 1000000u;
-		if (gate_step(a, p) == 1) {
+		if (gate_step(a, p, 0) == 1) {
 			gate_hand_over(p, ch);
 			return 1;
 		}
@@ -292,7 +295,8 @@ bool agent_gate_wait(struct agent *a, int watch_fd, int tmo_ms, struct ctl_chan 
 		p[n++] = (struct pollfd){ .fd = a->lfd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = watch_fd, .events = POLLIN };
 		for (i = 0; i < AGENT_MAX_PENDING; i++)
-			p[n++] = (struct pollfd){ .fd = a->pend[i].ch.fd, .events = POLLIN };
+			p[n++] = (struct pollfd){ .fd = a->pend[i].ch.fd,
+						  .events = POLLIN | POLLRDHUP };
 		if (poll(p, n, 100) < 0 && errno != EINTR)
 			return false;
 		if (watch_fd >= 0 && p[1].revents)
@@ -301,7 +305,7 @@ bool agent_gate_wait(struct agent *a, int watch_fd, int tmo_ms, struct ctl_chan 
 		for (i = 0; i < AGENT_MAX_PENDING; i++) {
 			if (p[i + 2].fd < 0 || !p[i + 2].revents || a->pend[i].ch.fd != p[i + 2].fd)
 				continue;
-			if (gate_step(a, &a->pend[i]) == 1) {
+			if (gate_step(a, &a->pend[i], p[i + 2].revents) == 1) {
 				gate_hand_over(&a->pend[i], ch);
 				return true;
 			}

@@ -97,8 +97,7 @@ int agent_sink_setup(struct agent_step *st, const json_t *m, char *err, size_t e
 	st->sink_ok = true;
 	agent_sink_expect(st, m);
 	/* On the agent's --bind address alone, as its control port. */
-	st->lfd = st->agent->bind ? ctl_listen(st->agent->bind, port, err, errlen)
-				  : conn_listen(port, err, errlen);
+	st->lfd = conn_listen(st->agent->bind, port, err, errlen);
 	if (st->lfd < 0)
 		return st->lfd;
 	ret = pthread_create(&st->sink_tid, NULL, agent_sink_main, st);

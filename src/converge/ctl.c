@@ -665,38 +665,6 @@ void ctl_send_error(struct ctl_chan *c, const char *flow, const char *text, int 
 /* Sockets, time                                                       */
 /* ================================================================== */
 
-int ctl_listen(const char *addr, uint16_t port, char *err, size_t errlen)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE,
-				  .ai_family = addr ? AF_UNSPEC : AF_INET6 };
-	struct addrinfo *res;
-	int fd, one = 1, zero = 0, gai, e;
-	char serv[8];
-
-	snprintf(serv, sizeof(serv), "%u", port);
-	gai = getaddrinfo(addr, serv, &hints, &res);
-	if (gai)
-		return errbuf_set(err, errlen, -EADDRNOTAVAIL, "cannot resolve '%s': %s",
-				  addr ? addr : "*", gai_strerror(gai));
-	fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0) {
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (res->ai_family == AF_INET6 && !addr)
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, SOMAXCONN)) {
-			e = errno;
-			close(fd);
-			fd = -1;
-			errno = e;
-		}
-	}
-	freeaddrinfo(res);
-	if (fd < 0)
-		return errbuf_set(err, errlen, -errno, "cannot listen on %s port %u: %s",
-				  addr ? addr : "*", port, strerror(errno));
-	return fd;
-}
-
 bool ctl_addr_is_loopback(const char *addr)
 {
 	struct in6_addr a6;

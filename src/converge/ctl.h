@@ -169,8 +169,6 @@ int ctl_recv(struct ctl_chan *c, json_t **msg, int timeout_ms, char *err, size_t
 /* Send {"type":"error","error":@text[,"flow":@flow]}; best effort. */
 void ctl_send_error(struct ctl_chan *c, const char *flow, const char *text, int timeout_ms);
 
-/* Listen on @addr (NULL: every address) and @port; fd or -errno. */
-int ctl_listen(const char *addr, uint16_t port, char *err, size_t errlen);
 /* True when @addr names only the loopback (127.0.0.0/8, ::1, localhost). */
 bool ctl_addr_is_loopback(const char *addr);
 

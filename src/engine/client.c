@@ -141,8 +141,7 @@ static int connect_cm(const struct flow_opts *o, struct conn_cm *cm, struct verb
 	if (r.kind != CONN_HELLO_SERVER)
 		return errbuf_set(err, errlen, -EPROTO, "'%s' is not an rperf server", o->host);
 	if (r.status)
-		return errbuf_set(err, errlen, r.status, "server '%s' refused the flow: %s",
-				  o->host, strerror(-r.status));
+		return conn_refused(err, errlen, o->host, r.status);
 	cm->flow_id = r.flow_id;
 	memcpy(cm->secret, r.secret, sizeof(cm->secret));
 	return cm->ch->fd;

@@ -53,6 +53,56 @@ static void server_failed(const char *err, void *arg)
 }
 
 /* ------------------------------------------------------------------ */
+/* Admission: clients and what they pin                               */
+/* ------------------------------------------------------------------ */
+
+/* Is @ip among the addresses of @s's open flows before flows[@before]? */
+static bool server_ip_seen(const struct sink *s, size_t before, const char *ip)
+{
+	size_t i;
+
+	for (i = 0; i < before; i++)
+		if (s->flows[i]->active && !strcmp(s->flows[i]->client_ip, ip))
+			return true;
+	return false;
+}
+
+int server_admit_check(const struct sink *s, const struct server_caps *caps, const char *src_ip,
+		       size_t flow_bytes, char *err, size_t errlen)
+{
+	const struct sink_flow *f;
+	size_t i, clients = 0, held_bytes = 0;
+
+	for (i = 0; i < s->n_flows; i++) {
+		f = s->flows[i];
+		if (!f->active)
+			continue;
+		if (!strcmp(f->client_ip, src_ip))
+			held_bytes += f->pinned_bytes;
+		else if (!server_ip_seen(s, i, f->client_ip))
+			clients++;
+	}
+	if (!held_bytes && clients >= caps->max_clients)
+		return errbuf_set(err, errlen, -EBUSY, "%zu other clients have flows open, the "
+				  "server's --max-clients", clients);
+	if (held_bytes + flow_bytes > caps->max_client_bytes)
+		return errbuf_set(err, errlen, -EDQUOT, "the flow would pin %.1f MiB beside the "
+				  "client's %.1f MiB, above the server's --max-pinned %.1f MiB",
+				  (double)flow_bytes / 1048576, (double)held_bytes / 1048576,
+				  (double)caps->max_client_bytes / 1048576);
+	return 0;
+}
+
+int server_admit(void *arg, const struct conn_hello *h, const char *src_ip, char *err,
+			size_t errlen)
+{
+	const struct server *sv = arg;
+
+	return server_admit_check(&sv->sink, &sv->cfg->caps, src_ip,
+				  sink_flow_pin_bytes(&sv->sink, h->max_msg_bytes), err, errlen);
+}
+
+/* ------------------------------------------------------------------ */
 /* Flows over rdma_cm                                                  */
 /* ------------------------------------------------------------------ */
 
@@ -60,20 +110,22 @@ static int server_cm_request(struct server *sv, struct rdma_cm_event *ev, char *
 			     size_t errlen)
 {
 	struct conn_hello h, reply = { .kind = CONN_HELLO_SERVER };
-	uint8_t frame[CONN_HELLO_BYTES] = { 0 };
 	struct sink_flow *f = NULL;
-	char peer[64];
+	char peer[64], ip[48], why[200];
 	int ret;
 
-	if (ev->param.conn.private_data_len >= CONN_HELLO_REQ_BYTES)
-		memcpy(frame, ev->param.conn.private_data, CONN_HELLO_REQ_BYTES);
-	if (ev->param.conn.private_data_len < CONN_HELLO_REQ_BYTES ||
-	    conn_hello_unpack(frame, &h) || h.kind != CONN_HELLO_CLIENT)
+	if (conn_cm_request_take(ev->param.conn.private_data, ev->param.conn.private_data_len, &h))
 		return errbuf_set(err, errlen, -EPROTO, "rdma_cm request without an rperf hello");
 	if (strcmp(ibv_get_device_name(ev->id->verbs->device), sv->dev.name) ||
 	    ev->id->port_num != sv->dev.port)
 		return errbuf_set(err, errlen, -ENODEV, "rdma_cm request arrived on %s port %u",
 				  ibv_get_device_name(ev->id->verbs->device), ev->id->port_num);
+	conn_addr_ip(rdma_get_peer_addr(ev->id), ip, sizeof(ip));
+	ret = server_admit(sv, &h, ip, why, sizeof(why));
+	if (ret) {
+		sv->sink.admit_refused++;
+		return errbuf_set(err, errlen, ret, "rdma_cm client %s: flow refused: %s", ip, why);
+	}
 	snprintf(peer, sizeof(peer), "rdma_cm:%u", (unsigned)sv->sink.n_flows + 1);
 	ret = sink_flow_new(&sv->sink, &h.path, h.max_msg_bytes, peer, &f, err, errlen);
 	if (ret)
@@ -118,14 +170,16 @@ static void server_cm_events(void *arg)
 	struct rdma_cm_id *id, *drop;
 	struct sink_flow *f;
 	char err[256];
+	int ret;
 
 	while (!rdma_get_cm_event(sv->cm.ch, &ev)) {
 		id = ev->id;
 		drop = NULL;
 		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
-			if (server_cm_request(sv, ev, err, sizeof(err))) {
+			ret = server_cm_request(sv, ev, err, sizeof(err));
+			if (ret) {
 				server_failed(err, sv);
-				rdma_reject(id, NULL, 0);
+				conn_cm_refuse(id, ret);
 				drop = id;
 			}
 		} else if (ev->event == RDMA_CM_EVENT_DISCONNECTED ||
@@ -154,6 +208,10 @@ int server_setup(struct server *sv, const struct server_cfg *cfg, char *err, siz
 	int ret;
 
 	*sv = (struct server){ .cfg = cfg, .lfd = -1 };
+	/* The address first: a wrong --bind is the user's mistake, whatever the device. */
+	sv->lfd = conn_listen(cfg->bind, flow->tcp_port, err, errlen);
+	if (sv->lfd < 0)
+		return sv->lfd;
 	ret = verbs_dev_open(&sv->dev, flow->device, flow->ib_port, flow->gid_index, err, errlen);
 	if (!ret && flow->pkey_index)
 		ret = verbs_dev_use_pkey(&sv->dev, flow->pkey_index, err, errlen);
@@ -167,10 +225,10 @@ int server_setup(struct server *sv, const struct server_cfg *cfg, char *err, siz
 	if (ret)
 		return ret;
 	sv->sink.busy_poll = cfg->busy_poll || (!cfg->event && !verbs_dev_is_soft(&sv->dev));
-	sv->lfd = conn_listen(flow->tcp_port, err, errlen);
-	ret = sv->lfd < 0 ? sv->lfd : 0;
-	if (!ret && flow->rdma_cm)
-		ret = conn_cm_listen(&sv->cm, flow->tcp_port, err, errlen);
+	sv->sink.admit = server_admit;
+	sv->sink.admit_arg = sv;
+	if (flow->rdma_cm)
+		ret = conn_cm_listen(&sv->cm, cfg->bind, flow->tcp_port, err, errlen);
 	return ret;
 }
 

@@ -76,7 +76,15 @@ void sink_release(struct sink *s)
 
 int sink_event_fd(const struct sink *s)
 {
-	return s->chan->fd;
+	return s->chan ? s->chan->fd : -1;
+}
+
+size_t sink_flow_pin_bytes(const struct sink *s, size_t max_msg_bytes)
+{
+	size_t page = s->hugepages ? PIN_HUGE_BYTES : 4096;
+	size_t buf = max_msg_bytes ? max_msg_bytes : 1;
+
+	return (buf + page - 1) / page * page + (size_t)s->ring_depth * SINK_RING_ENTRY_BYTES;
 }
 
 static int flows_grow(struct sink *s)
@@ -117,6 +125,7 @@ int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_
 	f->path = *path;
 	snprintf(f->peer, sizeof(f->peer), "%s", peer);
 	f->buf_bytes = max_msg_bytes ? max_msg_bytes : 1;
+	f->pinned_bytes = sink_flow_pin_bytes(s, max_msg_bytes);
 	f->buf = pin_buf_alloc(f->buf_bytes, s->hugepages, &f->buf_huge);
 	if (!f->buf) {
 		free(f);
@@ -396,8 +405,8 @@ static int sink_take_hello(struct sink *s, int fd, const uint8_t frame[CONN_HELL
 		reply.status = flow_for_attach(s, &h, peer, src_ip, &f, err, errlen);
 	else if (s->admit && (reply.status = flow_admit(s, &h, peer, src_ip, err, errlen)))
 		;	/* refused before any QP or buffer is made */
-	else
-		reply.status = flow_for_hello(s, fd, &h, peer, &reply, &f, err, errlen);
+	else if (!(reply.status = flow_for_hello(s, fd, &h, peer, &reply, &f, err, errlen)))
+		snprintf(f->client_ip, sizeof(f->client_ip), "%s", src_ip);
 	/* A fresh socket's send buffer takes the answer at once: no peer makes this wait. */
 	ret = conn_send_hello(fd, &reply, SINK_ANSWER_MS);
 	if (reply.status) {

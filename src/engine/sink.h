@@ -36,13 +36,15 @@ struct sink_flow {
 	bool active;
 	int fd;				/* its TCP socket, -1 if none */
 	void *cm_id;			/* its rdma_cm id, if it came that way */
-	/* rdma_cm: where it came from and its secret (sink_flow_bind). */
+	/* Its client's address alone (every flow), and over rdma_cm the
+	 * flow's secret (sink_flow_bind). */
 	char client_ip[48];
 	uint8_t secret[CONN_SECRET_BYTES];
 	struct verbs_qp qp;
 	void *buf;
 	size_t buf_bytes;
 	bool buf_huge;
+	size_t pinned_bytes;		/* its buffer and rings (sink_flow_pin_bytes) */
 	uint32_t posted;
 	struct verbs_counters ctr0;	/* the port's counters when the flow started */
 	bool ctr0_ok;
@@ -87,8 +89,18 @@ uint32_t sink_ring_default(double port_gbps, int max_qp_wr);
 int sink_init(struct sink *s, struct verbs_dev *dev, uint32_t ring_depth, bool hugepages,
 	      char *err, size_t errlen);
 void sink_release(struct sink *s);
-/* The fd to poll() for completions. */
+/* The fd to poll() for completions; -1 without a channel (a sink given no
+ * device: it only admits, as the unit tests run it). */
 int sink_event_fd(const struct sink *s);
+
+/*
+ * What a flow of messages up to @max_msg_bytes makes @s pin: its buffer
+ * (in 4 KiB pages, or 2 MiB ones with hugepages) and its rings, the
+ * RECV queue and its CQ (SINK_RING_ENTRY_BYTES an entry, at least what
+ * mlx5 takes). What a server's per-client cap counts. Pure.
+ */
+#define SINK_RING_ENTRY_BYTES	128	/* a 64-byte receive WQE and a 64-byte CQE */
+size_t sink_flow_pin_bytes(const struct sink *s, size_t max_msg_bytes);
 
 /*
  * A new flow whose messages are at most @max_msg_bytes, along @path (the

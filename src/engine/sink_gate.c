@@ -62,8 +62,9 @@ void sink_gate_poll(struct sink_gate *g, struct pollfd pfd[SINK_GATE_MAX])
 	size_t i;
 
 	g->accepted = 0;
+	/* POLLRDHUP: a peer that half-closes after part of a hello is told apart. */
 	for (i = 0; i < SINK_GATE_MAX; i++)
-		pfd[i] = (struct pollfd){ .fd = g->pend[i].fd, .events = POLLIN };
+		pfd[i] = (struct pollfd){ .fd = g->pend[i].fd, .events = POLLIN | POLLRDHUP };
 }
 
 static void gate_lowat(int fd, int bytes)
@@ -74,9 +75,9 @@ static void gate_lowat(int fd, int bytes)
 /*
  * @p's hello, if all of it is there: 1 with it read into @frame and the
  * slot handed over in *@fd; 0 not yet (poll wakes once it is); -1 hung up
- * or failed (dropped).
+ * or failed (dropped). @revents: what poll() said of it (0: not polled).
  */
-static int gate_take(struct sink_gate *g, struct sink_pending *p, int *fd,
+static int gate_take(struct sink_gate *g, struct sink_pending *p, short revents, int *fd,
 		     uint8_t frame[CONN_HELLO_BYTES])
 {
 	ssize_t n = recv(p->fd, frame, CONN_HELLO_BYTES, MSG_PEEK | MSG_DONTWAIT);
@@ -85,7 +86,12 @@ static int gate_take(struct sink_gate *g, struct sink_pending *p, int *fd,
 		gate_lowat(p->fd, CONN_HELLO_BYTES);
 		return 0;
 	}
-	if (n < CONN_HELLO_BYTES && n > 0) {
+	/*
+	 * Part of a hello from a peer that sent all it will: it never becomes
+	 * whole, and its end of stream would wake poll() at once, again and
+	 * again, until the deadline.
+	 */
+	if (n < CONN_HELLO_BYTES && n > 0 && !(revents & (POLLRDHUP | POLLHUP))) {
 		gate_lowat(p->fd, CONN_HELLO_BYTES);
 		return 0;
 	}
@@ -146,6 +152,7 @@ int sink_gate_next(struct sink_gate *g, struct pollfd pfd[SINK_GATE_MAX], int lf
 		   bool lfd_ready, int hello_ms, int *fd, uint8_t frame[CONN_HELLO_BYTES])
 {
 	struct sink_pending *p;
+	short revents;
 	size_t i;
 
 	/* Those already under way first (each looked at once a pass), then newcomers. */
@@ -153,8 +160,9 @@ int sink_gate_next(struct sink_gate *g, struct pollfd pfd[SINK_GATE_MAX], int lf
 		p = &g->pend[i];
 		if (!pfd[i].revents || p->fd < 0 || p->fd != pfd[i].fd)
 			continue;
+		revents = pfd[i].revents;
 		pfd[i].revents = 0;
-		if (gate_take(g, p, fd, frame) == 1)
+		if (gate_take(g, p, revents, fd, frame) == 1)
 			return 1;
 	}
 	if (lfd < 0 || !lfd_ready)
@@ -166,7 +174,7 @@ int sink_gate_next(struct sink_gate *g, struct pollfd pfd[SINK_GATE_MAX], int lf
 		if (!p)
 			break;
 		g->accepted++;
-		if (gate_take(g, p, fd, frame) == 1)
+		if (gate_take(g, p, 0, fd, frame) == 1)
 			return 1;
 	}
 	return 0;

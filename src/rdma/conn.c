@@ -95,6 +95,49 @@ int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h)
 	return 0;
 }
 
+int conn_cm_request_take(const void *data, size_t len, struct conn_hello *h)
+{
+	uint8_t frame[CONN_HELLO_BYTES] = { 0 };
+
+	if (!data || len < CONN_HELLO_REQ_BYTES)
+		return -EPROTO;
+	/* Only the hello's first bytes travel; the secret stays zero. */
+	memcpy(frame, data, CONN_HELLO_REQ_BYTES);
+	if (conn_hello_unpack(frame, h) || h->kind != CONN_HELLO_CLIENT)
+		return -EPROTO;
+	return 0;
+}
+
+int conn_cm_answer_take(const void *data, size_t len, struct conn_hello *h)
+{
+	if (!data || len < CONN_HELLO_BYTES || conn_hello_unpack(data, h) ||
+	    h->kind != CONN_HELLO_SERVER)
+		return -EPROTO;
+	return 0;
+}
+
+/* Why a server refused with @status, a -errno conn_refused() checked. */
+static const char *conn_refusal(int status)
+{
+	if (status == -EBUSY)
+		return "it serves as many clients as it takes (rperf server --max-clients)";
+	if (status == -EDQUOT)
+		return "the flow's buffers exceed what it lets one client pin (rperf server "
+		       "--max-pinned)";
+	return strerror(-status);
+}
+
+int conn_refused(char *err, size_t errlen, const char *host, int status)
+{
+	/* A server's word: anything but a -errno is a protocol error, never a
+	 * positive value a caller would take for a socket. */
+	if (status >= 0 || status <= -CONN_ERRNO_MAX)
+		return errbuf_set(err, errlen, -EPROTO, "server '%s' refused the flow with status "
+				  "%d, which is no error number", host, status);
+	return errbuf_set(err, errlen, status, "server '%s' refused the flow: %s", host,
+			  conn_refusal(status));
+}
+
 /* ------------------------------------------------------------------ */
 /* TCP                                                                 */
 /* ------------------------------------------------------------------ */
@@ -277,8 +320,7 @@ static int client_hello(const char *host, uint16_t port, const struct conn_hello
 		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", host,
 				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
 	else if (r->status)
-		ret = errbuf_set(err, errlen, r->status, "server '%s' refused the flow: %s",
-				 host, strerror(-r->status));
+		ret = conn_refused(err, errlen, host, r->status);
 	if (ret) {
 		close(fd);
 		return ret;
@@ -403,25 +445,36 @@ void conn_sock_tune(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 }
 
-int conn_listen(uint16_t port, char *err, size_t errlen)
+int conn_listen(const char *addr, uint16_t port, char *err, size_t errlen)
 {
-	struct sockaddr_in6 sa = {
-		.sin6_family = AF_INET6,
-		.sin6_port = htons(port),
-		.sin6_addr = IN6ADDR_ANY_INIT,
-	};
-	int fd, one = 1, zero = 0;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE,
+				  .ai_family = addr ? AF_UNSPEC : AF_INET6 };
+	struct addrinfo *res;
+	int fd, one = 1, zero = 0, gai, e;
+	char serv[8];
 
-	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return errbuf_set(err, errlen, -errno, "cannot create a socket: %s", strerror(errno));
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64)) {
-		errbuf_set(err, errlen, -errno, "cannot listen on port %u: %s", port, strerror(errno));
-		close(fd);
-		return -errno;
+	snprintf(serv, sizeof(serv), "%u", port);
+	gai = getaddrinfo(addr, serv, &hints, &res);
+	if (gai)
+		return errbuf_set(err, errlen, -EADDRNOTAVAIL, "cannot resolve '%s': %s",
+				  addr ? addr : "*", gai_strerror(gai));
+	fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* Every address: IPv4 clients too, on the one IPv6 socket. */
+		if (res->ai_family == AF_INET6 && !addr)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		if (bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, SOMAXCONN)) {
+			e = errno;
+			close(fd);
+			fd = -1;
+			errno = e;
+		}
 	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return errbuf_set(err, errlen, -errno, "cannot listen on %s port %u: %s",
+				  addr ? addr : "*", port, strerror(errno));
 	return fd;
 }
 
@@ -517,11 +570,16 @@ static int cm_wait(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 	ret = 0;
 	if (rej_status && ev->event == RDMA_CM_EVENT_REJECTED)
 		*rej_status = ev->status;
-	if (ev->event != want)
+	/* The server's refusal, with its reason, comes as a rejection's answer. */
+	if (ev->event == RDMA_CM_EVENT_REJECTED && reply &&
+	    !conn_cm_answer_take(ev->param.conn.private_data, ev->param.conn.private_data_len,
+				 reply) && reply->status)
+		ret = 0;
+	else if (ev->event != want)
 		ret = errbuf_set(err, errlen, -ECONNREFUSED, "rdma_cm: %s: %s (status %d)", what,
 				 rdma_event_str(ev->event), ev->status);
-	else if (reply && (ev->param.conn.private_data_len < CONN_HELLO_BYTES ||
-			   conn_hello_unpack(ev->param.conn.private_data, reply)))
+	else if (reply && conn_cm_answer_take(ev->param.conn.private_data,
+					      ev->param.conn.private_data_len, reply))
 		ret = errbuf_set(err, errlen, -EPROTO, "rdma_cm: %s: the peer is not an rperf server",
 				 what);
 	rdma_ack_cm_event(ev);
@@ -710,23 +768,40 @@ int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_
 	return 0;
 }
 
-int conn_cm_listen(struct conn_cm *c, uint16_t port, char *err, size_t errlen)
+void conn_cm_refuse(struct rdma_cm_id *id, int status)
 {
-	struct sockaddr_in sa = {
-		.sin_family = AF_INET,
-		.sin_port = htons(port),
-		.sin_addr.s_addr = htonl(INADDR_ANY),
-	};
+	struct conn_hello h = { .kind = CONN_HELLO_SERVER, .status = status };
+	uint8_t frame[CONN_HELLO_BYTES];
+
+	conn_hello_pack(&h, frame);
+	rdma_reject(id, frame, CONN_HELLO_BYTES);
+}
+
+int conn_cm_listen(struct conn_cm *c, const char *addr, uint16_t port, char *err,
+		   size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE,
+				  .ai_family = addr ? AF_UNSPEC : AF_INET };
+	struct addrinfo *res;
+	char serv[8];
+	int gai, ret = 0;
 
 	memset(c, 0, sizeof(*c));
+	snprintf(serv, sizeof(serv), "%u", port);
+	gai = getaddrinfo(addr, serv, &hints, &res);
+	if (gai)
+		return errbuf_set(err, errlen, -EADDRNOTAVAIL, "rdma_cm: cannot resolve '%s': %s",
+				  addr ? addr : "*", gai_strerror(gai));
 	c->ch = rdma_create_event_channel();
 	if (!c->ch || rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: %s", strerror(errno));
-	fcntl(c->ch->fd, F_SETFL, fcntl(c->ch->fd, F_GETFL) | O_NONBLOCK);
-	if (rdma_bind_addr(c->id, (struct sockaddr *)&sa) || rdma_listen(c->id, 64))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: cannot listen on port %u: %s",
-				  port, strerror(errno));
-	return 0;
+		ret = errbuf_set(err, errlen, -errno, "rdma_cm: %s", strerror(errno));
+	if (!ret)
+		fcntl(c->ch->fd, F_SETFL, fcntl(c->ch->fd, F_GETFL) | O_NONBLOCK);
+	if (!ret && (rdma_bind_addr(c->id, res->ai_addr) || rdma_listen(c->id, 64)))
+		ret = errbuf_set(err, errlen, -errno, "rdma_cm: cannot listen on %s port %u: %s",
+				 addr ? addr : "*", port, strerror(errno));
+	freeaddrinfo(res);
+	return ret;
 }
 
 void conn_cm_close(struct conn_cm *c)

@@ -57,8 +57,33 @@ void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES]);
 /* 0, or -EPROTO when the frame is not an rperf frame of our version. */
 int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h);
 
-/* Listening TCP socket on @port (all addresses); fd or -errno. */
-int conn_listen(uint16_t port, char *err, size_t errlen);
+/*
+ * An rdma_cm request's private data (@len bytes) as the client's hello:
+ * 0, or -EPROTO unless it holds CONN_HELLO_REQ_BYTES of a client hello
+ * of our version. Pure: what a server takes from any peer (fuzzed).
+ */
+int conn_cm_request_take(const void *data, size_t len, struct conn_hello *h);
+/*
+ * An rdma_cm answer's (or rejection's) private data as the server's
+ * hello: 0, or -EPROTO unless it holds a whole server hello. Pure.
+ */
+int conn_cm_answer_take(const void *data, size_t len, struct conn_hello *h);
+/*
+ * A client's error for server @host's refusal with @status: "server
+ * '@host' refused the flow: " and why (the server's caps by their
+ * option, else strerror) in @err, and @status; a status that is no
+ * -errno (0, positive, or past CONN_ERRNO_MAX) is -EPROTO. Pure.
+ */
+#define CONN_ERRNO_MAX	4096
+int conn_refused(char *err, size_t errlen, const char *host, int status);
+
+/*
+ * A listening TCP socket on @addr (a name or an IPv4 or IPv6 address;
+ * NULL: every address, IPv4 and IPv6) and @port: the fd, or -errno with
+ * the reason naming @addr (-EADDRNOTAVAIL: it does not resolve, or is
+ * not this host's).
+ */
+int conn_listen(const char *addr, uint16_t port, char *err, size_t errlen);
 /* Connect to @host:@port within @timeout_ms; fd or -errno. */
 int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, size_t errlen);
 
@@ -180,14 +205,19 @@ int conn_cm_resolve(struct conn_cm *c, const char *host, uint16_t port, uint8_t 
  */
 int conn_cm_connect(struct conn_cm *c, struct verbs_qp *q, const struct conn_hello *hello,
 		    struct conn_hello *reply, int timeout_ms, char *err, size_t errlen);
-/* Listen for rdma_cm connection requests on @port. */
-int conn_cm_listen(struct conn_cm *c, uint16_t port, char *err, size_t errlen);
+/* Listen for rdma_cm connection requests on @addr (NULL: every IPv4
+ * address) and @port; 0 or -errno with the reason naming @addr. */
+int conn_cm_listen(struct conn_cm *c, const char *addr, uint16_t port, char *err,
+		   size_t errlen);
 /* Move @q to RTS for the connection request @id, along @path. */
 int conn_cm_qp_ready(struct rdma_cm_id *id, struct verbs_qp *q, const struct verbs_path *path,
 		     char *err, size_t errlen);
 /* Accept connection request @id for @q (already at RTS), answering @reply. */
 int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_hello *reply,
 		   char *err, size_t errlen);
+/* Refuse connection request @id, the reason (-errno @status) in a server
+ * hello as the rejection's private data: the client reports it. */
+void conn_cm_refuse(struct rdma_cm_id *id, int status);
 void conn_cm_close(struct conn_cm *c);
 /*
  * Whether a connection rejected with @status may be tried again: any

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rperf server's report (see report.h): what the sink received, flow by
- * flow and summed per SL, with the side connections it refused, as JSON
+ * flow and summed per SL, with the side connections and flows it
+ * refused and the connections closed without a hello, as JSON
  * and as a table. It reads the sink's counters as they stand when the
  * server stops; nothing here is measured in ticks.
  */
@@ -70,6 +71,11 @@ json_t *report_server_json(const struct sink *s, double elapsed_s)
 	/* Side connections to rdma_cm flows from the wrong address or secret. */
 	json_object_set_new(root, "side_connections_refused",
 			    json_integer((json_int_t)s->attach_refused));
+	/* Flows refused at the caps (--max-clients, --max-pinned). */
+	json_object_set_new(root, "flows_refused", json_integer((json_int_t)s->admit_refused));
+	/* Connections closed before a whole hello: idle, slow, crowded out. */
+	json_object_set_new(root, "connections_without_hello",
+			    json_integer((json_int_t)s->gate.dropped));
 	return root;
 }
 
@@ -96,4 +102,10 @@ void report_server_table(FILE *out, const struct sink *s, double elapsed_s)
 	if (s->attach_refused)
 		fprintf(out, "\n%" PRIu64 " side connection%s refused (wrong address or secret)\n",
 			s->attach_refused, s->attach_refused == 1 ? "" : "s");
+	if (s->admit_refused)
+		fprintf(out, "%" PRIu64 " flow%s refused (--max-clients, --max-pinned)\n",
+			s->admit_refused, s->admit_refused == 1 ? "" : "s");
+	if (s->gate.dropped)
+		fprintf(out, "%" PRIu64 " connection%s closed without a hello\n", s->gate.dropped,
+			s->gate.dropped == 1 ? "" : "s");
 }

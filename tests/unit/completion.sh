@@ -133,6 +133,15 @@ done
 [ "$(complete_words rperf lat --clock t)" = tsc ] || fail "rperf lat --clock t: $(complete_words rperf lat --clock t)"
 [ "$(complete_words rperf analyze --model d)" = dtable ] || fail "rperf analyze --model d: not dtable alone"
 # Commands, and help's argument.
+# --bind (server and agent, -b too): this host's addresses, never file names.
+if command -v ip >/dev/null; then
+	for c in server agent; do
+		for o in --bind -b; do
+			[ "$(complete_words rperf $c $o 127.0.0.)" = 127.0.0.1 ] ||
+				fail "rperf $c $o 127.0.0.: $(complete_words rperf $c $o 127.0.0. | tr '\n' ' ')"
+		done
+	done
+fi
 [ "$(complete_words rperf co)" = converge ] || fail "rperf co: not converge"
 [ "$(complete_words rperf help l)" = lat ] || fail "rperf help l: not lat"
 

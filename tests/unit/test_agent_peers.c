@@ -285,6 +285,27 @@ static void test_slowloris_frame(void **state)
 	assert_true(now_ms() - t0 < 7000);	/* the handshake's 5 s, not 5 s a part */
 }
 
+/*
+ * Part of a frame, then the peer's end of stream: closed at once, as a
+ * hang-up. It used to stay pending to the 5 s deadline, its end of
+ * stream waking the agent's poll loop at every pass (a busy loop).
+ */
+static void test_half_close(void **state)
+{
+	const char body[] = "{\"type\":\"hello\",\"version\":1}";
+	uint32_t head[2] = { htonl(CTL_MAGIC), htonl(sizeof(body) - 1) };
+	int fd = peer_connect("127.0.0.1", tok_agent.port);
+	int64_t t0 = now_ms();
+
+	(void)state;
+	assert_true(fd >= 0);
+	send_all(fd, head, sizeof(head));
+	send_all(fd, body, 5);
+	assert_int_equal(shutdown(fd, SHUT_WR), 0);
+	closed_within(fd, 1000);
+	assert_true(now_ms() - t0 < 1000);
+}
+
 static void test_bad_hellos(void **state)
 {
 	(void)state;
@@ -725,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_oversize),
 		cmocka_unit_test(test_slowloris),
 		cmocka_unit_test(test_slowloris_frame),
+		cmocka_unit_test(test_half_close),
 		cmocka_unit_test(test_bad_hellos),
 		cmocka_unit_test(test_wrong_token),
 		cmocka_unit_test(test_no_token_on_wire_and_replay),

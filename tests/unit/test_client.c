@@ -313,7 +313,7 @@ static void test_gid_want_accepted(void **state)
 	int lfd, c, a;
 
 	(void)state;
-	lfd = conn_listen(0, err, sizeof(err));
+	lfd = conn_listen(NULL, 0, err, sizeof(err));
 	assert_true(lfd >= 0);
 	assert_int_equal(getsockname(lfd, (struct sockaddr *)&la, &len), 0);
 	to.sin_port = la.sin6_port;

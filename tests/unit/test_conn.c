@@ -7,6 +7,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -138,6 +139,31 @@ static void test_cm_reject_retry(void **state)
 	assert_false(conn_cm_reject_retryable(CONN_CM_REJ_CONSUMER));
 }
 
+/*
+ * A server's refusal as the client tells it: the caps by their option, an
+ * errno by its text; a status that is no -errno (the fuzzer's INT_MIN,
+ * which was negated; a positive one, which was returned where a socket
+ * was due; 0) is a protocol error.
+ */
+static void test_refused(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_int_equal(conn_refused(err, sizeof(err), "B", -EDQUOT), -EDQUOT);
+	assert_string_equal(err, "server 'B' refused the flow: the flow's buffers exceed what it "
+				 "lets one client pin (rperf server --max-pinned)");
+	assert_int_equal(conn_refused(err, sizeof(err), "B", -EBUSY), -EBUSY);
+	assert_non_null(strstr(err, "--max-clients"));
+	assert_int_equal(conn_refused(err, sizeof(err), "B", -EACCES), -EACCES);
+	assert_string_equal(err, "server 'B' refused the flow: Permission denied");
+	assert_int_equal(conn_refused(err, sizeof(err), "B", INT_MIN), -EPROTO);
+	assert_string_equal(err, "server 'B' refused the flow with status -2147483648, which is "
+				 "no error number");
+	assert_int_equal(conn_refused(err, sizeof(err), "B", 5), -EPROTO);
+	assert_int_equal(conn_refused(err, sizeof(err), "B", 0), -EPROTO);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_hello_attach),
 		cmocka_unit_test(test_attach_bound),
 		cmocka_unit_test(test_cm_reject_retry),
+		cmocka_unit_test(test_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

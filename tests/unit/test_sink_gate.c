@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "unit.h"
 
 #include "base/slots.h"
 #include "engine/sink_gate.h"
@@ -45,17 +46,6 @@ static int listen_lo(uint16_t *port)
 	assert_int_equal(listen(fd, 64), 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &sl), 0);
 	*port = ntohs(sa.sin_port);
-	return fd;
-}
-
-static int connect_lo(uint16_t port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	assert_true(fd >= 0);
-	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	return fd;
 }
 
@@ -104,8 +94,8 @@ static void test_idle_ahead(void **state)
 	sink_gate_init(&g);
 	lfd = listen_lo(&port);
 	for (i = 0; i < 3; i++)
-		idle[i] = connect_lo(port);
-	c = connect_lo(port);
+		idle[i] = unit_connect_lo(port);
+	c = unit_connect_lo(port);
 	memset(hello, 0x5a, sizeof(hello));
 	assert_int_equal(send(c, hello, sizeof(hello), 0), (ssize_t)sizeof(hello));
 	t0 = now_ms();
@@ -147,7 +137,7 @@ static void test_pieces(void **state)
 	(void)state;
 	sink_gate_init(&g);
 	lfd = listen_lo(&port);
-	c = connect_lo(port);
+	c = unit_connect_lo(port);
 	memset(hello, 0x33, sizeof(hello));
 	assert_int_equal(send(c, hello, 30, 0), 30);
 	assert_int_equal(gate_run(&g, lfd, 5000, 300, &fd, &b0), 0);
@@ -177,7 +167,7 @@ static void test_deadline(void **state)
 	sink_gate_init(&g);
 	lfd = listen_lo(&port);
 	for (i = 0; i < 3; i++)
-		idle[i] = connect_lo(port);
+		idle[i] = unit_connect_lo(port);
 	assert_int_equal(gate_run(&g, lfd, 1000, 100, &fd, &b0), 0);
 	assert_int_equal(gate_pending(&g), 3);
 	assert_int_equal(sink_gate_expire(&g), 0);	/* not yet */
@@ -196,6 +186,32 @@ static void test_deadline(void **state)
 	close(lfd);
 }
 
+/*
+ * Part of a hello, then the peer's end of stream: dropped at once, not
+ * left to its deadline (its end of stream woke poll at every pass until
+ * then, a busy loop).
+ */
+static void test_half_close(void **state)
+{
+	struct sink_gate g;
+	uint8_t hello[CONN_HELLO_BYTES / 2] = { 0x5a }, b0;
+	int lfd, c, fd;
+	uint16_t port;
+
+	(void)state;
+	sink_gate_init(&g);
+	lfd = listen_lo(&port);
+	c = unit_connect_lo(port);
+	assert_int_equal(send(c, hello, sizeof(hello), 0), (ssize_t)sizeof(hello));
+	assert_int_equal(shutdown(c, SHUT_WR), 0);
+	assert_int_equal(gate_run(&g, lfd, 5000, 300, &fd, &b0), 0);
+	assert_int_equal(gate_pending(&g), 0);
+	assert_int_equal(g.dropped, 1);
+	close(c);
+	sink_gate_release(&g);
+	close(lfd);
+}
+
 /* One address holds SINK_GATE_PER_ADDR slots at most: the oldest make room. */
 static void test_per_addr(void **state)
 {
@@ -208,7 +224,7 @@ static void test_per_addr(void **state)
 	sink_gate_init(&g);
 	lfd = listen_lo(&port);
 	for (i = 0; i < n; i++)
-		c[i] = connect_lo(port);
+		c[i] = unit_connect_lo(port);
 	assert_int_equal(gate_run(&g, lfd, 5000, 300, &fd, &b0), 0);
 	assert_int_equal(gate_pending(&g), SINK_GATE_PER_ADDR);
 	assert_int_equal(g.dropped, 5);
@@ -249,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_idle_ahead),
 		cmocka_unit_test(test_pieces),
 		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_half_close),
 		cmocka_unit_test(test_per_addr),
 		cmocka_unit_test(test_slots_pick),
 	};

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Helpers cmocka lacks in the versions we build against (1.1 has no
- * assert_double_equal). Include after <cmocka.h>.
+ * assert_double_equal), and what the loopback tests share. Include after
+ * <cmocka.h>.
  */
 #ifndef RPERF_TESTS_UNIT_H
 #define RPERF_TESTS_UNIT_H
 
+#include <arpa/inet.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <sys/socket.h>
 
 /* |a - b| <= tol, NaN never passes; prints both values on failure. */
 #define assert_near(a, b, tol) do {						\
@@ -14,5 +19,17 @@
 	if (!(fabs(a_ - b_) <= tol_))						\
 		fail_msg("%s = %.17g, expected %.17g +- %g", #a, a_, b_, tol_);	\
 } while (0)
+
+/* A TCP connection to 127.0.0.1 @port, made (asserted). */
+static inline int unit_connect_lo(uint16_t port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
 
 #endif
