@@ -160,7 +160,7 @@ static void log_vprint(enum log_level level, const char *tag, const void *at, co
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	log_escape(raw, text, sizeof(text));
 	pthread_mutex_lock(&log_mu);
-	if (level == LOG_LEVEL_ERROR)
+	if (level == LOG_LEVEL_ERROR && !strcmp(tag, "error: "))	/* a hint is not the error */
 		snprintf(last_error, sizeof(last_error), "%.*s", (int)sizeof(last_error) - 1, text);
 	if (level <= current_level && (level != LOG_LEVEL_WARN || site_admit(at, text)))
 		fprintf(stderr, "rperf: %s%s\n", tag, text);
@@ -190,6 +190,15 @@ int log_errno(int neg_errno, const char *fmt, ...)
 	log_vprint(LOG_LEVEL_ERROR, "error: ", NULL, fmt, ap);
 	va_end(ap);
 	return neg_errno;
+}
+
+void log_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint(LOG_LEVEL_ERROR, "hint: ", NULL, fmt, ap);
+	va_end(ap);
 }
 
 void log_warn(const char *fmt, ...)

@@ -28,6 +28,8 @@ int log_errno(int neg_errno, const char *fmt, ...) __attribute__((format(printf,
 /* The text of the last error logged ("" before any), even under -q: what a
  * failed command's JSON document says. */
 const char *log_last_error(void);
+/* Print "rperf: hint: ..." after an error: what to do about it (shown at every level). */
+void log_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * A warning. Of one shape (the call site, and the text but for its
  * digits), LOG_BURST a second are printed; those past it are counted and

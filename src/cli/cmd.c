@@ -21,6 +21,7 @@
 #include "converge/coord.h"
 #include "engine/client.h"
 #include "engine/run.h"
+#include "rdma/verbs.h"
 #include "report/report.h"
 
 /* -v: one more level of diagnostics each time, unless -q was given. */
@@ -286,10 +287,20 @@ int cmd_run_csv(const struct flow_opts *f, int ret, FILE **csv, char *err, size_
 	return !ret && f->csv_path && !*csv ? -EIO : ret;
 }
 
+void cmd_error(int ret, const char *err)
+{
+	const char *const *hint;
+
+	log_error("%s", err);
+	if (ret == -ENXIO)
+		for (hint = verbs_no_device_hints; *hint; hint++)
+			log_hint("%s", *hint);
+}
+
 int cmd_run_failed(const struct flow_opts *f, const char *command, int ret, const char *err,
 		   struct cmd_stream *s, json_t *end)
 {
-	log_error("%s", err);
+	cmd_error(ret, err);
 	return cmd_failed_stream(f->json_path, command, err, s, end,
 				 client_error_is_usage(ret) ? RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE);
 }

@@ -39,6 +39,8 @@ int cmd_criteria_exit(const struct criteria *cs);
  * for `return cmd_failed_json(...)`.
  */
 int cmd_failed_json(const char *path, const char *command, const char *error, int status);
+/* The error @err of a command that failed with @ret, and what to do about it where known. */
+void cmd_error(int ret, const char *err);
 
 /*
  * rperf's global options that may also follow the command's name, the

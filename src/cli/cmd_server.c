@@ -171,7 +171,7 @@ static int server_run(void *p)
 	srand48(getpid() ^ (long)server_now_ns());
 	ret = server_setup(&sv, &cfg, err, sizeof(err));
 	if (ret) {
-		log_error("%s", err);
+		cmd_error(ret, err);
 		server_release(&sv);
 		return cmd_failed_json(o->flow.json_path, "server", err,
 				       ret == -ENODEV || ret == -EINVAL || ret == -EADDRNOTAVAIL ?

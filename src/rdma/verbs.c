@@ -160,11 +160,17 @@ int verbs_no_device(char *err, size_t errlen)
 {
 	char why[160];
 
-	return errbuf_set(err, errlen, -ENXIO, "no RDMA device found (ibv_devices lists "
-			  "none)%s; a NIC needs rdma-core, ibverbs-providers and its driver "
-			  "(mlx5_ib: ConnectX); Soft-RoCE: 'rdma link add rxe0 type rxe netdev IFACE'",
+	return errbuf_set(err, errlen, -ENXIO, "no RDMA device found%s",
 			  dev_node_why(why, sizeof(why)));
 }
+
+const char *const verbs_no_device_hints[] = {
+	"an RDMA NIC needs rdma-core and ibverbs-providers installed and its driver loaded",
+	"(mlx5_ib: ConnectX, irdma: Intel E810, bnxt_re: Broadcom); 'ibv_devinfo' lists it,",
+	"its port PORT_ACTIVE; 'ulimit -l' must allow pinning the buffers (e.g. unlimited)",
+	"no RDMA NIC: Soft-RoCE on an Ethernet port, 'rdma link add rxe0 type rxe netdev IFACE'",
+	NULL,
+};
 
 int verbs_check_devices(char *err, size_t errlen)
 {

@@ -132,11 +132,13 @@ struct verbs_counters {
  * the device is unknown, the port is not ACTIVE or the GID is not usable.
  */
 /*
- * -ENXIO with what to do in @err when this host shows no RDMA device:
- * ibv_devices, Soft-RoCE's rdma_rxe, and whether /dev/infiniband is
- * missing or closed to this user. The one message for every path.
+ * -ENXIO with a short message in @err when this host shows no RDMA
+ * device: whether /dev/infiniband is missing or closed to this user. The
+ * one message for every path; what to do about it is in
+ * verbs_no_device_hints (NULL-terminated lines), for the command to show.
  */
 int verbs_no_device(char *err, size_t errlen);
+extern const char *const verbs_no_device_hints[];
 /* 0 when this host has an RDMA device, else verbs_no_device(). */
 int verbs_check_devices(char *err, size_t errlen);
 int verbs_dev_open(struct verbs_dev *dev, const char *name, int port,

@@ -58,12 +58,17 @@ else
 		"$RPERF" ${args%% *} -j "$T/nodev.json" ${args#* } >/dev/null 2>"$T/err"
 		got=$?
 		[ "$got" = 1 ] || fail "rperf $args: exited $got, want 1"
-		for want in "no RDMA device found \(ibv_devices lists none\)" \
-			"ibverbs-providers" "mlx5_ib" \
-			"rdma link add rxe0 type rxe netdev IFACE" "/dev/infiniband"; do
+		for want in "^rperf: error: no RDMA device found; no /dev/infiniband" \
+			"^rperf: hint: .*ibverbs-providers" "mlx5_ib" "'ibv_devinfo'" \
+			"'ulimit -l'" "rdma link add rxe0 type rxe netdev IFACE"; do
 			grep -Eq -- "$want" "$T/err" ||
 				fail "rperf $args: stderr lacks '$want': $(cat "$T/err")"
 		done
+		# One error line, then the hints; none wider than 100 columns.
+		[ "$(grep -c '^rperf: error:' "$T/err")" = 1 ] ||
+			fail "rperf $args: want one error line: $(cat "$T/err")"
+		awk 'length > 100 { bad = 1; print } END { exit bad }' "$T/err" >&2 ||
+			fail "rperf $args: a line wider than 100 columns"
 		jq -e '.complete == false and (.error | test("no RDMA device found"))' \
 			"$T/nodev.json" >/dev/null 2>&1 ||
 			fail "rperf $args: no failed --json document"
