@@ -23,13 +23,15 @@ reset_egress() {
 # waited for (10 s at most): a killed process that still tears down its
 # verbs resources in a starved guest holds its listening port meanwhile.
 stop_vm_procs() {
-	local h
+	local h pids=()
 	for h in $("$LAB" hosts); do
 		"$LAB" sh "$h" 'for f in $RPERF_LAB_RESULTS/*.pid; do [ -e "$f" ] || continue;
 			p=$(cat "$f"); kill -KILL $p 2>/dev/null;
 			for i in $(seq 100); do kill -0 $p 2>/dev/null || break; sleep 0.1; done;
-			rm -f "$f"; done; true' >/dev/null 2>&1 || true
+			rm -f "$f"; done; true' >/dev/null 2>&1 &
+		pids+=($!)
 	done
+	wait "${pids[@]}" 2>/dev/null || true
 }
 
 # Every output of rperf a test keeps in $WORK (NAME.json, a stream in
