@@ -196,7 +196,26 @@ void report_lat_progress_sofar(FILE *out, size_t index, size_t n, const struct f
 			       const struct clock_cal *clk);
 
 struct sink;
-/* Flows and per-SL totals of a server. */
+/* The rows of a server's report: per flow ("flows"), per SL ("sls"). */
+enum report_server_list { RS_FLOWS, RS_SLS };
+
+struct server_row;
+
+/*
+ * One figure of a server's row, described once for the JSON and the
+ * table: its key, its table column, and how to read it from a row.
+ */
+struct report_server_field {
+	const char *key;		/* schema/server.schema.json's flows or sls item property */
+	const char *head;		/* the table's column */
+	int width;			/* the column's; < 0: left-aligned */
+	void (*get)(const struct server_row *row, struct report_value *v);
+};
+
+/* List @l's fields, in the JSON's and the table's order (@n of them). */
+const struct report_server_field *report_server_fields(enum report_server_list l, size_t *n);
+
+/* Flows and per-SL totals of a server: every field of both lists in both. */
 json_t *report_server_json(const struct sink *s, double elapsed_s);
 void report_server_table(FILE *out, const struct sink *s, double elapsed_s);
 
