@@ -77,18 +77,6 @@ static void mesh_on_step(void *arg, const struct mesh_run *m, const struct mesh_
 	mesh_stream(arg, report_mesh_event_step(m, s));
 }
 
-/* report_mesh_openmetrics() and report_mesh_csv() as textfile_write() fillers. */
-static int mesh_fill_om(FILE *f, void *m)
-{
-	return report_mesh_openmetrics(f, m);
-}
-
-static int mesh_fill_csv(FILE *f, void *m)
-{
-	report_mesh_csv(f, m);
-	return ferror(f) ? -1 : 0;
-}
-
 /* Every output of a pass; 0, or -1 when one could not be written (said). */
 static int mesh_outputs(struct mesh_out *out, const struct mesh_run *m)
 {
@@ -111,9 +99,9 @@ static int mesh_outputs(struct mesh_out *out, const struct mesh_run *m)
 			ret = log_error("%s", err);
 		json_decref(doc);
 	}
-	if (o->csv_path && textfile_write(o->csv_path, mesh_fill_csv, (void *)m, err, sizeof(err)))
+	if (o->csv_path && report_mesh_csv_write(o->csv_path, m, err, sizeof(err)))
 		ret = log_error("--csv %s", err);
-	if (o->om_path && textfile_write(o->om_path, mesh_fill_om, (void *)m, err, sizeof(err)))
+	if (o->om_path && report_mesh_openmetrics_write(o->om_path, m, err, sizeof(err)))
 		ret = log_error("--openmetrics %s", err);
 	if (o->plot_prefix && report_mesh_plot(o->plot_prefix, m, err, sizeof(err)))
 		ret = log_error("--plot %s", err);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The references a run is compared with, read back from the documents
- * rperf wrote: lat --reference (a lat document, and the differences) and
- * mesh --reference (a mesh document's pairs). Each read takes its keys
- * from the headers of the code that writes them (report_int.h,
- * mesh_int.h) and no file larger than REF_MAX_FILE_BYTES (report.h).
+ * rperf wrote (reference.h): lat --reference (a lat document, and the
+ * differences) and mesh --reference (a mesh document's pairs). Each read
+ * takes its keys from doc_keys.h, which the code that writes them uses
+ * too, its states' words from value.h, and no file larger than
+ * REF_MAX_FILE_BYTES.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,8 +17,10 @@
 #include <jansson.h>
 
 #include "base/errbuf.h"
-#include "report/mesh_int.h"
-#include "report/report_int.h"
+#include "converge/mesh.h"
+#include "report/doc_keys.h"
+#include "report/reference.h"
+#include "report/value.h"
 
 const char *const ref_pct_keys[REF_N_PCTS] = { "p50", "p90", "p99" };
 

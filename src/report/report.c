@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "report/doc_keys.h"
 #include "report/report_int.h"
 #include "engine/figures.h"
 
@@ -121,12 +122,6 @@ void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct 
 	fig->ns = f->kind == RF_COUNT ? (double)n : f->kind == RF_MIN ? ns(clk, hist_min(h)) :
 		  f->kind == RF_MAX ? ns(clk, hist_max(h)) :
 		  f->kind == RF_MEAN ? ns(clk, hist_mean(h)) : ns(clk, hist_stdev(h));
-}
-
-const char *report_state_word(enum hist_q_state state)
-{
-	return state == HIST_Q_UNRESOLVED ? "unresolved" : state == HIST_Q_TOO_FEW ?
-	       "too_few_samples" : state == HIST_Q_EMPTY ? "no_samples" : "resolved";
 }
 
 /*

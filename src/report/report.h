@@ -23,6 +23,9 @@
 #include "engine/result.h"
 #include "engine/run.h"
 #include "rdma/verbs.h"
+#include "report/converge_info.h"
+#include "report/doc_keys.h"
+#include "report/reference.h"
 #include "report/value.h"
 
 /* ================================================================== */
@@ -67,13 +70,6 @@ void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool
 json_t *report_criteria_json(const struct criteria *cs);
 void report_criterion_line(const struct criterion *c, char *buf, size_t len);
 void report_criteria_table(FILE *out, const struct criteria *cs);
-
-/*
- * The layout of every JSON document and --json-stream event, as the
- * schemas installed with rperf describe it (schema/COMMAND.schema.json); a
- * change that breaks a reader of the documents raises it.
- */
-#define REPORT_SCHEMA_VERSION 2
 
 /* {"command", "schema_version", "version"}: the head of every document. */
 json_t *report_doc_new(const char *command);
@@ -127,9 +123,6 @@ void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct 
 void report_quantile_figure(const struct hist_quantile *q, const struct clock_cal *clk,
 			    struct report_figure *fig);
 
-/* "resolved", "unresolved", "too_few_samples", "no_samples". */
-const char *report_state_word(enum hist_q_state state);
-
 /* Why an RTT sample is unresolved: the same words wherever it is said. */
 #define REPORT_UNRESOLVED_WHY "whose RTT is not above 0: the loopback SEND completed " \
 	"at or after the wire SEND, so T_W - T_L does not resolve the fabric's share"
@@ -166,7 +159,7 @@ json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *c
  * info->ref, a "reference" head ({"file", "confidence", "method"}) and
  * per size a "reference": {p50, p90, p99: {"state", "value_ns",
  * "ci_low_ns", "ci_high_ns", "reference_ns", "reason"}}, null for a size
- * the reference lacks (see lat --reference below).
+ * the reference lacks (see reference.h).
  */
 json_t *report_lat_json(const struct lat_report_info *info, const struct flow_result *res,
 			size_t n, const char *error);
@@ -203,109 +196,28 @@ void report_lat_progress_sofar(FILE *out, size_t index, size_t n, const struct f
 			       const struct clock_cal *clk);
 
 struct sink;
-/* Flows and per-SL totals of a server. */
+/* The rows of a server's report: per flow ("flows"), per SL ("sls"). */
+enum report_server_list { RS_FLOWS, RS_SLS };
+
+struct server_row;
+
+/*
+ * One figure of a server's row, described once for the JSON and the
+ * table: its key, its table column, and how to read it from a row.
+ */
+struct report_server_field {
+	const char *key;		/* schema/server.schema.json's flows or sls item property */
+	const char *head;		/* the table's column */
+	int width;			/* the column's; < 0: left-aligned */
+	void (*get)(const struct server_row *row, struct report_value *v);
+};
+
+/* List @l's fields, in the JSON's and the table's order (@n of them). */
+const struct report_server_field *report_server_fields(enum report_server_list l, size_t *n);
+
+/* Flows and per-SL totals of a server: every field of both lists in both. */
 json_t *report_server_json(const struct sink *s, double elapsed_s);
 void report_server_table(FILE *out, const struct sink *s, double elapsed_s);
-
-/* ================================================================== */
-/* lat --reference                                                     */
-/* ================================================================== */
-
-/*
- * `rperf lat --reference FILE`: what the measured path adds to a
- * reference path (back to back, or one whose latency is known), per
- * size, from an earlier `rperf lat --json` document over the reference.
- *
- * Each difference is of two percentiles, measured minus reference, with
- * a conservative interval from the two percentiles' own 95 % intervals:
- * [lo_measured - hi_reference, hi_measured - lo_reference]. Both
- * intervals cover their percentiles together with probability at least
- * 1 - 0.05 - 0.05 (Bonferroni), so the difference's interval covers the
- * difference of the true percentiles with at least REF_CONFIDENCE.
- *
- * A difference of percentiles is not a percentile of the differences:
- * the medians' difference is the shift between the two distributions;
- * the tails' differences are what a shift adds only when the
- * distributions differ by one.
- *
- * The document is read as hostile input: every field used is checked
- * (types, states against values, intervals around their values), and a
- * file that is not a complete lat document is refused, naming it.
- */
-
-/* The coverage of every difference's interval (Bonferroni, two 95 % CIs). */
-#define REF_CONFIDENCE	(1.0 - 2.0 * (1.0 - HIST_CI_CONFIDENCE))
-/* The percentiles compared, as lat's JSON names them. */
-#define REF_N_PCTS	3
-extern const char *const ref_pct_keys[REF_N_PCTS];
-/* The largest reference document read (its bytes). */
-#define REF_MAX_FILE_BYTES	(16u << 20)
-
-/* One percentile of a run: its state, value and interval's sides, in ns. */
-struct ref_pct {
-	enum hist_q_state state;	/* RESOLVED: @value_ns is a figure */
-	double value_ns;
-	bool has_lo, has_hi;		/* false: that side is open or unresolved */
-	double lo_ns, hi_ns;
-};
-
-/* measured - reference, or why it is not a figure. */
-struct ref_diff {
-	enum hist_q_state state;	/* RESOLVED, else the first side's state that is not */
-	bool by_reference;		/* not RESOLVED: the reference's side is why */
-	double value_ns;		/* RESOLVED */
-	bool has_lo, has_hi;		/* the interval's sides (false: open) */
-	double lo_ns, hi_ns;
-};
-
-/*
- * The difference @m - @r of one percentile: a figure when both are
- * resolved (the measured side's state first, then the reference's,
- * otherwise), with the interval [m.lo - r.hi, m.hi - r.lo]; a side is
- * open when either side it needs is. Pure.
- */
-void ref_diff(const struct ref_pct *m, const struct ref_pct *r, struct ref_diff *d);
-
-/* One size of the reference run. */
-struct ref_size {
-	size_t size_bytes;
-	struct ref_pct pct[REF_N_PCTS];		/* in ref_pct_keys' order */
-};
-
-/* A reference run, as read from its document. */
-struct ref_doc {
-	const char *path;		/* as given: every message names it */
-	char clock[16];			/* its clock's source ("tsc", "monotonic") */
-	size_t n;
-	struct ref_size sizes[RUN_MAX_SIZES];
-};
-
-/*
- * Read and check @path, an `rperf lat --json` document, into @d. 0, or
- * -errno / -EPROTO with the reason (naming the file) in @err.
- */
-int ref_doc_load(const char *path, struct ref_doc *d, char *err, size_t errlen);
-
-/*
- * Check the reference against the run it qualifies: the same clock
- * source (@clock) and at least one of its @n sizes. 0, or -EINVAL with
- * the reason in @err. @missing (NULL: not asked) gets a list of the
- * sizes the reference lacks ("" when none).
- */
-int ref_doc_check(const struct ref_doc *d, const char *clock, const size_t *sizes, size_t n,
-		  char *missing, size_t missinglen, char *err, size_t errlen);
-
-/*
- * ref_doc_check() against lat run @r, prepared: its clock and its sizes
- * (known once the port is, for -a). 0, or -EINVAL with the reason in
- * @err; @warn gets what the user should hear of the sizes the reference
- * lacks (those are left out of the comparison), or "".
- */
-int ref_doc_check_run(const struct ref_doc *d, const struct run_lat *r, char *warn,
-		      size_t warnlen, char *err, size_t errlen);
-
-/* The reference's size @size_bytes, or NULL. */
-const struct ref_size *ref_doc_find(const struct ref_doc *d, size_t size_bytes);
 
 /* ================================================================== */
 /* bw                                                                  */
@@ -451,56 +363,8 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 /* converge (its steps, classes and flows: converge/step.h)            */
 /* ================================================================== */
 
-/* The rows of converge's results: per class (a step's "classes", the
- * table's rows, the CSV's) and per flow (a step's "flows"). */
-enum report_converge_list { RC_CLASSES, RC_FLOWS };
-/* What a run's classes are: service levels, or ETS bands (info->ets). */
-#define RC_SL		1u
-#define RC_BAND		2u
-
-struct converge_row;
-
-/*
- * One figure of a converge row, described once for the JSON, the table
- * and the CSV: its key, the kinds of run that carry it, its CSV column,
- * its table column and the unit the table gives it in.
- */
-struct report_converge_field {
-	const char *key;		/* schema/converge.schema.json's $defs/{class,flow}
-					 * property; NULL: not in the JSON */
-	unsigned kinds;			/* RC_SL, RC_BAND: the runs that carry it; 0: all */
-	const char *csv;		/* its CSV column; NULL: none */
-	int csv_prec;			/* a real's digits there after the point; 0: exact */
-	const char *head;		/* its table column; NULL: none */
-	int width;			/* the column's; 0: its text's (the last column) */
-	struct report_num num;		/* the table's unit (scale of the JSON's) and digits */
-	void (*get)(const struct converge_row *row, struct report_value *v);
-};
-
-/* List @l's fields, in order (@n of them): the CSV's and the table's columns' order. */
-const struct report_converge_field *report_converge_fields(enum report_converge_list l,
-							   size_t *n);
-
-/* How a converge run was set up: the report's header and JSON "config". */
-struct converge_report_info {
-	const char *scenario;
-	const char *destination;
-	const char *arbitration;	/* files compared with, or NULL */
-	const char *model;
-	bool ets;			/* classes are ETS bands, by DSCP */
-	double link_gbps;		/* 0: not given */
-	double duration_s, warmup_s;
-	double tolerance_pp;
-	bool sweep;
-	const char *baseline;		/* "no", "lat" or "all" */
-	const char *fit;		/* "configured" or "best": what exit 3 follows */
-	const char *semantics;		/* ib-packet's configured reading, or NULL */
-	const struct run_env *env;	/* the coordinator's host */
-	json_t *agent_envs;		/* {agent: run_env_json()} the agents sent; borrowed */
-	size_t n_agents;		/* reached and synced */
-	double connect_ms;		/* that took */
-	bool authenticated;		/* each proved the token (else: loopback only, none) */
-};
+/* Its run's setup, what its rows and the document share: converge_info.h;
+ * the rows, each figure described once: report_converge_rows.h. */
 
 /*
  * The converge document: {"command", "version", "config", "classify",
@@ -543,16 +407,6 @@ struct mesh_report_info {
 struct mesh_row;
 
 /*
- * mesh --reference: the pairs of an earlier `rperf mesh --json` document
- * whose p50 and both sides of its interval are figures, into *@refs
- * (malloc'ed, for the caller to free), *@n of them. 0; -EINVAL with the
- * reason in @err for a file that is no mesh document, not JSON, or larger
- * than REF_MAX_FILE_BYTES; -ENOMEM.
- */
-int report_mesh_ref_load(const char *path, struct mesh_ref **refs, size_t *n, char *err,
-			 size_t errlen);
-
-/*
  * One figure of a mesh pair, described once for the JSON's "pairs", the
  * CSV's row and the labels of its OpenMetrics series.
  */
@@ -589,6 +443,9 @@ json_t *report_mesh_event_end(const struct mesh_run *m);
 void report_mesh_table(FILE *out, const struct mesh_report_info *info, const struct mesh_run *m);
 /* One CSV row per ordered pair and class. */
 void report_mesh_csv(FILE *out, const struct mesh_run *m);
+/* The same written as a whole to @path ("-": stdout) by textfile_write():
+ * 0, or -errno with the reason in @err. */
+int report_mesh_csv_write(const char *path, const struct mesh_run *m, char *err, size_t errlen);
 /* --replay: the hops located again (info->source: the saved mesh's path). */
 void report_mesh_replay_table(FILE *out, const struct mesh_report_info *info,
 			      const struct mesh_run *m);
@@ -603,6 +460,9 @@ json_t *report_mesh_replay_json(const json_t *doc, const struct mesh_report_info
  * outliers, then "# EOF". 0, or -1 when @out could not be written.
  */
 int report_mesh_openmetrics(FILE *out, const struct mesh_run *m);
+/* The same written as a whole to @path, as report_mesh_csv_write(). */
+int report_mesh_openmetrics_write(const char *path, const struct mesh_run *m, char *err,
+				  size_t errlen);
 /*
  * Per class, a gnuplot heatmap of the p50s: PREFIX-slS[-tcT].dat (the
  * matrix, NaN where no figure) and PREFIX-slS[-tcT].gp (plots it into

@@ -14,7 +14,8 @@
 
 #include "base/hist.h"
 #include "base/log.h"
-#include "report/converge_int.h"
+#include "report/report.h"
+#include "report/report_converge_rows.h"
 
 /* ================================================================== */
 /* converge                                                            */

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "base/hist.h"
-#include "report/converge_int.h"
+#include "report/report.h"
+#include "report/report_converge_rows.h"
 
 /* Latency histograms of converge are rebuilt in ns: one tick is one ns. */
 static const struct clock_cal converge_ns_clock = {

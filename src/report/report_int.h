@@ -23,24 +23,14 @@ json_t *report_lat_size_json(const struct lat_report_info *info, const struct fl
 json_t *report_bw_interval_json(const struct bw_interval *iv);
 json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk);
 
-/*
- * The keys of a percentile's JSON object as hist_pct_json() writes them,
- * and the references read them back (reference.c), and the key that
- * names a document's command (report_doc_new()).
- */
-#define REPORT_KEY_COMMAND	"command"
-#define REPORT_PCT_STATE	"state"
-#define REPORT_PCT_VALUE_NS	"value_ns"
-#define REPORT_PCT_CI_LOW_NS	"ci_low_ns"
-#define REPORT_PCT_CI_HIGH_NS	"ci_high_ns"
-
 /* A time in ns as the JSON gives it: rounded to 0.1 ns. */
 json_t *report_json_ns(double v);
 /* The config keys every client command reports (lat's and bw's "config"). */
 json_t *report_flow_config_json(const struct lat_report_info *in);
 /* What the receiver's port counted against the flows: {rnr_naks_sent, out_of_buffer, fell_behind}. */
 json_t *report_receiver_json(const struct flow_result *r);
-/* A percentile figure as the JSON gives it: state, value, the interval's known sides. */
+/* A percentile figure as the JSON gives it: state, value, the interval's
+ * known sides (doc_keys.h: what the references read back). */
 void report_figure_pct(const struct report_figure *fig, uint64_t unresolved, uint64_t n,
 		       struct ref_pct *p);
 

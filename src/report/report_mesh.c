@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/doc_keys.h"
 #include "report/mesh_int.h"
 #include "report/report_int.h"
 #include "report/value.h"
@@ -464,6 +465,18 @@ void report_mesh_csv(FILE *out, const struct mesh_run *m)
 	}
 }
 
+/* report_mesh_csv() as a textfile_write() filler. */
+static int mesh_csv_fill(FILE *f, void *m)
+{
+	report_mesh_csv(f, m);
+	return ferror(f) ? -1 : 0;
+}
+
+int report_mesh_csv_write(const char *path, const struct mesh_run *m, char *err, size_t errlen)
+{
+	return textfile_write(path, mesh_csv_fill, (void *)m, err, errlen);
+}
+
 /* ------------------------------------------------------------------ */
 /* OpenMetrics                                                         */
 /* ------------------------------------------------------------------ */
@@ -604,6 +617,18 @@ int report_mesh_openmetrics(FILE *out, const struct mesh_run *m)
 		"# TYPE rperf_mesh_duration_seconds gauge\nrperf_mesh_duration_seconds %.3f\n"
 		"# EOF\n", m->complete, m->duration_s);
 	return ferror(out) ? -1 : 0;
+}
+
+/* report_mesh_openmetrics() as a textfile_write() filler. */
+static int mesh_om_fill(FILE *f, void *m)
+{
+	return report_mesh_openmetrics(f, m);
+}
+
+int report_mesh_openmetrics_write(const char *path, const struct mesh_run *m, char *err,
+				  size_t errlen)
+{
+	return textfile_write(path, mesh_om_fill, (void *)m, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */

@@ -3,8 +3,10 @@
  * rperf server's report (see report.h): what the sink received, flow by
  * flow and summed per SL, with the side connections and flows it
  * refused and the connections closed without a hello, as JSON
- * and as a table. It reads the sink's counters as they stand when the
- * server stops; nothing here is measured in ticks.
+ * and as a table. A flow's and an SL's figures are described once
+ * (flow_fields, sl_fields), so the table and the JSON say the same
+ * things. It reads the sink's counters as they stand when the server
+ * stops; nothing here is measured in ticks.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -15,6 +17,13 @@
 /* Per-SL totals over every flow, closed ones included. */
 struct sl_total {
 	uint64_t flows, msgs, bytes;
+};
+
+/* A row of the server's report: flow @f, or SL @sl's totals @t. */
+struct server_row {
+	const struct sink_flow *f;
+	unsigned sl;
+	const struct sl_total *t;
 };
 
 static void server_sl_totals(const struct sink *s, struct sl_total t[16])
@@ -31,38 +40,166 @@ static void server_sl_totals(const struct sink *s, struct sl_total t[16])
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* The rows' figures                                                   */
+/* ------------------------------------------------------------------ */
+
+static void get_id(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, w->f->id);
+}
+
+static void get_peer(const struct server_row *w, struct report_value *v)
+{
+	rv_str(v, w->f->peer);
+}
+
+static void get_flow_sl(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, w->f->path.sl);
+}
+
+static void get_tclass(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, w->f->path.tclass);
+}
+
+static void get_gid_index(const struct server_row *w, struct report_value *v)
+{
+	if (w->f->gid_index < 0)
+		rv_null(v, NULL);
+	else
+		rv_int(v, w->f->gid_index);
+}
+
+static void get_flow_msgs(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)w->f->msgs);
+}
+
+static void get_flow_bytes(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)w->f->bytes);
+}
+
+static void get_errors(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)w->f->errors);
+}
+
+static void get_active(const struct server_row *w, struct report_value *v)
+{
+	rv_bool(v, w->f->active);
+}
+
+static void get_sl(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, w->sl);
+}
+
+static void get_sl_flows(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)w->t->flows);
+}
+
+static void get_sl_msgs(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)w->t->msgs);
+}
+
+static void get_sl_bytes(const struct server_row *w, struct report_value *v)
+{
+	rv_int(v, (long long)w->t->bytes);
+}
+
+/* A flow: its keys in schema/server.schema.json's flows, its columns. */
+static const struct report_server_field flow_fields[] = {
+	{ "id", "flow", 5, get_id },
+	{ "peer", "peer", -24, get_peer },
+	{ "sl", "sl", 3, get_flow_sl },
+	{ "tclass", "tclass", 6, get_tclass },
+	{ "gid_index", "gid", 4, get_gid_index },
+	{ "msgs", "msgs", 12, get_flow_msgs },
+	{ "bytes", "bytes", 14, get_flow_bytes },
+	{ "errors", "errors", 7, get_errors },
+	{ "active", "active", 6, get_active },
+};
+
+/* An SL's totals: its keys in schema/server.schema.json's sls, its columns. */
+static const struct report_server_field sl_fields[] = {
+	{ "sl", "sl", 3, get_sl },
+	{ "flows", "flows", 6, get_sl_flows },
+	{ "msgs", "msgs", 12, get_sl_msgs },
+	{ "bytes", "bytes", 14, get_sl_bytes },
+};
+
+#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
+
+const struct report_server_field *report_server_fields(enum report_server_list l, size_t *n)
+{
+	*n = l == RS_FLOWS ? N_OF(flow_fields) : N_OF(sl_fields);
+	return l == RS_FLOWS ? flow_fields : sl_fields;
+}
+
+/* ------------------------------------------------------------------ */
+/* The formats                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Row @w of list @l as its JSON object. */
+static json_t *server_row_json(enum report_server_list l, const struct server_row *w)
+{
+	const struct report_server_field *f;
+	struct report_value v;
+	json_t *o = json_object();
+	size_t n, k;
+
+	f = report_server_fields(l, &n);
+	for (k = 0; k < n; k++) {
+		memset(&v, 0, sizeof(v));
+		f[k].get(w, &v);
+		json_object_set_new(o, f[k].key, report_value_json(&v));
+	}
+	return o;
+}
+
+/* Row @w of list @l as the table's line (@w NULL: the heading). */
+static void server_row_table(FILE *out, enum report_server_list l, const struct server_row *w)
+{
+	static const struct report_num plain = { 0 };
+	const struct report_server_field *f;
+	struct report_value v;
+	char cell[80];
+	size_t n, k;
+
+	f = report_server_fields(l, &n);
+	for (k = 0; k < n; k++) {
+		if (w) {
+			memset(&v, 0, sizeof(v));
+			f[k].get(w, &v);
+			report_value_text(&v, &plain, cell, sizeof(cell));
+		}
+		fprintf(out, "%s%*s", k ? " " : "", f[k].width, w ? cell : f[k].head);
+	}
+	fprintf(out, "\n");
+}
+
 json_t *report_server_json(const struct sink *s, double elapsed_s)
 {
-	json_t *root = report_doc_new("server"), *flows = json_array(), *sls = json_array(), *o;
-	const struct sink_flow *f;
+	json_t *root = report_doc_new("server"), *flows = json_array(), *sls = json_array();
+	struct server_row w = { 0 };
 	struct sl_total t[16];
 	size_t i;
 
 	for (i = 0; i < s->n_flows; i++) {
-		f = s->flows[i];
-		o = json_object();
-		json_object_set_new(o, "id", json_integer(f->id));
-		json_object_set_new(o, "peer", json_string(f->peer));
-		json_object_set_new(o, "sl", json_integer(f->path.sl));
-		json_object_set_new(o, "tclass", json_integer(f->path.tclass));
-		json_object_set_new(o, "gid_index", f->gid_index < 0 ? json_null() :
-						    json_integer(f->gid_index));
-		json_object_set_new(o, "msgs", json_integer((json_int_t)f->msgs));
-		json_object_set_new(o, "bytes", json_integer((json_int_t)f->bytes));
-		json_object_set_new(o, "errors", json_integer((json_int_t)f->errors));
-		json_object_set_new(o, "active", json_boolean(f->active));
-		json_array_append_new(flows, o);
+		w.f = s->flows[i];
+		json_array_append_new(flows, server_row_json(RS_FLOWS, &w));
 	}
 	server_sl_totals(s, t);
 	for (i = 0; i < 16; i++) {
 		if (!t[i].flows)
 			continue;
-		o = json_object();
-		json_object_set_new(o, "sl", json_integer((json_int_t)i));
-		json_object_set_new(o, "flows", json_integer((json_int_t)t[i].flows));
-		json_object_set_new(o, "msgs", json_integer((json_int_t)t[i].msgs));
-		json_object_set_new(o, "bytes", json_integer((json_int_t)t[i].bytes));
-		json_array_append_new(sls, o);
+		w = (struct server_row){ .sl = (unsigned)i, .t = &t[i] };
+		json_array_append_new(sls, server_row_json(RS_SLS, &w));
 	}
 	json_object_set_new(root, "device", json_string(s->dev->name));
 	json_object_set_new(root, "elapsed_s", json_real(elapsed_s));
@@ -81,24 +218,26 @@ json_t *report_server_json(const struct sink *s, double elapsed_s)
 
 void report_server_table(FILE *out, const struct sink *s, double elapsed_s)
 {
-	const struct sink_flow *f;
+	struct server_row w = { 0 };
 	struct sl_total t[16];
 	size_t i;
 
-	fprintf(out, "rperf server on %s: %zu flow%s in %.1f s\n\n%5s %-24s %3s %6s %12s %14s %7s\n",
-		s->dev->name, s->n_flows, s->n_flows == 1 ? "" : "s", elapsed_s, "flow", "peer",
-		"sl", "tclass", "msgs", "bytes", "errors");
+	fprintf(out, "rperf server on %s: %zu flow%s in %.1f s\n\n", s->dev->name, s->n_flows,
+		s->n_flows == 1 ? "" : "s", elapsed_s);
+	server_row_table(out, RS_FLOWS, NULL);
 	for (i = 0; i < s->n_flows; i++) {
-		f = s->flows[i];
-		fprintf(out, "%5u %-24s %3u %6u %12" PRIu64 " %14" PRIu64 " %7" PRIu64 "\n", f->id,
-			f->peer, f->path.sl, f->path.tclass, f->msgs, f->bytes, f->errors);
+		w.f = s->flows[i];
+		server_row_table(out, RS_FLOWS, &w);
 	}
 	server_sl_totals(s, t);
-	fprintf(out, "\n%3s %6s %12s %14s\n", "sl", "flows", "msgs", "bytes");
-	for (i = 0; i < 16; i++)
-		if (t[i].flows)
-			fprintf(out, "%3zu %6" PRIu64 " %12" PRIu64 " %14" PRIu64 "\n", i, t[i].flows,
-				t[i].msgs, t[i].bytes);
+	fprintf(out, "\n");
+	server_row_table(out, RS_SLS, NULL);
+	for (i = 0; i < 16; i++) {
+		if (!t[i].flows)
+			continue;
+		w = (struct server_row){ .sl = (unsigned)i, .t = &t[i] };
+		server_row_table(out, RS_SLS, &w);
+	}
 	if (s->attach_refused)
 		fprintf(out, "\n%" PRIu64 " side connection%s refused (wrong address or secret)\n",
 			s->attach_refused, s->attach_refused == 1 ? "" : "s");

@@ -71,6 +71,12 @@ void rv_real_or_null(struct report_value *v, bool has, double x)
 		rv_null(v, NULL);
 }
 
+const char *report_state_word(enum hist_q_state state)
+{
+	return state == HIST_Q_UNRESOLVED ? "unresolved" : state == HIST_Q_TOO_FEW ?
+	       "too_few_samples" : state == HIST_Q_EMPTY ? "no_samples" : "resolved";
+}
+
 json_t *report_value_json(struct report_value *v)
 {
 	json_t *a, *j;

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/hist.h"
+
 #define REPORT_VALUE_MAX_INTS	64
 
 struct report_value {
@@ -64,6 +66,10 @@ void rv_str(struct report_value *v, const char *s);
 void rv_null(struct report_value *v, const char *word);
 /* Real @x when @has, else null. */
 void rv_real_or_null(struct report_value *v, bool has, double x);
+
+/* A figure's state as the JSON's "state" says it (and the references read
+ * it back): "resolved", "unresolved", "too_few_samples", "no_samples". */
+const char *report_state_word(enum hist_q_state state);
 
 /* @v as JSON (RV_JSON: its own json, which the caller then owns). */
 json_t *report_value_json(struct report_value *v);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "report/report.h"
+#include "report/report_converge_rows.h"
 #include "unit.h"
 
 static struct converge_step step;

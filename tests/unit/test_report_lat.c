@@ -708,6 +708,78 @@ static void test_server_json_per_sl(void **state)
 	json_decref(doc);
 }
 
+/*
+ * The server's rows (JSON and table from one list per row) are the
+ * schema's: every field a property of its item, every property one field.
+ */
+static void test_server_fields_match_schema(void **state)
+{
+	static const char *const items[] = { "flows", "sls" };
+	const struct report_server_field *f;
+	const char *top = getenv("TEST_TOP"), *key;
+	json_t *schema, *props, *v;
+	char path[4096];
+	size_t n, i, found;
+	int l;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/schema/server.schema.json", top ? top : ".");
+	schema = json_load_file(path, 0, NULL);
+	assert_non_null(schema);
+	for (l = RS_FLOWS; l <= RS_SLS; l++) {
+		props = json_object_get(json_object_get(json_object_get(json_object_get(
+			schema, "properties"), items[l]), "items"), "properties");
+		assert_non_null(props);
+		f = report_server_fields(l, &n);
+		for (i = 0; i < n; i++)
+			if (!json_object_get(props, f[i].key) || !f[i].head || !f[i].get)
+				fail_msg("server %s field %s is not in the schema or has no column",
+					 items[l], f[i].key);
+		json_object_foreach(props, key, v) {
+			for (found = 0, i = 0; i < n; i++)
+				found += !strcmp(f[i].key, key);
+			if (found != 1)
+				fail_msg("server.schema.json's %s property %s is not described once",
+					 items[l], key);
+		}
+	}
+	json_decref(schema);
+}
+
+/* The table says what the JSON says: a closed flow, its GID, per SL totals. */
+static void test_server_table_as_json(void **state)
+{
+	struct sink_flow f[2] = {
+		{ .id = 1, .peer = "198.18.0.1:40112", .path = { .sl = 3, .tclass = 96 },
+		  .gid_index = 1, .msgs = 10, .bytes = 640, .errors = 2, .active = true },
+		{ .id = 2, .peer = "198.18.0.2:40114", .path = { .sl = 3 }, .gid_index = -1,
+		  .msgs = 5, .bytes = 320 },
+	};
+	struct sink_flow *fl[2] = { &f[0], &f[1] };
+	struct verbs_dev dev = { .name = "rxe0" };
+	struct sink s = { .dev = &dev, .flows = fl, .n_flows = 2 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	report_server_table(out, &s, 2.0);
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(buf,
+			    "rperf server on rxe0: 2 flows in 2.0 s\n\n"
+			    " flow peer                      sl tclass  gid         msgs"
+			    "          bytes  errors active\n"
+			    "    1 198.18.0.1:40112           3     96    1           10"
+			    "            640       2    yes\n"
+			    "    2 198.18.0.2:40114           3      0    -            5"
+			    "            320       0     no\n"
+			    "\n sl  flows         msgs          bytes\n"
+			    "  3      2           15            960\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -727,6 +799,8 @@ int main(void)
 		cmocka_unit_test(test_lat_stream_events),
 		cmocka_unit_test(test_lat_progress_line),
 		cmocka_unit_test(test_server_json_per_sl),
+		cmocka_unit_test(test_server_fields_match_schema),
+		cmocka_unit_test(test_server_table_as_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
