@@ -535,8 +535,8 @@ void scenario_defaults(struct scenario *sc, const char *name)
 	sc->agent_port = CTL_DEFAULT_PORT;
 	sc->data_port = CONN_DEFAULT_PORT + 20;
 	sc->clock = CLOCK_SRC_TSC;
-	sc->qp_timeout = 20;
-	sc->retry = 7;
+	sc->qp_timeout = FLOW_QP_TIMEOUT_DEFAULT;
+	sc->retry = FLOW_RETRY_DEFAULT;
 }
 
 /* What a flow must have once its section is read; fills its defaults. */

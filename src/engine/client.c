@@ -133,6 +133,7 @@ static int connect_cm(const struct flow_opts *o, struct conn_cm *cm, struct verb
 	int ret;
 
 	verbs_qp_local(q, &h.ep);
+	conn_cm_pkey(cm->id, &h.ep);	/* rdma_cm's, not --pkey-index's */
 	h.path = *path;
 	h.max_msg_bytes = (uint32_t)max_bytes;
 	ret = conn_cm_connect(cm, q, &h, &r, (int)(o->timeout_s * 1000), err, errlen);
@@ -140,8 +141,6 @@ static int connect_cm(const struct flow_opts *o, struct conn_cm *cm, struct verb
 		return ret;
 	if (r.kind != CONN_HELLO_SERVER)
 		return errbuf_set(err, errlen, -EPROTO, "'%s' is not an rperf server", o->host);
-	if (r.status)
-		return conn_refused(err, errlen, o->host, r.status);
 	cm->flow_id = r.flow_id;
 	memcpy(cm->secret, r.secret, sizeof(cm->secret));
 	return cm->ch->fd;

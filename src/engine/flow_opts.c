@@ -127,9 +127,11 @@ const struct opts_entry flow_opts_table[] = {
 			 "path record's)", flow_opts_sl),
 	OPT_CALLBACK_ALL(0, "tclass", "N", "traffic class (RoCE: IP TOS byte; default 0; with\n"
 			 "--rdma-cm the path record's)", flow_opts_tclass),
-	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default 14)",
+	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default "
+		 FLOW_STR(FLOW_QP_TIMEOUT_DEFAULT) ")",
 		 struct flow_opts, qp_timeout, 0, 31),
-	OPT_UINT(0, "retry", "N", "RC retry count 0-7 (default 7)", struct flow_opts, retry, 0, 7),
+	OPT_UINT(0, "retry", "N", "RC retry count 0-7 (default "
+		 FLOW_STR(FLOW_RETRY_DEFAULT) ")", struct flow_opts, retry, 0, 7),
 	OPT_VALUE(OPTS_SECONDS, 0, "timeout", "TIME",
 		  "connection setup timeout (default 10; bare: seconds)", struct flow_opts,
 		  timeout_s, 0, 1000000ull * 1000000000ull),
@@ -155,8 +157,8 @@ void flow_opts_defaults(struct flow_opts *o)
 	o->gid_index = -1;
 	o->tcp_port = CONN_DEFAULT_PORT;
 	flow_spec_defaults(&o->spec);
-	o->qp_timeout = 14;
-	o->retry = 7;
+	o->qp_timeout = FLOW_QP_TIMEOUT_DEFAULT;
+	o->retry = FLOW_RETRY_DEFAULT;
 	o->clock = CLOCK_SRC_TSC;
 	o->timeout_s = 10;
 }

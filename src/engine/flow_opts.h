@@ -105,6 +105,13 @@ size_t flow_spec_size_default(bool bw);
  * QPs (0: unpaced). */
 uint64_t flow_spec_qp_rate_bps(const struct flow_spec *s);
 
+/*
+ * RC's reliability knobs when none is given, for every flow (lat, bw and
+ * a scenario's): local ACK timeout 4.096 us * 2^14 = 67 ms, retry 7.
+ */
+#define FLOW_QP_TIMEOUT_DEFAULT 14
+#define FLOW_RETRY_DEFAULT 7
+
 struct flow_opts {
 	const char *host;		/* the server */
 	const char *device;		/* -d; NULL: the first device */

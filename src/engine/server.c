@@ -121,6 +121,11 @@ static int server_cm_request(struct server *sv, struct rdma_cm_event *ev, char *
 		return errbuf_set(err, errlen, -ENODEV, "rdma_cm request arrived on %s port %u",
 				  ibv_get_device_name(ev->id->verbs->device), ev->id->port_num);
 	conn_addr_ip(rdma_get_peer_addr(ev->id), ip, sizeof(ip));
+	snprintf(peer, sizeof(peer), "rdma_cm client %s", ip);
+	conn_cm_pkey(ev->id, &reply.ep);
+	ret = conn_pkey_check(&reply.ep, &h.ep, peer, err, errlen);
+	if (ret)
+		return ret;
 	ret = server_admit(sv, &h, ip, why, sizeof(why));
 	if (ret) {
 		sv->sink.admit_refused++;

@@ -364,6 +364,23 @@ static int flow_admit(struct sink *s, const struct conn_hello *h, const char *pe
 	return errbuf_set(err, errlen, ret, "client %s: data connection refused: %s", peer, why);
 }
 
+/*
+ * Client @h's P_Key against @s's, which @reply takes (so that a client
+ * refused for it can name both): 0, or -EKEYREJECTED named in @err.
+ */
+static int flow_pkey(const struct sink *s, const struct conn_hello *h, const char *peer,
+		     struct conn_hello *reply, char *err, size_t errlen)
+{
+	char who[80];
+
+	if (s->dev) {
+		reply->ep.pkey = s->dev->pkey;
+		reply->ep.pkey_index = s->dev->pkey_index;
+	}
+	snprintf(who, sizeof(who), "client %s", peer);
+	return conn_pkey_check(&reply->ep, &h->ep, who, err, errlen);
+}
+
 /* The address alone of @fd's peer. */
 static void sock_peer_ip(int fd, char *buf, size_t len)
 {
@@ -405,6 +422,8 @@ static int sink_take_hello(struct sink *s, int fd, const uint8_t frame[CONN_HELL
 		reply.status = flow_for_attach(s, &h, peer, src_ip, &f, err, errlen);
 	else if (s->admit && (reply.status = flow_admit(s, &h, peer, src_ip, err, errlen)))
 		;	/* refused before any QP or buffer is made */
+	else if ((reply.status = flow_pkey(s, &h, peer, &reply, err, errlen)))
+		;	/* the same, the answer naming our P_Key */
 	else if (!(reply.status = flow_for_hello(s, fd, &h, peer, &reply, &f, err, errlen)))
 		snprintf(f->client_ip, sizeof(f->client_ip), "%s", src_ip);
 	/* A fresh socket's send buffer takes the answer at once: no peer makes this wait. */

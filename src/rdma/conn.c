@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Out-of-band connection setup over TCP and rdma_cm: see conn.h.
+ * Out-of-band connection setup over TCP: the hello and message frames,
+ * the sockets, a client's flow; see conn.h (rdma_cm: conn_cm.c).
  */
 #define _GNU_SOURCE	/* POLLRDHUP */
 #include <arpa/inet.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "rdma/conn.h"
+#include "rdma/conn_int.h"
 #include "base/errbuf.h"
 
 #define CONN_MAGIC 0x52505246u	/* "RPRF" */
@@ -49,7 +51,7 @@ static uint32_t get32(const uint8_t *p)
 
 /* Layout, big-endian: magic, version, kind, status, qpn, psn, lid, mtu,
  * sl, tclass, timeout, retry, pad, max_msg_bytes, gid[16], flow_id,
- * secret[16]. */
+ * pkey, pkey_index, secret[16]. */
 void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES])
 {
 	memset(out, 0, CONN_HELLO_BYTES);
@@ -68,7 +70,9 @@ void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES])
 	put32(out + 28, h->max_msg_bytes);
 	memcpy(out + 32, h->ep.gid.raw, 16);
 	put32(out + 48, h->flow_id);
-	memcpy(out + 52, h->secret, CONN_SECRET_BYTES);
+	put16(out + 52, h->ep.pkey);
+	put16(out + 54, h->ep.pkey_index);
+	memcpy(out + 56, h->secret, CONN_SECRET_BYTES);
 }
 
 int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h)
@@ -89,7 +93,9 @@ int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h)
 	h->max_msg_bytes = get32(in + 28);
 	memcpy(h->ep.gid.raw, in + 32, 16);
 	h->flow_id = get32(in + 48);
-	memcpy(h->secret, in + 52, CONN_SECRET_BYTES);
+	h->ep.pkey = get16(in + 52);
+	h->ep.pkey_index = get16(in + 54);
+	memcpy(h->secret, in + 56, CONN_SECRET_BYTES);
 	if (h->kind < CONN_HELLO_CLIENT || h->kind > CONN_HELLO_ATTACH)
 		return -EPROTO;
 	return 0;
@@ -124,6 +130,9 @@ static const char *conn_refusal(int status)
 	if (status == -EDQUOT)
 		return "the flow's buffers exceed what it lets one client pin (rperf server "
 		       "--max-pinned)";
+	if (status == -EKEYREJECTED)
+		return "its P_Key and this host's are not of one partition with a full member "
+		       "(--pkey-index)";
 	return strerror(-status);
 }
 
@@ -138,11 +147,51 @@ int conn_refused(char *err, size_t errlen, const char *host, int status)
 			  conn_refusal(status));
 }
 
+int conn_pkey_check(const struct verbs_endpoint *local, const struct verbs_endpoint *peer,
+		    const char *peer_name, char *err, size_t errlen)
+{
+	uint16_t key = (uint16_t)(local->pkey & ~CONN_PKEY_FULL);
+
+	if (!local->pkey || !peer->pkey)
+		return 0;
+	if (key != (peer->pkey & ~CONN_PKEY_FULL))
+		return errbuf_set(err, errlen, -EKEYREJECTED, "P_Key mismatch: this host's "
+				  "QPs use P_Key 0x%04x (--pkey-index %u), %s's 0x%04x "
+				  "(--pkey-index %u), another partition: on the side that is "
+				  "wrong, give --pkey-index the index of the other's P_Key in "
+				  "its port's table (ibv_devinfo -v lists it), or put both ports "
+				  "in one partition in the subnet manager's partitions.conf",
+				  local->pkey, local->pkey_index, peer_name, peer->pkey,
+				  peer->pkey_index);
+	if (!((local->pkey | peer->pkey) & CONN_PKEY_FULL))
+		return errbuf_set(err, errlen, -EKEYREJECTED, "P_Key 0x%04x: this host "
+				  "(--pkey-index %u) and %s (P_Key 0x%04x, --pkey-index %u) are "
+				  "both limited members of partition 0x%04x, which cannot talk "
+				  "to each other: make one a full member in the subnet manager's "
+				  "partitions.conf (=full), or give it --pkey-index of a "
+				  "full-member P_Key", local->pkey, local->pkey_index, peer_name,
+				  peer->pkey, peer->pkey_index, key);
+	return 0;
+}
+
+int conn_answer_check(const struct conn_hello *h, const struct conn_hello *r, const char *host,
+		      char *err, size_t errlen)
+{
+	char who[96];
+	int ret;
+
+	snprintf(who, sizeof(who), "server '%s'", host);
+	ret = conn_pkey_check(&h->ep, &r->ep, who, err, errlen);
+	if (!ret && r->status)
+		ret = conn_refused(err, errlen, host, r->status);
+	return ret;
+}
+
 /* ------------------------------------------------------------------ */
 /* TCP                                                                 */
 /* ------------------------------------------------------------------ */
 
-static int64_t now_ms(void)
+int64_t conn_now_ms(void)
 {
 	struct timespec ts;
 
@@ -150,15 +199,14 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Wait for @events on @fd until @deadline_ms: 0, -ETIMEDOUT or -errno. */
-static int wait_fd(int fd, short events, int64_t deadline_ms)
+int conn_wait_fd(int fd, short events, int64_t deadline_ms)
 {
 	struct pollfd p = { .fd = fd, .events = events };
 	int64_t left;
 	int n;
 
 	for (;;) {
-		left = deadline_ms - now_ms();
+		left = deadline_ms - conn_now_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
 		n = poll(&p, 1, (int)left);
@@ -173,13 +221,13 @@ static int wait_fd(int fd, short events, int64_t deadline_ms)
 
 int conn_write_full(int fd, const void *buf, size_t len, int timeout_ms)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = conn_now_ms() + timeout_ms;
 	const uint8_t *p = buf;
 	ssize_t n;
 	int ret;
 
 	while (len) {
-		ret = wait_fd(fd, POLLOUT, deadline);
+		ret = conn_wait_fd(fd, POLLOUT, deadline);
 		if (ret)
 			return ret;
 		n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -196,13 +244,13 @@ int conn_write_full(int fd, const void *buf, size_t len, int timeout_ms)
 
 int conn_read_full(int fd, void *buf, size_t len, int timeout_ms)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = conn_now_ms() + timeout_ms;
 	uint8_t *p = buf;
 	ssize_t n;
 	int ret;
 
 	while (len) {
-		ret = wait_fd(fd, POLLIN, deadline);
+		ret = conn_wait_fd(fd, POLLIN, deadline);
 		if (ret)
 			return ret;
 		n = recv(fd, p, len, MSG_DONTWAIT);
@@ -319,8 +367,8 @@ static int client_hello(const char *host, uint16_t port, const struct conn_hello
 	else if (ret)
 		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", host,
 				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
-	else if (r->status)
-		ret = conn_refused(err, errlen, host, r->status);
+	else
+		ret = conn_answer_check(h, r, host, err, errlen);
 	if (ret) {
 		close(fd);
 		return ret;
@@ -491,7 +539,7 @@ static int connect_one(const struct addrinfo *ai, int64_t deadline_ms)
 		ret = -errno;
 		goto fail;
 	}
-	ret = wait_fd(fd, POLLOUT, deadline_ms);
+	ret = conn_wait_fd(fd, POLLOUT, deadline_ms);
 	if (ret)
 		goto fail;
 	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) || soerr) {
@@ -511,7 +559,7 @@ int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, siz
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_family = AF_UNSPEC };
 	struct addrinfo *res, *ai;
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = conn_now_ms() + timeout_ms;
 	char serv[8];
 	int fd = -ECONNREFUSED, gai;
 
@@ -527,7 +575,7 @@ int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, siz
 			if (fd >= 0)
 				break;
 		}
-		if (fd >= 0 || fd != -ECONNREFUSED || now_ms() + 200 >= deadline)
+		if (fd >= 0 || fd != -ECONNREFUSED || conn_now_ms() + 200 >= deadline)
 			break;
 		poll(NULL, 0, 200);
 	}
@@ -536,281 +584,4 @@ int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, siz
 		return errbuf_set(err, errlen, fd, "no server at '%s' port %u: %s", host, port,
 				  fd == -ETIMEDOUT ? "no answer" : strerror(-fd));
 	return fd;
-}
-
-/* ------------------------------------------------------------------ */
-/* rdma_cm                                                             */
-/* ------------------------------------------------------------------ */
-
-bool conn_cm_reject_retryable(int status)
-{
-	return status != CONN_CM_REJ_CONSUMER;
-}
-
-/*
- * Wait for the next event on @ch; it must be @want. The event is acked.
- * @rej_status (NULL: not asked) is the status of a rejection, -1 when
- * the event was none.
- */
-static int cm_wait(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
-		   struct conn_hello *reply, int timeout_ms, char *err, size_t errlen,
-		   const char *what, int *rej_status)
-{
-	struct rdma_cm_event *ev;
-	int ret;
-
-	if (rej_status)
-		*rej_status = -1;
-	ret = wait_fd(ch->fd, POLLIN, now_ms() + timeout_ms);
-	if (ret)
-		return errbuf_set(err, errlen, ret, "rdma_cm: %s: no answer within %d ms", what,
-				  timeout_ms);
-	if (rdma_get_cm_event(ch, &ev))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: %s: %s", what, strerror(errno));
-	ret = 0;
-	if (rej_status && ev->event == RDMA_CM_EVENT_REJECTED)
-		*rej_status = ev->status;
-	/* The server's refusal, with its reason, comes as a rejection's answer. */
-	if (ev->event == RDMA_CM_EVENT_REJECTED && reply &&
-	    !conn_cm_answer_take(ev->param.conn.private_data, ev->param.conn.private_data_len,
-				 reply) && reply->status)
-		ret = 0;
-	else if (ev->event != want)
-		ret = errbuf_set(err, errlen, -ECONNREFUSED, "rdma_cm: %s: %s (status %d)", what,
-				 rdma_event_str(ev->event), ev->status);
-	else if (reply && conn_cm_answer_take(ev->param.conn.private_data,
-					      ev->param.conn.private_data_len, reply))
-		ret = errbuf_set(err, errlen, -EPROTO, "rdma_cm: %s: the peer is not an rperf server",
-				 what);
-	rdma_ack_cm_event(ev);
-	return ret;
-}
-
-/* A new id on @c's channel for @c's server, its address and route resolved. */
-static int cm_resolve_id(struct conn_cm *c, int timeout_ms, char *err, size_t errlen)
-{
-	int ret;
-
-	if (rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: %s", strerror(errno));
-	/* The TOS decides the traffic class (RoCE) or the path's QoS class (IB). */
-	if (c->tos && rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &c->tos,
-				      sizeof(c->tos)))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: cannot set TOS %u: %s", c->tos,
-				  strerror(errno));
-	if (rdma_resolve_addr(c->id, NULL, (struct sockaddr *)&c->dst, timeout_ms))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: cannot resolve '%s': %s", c->host,
-				  strerror(errno));
-	ret = cm_wait(c->ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL, timeout_ms, err, errlen,
-		      "address resolution", NULL);
-	if (!ret && rdma_resolve_route(c->id, timeout_ms))
-		ret = errbuf_set(err, errlen, -errno, "rdma_cm: route to '%s': %s", c->host,
-				 strerror(errno));
-	if (!ret)
-		ret = cm_wait(c->ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, timeout_ms, err, errlen,
-			      "route resolution", NULL);
-	return ret;
-}
-
-int conn_cm_resolve(struct conn_cm *c, const char *host, uint16_t port, uint8_t tos,
-		    int timeout_ms, char *err, size_t errlen)
-{
-	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM };
-	struct addrinfo *res;
-	char serv[8];
-	int ret;
-
-	memset(c, 0, sizeof(*c));
-	snprintf(c->host, sizeof(c->host), "%s", host);
-	c->tos = tos;
-	snprintf(serv, sizeof(serv), "%u", port);
-	ret = getaddrinfo(host, serv, &hints, &res);
-	if (ret)
-		return errbuf_set(err, errlen, -EHOSTUNREACH, "cannot resolve '%s': %s", host,
-				  gai_strerror(ret));
-	memcpy(&c->dst, res->ai_addr, res->ai_addrlen);
-	freeaddrinfo(res);
-	c->ch = rdma_create_event_channel();
-	if (!c->ch)
-		return errbuf_set(err, errlen, -errno, "rdma_cm: %s", strerror(errno));
-	return cm_resolve_id(c, timeout_ms, err, errlen);
-}
-
-/*
- * After a rejection @c's id cannot connect again: a new one in its place,
- * resolved to the same device (the caller's QP lives there; the new id
- * is made first, so that the device's context stays open).
- */
-static int cm_renew_id(struct conn_cm *c, int timeout_ms, char *err, size_t errlen)
-{
-	struct rdma_cm_id *old = c->id;
-	int ret = cm_resolve_id(c, timeout_ms, err, errlen);
-
-	if (!ret && c->id->verbs != old->verbs)
-		ret = errbuf_set(err, errlen, -ENODEV, "rdma_cm: '%s' is now reached through "
-				 "another device", c->host);
-	rdma_destroy_id(old);
-	return ret;
-}
-
-/* One QP state step with the attributes rdma_cm computed, plus ours. */
-static int cm_qp_step(struct rdma_cm_id *id, struct verbs_qp *q, enum ibv_qp_state state,
-		      const struct verbs_path *path, char *err, size_t errlen)
-{
-	struct ibv_qp_attr a = { .qp_state = state };
-	int mask, ret;
-
-	if (rdma_init_qp_attr(id, &a, &mask))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: QP attributes for state %d: %s",
-				  state, strerror(errno));
-	if (state == IBV_QPS_RTR) {
-		/* rdma_cm would take the SL from the path record and the
-		 * traffic class from the TOS; the user's --sl wins. */
-		a.ah_attr.sl = path->sl;
-		if (a.ah_attr.is_global)
-			a.ah_attr.grh.traffic_class = path->tclass;
-		a.min_rnr_timer = VERBS_MIN_RNR_TIMER;
-		mask |= IBV_QP_MIN_RNR_TIMER;
-		if (path->static_rate)
-			a.ah_attr.static_rate = path->static_rate;
-	} else if (state == IBV_QPS_RTS) {
-		a.timeout = path->timeout;
-		a.retry_cnt = path->retry;
-		a.rnr_retry = 7;
-		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY;
-	}
-	ret = ibv_modify_qp(q->qp, &a, mask);
-	if (ret)
-		return errbuf_set(err, errlen, -ret, "rdma_cm: QP %u to state %d: %s",
-				  q->qp->qp_num, state, strerror(ret));
-	return 0;
-}
-
-int conn_cm_qp_ready(struct rdma_cm_id *id, struct verbs_qp *q, const struct verbs_path *path,
-		     char *err, size_t errlen)
-{
-	int ret;
-
-	if (path->sl > 15)
-		return errbuf_set(err, errlen, -EINVAL, "SL %u above 15", path->sl);
-	ret = cm_qp_step(id, q, IBV_QPS_INIT, path, err, errlen);
-	if (!ret)
-		ret = cm_qp_step(id, q, IBV_QPS_RTR, path, err, errlen);
-	if (!ret)
-		ret = cm_qp_step(id, q, IBV_QPS_RTS, path, err, errlen);
-	return ret;
-}
-
-/* Connection parameters carrying @h (its first @len bytes) as private data in @frame. */
-static void cm_param(struct rdma_conn_param *p, uint8_t frame[CONN_HELLO_BYTES],
-		     const struct conn_hello *h, uint8_t len, const struct verbs_qp *q)
-{
-	conn_hello_pack(h, frame);
-	*p = (struct rdma_conn_param){
-		.private_data = frame,
-		.private_data_len = len,
-		.responder_resources = 1,
-		.initiator_depth = 1,
-		.retry_count = h->path.retry,
-		.rnr_retry_count = 7,
-		.qp_num = q->qp->qp_num,
-	};
-}
-
-int conn_cm_connect(struct conn_cm *c, struct verbs_qp *q, const struct conn_hello *hello,
-		    struct conn_hello *reply, int timeout_ms, char *err, size_t errlen)
-{
-	int64_t deadline = now_ms() + timeout_ms;
-	uint8_t frame[CONN_HELLO_BYTES];
-	struct rdma_conn_param p;
-	int ret, rej;
-
-	cm_param(&p, frame, hello, CONN_HELLO_REQ_BYTES, q);
-	/* A server still starting rejects (no listener): try again until the
-	 * deadline, as conn_connect() does; the server's own refusal is final. */
-	for (;;) {
-		/* No id->qp: rdma_cm leaves the QP to us and reports CONNECT_RESPONSE. */
-		if (rdma_connect(c->id, &p))
-			return errbuf_set(err, errlen, -errno, "rdma_cm: connect: %s",
-					  strerror(errno));
-		ret = cm_wait(c->ch, RDMA_CM_EVENT_CONNECT_RESPONSE, reply,
-			      (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0), err, errlen,
-			      "connect", &rej);
-		if (rej < 0 || !conn_cm_reject_retryable(rej) || now_ms() + 200 >= deadline)
-			break;
-		poll(NULL, 0, 200);
-		ret = cm_renew_id(c, (int)(deadline - now_ms()), err, errlen);
-		if (ret)
-			return ret;
-	}
-	if (ret == -ECONNREFUSED)
-		return errbuf_set(err, errlen, ret,
-				  "no server at '%s' port %u: rdma_cm connection rejected",
-				  c->host, ntohs(rdma_get_dst_port(c->id)));
-	if (!ret && reply->status)
-		return 0;	/* the caller reports the refusal */
-	if (!ret)
-		ret = conn_cm_qp_ready(c->id, q, &hello->path, err, errlen);
-	if (!ret && rdma_establish(c->id))
-		ret = errbuf_set(err, errlen, -errno, "rdma_cm: establish: %s", strerror(errno));
-	return ret;
-}
-
-int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_hello *reply,
-		   char *err, size_t errlen)
-{
-	uint8_t frame[CONN_HELLO_BYTES];
-	struct rdma_conn_param p;
-
-	cm_param(&p, frame, reply, CONN_HELLO_BYTES, q);
-	if (rdma_accept(id, &p))
-		return errbuf_set(err, errlen, -errno, "rdma_cm: accept: %s", strerror(errno));
-	return 0;
-}
-
-void conn_cm_refuse(struct rdma_cm_id *id, int status)
-{
-	struct conn_hello h = { .kind = CONN_HELLO_SERVER, .status = status };
-	uint8_t frame[CONN_HELLO_BYTES];
-
-	conn_hello_pack(&h, frame);
-	rdma_reject(id, frame, CONN_HELLO_BYTES);
-}
-
-int conn_cm_listen(struct conn_cm *c, const char *addr, uint16_t port, char *err,
-		   size_t errlen)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE,
-				  .ai_family = addr ? AF_UNSPEC : AF_INET };
-	struct addrinfo *res;
-	char serv[8];
-	int gai, ret = 0;
-
-	memset(c, 0, sizeof(*c));
-	snprintf(serv, sizeof(serv), "%u", port);
-	gai = getaddrinfo(addr, serv, &hints, &res);
-	if (gai)
-		return errbuf_set(err, errlen, -EADDRNOTAVAIL, "rdma_cm: cannot resolve '%s': %s",
-				  addr ? addr : "*", gai_strerror(gai));
-	c->ch = rdma_create_event_channel();
-	if (!c->ch || rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP))
-		ret = errbuf_set(err, errlen, -errno, "rdma_cm: %s", strerror(errno));
-	if (!ret)
-		fcntl(c->ch->fd, F_SETFL, fcntl(c->ch->fd, F_GETFL) | O_NONBLOCK);
-	if (!ret && (rdma_bind_addr(c->id, res->ai_addr) || rdma_listen(c->id, 64)))
-		ret = errbuf_set(err, errlen, -errno, "rdma_cm: cannot listen on %s port %u: %s",
-				 addr ? addr : "*", port, strerror(errno));
-	freeaddrinfo(res);
-	return ret;
-}
-
-void conn_cm_close(struct conn_cm *c)
-{
-	if (c->id) {
-		rdma_disconnect(c->id);
-		rdma_destroy_id(c->id);
-	}
-	if (c->ch)
-		rdma_destroy_event_channel(c->ch);
-	memset(c, 0, sizeof(*c));
 }

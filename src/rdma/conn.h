@@ -21,14 +21,14 @@
 #include "rdma/verbs.h"
 
 #define CONN_DEFAULT_PORT 18520
-#define CONN_HELLO_BYTES 68
+#define CONN_HELLO_BYTES 72
 /*
  * An rdma_cm request carries only the hello's first bytes (its private
  * data holds 56 over IB and RoCE); the rest, the secret, is zero there.
  */
-#define CONN_HELLO_REQ_BYTES 52
+#define CONN_HELLO_REQ_BYTES 56
 #define CONN_SECRET_BYTES 16
-#define CONN_VERSION 2
+#define CONN_VERSION 3			/* 3: the P_Key and its index */
 
 enum conn_hello_kind {
 	CONN_HELLO_CLIENT = 1,
@@ -76,6 +76,28 @@ int conn_cm_answer_take(const void *data, size_t len, struct conn_hello *h);
  */
 #define CONN_ERRNO_MAX	4096
 int conn_refused(char *err, size_t errlen, const char *host, int status);
+
+/*
+ * The P_Keys of a connection's two ends: @local's, and @peer's as its
+ * hello said. Both must be of one partition (the same key but for the
+ * top bit, the membership) and at least one end a full member (bit
+ * 0x8000 set): two limited members cannot talk. The indices may differ
+ * from host to host. 0, or -EKEYREJECTED with a message naming both
+ * values and indices, @peer_name's ("server 'h2'", "client ...") and
+ * ours, and the fix. An end whose P_Key is 0 (not known) is not
+ * checked. Pure.
+ */
+#define CONN_PKEY_FULL	0x8000
+int conn_pkey_check(const struct verbs_endpoint *local, const struct verbs_endpoint *peer,
+		    const char *peer_name, char *err, size_t errlen);
+/*
+ * A client's verdict on server @host's answer @r to its hello @h: the
+ * P_Keys checked first (a server that refused for them says which it
+ * has), then the server's refusal (conn_refused()). 0 or -errno, @err
+ * set. Pure.
+ */
+int conn_answer_check(const struct conn_hello *h, const struct conn_hello *r, const char *host,
+		      char *err, size_t errlen);
 
 /*
  * A listening TCP socket on @addr (a name or an IPv4 or IPv6 address;
@@ -201,7 +223,8 @@ int conn_cm_resolve(struct conn_cm *c, const char *host, uint16_t port, uint8_t 
  * Connect @q (created on conn->id->verbs, still in RESET) along @path:
  * the hello goes as private data, the server's answer comes back in
  * @reply; the QP reaches RTS with the attributes rdma_cm resolved and
- * the SL and traffic class of @path.
+ * the SL and traffic class of @path. The server's refusal, or P_Keys
+ * that do not go together (conn_answer_check()), is an error in @err.
  */
 int conn_cm_connect(struct conn_cm *c, struct verbs_qp *q, const struct conn_hello *hello,
 		    struct conn_hello *reply, int timeout_ms, char *err, size_t errlen);
@@ -215,8 +238,14 @@ int conn_cm_qp_ready(struct rdma_cm_id *id, struct verbs_qp *q, const struct ver
 /* Accept connection request @id for @q (already at RTS), answering @reply. */
 int conn_cm_accept(struct rdma_cm_id *id, struct verbs_qp *q, const struct conn_hello *reply,
 		   char *err, size_t errlen);
-/* Refuse connection request @id, the reason (-errno @status) in a server
- * hello as the rejection's private data: the client reports it. */
+/*
+ * The P_Key the QP of @id will take (the entry rdma_cm resolved for its
+ * route): value and index in @ep, both 0 when unknown.
+ */
+void conn_cm_pkey(struct rdma_cm_id *id, struct verbs_endpoint *ep);
+/* Refuse connection request @id, the reason (-errno @status) and our
+ * P_Key in a server hello as the rejection's private data: the client
+ * reports it. */
 void conn_cm_refuse(struct rdma_cm_id *id, int status);
 void conn_cm_close(struct conn_cm *c);
 /*

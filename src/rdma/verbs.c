@@ -119,6 +119,7 @@ static int dev_setup(struct verbs_dev *dev, int port, int gid_index, char *err, 
 				 dev->name, port);
 	if (ret)
 		return ret;
+	dev->pkey = verbs_pkey_at(dev->ctx, dev->port, 0);
 	dev->pd = ibv_alloc_pd(dev->ctx);
 	if (!dev->pd)
 		return errbuf_set(err, errlen, -ENOMEM, "%s: cannot allocate a protection domain",
@@ -251,18 +252,29 @@ int verbs_dev_adopt(struct verbs_dev *dev, struct ibv_context *ctx, int port,
 	return ret;
 }
 
-int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen)
+uint16_t verbs_pkey_at(struct ibv_context *ctx, uint8_t port, uint16_t index)
 {
 	__be16 pkey = 0;
+
+	if (ibv_query_pkey(ctx, port, index, &pkey) || !(be16toh(pkey) & 0x7fff))
+		return 0;
+	return be16toh(pkey);
+}
+
+int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen)
+{
+	uint16_t pkey;
 
 	if (index >= dev->port_attr.pkey_tbl_len)
 		return errbuf_set(err, errlen, -EINVAL,
 				  "%s port %u: P_Key index %u out of range (table has %u entries)",
 				  dev->name, dev->port, index, dev->port_attr.pkey_tbl_len);
-	if (ibv_query_pkey(dev->ctx, dev->port, index, &pkey) || !(be16toh(pkey) & 0x7fff))
+	pkey = verbs_pkey_at(dev->ctx, dev->port, index);
+	if (!pkey)
 		return errbuf_set(err, errlen, -EINVAL, "%s port %u: P_Key index %u is empty",
 				  dev->name, dev->port, index);
 	dev->pkey_index = index;
+	dev->pkey = pkey;
 	return 0;
 }
 

@@ -47,6 +47,8 @@ struct verbs_dev {
 					 * no GRH; gid is then the port GID, index 0) */
 	bool gid_given;			/* -x named the GID: no QP chooses another */
 	uint16_t pkey_index;		/* the QPs' P_Key table entry (verbs_dev_use_pkey) */
+	uint16_t pkey;			/* its value, the membership bit (0x8000: full)
+					 * included; 0: unknown */
 	union ibv_gid gid;
 };
 
@@ -57,6 +59,8 @@ struct verbs_endpoint {
 	uint16_t lid;
 	uint8_t mtu;			/* enum ibv_mtu: the sender's active MTU */
 	union ibv_gid gid;
+	uint16_t pkey;			/* its QP's P_Key (verbs_dev.pkey); 0: unknown */
+	uint16_t pkey_index;		/* where that P_Key is in its port's table */
 };
 
 /* How packets of a connection travel: the knobs of the address vector and
@@ -153,6 +157,9 @@ void verbs_dev_close(struct verbs_dev *dev);
  * -EINVAL with a message when the entry is out of range or empty.
  */
 int verbs_dev_use_pkey(struct verbs_dev *dev, uint16_t index, char *err, size_t errlen);
+/* P_Key table entry @index of @ctx's @port, in host order; 0 when it
+ * cannot be read (or is empty). */
+uint16_t verbs_pkey_at(struct ibv_context *ctx, uint8_t port, uint16_t index);
 
 /* Whether RoCE GID @gid_index of @dev belongs to a VLAN netdev (its
  * packets tagged, so carrying a PCP): 1 or 0; -EINVAL on InfiniBand,

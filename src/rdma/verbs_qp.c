@@ -152,6 +152,8 @@ void verbs_qp_local(const struct verbs_qp *q, struct verbs_endpoint *ep)
 	ep->lid = q->dev->port_attr.lid;
 	ep->mtu = (uint8_t)q->dev->port_attr.active_mtu;
 	ep->gid = q->gid;
+	ep->pkey = q->dev->pkey;
+	ep->pkey_index = q->dev->pkey_index;
 }
 
 bool verbs_needs_grh(bool roce, bool gid_given, const union ibv_gid *local,

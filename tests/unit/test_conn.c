@@ -3,7 +3,8 @@
  * conn: telling that a peer is gone, which every client checks while it
  * measures, including when the peer's last message is still unread; the
  * hello that attaches a side connection to an rdma_cm flow, and the check
- * that binds it to the flow's client address and secret.
+ * that binds it to the flow's client address and secret; the P_Keys the
+ * hello carries and the check that both ends are of one partition.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -164,6 +165,87 @@ static void test_refused(void **state)
 	assert_int_equal(conn_refused(err, sizeof(err), "B", 0), -EPROTO);
 }
 
+/* Ends with P_Key @a at index @ai, and @b at @bi: conn_pkey_check()'s verdict. */
+static int pkeys(uint16_t a, uint16_t ai, uint16_t b, uint16_t bi, char *err, size_t errlen)
+{
+	struct verbs_endpoint l = { .pkey = a, .pkey_index = ai };
+	struct verbs_endpoint p = { .pkey = b, .pkey_index = bi };
+
+	err[0] = '\0';
+	return conn_pkey_check(&l, &p, "server 'h2'", err, errlen);
+}
+
+/*
+ * One partition: the same key at any index, a full member with a limited
+ * one; refused: two keys (the message names both values and indices and
+ * the fix), or two limited members. A P_Key not known (0) is not held
+ * against the peer.
+ */
+static void test_pkey_check(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(pkeys(0xffff, 0, 0xffff, 0, err, sizeof(err)), 0);
+	assert_int_equal(pkeys(0x8001, 1, 0x8001, 3, err, sizeof(err)), 0);
+	assert_int_equal(pkeys(0x8001, 1, 0x0001, 0, err, sizeof(err)), 0);
+	assert_int_equal(pkeys(0x0001, 2, 0x8001, 1, err, sizeof(err)), 0);
+	assert_int_equal(pkeys(0, 0, 0x8001, 1, err, sizeof(err)), 0);
+	assert_int_equal(pkeys(0x8001, 1, 0, 0, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(pkeys(0x8001, 1, 0x8002, 2, err, sizeof(err)), -EKEYREJECTED);
+	assert_string_equal(err, "P_Key mismatch: this host's QPs use P_Key 0x8001 "
+			    "(--pkey-index 1), server 'h2''s 0x8002 (--pkey-index 2), another "
+			    "partition: on the side that is wrong, give --pkey-index the index of "
+			    "the other's P_Key in its port's table (ibv_devinfo -v lists it), or "
+			    "put both ports in one partition in the subnet manager's "
+			    "partitions.conf");
+	/* The membership bit aside, the keys differ: still two partitions. */
+	assert_int_equal(pkeys(0x0001, 0, 0x8002, 0, err, sizeof(err)), -EKEYREJECTED);
+	assert_non_null(strstr(err, "0x0001"));
+	assert_non_null(strstr(err, "0x8002"));
+	assert_int_equal(pkeys(0x0001, 1, 0x0001, 2, err, sizeof(err)), -EKEYREJECTED);
+	assert_string_equal(err, "P_Key 0x0001: this host (--pkey-index 1) and server 'h2' "
+			    "(P_Key 0x0001, --pkey-index 2) are both limited members of partition "
+			    "0x0001, which cannot talk to each other: make one a full member in "
+			    "the subnet manager's partitions.conf (=full), or give it --pkey-index "
+			    "of a full-member P_Key");
+}
+
+/*
+ * The P_Key and its index cross the wire, in a TCP hello and in the part
+ * of it an rdma_cm request carries; a client told of the server's names
+ * both ends when they do not match, and a refusal for the P_Key without
+ * the server's still says which option.
+ */
+static void test_pkey_hello(void **state)
+{
+	struct conn_hello h = { .kind = CONN_HELLO_CLIENT, .ep = { .pkey = 0x8001,
+								   .pkey_index = 5 } }, r;
+	uint8_t frame[CONN_HELLO_BYTES];
+	char err[512];
+
+	(void)state;
+	conn_hello_pack(&h, frame);
+	assert_int_equal(conn_hello_unpack(frame, &r), 0);
+	assert_int_equal(r.ep.pkey, 0x8001);
+	assert_int_equal(r.ep.pkey_index, 5);
+	assert_int_equal(conn_cm_request_take(frame, CONN_HELLO_REQ_BYTES, &r), 0);
+	assert_int_equal(r.ep.pkey, 0x8001);
+	assert_int_equal(r.ep.pkey_index, 5);
+	r = (struct conn_hello){ .kind = CONN_HELLO_SERVER, .status = -EKEYREJECTED,
+				 .ep = { .pkey = 0x8002, .pkey_index = 1 } };
+	assert_int_equal(conn_answer_check(&h, &r, "B", err, sizeof(err)), -EKEYREJECTED);
+	assert_non_null(strstr(err, "P_Key 0x8001 (--pkey-index 5), server 'B''s 0x8002 "
+				    "(--pkey-index 1)"));
+	r.ep.pkey = 0;
+	assert_int_equal(conn_answer_check(&h, &r, "B", err, sizeof(err)), -EKEYREJECTED);
+	assert_string_equal(err, "server 'B' refused the flow: its P_Key and this host's are not "
+				 "of one partition with a full member (--pkey-index)");
+	r.status = 0;
+	assert_int_equal(conn_answer_check(&h, &r, "B", err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +254,8 @@ int main(void)
 		cmocka_unit_test(test_attach_bound),
 		cmocka_unit_test(test_cm_reject_retry),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_pkey_check),
+		cmocka_unit_test(test_pkey_hello),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,6 +59,8 @@ static void test_good(void **state)
 
 static void test_defaults(void **state)
 {
+	struct flow_opts fo;
+
 	(void)state;
 	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\n[f]\nhost=a\ntype=bw\n",
 					NULL, &sc, err, sizeof(err)), 0);
@@ -70,6 +72,10 @@ static void test_defaults(void **state)
 	assert_int_equal(sc.flows[0].spec.size_bytes, 4096);
 	assert_int_equal(sc.flows[0].spec.threads, 1);
 	assert_int_equal(sc.flows[0].spec.qps, 1);
+	/* RC's knobs: lat's and bw's defaults, the one flow description's. */
+	flow_opts_defaults(&fo);
+	assert_int_equal(sc.qp_timeout, fo.qp_timeout);
+	assert_int_equal(sc.retry, fo.retry);
 	assert_string_equal(sc.switch_counters, "");
 	/* The switch's counters: a command, kept whole. */
 	assert_int_equal(scenario_parse("s", "[global]\ndestination=d\nswitch_counters = ssh sw "

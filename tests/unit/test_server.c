@@ -133,12 +133,14 @@ static void *loop_main(void *arg)
 
 /*
  * A client's flow request as rperf lat and bw send it (conn_client_flow),
- * for messages of @bytes: its result, the message in @err.
+ * for messages of @bytes, its QPs on P_Key @pkey at @pkey_index (0: not
+ * known): its result, the message in @err.
  */
-static int client_asks(uint16_t port, size_t bytes, char *err, size_t errlen)
+static int client_asks_pkey(uint16_t port, size_t bytes, uint16_t pkey, uint16_t pkey_index,
+			    char *err, size_t errlen)
 {
 	struct ibv_qp qp = { .qp_num = 7 };
-	struct verbs_dev dev = { .gid_index = -1 };
+	struct verbs_dev dev = { .gid_index = -1, .pkey = pkey, .pkey_index = pkey_index };
 	struct verbs_qp q = { .dev = &dev, .qp = &qp };
 	struct verbs_path path = { .sl = 0 };
 	int fd = conn_client_flow("127.0.0.1", port, &q, &path, bytes, NULL, 2000, err, errlen);
@@ -146,6 +148,11 @@ static int client_asks(uint16_t port, size_t bytes, char *err, size_t errlen)
 	if (fd >= 0)
 		close(fd);
 	return fd < 0 ? fd : 0;
+}
+
+static int client_asks(uint16_t port, size_t bytes, char *err, size_t errlen)
+{
+	return client_asks_pkey(port, bytes, 0, 0, err, errlen);
 }
 
 /* A server on 127.0.0.1 (its port in *@port) whose sink has no device and the flows
@@ -244,6 +251,35 @@ static void test_loop_client_cap(void **state)
 	sink_release(&sv.sink);
 }
 
+/*
+ * A client whose P_Key is of another partition than the server's is
+ * refused before any QP is made, and told both ends' P_Keys and indices;
+ * the refusal is the server's too (its answer carries its P_Key).
+ */
+static void test_loop_pkey(void **state)
+{
+	struct flow_opts flow = { .tcp_port = 0 };
+	struct server_cfg cfg = { .flow = &flow,
+				  .caps = { .max_clients = 16, .max_client_bytes = 16 * MIB } };
+	struct server sv = { .cfg = &cfg };
+	struct verbs_dev dev = { .name = "fake0", .pkey = 0x8002, .pkey_index = 2 };
+	uint16_t port;
+	pthread_t tid;
+	char err[512];
+
+	(void)state;
+	sink_bare(&sv.sink);
+	sv.sink.dev = &dev;
+	loop_start(&sv, &port, &tid);
+	assert_int_equal(client_asks_pkey(port, 4096, 0x8001, 1, err, sizeof(err)),
+			 -EKEYREJECTED);
+	assert_non_null(strstr(err, "P_Key 0x8001 (--pkey-index 1), server '127.0.0.1''s "
+				    "0x8002 (--pkey-index 2)"));
+	loop_stop(&sv, tid);
+	assert_int_equal(sv.sink.n_flows, 0);
+	sink_release(&sv.sink);
+}
+
 /* --bind: a name that does not resolve and an address not this host's, each named. */
 static void test_bind(void **state)
 {
@@ -277,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_max_client_memory),
 		cmocka_unit_test(test_loop_memory_cap),
 		cmocka_unit_test(test_loop_client_cap),
+		cmocka_unit_test(test_loop_pkey),
 		cmocka_unit_test(test_bind),
 	};
 
