@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """A forged connection to an rperf sink, with a random secret (src/rdma/conn.h,
-hello version 2). forge-attach.py HOST PORT FLOW: an attach hello (a side
+hello version 3). forge-attach.py HOST PORT FLOW: an attach hello (a side
 connection) for rdma_cm flow FLOW, sent again every 0.2 s while the flow
 does not exist yet. forge-attach.py HOST PORT 0 client: a client hello (a
 data connection asking for a QP), sent again every 0.2 s while nothing
@@ -19,12 +19,15 @@ host, port, flow = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 client = len(sys.argv) > 4 and sys.argv[4] == "client"
 if client:
     # kind 1: qpn, psn, lid, mtu 3, sl, tclass, timeout 14, retry 7, pad,
-    # max_msg_bytes 4096, gid, flow_id, secret
-    hello = (struct.pack(">IHHiIIHBBBBBBI", 0x52505246, 2, 1, 0, 0x1234, 0, 0, 3, 0, 0,
-                         14, 7, 0, 4096) + bytes(16) + struct.pack(">I", 0) + os.urandom(16))
+    # max_msg_bytes 4096, gid, flow_id, P_Key and its index (0: not known,
+    # not checked), secret
+    hello = (struct.pack(">IHHiIIHBBBBBBI", 0x52505246, 3, 1, 0, 0x1234, 0, 0, 3, 0, 0,
+                         14, 7, 0, 4096) + bytes(16) + struct.pack(">IHH", 0, 0, 0) +
+             os.urandom(16))
 else:
-    hello = (struct.pack(">IHHi", 0x52505246, 2, 3, 0) + bytes(36) +
-             struct.pack(">I", flow) + os.urandom(16))
+    hello = (struct.pack(">IHHi", 0x52505246, 3, 3, 0) + bytes(36) +
+             struct.pack(">IHH", flow, 0, 0) + os.urandom(16))
+assert len(hello) == 72
 status = None
 end = time.monotonic() + 300
 for attempt in range(100000):
@@ -33,7 +36,7 @@ for attempt in range(100000):
     try:
         with socket.create_connection((host, port), 10) as s:
             s.sendall(hello)
-            status = struct.unpack(">i", s.makefile("rb").read(68)[8:12])[0]
+            status = struct.unpack(">i", s.makefile("rb").read(72)[8:12])[0]
     except ConnectionRefusedError:
         if not client or time.monotonic() > end:
             raise
