@@ -21,33 +21,67 @@
  * pairs would take more than half the memory available (MemAvailable)
  * is not run, and says what it would take.
  *
+ * And, asked by name, the agents' side of the pass:
+ *   sync    the coordinator (coord_session.c) reaching HOSTS simulated
+ *           agents on the loopback, each through the real agent gate
+ *           (agent_gate.c) with a token, so the handshake is the sealed
+ *           one, then answering every time exchange after DELAY_MS
+ *           (default 1), as a far host would: the wall seconds of
+ *           coord_connect_agents() (connect, handshake, clock sync) and
+ *           of a step's coord_start() (the sync again, then the starts),
+ *           and the coordinator's peak memory (the agents run in a
+ *           process of their own).
+ *
  * usage: bench_mesh_scale [HOSTS (default 4096)] [sketch|full|both (default)]
+ *        bench_mesh_scale HOSTS sync [DELAY_MS]
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/log.h"
+#include "converge/agent.h"
+#include "converge/coord.h"
 #include "converge/mesh.h"
 #include "engine/figures.h"
+#include "rdma/conn.h"
 
 #define TEMPLATES	64
 #define TEMPLATE_RTTS	20000
 #define TICKS_PER_NS	2.6
+#define SIM_WAIT_MS	60000		/* a simulated agent's longest wait */
+#define SIM_STACK_BYTES	(256 * 1024)
+#define SIM_TIMEOUT_S	10		/* the coordinator's --timeout */
+#define SIM_SPAN_MS	2100		/* past the span a clock's rate takes (coord_session.c) */
 
-enum way { WAY_SKETCH, WAY_FULL };
+enum way { WAY_SKETCH, WAY_FULL, WAY_SYNC };
 
-static const char *const way_names[] = { "sketch", "full" };
+static const char *const way_names[] = { "sketch", "full", "sync" };
+
+/* The simulated agents' ports, the token they ask, their answers' delay. */
+struct sim {
+	int *lfds;
+	uint16_t *ports;
+	char token[CTL_NONCE_HEX + 1];
+	long delay_ns;
+};
 
 /* What a way measured, sent from its process to the parent. */
 struct way_result {
 	double join_s, p50_s, outliers_s;
+	double connect_s, start_s;	/* sync: wall seconds */
 	double pair_bytes;		/* per measured pair: its store, its struct */
 	size_t pairs;
 	int error;
@@ -135,6 +169,147 @@ static double mem_available(void)
 	return kb * 1024;
 }
 
+/* The wall clock: the sync's time is mostly waiting. */
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One simulated agent: @arg's gate, then every message taken @delay_ns
+ * after it came, time exchanges answered, until the coordinator hangs up. */
+static void *sim_agent(void *arg)
+{
+	const struct sim *sy = ((void **)arg)[0];
+	struct agent *a = ((void **)arg)[1];
+	struct timespec d = { .tv_sec = sy->delay_ns / 1000000000,
+			      .tv_nsec = sy->delay_ns % 1000000000 };
+	struct ctl_chan ch;
+	char err[256];
+	json_t *m, *r;
+	int ret = 0;
+
+	if (!agent_gate_wait(a, -1, SIM_WAIT_MS, &ch))
+		return NULL;
+	while (!ret && poll(&(struct pollfd){ .fd = ch.fd, .events = POLLIN }, 1,
+			    SIM_WAIT_MS) > 0) {
+		nanosleep(&d, NULL);
+		ret = ctl_recv(&ch, &m, SIM_WAIT_MS, err, sizeof(err));
+		if (ret || strcmp(ctl_type(m), "time")) {
+			json_decref(ret ? NULL : m);
+			continue;	/* a start, or the hang-up */
+		}
+		json_decref(m);
+		r = ctl_msg("time");
+		json_object_set_new(r, "now_ns", json_integer((json_int_t)ctl_now_ns()));
+		ret = ctl_send(&ch, r, SIM_WAIT_MS, err, sizeof(err));
+		json_decref(r);
+	}
+	ctl_chan_forget(&ch);
+	close(ch.fd);
+	return NULL;
+}
+
+/* @n simulated agents, a thread each, until their coordinator hangs up. */
+static int sim_agents(const struct sim *sy, size_t n)
+{
+	struct agent *a = calloc(n, sizeof(*a));
+	void *(*args)[2] = calloc(n, sizeof(*args));
+	pthread_t *tid = calloc(n, sizeof(*tid));
+	pthread_attr_t at;
+	size_t i;
+
+	if (!a || !args || !tid)
+		return -ENOMEM;
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, SIM_STACK_BYTES);
+	for (i = 0; i < n; i++) {
+		agent_gate_init(&a[i], sy->lfds[i], sy->token);
+		args[i][0] = (void *)sy;
+		args[i][1] = &a[i];
+		if (pthread_create(&tid[i], &at, sim_agent, args[i]))
+			break;
+	}
+	n = i;
+	while (i)
+		pthread_join(tid[--i], NULL);
+	return n;
+}
+
+/* @n listening sockets on the loopback and their ports into @sy, a fresh
+ * token; the agents on them started in a process of their own. */
+static pid_t sim_start(struct sim *sy, size_t n)
+{
+	struct sockaddr_in sa;
+	socklen_t sl;
+	char err[256];
+	size_t i;
+	pid_t pid;
+
+	if (ctl_nonce(sy->token, err, sizeof(err)))
+		return -EIO;
+	for (i = 0; i < n; i++) {
+		sy->lfds[i] = conn_listen("127.0.0.1", 0, err, sizeof(err));
+		sl = sizeof(sa);
+		if (sy->lfds[i] < 0 || getsockname(sy->lfds[i], (struct sockaddr *)&sa, &sl))
+			return fprintf(stderr, "sync: %s\n", err), -EIO;
+		sy->ports[i] = ntohs(sa.sin_port);
+	}
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		_exit(sim_agents(sy, n) == (int)n ? 0 : 1);
+	for (i = 0; i < n; i++)
+		close(sy->lfds[i]);
+	return pid < 0 ? -errno : pid;
+}
+
+/* The coordinator over @n simulated agents (@sy): reached and synced,
+ * then one step's start. */
+static struct way_result run_sync(size_t n, const struct sim *sy)
+{
+	struct way_result res = { .pairs = n * (n - 1) };
+	struct converge_opts o = { .timeout_s = SIM_TIMEOUT_S };
+	struct coord *c = calloc(1, sizeof(*c));
+	char (*names)[32] = calloc(n, sizeof(*names));
+	const char **hosts = calloc(n, sizeof(*hosts));
+	double t0;
+	size_t i;
+
+	if (!c || !names || !hosts) {
+		res.error = ENOMEM;
+		return res;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "127.0.0.1:%u", sy->ports[i]);
+		hosts[i] = names[i];
+	}
+	*c = (struct coord){ .o = &o, .hosts = hosts, .n_hosts = n };
+	c->sc.agent_port = CTL_DEFAULT_PORT;
+	c->sc.warmup_s = 0.2;		/* rperf mesh's defaults: the start's window */
+	c->sc.duration_s = 1;
+	snprintf(c->token, sizeof(c->token), "%s", sy->token);
+	log_set_level(LOG_LEVEL_WARN);
+	t0 = wall_s();
+	res.error = -coord_connect_agents(c);
+	res.connect_s = wall_s() - t0;
+	if (!res.error) {
+		poll(NULL, 0, SIM_SPAN_MS);	/* the start then waits for no rate */
+		for (i = 0; i < c->n_agents; i++)
+			c->agents[i].in_step = true;
+		t0 = wall_s();
+		res.error = -coord_start(c);
+		res.start_s = wall_s() - t0;
+	}
+	if (res.error)
+		fprintf(stderr, "sync: %s\n", c->error);
+	coord_hangup(c, false);
+	coord_agents_free(c);
+	return res;
+}
+
 /* Way @w's join of @st's flows (@pairs) into @m, or into @full. */
 static int join(enum way w, struct mesh_run *m, struct hist **full, struct converge_step *st,
 		const size_t *pairs)
@@ -215,7 +390,7 @@ static struct way_result run_way(enum way w, size_t n, struct hist *const *t)
 {
 	struct way_result res = { .pairs = n * (n - 1) };
 	struct mesh_opts o = { .n_hosts = n, .n_classes = 1, .mad_k = 3 };
-	char (*names)[16] = calloc(n, sizeof(*names));
+	char (*names)[24] = calloc(n, sizeof(*names));
 	const char **hosts = calloc(n, sizeof(*hosts));
 	struct hist **full = NULL;
 	struct mesh_run m;
@@ -249,8 +424,8 @@ static struct way_result run_way(enum way w, size_t n, struct hist *const *t)
 }
 
 /* Way @w in a child process: its result, its peak resident memory in KiB. */
-static int fork_way(enum way w, size_t n, struct hist *const *t, struct way_result *res,
-		    long *maxrss_kb)
+static int fork_way(enum way w, size_t n, struct hist *const *t, const struct sim *sy,
+		    struct way_result *res, long *maxrss_kb)
 {
 	struct rusage ru;
 	int fd[2], status;
@@ -263,7 +438,7 @@ static int fork_way(enum way w, size_t n, struct hist *const *t, struct way_resu
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		*res = run_way(w, n, t);
+		*res = w == WAY_SYNC ? run_sync(n, sy) : run_way(w, n, t);
 		_exit(write(fd[1], res, sizeof(*res)) == sizeof(*res) ? 0 : 1);
 	}
 	close(fd[1]);
@@ -274,6 +449,36 @@ static int fork_way(enum way w, size_t n, struct hist *const *t, struct way_resu
 		return -errno;
 	*maxrss_kb = ru.ru_maxrss;
 	return res->error ? -res->error : 0;
+}
+
+/* The sync way over @n simulated agents, each message taken @delay_ms late. */
+static int sync_main(size_t n, double delay_ms)
+{
+	struct sim sy = { .lfds = calloc(n, sizeof(int)), .ports = calloc(n, sizeof(uint16_t)),
+			  .delay_ns = (long)(delay_ms * 1e6) };
+	struct way_result res;
+	long rss = 0;
+	pid_t agents;
+	int ret;
+
+	if (!sy.lfds || !sy.ports)
+		return 1;
+	agents = sim_start(&sy, n);
+	if (agents < 0) {
+		printf("sync   failed: %s\n", strerror((int)-agents));
+		return 1;
+	}
+	ret = fork_way(WAY_SYNC, n, NULL, &sy, &res, &rss);
+	kill(agents, SIGTERM);
+	waitpid(agents, NULL, 0);
+	if (ret) {
+		printf("sync   failed: %s\n", strerror(-ret));
+		return 1;
+	}
+	printf("%zu agents, each message taken %.1f ms late: connect %.3f s, "
+	       "a step's sync and start %.3f s (wall); coordinator peak resident %.1f MiB\n",
+	       n, delay_ms, res.connect_s, res.start_s, (double)rss / 1024);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -288,10 +493,13 @@ int main(int argc, char **argv)
 	int w, ret;
 
 	if (n < 2 || n > MESH_MAX_HOSTS || !t) {
-		fprintf(stderr, "usage: bench_mesh_scale [HOSTS 2..%d] [sketch|full|both]\n",
+		fprintf(stderr, "usage: bench_mesh_scale [HOSTS 2..%d] [sketch|full|both | "
+			"sync [DELAY_MS]]\n",
 			MESH_MAX_HOSTS);
 		return 2;
 	}
+	if (!strcmp(which, "sync"))
+		return sync_main(n, argc > 3 ? atof(argv[3]) : 1);
 	pairs = n * (n - 1);
 	printf("%zu hosts, one class: %zu pairs, %zu steps of up to %d flows\n", n, pairs,
 	       mesh_n_rounds(n) * 2 * mesh_round_parts(n), MESH_STEP_FLOWS);
@@ -304,7 +512,7 @@ int main(int argc, char **argv)
 			       way_names[w], need / 1073741824.0, avail / 1073741824.0);
 			continue;
 		}
-		ret = fork_way((enum way)w, n, t, &res[w], &rss[w]);
+		ret = fork_way((enum way)w, n, t, NULL, &res[w], &rss[w]);
 		if (ret) {
 			printf("%-6s failed: %s\n", way_names[w], strerror(-ret));
 			continue;

@@ -290,12 +290,18 @@ static double binom_log_pmf(uint64_t n, uint64_t k, double q)
 /*
  * The distribution function is summed over mean +- 12 standard
  * deviations (plus a margin for small n): the mass outside is below
- * 1e-30, far under any confidence asked for.
+ * 1e-30, far under any confidence asked for. Each term is the last one
+ * times (n - k + 1) / k * q / (1 - q), a product where three lgammas
+ * were (a mesh takes two intervals a pair); from the lgammas while the
+ * terms are too small for a product to keep its digits.
  */
+#define RANK_CI_TERM_MIN	1e-250
+
 int hist_rank_ci(uint64_t n, double q, double conf, uint64_t *lo, uint64_t *hi)
 {
 	double mu = (double)n * q, sd = sqrt((double)n * q * (1 - q)), tail = (1 - conf) / 2;
 	double k0d = floor(mu - 12 * sd - 2), k1d = ceil(mu + 12 * sd + 2), cum = 0;
+	double odds = q / (1 - q), pmf = 0;
 	uint64_t k, k0, k1;
 
 	if (!n || !(q > 0 && q < 1) || !(conf > 0 && conf < 1))
@@ -305,7 +311,9 @@ int hist_rank_ci(uint64_t n, double q, double conf, uint64_t *lo, uint64_t *hi)
 	*lo = k0;	/* F(k0 - 1) is below 1e-30; 0 when k0 is 0: open */
 	*hi = n + 1;
 	for (k = k0; k <= k1 && k < n; k++) {
-		cum += exp(binom_log_pmf(n, k, q));	/* cum = F(k) */
+		pmf = pmf > RANK_CI_TERM_MIN ? pmf * ((double)(n - k + 1) / (double)k * odds) :
+		      exp(binom_log_pmf(n, k, q));
+		cum += pmf;	/* cum = F(k) */
 		if (cum <= tail)
 			*lo = k + 1;
 		if (cum >= 1 - tail) {

@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@
 #define COORD_LEAD_NS		500000000ull	/* start time ahead of now */
 #define COORD_TIME_ROUNDS	5
 #define COORD_RATE_SPAN_NS	2000000000ull	/* between syncs, to measure a clock's rate */
+#define COORD_POOL_THREADS	32	/* agents reached or synced at once, at most */
 
 /* ------------------------------------------------------------------ */
 /* Agents                                                              */
@@ -214,9 +217,6 @@ static int coord_sync(struct coord_agent *a, char *err, size_t errlen)
 	/* Over a short span the round trips' noise would outweigh any rate. */
 	if (span >= COORD_RATE_SPAN_NS / 2)
 		a->rate = (double)(a->agent_ns - a->first_agent_ns) / span;
-	if (fabs(a->rate - 1) > 0.02)
-		log_warn("agent %s: its clock runs at %.3fx ours; its times are scaled to match",
-			 a->addr, a->rate);
 	return 0;
 }
 
@@ -247,19 +247,52 @@ static int coord_hello(struct coord *c, struct coord_agent *a, char *err, size_t
 }
 
 /*
+ * Agents worked on at once (reached and synced, or synced again) by up to
+ * COORD_POOL_THREADS threads, each taking the next agent left: every
+ * wait of the work is bounded (the --timeout to reach an agent,
+ * COORD_MSG_MS a message), each agent's channel is its thread's alone
+ * while it works, and nothing is said until all are through. After a
+ * failure no agent is begun; the caller names the first that failed, in
+ * the agents' order, once.
+ */
+struct coord_pool_out {
+	bool todo;			/* worked on in this pass */
+	int ret;			/* 1 until done, then 0 or -errno */
+	const char *state;		/* "cannot be reached", "refused", "is gone" */
+	char err[512];
+};
+
+struct coord_pool;
+typedef int (*coord_work_fn)(struct coord_pool *p, struct coord_agent *a,
+			     struct coord_pool_out *o);
+
+struct coord_pool {
+	struct coord *c;
+	coord_work_fn work;
+	struct coord_pool_out *out;	/* one per agent */
+	pthread_mutex_t mu;		/* next and failed below, and the launchers */
+	size_t next;			/* the first agent not yet taken */
+	bool failed;
+};
+
+/*
  * Connect to @a within the --timeout, trying again while it refuses (it
  * may still be starting); a launcher that ended meanwhile is the answer.
  */
-static int coord_reach(struct coord *c, struct coord_agent *a, char *err, size_t errlen)
+static int coord_reach(struct coord_pool *p, struct coord_agent *a, char *err, size_t errlen)
 {
-	uint64_t end = ctl_now_ns() + (uint64_t)(c->o->timeout_s * 1e9);
+	uint64_t end = ctl_now_ns() + (uint64_t)(p->c->o->timeout_s * 1e9);
+	bool ended;
 	int fd;
 
 	for (;;) {
 		fd = conn_connect(a->host, a->ctl_port, COORD_REACH_SLICE_MS, err, errlen);
 		if (fd >= 0 || (fd != -ECONNREFUSED && fd != -ETIMEDOUT))
 			return fd;
-		if (coord_launcher_failed(c, a, err, errlen))
+		pthread_mutex_lock(&p->mu);	/* an srun launcher is every agent's */
+		ended = coord_launcher_failed(p->c, a, err, errlen);
+		pthread_mutex_unlock(&p->mu);
+		if (ended)
 			return -ECHILD;
 		if (stop_requested())
 			return errbuf_set(err, errlen, -EINTR, "interrupted");
@@ -268,11 +301,111 @@ static int coord_reach(struct coord *c, struct coord_agent *a, char *err, size_t
 	}
 }
 
+/* A worker of @arg (a pool): the next agent left, until none is or one failed. */
+static void *coord_pool_main(void *arg)
+{
+	struct coord_pool *p = arg;
+	struct coord_pool_out *o;
+	size_t i, n = p->c->n_agents;
+
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		for (i = p->next; i < n && !p->out[i].todo; i++)
+			;
+		p->next = i + 1;
+		if (p->failed)
+			i = n;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= n)
+			return NULL;
+		o = &p->out[i];
+		o->ret = p->work(p, &p->c->agents[i], o);
+		if (o->ret < 0) {
+			pthread_mutex_lock(&p->mu);
+			p->failed = true;
+			pthread_mutex_unlock(&p->mu);
+		}
+	}
+}
+
+/*
+ * @work on every agent whose @out[].todo is set, COORD_POOL_THREADS at
+ * once at most (fewer if threads cannot be had: this one works too). 0,
+ * or the first failure in the agents' order, said (coord_fail).
+ */
+static int coord_pool_run(struct coord *c, coord_work_fn work, struct coord_pool_out *out)
+{
+	struct coord_pool p = { .c = c, .work = work, .out = out };
+	pthread_t tid[COORD_POOL_THREADS - 1];
+	size_t i, n = 0, todo = 0;
+	sigset_t stops, old;
+
+	for (i = 0; i < c->n_agents; i++) {
+		todo += out[i].todo;
+		out[i].ret = 1;
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	/* The stop signals stay with this thread; every wait polls the flag they set. */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stops, &old);
+	while (n + 1 < todo && n < COORD_POOL_THREADS - 1 &&
+	       !pthread_create(&tid[n], NULL, coord_pool_main, &p))
+		n++;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	coord_pool_main(&p);
+	while (n)
+		pthread_join(tid[--n], NULL);
+	pthread_mutex_destroy(&p.mu);
+	for (i = 0; i < c->n_agents; i++)
+		if (out[i].todo && out[i].ret < 0) {
+			coord_fail(c, &c->agents[i], NULL, out[i].state, out[i].err);
+			return out[i].ret;
+		}
+	return 0;
+}
+
+/* The pool's work on @out (c->n_agents of them, their todo set); NULL: out of memory. */
+static struct coord_pool_out *coord_pool_outs(struct coord *c)
+{
+	struct coord_pool_out *out = calloc(c->n_agents + 1, sizeof(*out));
+
+	if (!out)
+		snprintf(c->error, sizeof(c->error), "out of memory");
+	return out;
+}
+
+/* Reach @a, check it, say hello and sync its clock: a pool's work. */
+static int coord_reach_work(struct coord_pool *p, struct coord_agent *a, struct coord_pool_out *o)
+{
+	int ret = coord_reach(p, a, o->err, sizeof(o->err));
+
+	o->state = "cannot be reached";
+	if (ret < 0)
+		return ret;
+	ctl_chan_init(&a->ch, ret, true);
+	ret = coord_tokenless_check(p->c, a->ch.fd, o->err, sizeof(o->err));
+	if (ret) {
+		o->state = "refused";
+		return ret;
+	}
+	return coord_hello(p->c, a, o->err, sizeof(o->err));
+}
+
+/* Sync @a's clock again: a pool's work. */
+static int coord_sync_work(struct coord_pool *p, struct coord_agent *a, struct coord_pool_out *o)
+{
+	(void)p;
+	o->state = "is gone";
+	return coord_sync(a, o->err, sizeof(o->err));
+}
+
 int coord_connect_agents(struct coord *c)
 {
 	uint64_t t0 = ctl_now_ns();
+	struct coord_pool_out *out;
 	struct coord_agent *a;
-	char err[512];
 	size_t i;
 	int ret;
 
@@ -280,21 +413,17 @@ int coord_connect_agents(struct coord *c)
 		return snprintf(c->error, sizeof(c->error), "out of memory"), -ENOMEM;
 	if (c->o->launch && (ret = coord_launch(c)))
 		return ret;
+	out = coord_pool_outs(c);
+	if (!out)
+		return -ENOMEM;
+	for (i = 0; i < c->n_agents; i++)
+		out[i].todo = true;
+	ret = coord_pool_run(c, coord_reach_work, out);
+	free(out);
+	if (ret)
+		return ret;
 	for (i = 0; i < c->n_agents; i++) {
 		a = &c->agents[i];
-		ret = coord_reach(c, a, err, sizeof(err));
-		if (ret >= 0) {
-			ctl_chan_init(&a->ch, ret, true);
-			if ((ret = coord_tokenless_check(c, a->ch.fd, err, sizeof(err)))) {
-				coord_fail(c, a, NULL, "refused", err);
-				return ret;
-			}
-		}
-		ret = ret < 0 ? ret : coord_hello(c, a, err, sizeof(err));
-		if (ret) {
-			coord_fail(c, a, NULL, "cannot be reached", err);
-			return ret;
-		}
 		log_info("agent %s: clock offset %+.3f ms, control round trip %.3f ms", a->addr,
 			 (double)(a->agent_ns - (int64_t)a->mid_ns) / 1e6, (double)a->rtt_ns / 1e6);
 	}
@@ -543,6 +672,29 @@ int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[]
 	return 0;
 }
 
+/* Sync every agent of the step again, all at once; 0 or -errno (c->error set). */
+static int coord_sync_step(struct coord *c)
+{
+	struct coord_pool_out *out = coord_pool_outs(c);
+	struct coord_agent *a;
+	size_t i;
+	int ret;
+
+	if (!out)
+		return -ENOMEM;
+	for (i = 0; i < c->n_agents; i++)
+		out[i].todo = c->agents[i].in_step;
+	ret = coord_pool_run(c, coord_sync_work, out);
+	free(out);
+	for (i = 0; !ret && i < c->n_agents; i++) {
+		a = &c->agents[i];
+		if (a->in_step && fabs(a->rate - 1) > 0.02)
+			log_warn("agent %s: its clock runs at %.3fx ours; its times are scaled "
+				 "to match", a->addr, a->rate);
+	}
+	return ret;
+}
+
 /* Sync every agent of the step again, then give each the start on its clock. */
 int coord_start(struct coord *c)
 {
@@ -560,17 +712,12 @@ int coord_start(struct coord *c)
 	if (stop_requested())
 		return snprintf(c->error, sizeof(c->error), "interrupted"), -EINTR;
 	sync_start_ns = ctl_now_ns();
-	for (i = 0; i < c->n_agents; i++) {
-		a = &c->agents[i];
-		if (a->in_step && coord_sync(a, err, sizeof(err))) {
-			coord_fail(c, a, NULL, "is gone", err);
-			return -EIO;
-		}
-	}
+	if (coord_sync_step(c))
+		return -EIO;
 	/*
-	 * The starts go out one agent at a time, as the syncs just did: the
-	 * instant leaves the lead after as long again as the sync pass took,
-	 * so the last agent to hear of it still has the lead to get ready.
+	 * The starts go out one agent at a time: the instant leaves the lead
+	 * after as long again as the sync pass took, so the last agent to
+	 * hear of it still has the lead to get ready.
 	 */
 	at = ctl_now_ns();
 	at += COORD_LEAD_NS + (at - sync_start_ns);

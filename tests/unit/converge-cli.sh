@@ -52,6 +52,9 @@ type = lat
 EOT
 expect 1 converge --timeout 1 "$T/s.ini"
 has "agent '127.0.0.1' \(destination\) cannot be reached"
+# Both agents are tried at once and both fail: the first of them named, once.
+[ "$(grep -c "cannot be reached" "$T/err")" = 1 ] && ! grep -q "127.0.0.2" "$T/err" ||
+	fail "not the destination alone, once: $(cat "$T/err")"
 # --json-stream: the start and the end, one valid object a line, the
 # end naming the failure.
 expect 1 converge --timeout 1 --json-stream "$T/stream.jsonl" "$T/s.ini"

@@ -5,6 +5,7 @@
  * empty histograms, and recording that never allocates.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -747,6 +748,46 @@ static void test_rank_ci(void **state)
 	assert_int_equal(hist_rank_ci(10, 0.5, 1.0, &lo, &hi), -EINVAL);
 }
 
+/* The rank interval by its definition: every term of the distribution
+ * function from lgamma, summed from 0 in long double. */
+static void rank_ci_defined(uint64_t n, double q, double conf, uint64_t *lo, uint64_t *hi)
+{
+	long double cum = 0, tail = (1 - (long double)conf) / 2;
+	uint64_t k;
+
+	*lo = *hi = 0;
+	for (k = 0; k < n; k++) {
+		cum += expl(lgammal((long double)n + 1) - lgammal((long double)k + 1) -
+			    lgammal((long double)(n - k) + 1) + (long double)k * logl(q) +
+			    (long double)(n - k) * log1pl(-q));
+		*lo += cum <= tail;
+		if (!*hi && cum >= 1 - tail)
+			*hi = k + 1;
+	}
+	*hi = *hi ? *hi : n + 1;
+}
+
+/* The terms by products give the ranks of the definition, small counts to
+ * large, low percentiles to high (where the first terms underflow). */
+static void test_rank_ci_products(void **state)
+{
+	static const double qs[] = { 0.01, 0.1, 0.5, 0.9, 0.99, 0.999, 0.9999 };
+	static const uint64_t ns[] = { 1, 2, 5, 30, 85, 144, 1000, 3001, 20000, 123457 };
+	uint64_t lo, hi, want_lo, want_hi;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		for (j = 0; j < sizeof(qs) / sizeof(qs[0]); j++) {
+			assert_int_equal(hist_rank_ci(ns[i], qs[j], 0.95, &lo, &hi), 0);
+			rank_ci_defined(ns[i], qs[j], 0.95, &want_lo, &want_hi);
+			if (lo != want_lo || hi != want_hi)
+				fail_msg("n %" PRIu64 ", q %g: [%" PRIu64 ", %" PRIu64 "], the "
+					 "definition's [%" PRIu64 ", %" PRIu64 "]", ns[i], qs[j], lo,
+					 hi, want_lo, want_hi);
+		}
+}
+
 /* The states: unresolved at or below the unresolved fraction, too few below 10/(1-q). */
 static void test_quantile_states(void **state)
 {
@@ -800,6 +841,7 @@ int main(void)
 		cmocka_unit_test(test_record_allocates_nothing),
 		cmocka_unit_test(test_ci_coverage),
 		cmocka_unit_test(test_rank_ci),
+		cmocka_unit_test(test_rank_ci_products),
 		cmocka_unit_test(test_quantile_states),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
