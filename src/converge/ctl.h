@@ -77,7 +77,10 @@
 #define CTL_SEQ_BYTES		8
 #define CTL_SEAL_BYTES		32	/* HMAC-SHA256 */
 #define CTL_KEY_BYTES		32
-#define CTL_KDF_LABEL		"rperf control v6"	/* every key's: the protocol's version */
+/* Every key's label names the protocol's version: made from CTL_VERSION, so the two never drift. */
+#define CTL_STRINGIFY_(x)	#x
+#define CTL_STRINGIFY(x)	CTL_STRINGIFY_(x)
+#define CTL_KDF_LABEL		"rperf control v" CTL_STRINGIFY(CTL_VERSION)
 #define CTL_MAX_MSG_BYTES	(1u << 20)
 #define CTL_MAX_TOKEN_BYTES	256
 #define CTL_NONCE_HEX		64	/* 32 random bytes */

@@ -409,6 +409,57 @@ static void test_token_files(void **state)
 	rmdir(dir);
 }
 
+/* @path made anew with @text as its one line, its mode @mode. */
+static void token_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f;
+
+	unlink(path);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_true(fprintf(f, "%s\n", text) > 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/*
+ * A token file is refused, the file named, when its token is easy to
+ * guess (with the command that makes a good one), when another user owns
+ * it (with the chown that fixes it), and when others may change it; 32
+ * random hex characters (128 bits) in the owner's own file are taken.
+ */
+static void test_token_refused(void **state)
+{
+	char dir[] = "/tmp/test_ctl.XXXXXX", path[64], tok[CTL_MAX_TOKEN_BYTES];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t", dir);
+	token_file(path, "rperf-demo-token-1234", 0600);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "rperf agent --new-token"));
+	token_file(path, "3f9a0c7be41d52e86a1f0b9c7d3e5a24", 0600);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), 0);
+	assert_string_equal(tok, "3f9a0c7be41d52e86a1f0b9c7d3e5a24");
+	assert_int_equal(chmod(path, 0620), 0);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, path));
+	assert_int_equal(chmod(path, 0602), 0);
+	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, path));
+	assert_int_equal(chmod(path, 0600), 0);
+	/* Another owner: only root can give a file away, so only root tests it. */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(path, 65534, (gid_t)-1), 0);
+		assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+		assert_non_null(strstr(err, path));
+		assert_non_null(strstr(err, "owned by uid 65534"));
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 /* A flow's data-connection secret: fresh each time, read back exactly; anything else is none. */
 static void test_secrets(void **state)
 {
@@ -479,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_tokens),
 		cmocka_unit_test(test_keepalive),
 		cmocka_unit_test(test_token_files),
+		cmocka_unit_test(test_token_refused),
 		cmocka_unit_test(test_secrets),
 		cmocka_unit_test(test_token_bits),
 	};
