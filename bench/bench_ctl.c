@@ -20,7 +20,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include "converge/ctl.h"
+#include "wire/ctl.h"
 
 #define N64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 

@@ -52,9 +52,9 @@
 #include <unistd.h>
 
 #include "base/log.h"
-#include "converge/agent.h"
-#include "converge/coord.h"
-#include "converge/mesh.h"
+#include "agent/agent.h"
+#include "coord/coord.h"
+#include "coord/mesh.h"
 #include "engine/figures.h"
 #include "rdma/conn.h"
 

@@ -18,7 +18,7 @@
 #include "base/log.h"
 #include "base/opts.h"
 #include "cli/cmd.h"
-#include "converge/coord.h"
+#include "coord/coord.h"
 #include "engine/client.h"
 #include "engine/run.h"
 #include "rdma/verbs.h"

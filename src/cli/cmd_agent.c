@@ -4,11 +4,11 @@
  * the coordinator's messages ask, with the same engines the commands use:
  * the destination's agent is a server (sink), the others run lat (probe)
  * and bw (load) flows to it. It listens on a control port (ctl.h), takes
- * every handshake at once (converge/agent_gate.c), serves one
+ * every handshake at once (agent/agent_gate.c), serves one
  * coordinator at a time, and never runs a command or opens a file
  * that a message names. Off the loopback it wants a shared token. Here:
  * the options and the listening loop; a coordinator's session is in
- * converge/agent_session.c, the sources' flows in agent_source.c, the
+ * agent/agent_session.c, the sources' flows in agent_source.c, the
  * destination's sink in agent_sink.c.
  */
 #include <errno.h>
@@ -19,8 +19,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "converge/agent.h"
-#include "converge/ctl.h"
+#include "agent/agent.h"
+#include "wire/ctl.h"
 #include "cli/cmd.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"

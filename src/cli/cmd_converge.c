@@ -19,7 +19,7 @@
 #include "cli/cmd.h"
 #include "cli/converge.h"
 #include "base/jsonfile.h"
-#include "converge/coord.h"
+#include "coord/coord.h"
 #include "base/log.h"
 #include "base/stop.h"
 #include "report/report.h"

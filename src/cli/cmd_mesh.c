@@ -7,7 +7,7 @@
  * CSV, OpenMetrics, gnuplot heatmaps, a stream of steps), once or every
  * --interval. Here: the fabric's inputs read, the passes and the
  * outputs; the options are mesh_opts.c, the hosts, the schedule and the
- * run converge/mesh.c, the formats report_mesh.c.
+ * run coord/mesh.c, the formats report_mesh.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@
 #include "base/jsonfile.h"
 #include "base/log.h"
 #include "base/stop.h"
-#include "converge/mesh.h"
+#include "coord/mesh.h"
 #include "report/report.h"
 
 void cmd_mesh_usage(FILE *out)

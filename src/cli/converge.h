@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * `rperf converge` command line -> struct converge_opts (converge/coord.h), in
+ * `rperf converge` command line -> struct converge_opts (coord/coord.h), in
  * converge_opts.c, as lat, bw, analyze and mesh keep theirs; cmd_converge.c
  * runs the scenario and writes the outputs.
  */

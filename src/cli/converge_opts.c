@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * `rperf converge` command line -> struct converge_opts (converge/coord.h): one table
+ * `rperf converge` command line -> struct converge_opts (coord/coord.h): one table
  * (base/opts.h), converge's own options then the agents' options shared
  * with mesh. Kept apart from cmd_converge.c, which runs the scenario and
  * writes the outputs.
@@ -13,7 +13,7 @@
 #include "cli/converge.h"
 #include "base/errbuf.h"
 #include "base/opts.h"
-#include "converge/coord.h"
+#include "coord/coord.h"
 
 /* --fit configured|best */
 static int coord_opts_fit(void *dst, const char *name, const char *value, char *err,

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "base/opts.h"
-#include "converge/mesh.h"
+#include "coord/mesh.h"
 
 #define MESH_MAX_TOPO_FILES	64
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The sink's data port before a hello: see sink_gate.h. The same shape as
- * the agent's control-port gate (converge/agent_gate.c), for a fixed-size
+ * the agent's control-port gate (agent/agent_gate.c), for a fixed-size
  * frame: a hello is taken only once all of it is in the kernel (peeked),
  * and poll() wakes a pending socket only then (SO_RCVLOWAT) or on hang-up.
  */

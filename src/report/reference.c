@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "base/errbuf.h"
-#include "converge/mesh.h"
+#include "coord/mesh.h"
 #include "report/doc_keys.h"
 #include "report/reference.h"
 #include "report/value.h"

@@ -15,8 +15,8 @@
 
 #include "base/clock.h"
 #include "base/hist.h"
-#include "converge/mesh.h"
-#include "converge/step.h"
+#include "coord/mesh.h"
+#include "coord/step.h"
 #include "engine/bw_client.h"
 #include "engine/criteria.h"
 #include "engine/probe.h"
@@ -360,7 +360,7 @@ void report_analyze_table(FILE *out, const struct analyze_report_info *info,
 			  const struct arb_result *res);
 
 /* ================================================================== */
-/* converge (its steps, classes and flows: converge/step.h)            */
+/* converge (its steps, classes and flows: coord/step.h)            */
 /* ================================================================== */
 
 /* Its run's setup, what its rows and the document share: converge_info.h;
@@ -394,7 +394,7 @@ void report_converge_csv(FILE *out, const struct converge_report_info *info,
 			 const struct converge_step *steps, size_t n);
 
 /* ================================================================== */
-/* mesh (its pairs and outliers: converge/mesh.h)                      */
+/* mesh (its pairs and outliers: coord/mesh.h)                      */
 /* ================================================================== */
 
 /* What the mesh's reports say beyond its run. */

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "converge/step.h"
+#include "coord/step.h"
 #include "report/converge_info.h"
 #include "report/value.h"
 

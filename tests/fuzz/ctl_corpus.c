@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "base/env.h"
-#include "converge/ctl.h"
+#include "wire/ctl.h"
 
 #define CTL_CORPUS_MAX		8192
 #define CTL_CORPUS_TOKEN	"0123456789abcdef0123456789abcdef"

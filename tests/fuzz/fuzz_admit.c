@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * libFuzzer target: a converge sink's admission of data connections
- * (converge/agent_sink.c), the first code a data connection's bytes reach
+ * (agent/agent_sink.c), the first code a data connection's bytes reach
  * once its hello is whole. The input: a hello frame (CONN_HELLO_BYTES, as
  * a source sends it), one byte naming the address it comes from (an
  * expected flow's source, by index, or one no flow has), then a setup
@@ -16,8 +16,8 @@
  */
 #include <errno.h>
 
-#include "converge/agent_int.h"
-#include "converge/ctl.h"
+#include "agent/agent_int.h"
+#include "wire/ctl.h"
 #include "fuzz.h"
 
 /* The verdict the step's expected flows give @h from @src: the oracle. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * libFuzzer target: what the coordinator takes from an agent
- * (converge/coord_session.c) before any step runs: the agent's hello,
+ * (coord/coord_session.c) before any step runs: the agent's hello,
  * its answers to the clock's time exchanges, and its ready to a step's
  * setup, whose environment goes into the reports. The input is all an
  * agent sends on the control connection before it half-closes, and two
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
-#include "converge/coord.h"
+#include "coord/coord.h"
 #include "report/converge_info.h"
 #include "report/report.h"
 #include "fuzz.h"

@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "converge/ctl.h"
+#include "wire/ctl.h"
 #include "fuzz.h"
 
 #define FUZZ_CTL_TOKEN	"fuzz-token-0123456789"

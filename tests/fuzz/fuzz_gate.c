@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * libFuzzer target: the agent's gate (converge/agent_gate.c), the first
+ * libFuzzer target: the agent's gate (agent/agent_gate.c), the first
  * code any peer on the control port reaches. The input's first byte,
  * read as flags, gives the agent a token (bit 0); the rest is what a
  * peer sends, all of it, before it half-closes. The peer connects to a
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
-#include "converge/agent.h"
+#include "agent/agent.h"
 #include "fuzz.h"
 
 #define FUZZ_GATE_TOKEN		"fuzz-token-0123456789abcdef0123456789abcdef"

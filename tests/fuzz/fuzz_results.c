@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * libFuzzer target: the coordinator's handling of an agent's results
- * (converge/coord_results.c over ctl.c's schema). The input's first byte
+ * (coord/coord_results.c over ctl.c's schema). The input's first byte
  * is the agent's clock against the coordinator's; the rest is a result
  * message body as the coordinator's channel delivers it (ctl_parse()).
  * Each lat flow's histogram is unpacked into a real histogram and merged,
@@ -17,8 +17,8 @@
 #include <math.h>
 
 #include "base/hist.h"
-#include "converge/coord.h"
-#include "converge/ctl.h"
+#include "coord/coord.h"
+#include "wire/ctl.h"
 #include "fuzz.h"
 
 /* @h holds the count, min and max of wire object @o. */

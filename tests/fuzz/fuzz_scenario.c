@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "converge/scenario.h"
+#include "coord/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * libFuzzer target: the agent's step setup (converge/agent_session.c).
+ * libFuzzer target: the agent's step setup (agent/agent_session.c).
  * The input is a control message body as the agent's channel delivers it
  * (ctl_parse(), which ctl_recv() calls after the frame); a setup message
  * it accepts is decoded by agent_setup_decode() into the step, as the
@@ -13,8 +13,8 @@
  */
 #include <errno.h>
 
-#include "converge/agent_int.h"
-#include "converge/ctl.h"
+#include "agent/agent_int.h"
+#include "wire/ctl.h"
 #include "fuzz.h"
 
 /* The integer @k of @o, as the message carries it. */

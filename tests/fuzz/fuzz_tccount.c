@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: the tc counter reader (qos/qosconf_tc.c), as a
  * converge step reads a switch's per-band counters from the output of
- * `tc -s -j qdisc show dev PORT invisible` (converge/coord_switch.c).
+ * `tc -s -j qdisc show dev PORT invisible` (coord/coord_switch.c).
  * The command's output is hostile: it comes from whatever the scenario's
  * switch_counters runs.
  *

@@ -31,11 +31,11 @@ grep -q 'clock_ticks_to_ns' "$SRC_DIR/engine/figures.c" ||
 # The check itself: both forms, planted in a copy, are found.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/figures.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/report" "$tmp/converge"
+mkdir -p "$tmp/report" "$tmp/coord"
 printf 'double s = clock_ticks_to_ns(clk, t) / 1e9;\n' >"$tmp/report/r.c"
-printf 'double m = hist_mean(h) / clk->ticks_per_ns;\n' >"$tmp/converge/c.c"
-printf 'cfg->rate = clk->ticks_per_ns * 1e9;\n' >"$tmp/converge/ok.c"
+printf 'double m = hist_mean(h) / clk->ticks_per_ns;\n' >"$tmp/coord/c.c"
+printf 'cfg->rate = clk->ticks_per_ns * 1e9;\n' >"$tmp/coord/ok.c"
 found=$(conversions "$tmp" | grep -Ev -- "$ALLOWED" | cut -d: -f1 | sort | tr '\n' ' ')
-[ "$found" = "converge/c.c report/r.c " ] ||
+[ "$found" = "coord/c.c report/r.c " ] ||
 	{ echo "FAIL: the check found '$found' in the planted tree"; fails=$((fails + 1)); }
 exit $((fails > 0))

@@ -42,8 +42,8 @@ uses() {
 # the layers it uses. Prints the linker's complaints.
 link_whole() {
 	libs=
-	for l in $(uses "$2"); do
-		libs="$libs $1/$l/lib$l.a"
+	for u in $(uses "$2"); do
+		libs="$libs $1/$u/lib$u.a"
 	done
 	# shellcheck disable=SC2086
 	$LAYER_CC -o "$T/a.out" "$T/main.o" -Wl,--whole-archive "$1/$2/lib$2.a" \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """A peer that claims to be an rperf agent but never proves the token: it
 listens on HOST:PORT and answers the coordinator's hello with a plain
-(unsealed) hello of the control protocol's version (src/converge/ctl.h),
+(unsealed) hello of the control protocol's version (src/wire/ctl.h),
 then any later message with a plain error. Prints "listening" on standard
 output once it accepts connections; serves until killed."""
 import json

@@ -34,7 +34,7 @@
 #include <poll.h>
 #include <cmocka.h>
 
-#include "converge/ctl.h"
+#include "wire/ctl.h"
 
 #define TOKEN		"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 #define N64		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

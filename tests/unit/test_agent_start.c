@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "converge/agent_ctl.h"
-#include "converge/agent_int.h"
+#include "agent/agent_ctl.h"
+#include "agent/agent_int.h"
 #include "engine/run.h"
 #include "base/stop.h"
 

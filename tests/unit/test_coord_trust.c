@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * What the coordinator does not take on trust (converge/coord_trust.c):
+ * What the coordinator does not take on trust (coord/coord_trust.c):
  * a rate above the slowest port of a flow's path is refused, naming
  * that port's agent (a fake agent once had 7,999,990 Mb/s pass on a
  * 100g link); rates within the clocks' 2 % pass, and so does any rate
@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "converge/coord.h"
+#include "coord/coord.h"
 
 /* A coordinator that knows agents h1 (source) and h3 (destination), with
  * port rates @h1_gbps and @h3_gbps (0: not given). */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "converge/ctl.h"
+#include "wire/ctl.h"
 
 static char err[512];
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "converge/ctl.h"
+#include "wire/ctl.h"
 
 #define TOKEN	"3f6c0d1a9be24e7781c5a0f2d4b6e8a1"
 #define N_A	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"

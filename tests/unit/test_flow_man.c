@@ -21,7 +21,7 @@
 
 #include "cli/bw.h"
 #include "cli/lat.h"
-#include "converge/scenario_pattern.h"
+#include "coord/scenario_pattern.h"
 #include "engine/flow_opts.h"
 
 #define PAGE_MAX	(1 << 20)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "converge/mesh.h"
+#include "coord/mesh.h"
 #include "report/report.h"
 #include "unit.h"
 

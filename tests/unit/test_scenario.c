@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "converge/scenario.h"
+#include "coord/scenario.h"
 #include "unit.h"
 #include "cli/bw.h"
 

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <infiniband/mad.h>
 
-#include "converge/coord.h"
+#include "coord/coord.h"
 #include "unit.h"
 
 static struct coord c;

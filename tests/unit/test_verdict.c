@@ -20,7 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "converge/coord.h"
+#include "coord/coord.h"
 #include "unit.h"
 
 /* What one class carried in a step: its SL, saturating or not, bytes
