@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Inside the topology module: what the readers (topo_file.c, topo_ib.c,
- * topo_lldp.c) share with the dispatcher (topo.c), and the breadth-first
- * search that routes and the localization use (topo_route.c). Not for
- * other modules.
+ * topo_lldp.c) share with the dispatcher (topo_read.c) and the builder
+ * (topo_src.c), and the breadth-first search that routes and the
+ * localization use (topo_route.c). Not for other modules.
  */
 #ifndef RPERF_FABRIC_TOPO_INT_H
 #define RPERF_FABRIC_TOPO_INT_H
