@@ -160,12 +160,12 @@ void coord_launch_end(struct coord *c);
 int coord_tokenless_check(const struct coord *c, int fd, char *err, size_t errlen);
 /*
  * Could a flow from agent @from (NULL: not known) into @dest have carried
- * @gbps? Not above the slowest port rate the two agents gave (with 2 %
- * for the clocks): 0, or -EPROTO with the reason in @why. 0 when no rate
- * is known.
+ * @gbps? Not above the slowest of the port rates the two agents gave and
+ * @link_gbps (the scenario's link_rate; 0: not given), with 2 % for the
+ * clocks: 0, or -EPROTO with the reason in @why. 0 when no rate is known.
  */
 int coord_rate_check(const struct coord_agent *dest, const struct coord_agent *from,
-		     double gbps, char *why, size_t len);
+		     double link_gbps, double gbps, char *why, size_t len);
 
 /* coord_session.c: the agents' control connections */
 /* Room for @n agents and their launchers, kept when there is already as

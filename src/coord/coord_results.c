@@ -290,7 +290,7 @@ static int coord_sink_result(struct coord *c, struct converge_step *st, const js
 		bytes = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
 		cf = coord_step_flow(st, by_peer, json_string_value(json_object_get(s, "peer")));
 		if (cf && p->window_s > 0 &&
-		    coord_rate_check(a, coord_agent_of(c, cf->host),
+		    coord_rate_check(a, coord_agent_of(c, cf->host), c->sc.link_gbps,
 				     (double)bytes * 8 / p->window_s / 1e9, why, sizeof(why))) {
 			snprintf(cf->error, sizeof(cf->error), "%s", why);
 			if (!c->error[0])
