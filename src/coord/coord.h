@@ -176,6 +176,14 @@ void coord_agents_free(struct coord *c);
 /* The agent at @addr (as a flow names it), or NULL. */
 struct coord_agent *coord_agent_of(struct coord *c, const char *addr);
 int coord_connect_agents(struct coord *c);
+/*
+ * How far ahead of now a step's start is set, after a sync pass of
+ * @sync_ns: half a second plus as long again, since the starts go out
+ * one agent at a time as the syncs do and the last to hear of it still
+ * needs the lead; never past a second under CTL_START_LEAD_MAX_S, which
+ * an agent refuses. Pure.
+ */
+uint64_t coord_start_lead_ns(uint64_t sync_ns);
 void coord_hangup(struct coord *c, bool stop);
 bool coord_flow_active(const struct coord *c, size_t i, const struct converge_step *st);
 int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[]);
