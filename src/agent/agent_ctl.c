@@ -104,10 +104,10 @@ int agent_ctl_next(struct agent *a, struct ctl_chan *ch, json_t **m, int tmo_ms,
 
 int agent_ctl_start_check(uint64_t at_ns, uint64_t now_ns, char *err, size_t errlen)
 {
-	if (at_ns <= now_ns + (uint64_t)AGENT_START_LEAD_MAX_S * 1000000000u)
+	if (at_ns <= now_ns + (uint64_t)CTL_START_LEAD_MAX_S * 1000000000u)
 		return 0;
 	return errbuf_set(err, errlen, -EINVAL, "a start %.0f s ahead: at most %d s",
-			  (double)(at_ns - now_ns) / 1e9, AGENT_START_LEAD_MAX_S);
+			  (double)(at_ns - now_ns) / 1e9, CTL_START_LEAD_MAX_S);
 }
 
 int agent_ctl_window(struct agent_step *st, const json_t *m, char *err, size_t errlen)

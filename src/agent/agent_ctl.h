@@ -37,7 +37,7 @@ int agent_ctl_next(struct agent *a, struct ctl_chan *ch, json_t **m, int tmo_ms,
 		   size_t errlen);
 
 /*
- * Is a start at @at_ns (our CLOCK_MONOTONIC) at most AGENT_START_LEAD_MAX_S
+ * Is a start at @at_ns (our CLOCK_MONOTONIC) at most CTL_START_LEAD_MAX_S
  * after @now_ns? 0, or -EINVAL with how far ahead it is in @err. Pure.
  */
 int agent_ctl_start_check(uint64_t at_ns, uint64_t now_ns, char *err, size_t errlen);

@@ -35,13 +35,6 @@
 #define AGENT_REFUSE_MS		100	/* our refusal to a second coordinator (its buffer is empty) */
 #define AGENT_REFUSE_BATCH	16	/* refused at once, between looks at the session */
 #define AGENT_TAIL_NS		1000000000ull	/* bw runs on past the window */
-/*
- * How far ahead a start may be (the coordinator's lead is half a second
- * plus its sync pass): one further ahead is refused, so that no start
- * holds an agent's workers asleep for hours.
- */
-#define AGENT_START_LEAD_MAX_S	30
-
 /* One flow of a setup, as the message gave it (validated by ctl). */
 struct agent_flow {
 	char name[CTL_NAME_MAX];

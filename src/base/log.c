@@ -3,8 +3,10 @@
  * One place that prints diagnostics, so every message has the same shape:
  * "rperf: error: <subject>: <what went wrong>". Messages often carry text
  * a peer sent (an agent's error, a field's name, a coordinator's reason):
- * every control character is shown as \xNN, so that no peer can end a
- * line, forge the next one or drive the terminal. And a warning of one
+ * every control character (C0, DEL, C1), byte that is not well-formed
+ * UTF-8, and invisible or bidi mark is shown as \xNN, so that no peer
+ * can end a line, forge the next one, hide text or drive the terminal.
+ * Only log_wrapped(), for text rperf wrapped itself, keeps newlines. And a warning of one
  * shape (its call site, and its text but for digits: the same failure
  * from another peer or port) is printed LOG_BURST times a second at most;
  * the rest are counted and told in one line ("<the last one> ... N more")
@@ -50,18 +52,59 @@ enum log_level log_get_level(void)
 	return current_level;
 }
 
-size_t log_escape(const char *in, char *out, size_t outlen)
+/* Whether code point @cp is shown as itself: not a C1 control, nor one
+ * of the invisible marks, line separators and bidi overrides that can
+ * hide or reorder what a line says. */
+static bool log_cp_shown(uint32_t cp)
+{
+	return cp >= 0xa0 && !(cp >= 0x200b && cp <= 0x200f) && !(cp >= 0x2028 && cp <= 0x202e) &&
+	       !(cp >= 0x2060 && cp <= 0x206f) && cp != 0xfeff;
+}
+
+/* The length of the well-formed UTF-8 character at @p that is shown as
+ * itself (2 to 4 bytes); 0 for anything else (its first byte escaped). */
+static size_t log_utf8_len(const unsigned char *p)
+{
+	static const uint32_t min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	uint32_t cp;
+	size_t n, i;
+
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2, cp = *p & 0x1f;
+	else if (*p >= 0xe0 && *p <= 0xef)
+		n = 3, cp = *p & 0x0f;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		n = 4, cp = *p & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)	/* the NUL too: never read past it */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min_cp[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || !log_cp_shown(cp))
+		return 0;
+	return n;
+}
+
+/* log_escape(); with @indented, a newline before four spaces kept. */
+static size_t log_escape_as(const char *in, char *out, size_t outlen, bool indented)
 {
 	const unsigned char *p = (const unsigned char *)in;
-	size_t n = 0;
+	size_t n = 0, k;
 
 	if (!outlen)
 		return 0;
-	for (; *p && n + 1 < outlen; p++) {
-		if ((*p >= 0x20 && *p != 0x7f) || (*p == '\n' && !strncmp((const char *)p + 1, "    ", 4))) {
-			out[n++] = (char)*p;
-		} else if (n + 4 < outlen) {
-			snprintf(out + n, 5, "\\x%02x", *p);
+	while (*p) {
+		k = *p >= 0x20 && *p < 0x7f ? 1 : log_utf8_len(p);
+		if (!k && indented && *p == '\n' && !strncmp((const char *)p + 1, "    ", 4))
+			k = 1;
+		if (k && n + k < outlen) {
+			memcpy(out + n, p, k);
+			n += k;
+			p += k;
+		} else if (!k && n + 4 < outlen) {
+			snprintf(out + n, 5, "\\x%02x", *p++);
 			n += 4;
 		} else {
 			break;
@@ -69,6 +112,11 @@ size_t log_escape(const char *in, char *out, size_t outlen)
 	}
 	out[n] = '\0';
 	return n;
+}
+
+size_t log_escape(const char *in, char *out, size_t outlen)
+{
+	return log_escape_as(in, out, outlen, false);
 }
 
 static uint64_t log_second(void)
@@ -152,6 +200,17 @@ static bool site_admit(const void *at, const char *text)
 	return false;
 }
 
+/* Print @text, escaped already, with @tag at @level (a warning from @at). */
+static void log_text(enum log_level level, const char *tag, const void *at, const char *text)
+{
+	pthread_mutex_lock(&log_mu);
+	if (level == LOG_LEVEL_ERROR && !strcmp(tag, "error: "))	/* a hint is not the error */
+		snprintf(last_error, sizeof(last_error), "%.*s", (int)sizeof(last_error) - 1, text);
+	if (level <= current_level && (level != LOG_LEVEL_WARN || site_admit(at, text)))
+		fprintf(stderr, "rperf: %s%s\n", tag, text);
+	pthread_mutex_unlock(&log_mu);
+}
+
 static void log_vprint(enum log_level level, const char *tag, const void *at, const char *fmt,
 		       va_list ap)
 {
@@ -159,12 +218,16 @@ static void log_vprint(enum log_level level, const char *tag, const void *at, co
 
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	log_escape(raw, text, sizeof(text));
-	pthread_mutex_lock(&log_mu);
-	if (level == LOG_LEVEL_ERROR && !strcmp(tag, "error: "))	/* a hint is not the error */
-		snprintf(last_error, sizeof(last_error), "%.*s", (int)sizeof(last_error) - 1, text);
-	if (level <= current_level && (level != LOG_LEVEL_WARN || site_admit(at, text)))
-		fprintf(stderr, "rperf: %s%s\n", tag, text);
-	pthread_mutex_unlock(&log_mu);
+	log_text(level, tag, at, text);
+}
+
+void log_wrapped(bool note, const char *wrapped)
+{
+	char text[LOG_LINE];
+
+	log_escape_as(wrapped, text, sizeof(text), true);
+	log_text(note ? LOG_LEVEL_INFO : LOG_LEVEL_WARN, note ? "note: " : "warning: ",
+		 __builtin_return_address(0), text);
 }
 
 const char *log_last_error(void)

@@ -8,6 +8,7 @@
 #define RPERF_LOG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 enum log_level {
@@ -44,13 +45,21 @@ void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Tell every warning held back now, whether or not its second is over. */
 void log_flush(void);
 /*
- * @in with every control character (below 0x20, and 0x7f) shown as \xNN,
- * into @out (NUL-terminated, cut at a whole character): what every
- * message here is printed as, so peer text cannot break or forge a line.
- * A newline followed by four spaces stays: a wrapped message's
- * continuation, indented, which no line of its own starts with. The
- * length written.
+ * @in with every control character (below 0x20, 0x7f, and the C1 range
+ * U+0080-U+009F), every byte that is not part of well-formed UTF-8, and
+ * the invisible and bidi marks (U+200B-200F, U+2028-202E, U+2060-206F,
+ * U+FEFF) shown as \xNN a byte, into @out (NUL-terminated, cut at a
+ * whole character): what every message here is printed as, so that peer
+ * text cannot break, forge or hide a line. The length written.
  */
 size_t log_escape(const char *in, char *out, size_t outlen);
+/*
+ * A diagnostic rperf wrapped itself (report_analyze_diags), a warning or
+ * with @note a note: escaped as above but for a newline followed by four
+ * spaces, its indented continuation, which no line of its own starts
+ * with. Never for text a peer sent: log_warn() and the rest escape every
+ * newline.
+ */
+void log_wrapped(bool note, const char *wrapped);
 
 #endif

@@ -33,10 +33,10 @@ static void analyze_warnings(const struct analyze_out *a, struct analyze_report_
 
 	for (i = 0; i < n; i++) {
 		if (!diags[i].note) {
-			log_warn("%s", diags[i].text);
+			log_wrapped(false, diags[i].text);
 			info->n_warnings++;
 		} else if (log_get_level() >= LOG_LEVEL_INFO) {
-			log_note("%s", diags[i].text);
+			log_wrapped(true, diags[i].text);
 			info->n_notes++;
 		} else {
 			info->n_hidden++;

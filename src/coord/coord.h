@@ -160,12 +160,12 @@ void coord_launch_end(struct coord *c);
 int coord_tokenless_check(const struct coord *c, int fd, char *err, size_t errlen);
 /*
  * Could a flow from agent @from (NULL: not known) into @dest have carried
- * @gbps? Not above the slowest port rate the two agents gave (with 2 %
- * for the clocks): 0, or -EPROTO with the reason in @why. 0 when no rate
- * is known.
+ * @gbps? Not above the slowest of the port rates the two agents gave and
+ * @link_gbps (the scenario's link_rate; 0: not given), with 2 % for the
+ * clocks: 0, or -EPROTO with the reason in @why. 0 when no rate is known.
  */
 int coord_rate_check(const struct coord_agent *dest, const struct coord_agent *from,
-		     double gbps, char *why, size_t len);
+		     double link_gbps, double gbps, char *why, size_t len);
 
 /* coord_session.c: the agents' control connections */
 /* Room for @n agents and their launchers, kept when there is already as
@@ -176,6 +176,14 @@ void coord_agents_free(struct coord *c);
 /* The agent at @addr (as a flow names it), or NULL. */
 struct coord_agent *coord_agent_of(struct coord *c, const char *addr);
 int coord_connect_agents(struct coord *c);
+/*
+ * How far ahead of now a step's start is set, after a sync pass of
+ * @sync_ns: half a second plus as long again, since the starts go out
+ * one agent at a time as the syncs do and the last to hear of it still
+ * needs the lead; never past a second under CTL_START_LEAD_MAX_S, which
+ * an agent refuses. Pure.
+ */
+uint64_t coord_start_lead_ns(uint64_t sync_ns);
 void coord_hangup(struct coord *c, bool stop);
 bool coord_flow_active(const struct coord *c, size_t i, const struct converge_step *st);
 int coord_setup(struct coord *c, const struct converge_step *st, json_t *conns[]);

@@ -214,12 +214,38 @@ static void coord_start_figures(struct converge_step *st)
 	s->late_p99_us = late[(size_t)ceil(0.99 * (double)s->n) - 1];
 }
 
-/* What the sources said about their flows: latency, errors, their start. */
-static void coord_source_results(struct coord *c, struct converge_step *st, const json_t *by_name)
+/*
+ * A sent rate no port of @cf's path could carry (its source @a's word
+ * only): not counted, its flow and c->error say why. -EPROTO, else 0.
+ */
+static int coord_sent_check(struct coord *c, const struct converge_step *st,
+			    struct converge_flow *cf, const struct coord_agent *a)
+{
+	const struct coord_agent *dest = cf->port >= 0 && (size_t)cf->port < st->n_ports ?
+					 coord_agent_of(c, st->ports[cf->port].host) : NULL;
+	char why[200];
+
+	if (!coord_rate_check(dest, a, c->sc.link_gbps, cf->sent_gbps, why, sizeof(why)))
+		return 0;
+	snprintf(cf->error, sizeof(cf->error), "sent: %s", why);
+	if (!c->error[0])
+		snprintf(c->error, sizeof(c->error), "agent '%s', flow '%s': sent: %s", a->addr,
+			 cf->name, why);
+	cf->sent_bytes = 0;
+	cf->sent_gbps = 0;
+	return -EPROTO;
+}
+
+/*
+ * What the sources said about their flows: latency, errors, their start.
+ * -EPROTO when a sent rate was impossible (not counted), else 0.
+ */
+static int coord_source_results(struct coord *c, struct converge_step *st, const json_t *by_name)
 {
 	struct converge_flow *cf;
 	const json_t *r, *e;
 	size_t i, j;
+	int ret = 0;
 
 	for (i = 0; i < c->n_agents; i++) {
 		if (!c->agents[i].result)
@@ -233,12 +259,15 @@ static void coord_source_results(struct coord *c, struct converge_step *st, cons
 			e = json_object_get(r, "error");
 			if (e)
 				snprintf(cf->error, sizeof(cf->error), "%s", json_string_value(e));
+			if (coord_sent_check(c, st, cf, &c->agents[i]))
+				ret = -EPROTO;
 			coord_started(cf, r, &c->agents[i]);
 			if (json_object_get(r, "rtt") && json_object_get(r, "ticks_per_ns"))
 				coord_flow_rtt(cf, coord_class(st, cf->port, cf->class_key), r,
 					      c->agents[i].rate);
 		}
 	}
+	return ret;
 }
 
 /*
@@ -290,7 +319,7 @@ static int coord_sink_result(struct coord *c, struct converge_step *st, const js
 		bytes = (uint64_t)json_integer_value(json_object_get(s, "bytes"));
 		cf = coord_step_flow(st, by_peer, json_string_value(json_object_get(s, "peer")));
 		if (cf && p->window_s > 0 &&
-		    coord_rate_check(a, coord_agent_of(c, cf->host),
+		    coord_rate_check(a, coord_agent_of(c, cf->host), c->sc.link_gbps,
 				     (double)bytes * 8 / p->window_s / 1e9, why, sizeof(why))) {
 			snprintf(cf->error, sizeof(cf->error), "%s", why);
 			if (!c->error[0])
@@ -691,10 +720,10 @@ static void coord_impact(const struct coord *c, struct converge_step *st)
 int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[])
 {
 	json_t *by_name = json_object(), *by_peer = json_object();
-	int impossible;
+	int impossible, sent;
 
 	coord_flow_index(st, conns, c->n_agents, by_name, by_peer);
-	coord_source_results(c, st, by_name);
+	sent = coord_source_results(c, st, by_name);
 	impossible = coord_sink_results(c, st, by_peer);
 	json_decref(by_name);
 	json_decref(by_peer);
@@ -713,7 +742,7 @@ int coord_step_results(struct coord *c, struct converge_step *st, json_t *conns[
 	if (!st->baseline)
 		coord_impact(c, st);
 	coord_judge(c, st);
-	return impossible;
+	return impossible ?: sent;
 }
 
 /* ------------------------------------------------------------------ */

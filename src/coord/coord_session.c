@@ -30,6 +30,8 @@
 #define COORD_SLACK_MS		30000	/* past the window, for results to come */
 #define COORD_STOP_MS		15000	/* after a stop, for what the agents measured */
 #define COORD_LEAD_NS		500000000ull	/* start time ahead of now */
+/* The most: a second under what an agent takes (CTL_START_LEAD_MAX_S). */
+#define COORD_LEAD_MAX_NS	((uint64_t)(CTL_START_LEAD_MAX_S - 1) * 1000000000u)
 #define COORD_TIME_ROUNDS	5
 #define COORD_RATE_SPAN_NS	2000000000ull	/* between syncs, to measure a clock's rate */
 #define COORD_POOL_THREADS	32	/* agents reached or synced at once, at most */
@@ -695,6 +697,13 @@ static int coord_sync_step(struct coord *c)
 	return ret;
 }
 
+uint64_t coord_start_lead_ns(uint64_t sync_ns)
+{
+	uint64_t lead = COORD_LEAD_NS + sync_ns;
+
+	return lead < COORD_LEAD_MAX_NS ? lead : COORD_LEAD_MAX_NS;
+}
+
 /* Sync every agent of the step again, then give each the start on its clock. */
 int coord_start(struct coord *c)
 {
@@ -714,13 +723,8 @@ int coord_start(struct coord *c)
 	sync_start_ns = ctl_now_ns();
 	if (coord_sync_step(c))
 		return -EIO;
-	/*
-	 * The starts go out one agent at a time: the instant leaves the lead
-	 * after as long again as the sync pass took, so the last agent to
-	 * hear of it still has the lead to get ready.
-	 */
 	at = ctl_now_ns();
-	at += COORD_LEAD_NS + (at - sync_start_ns);
+	at += coord_start_lead_ns(at - sync_start_ns);
 	c->window_start_ns = at + (uint64_t)(c->sc.warmup_s * 1e9);
 	c->window_end_ns = c->window_start_ns + (uint64_t)(c->sc.duration_s * 1e9);
 	c->sw_read[0] = c->sw_read[1] = false;

@@ -3,7 +3,9 @@
  * What the coordinator does not take on trust from a peer on its agents'
  * port: a peer off the loopback when it holds no token to tell an agent
  * from an impostor, and a measured rate no link of the flow's path could
- * carry (a faulty or forged agent's, never a measurement).
+ * carry (a faulty or forged agent's, never a measurement). Its bound is
+ * the slowest port the flow's agents gave, or the scenario's link_rate:
+ * the user's, which an agent that leaves its port rate out cannot lift.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,17 +42,25 @@ static double coord_port_gbps(const struct coord_agent *a)
 }
 
 int coord_rate_check(const struct coord_agent *dest, const struct coord_agent *from,
-		     double gbps, char *why, size_t len)
+		     double link_gbps, double gbps, char *why, size_t len)
 {
-	const struct coord_agent *at = dest;
-	double link = coord_port_gbps(dest), g = coord_port_gbps(from);
+	const struct coord_agent *ends[2] = { dest, from }, *at = NULL;
+	double link = link_gbps, g;
+	size_t i;
 
-	if (g > 0 && (link <= 0 || g < link)) {
-		link = g;
-		at = from;
+	for (i = 0; i < 2; i++) {
+		g = coord_port_gbps(ends[i]);
+		if (g > 0 && (link <= 0 || g < link)) {
+			link = g;
+			at = ends[i];
+		}
 	}
 	if (link <= 0 || gbps <= link * COORD_RATE_SLACK)
 		return 0;
+	if (!at)
+		return errbuf_set(why, len, -EPROTO, "%.3f Mb/s measured, above the scenario's "
+				  "link_rate of %.3f Mb/s: impossible, not counted", gbps * 1e3,
+				  link * 1e3);
 	return errbuf_set(why, len, -EPROTO, "%.3f Mb/s measured, above the %.3f Mb/s of its "
 			  "path's slowest port (agent '%s'): impossible, not counted", gbps * 1e3,
 			  link * 1e3, at->addr);

@@ -20,6 +20,7 @@
 #include "report/value.h"
 #include "base/errbuf.h"
 #include "base/jsonfile.h"
+#include "base/log.h"
 
 /* The mesh's sketches are in ns already. */
 static const struct clock_cal mesh_ns_clk = { .source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1,
@@ -390,19 +391,24 @@ static void mesh_matrix(FILE *out, const struct mesh_run *m, size_t k, const cha
 static void mesh_table_errors(FILE *out, const struct mesh_run *m)
 {
 	const struct mesh_pair *p;
+	char text[1024];
 	size_t i;
 
 	for (i = 0; i < m->n_pairs; i++) {
 		p = &m->pairs[i];
-		if (p->error)
-			fprintf(out, "%s -> %s, sl %d: %s\n", m->o->hosts[p->src], m->o->hosts[p->dst],
-				m->o->classes[p->cls].sl, p->error);
+		if (!p->error)
+			continue;
+		/* An agent's words: no control character reaches the terminal. */
+		log_escape(p->error, text, sizeof(text));
+		fprintf(out, "%s -> %s, sl %d: %s\n", m->o->hosts[p->src], m->o->hosts[p->dst],
+			m->o->classes[p->cls].sl, text);
 	}
 }
 
 /* A figure in us for the table, or what it is instead. */
 void report_mesh_table(FILE *out, const struct mesh_report_info *info, const struct mesh_run *m)
 {
+	char text[4 * sizeof(m->error)];	/* an agent's words among it, escaped */
 	size_t k, i;
 
 	fprintf(out, "rperf mesh: %zu hosts, %zu rounds, %zu of %zu steps in %.1f s (pass %u)\n",
@@ -422,8 +428,10 @@ void report_mesh_table(FILE *out, const struct mesh_report_info *info, const str
 			m->outliers[i].name, m->o->classes[m->outliers[i].cls].sl, m->outliers[i].why);
 	for (k = 0; m->o->topo && m->loc && k < m->o->n_classes; k++)
 		report_mesh_hops_table(out, m, k);
-	if (!m->complete)
-		fprintf(out, "\nincomplete: %s\n", m->error[0] ? m->error : "stopped");
+	if (!m->complete) {
+		log_escape(m->error[0] ? m->error : "stopped", text, sizeof(text));
+		fprintf(out, "\nincomplete: %s\n", text);
+	}
 }
 
 /* ------------------------------------------------------------------ */

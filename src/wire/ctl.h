@@ -95,6 +95,12 @@
  */
 #define CTL_INTERVALS		20
 #define CTL_NAME_MAX		64
+/*
+ * How far ahead of an agent's clock a start may be: the agent refuses
+ * one further ahead, so that no start holds its workers asleep for long;
+ * the coordinator keeps its lead under it (coord_start_lead_ns).
+ */
+#define CTL_START_LEAD_MAX_S	10
 /* A peer gone without a word is found within 25 s: 10 s idle, then 3 probes 5 s apart. */
 #define CTL_KEEPIDLE_S		10
 #define CTL_KEEPINTVL_S		5

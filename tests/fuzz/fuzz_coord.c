@@ -125,7 +125,7 @@ static void fuzz_coord_report(struct coord *c, struct coord_agent *a)
 	free(text);
 	json_decref(doc);
 	json_decref(info.agent_envs);
-	if (coord_rate_check(a, a, 1.0, why, sizeof(why)) && !why[0])
+	if (coord_rate_check(a, a, 0, 1.0, why, sizeof(why)) && !why[0])
 		abort();
 }
 

@@ -660,7 +660,8 @@ static void test_sealed_frames(void **state)
 
 /*
  * While one coordinator holds the agent (silent after its hello), a second
- * is refused at once with the first one's name; SIGTERM then ends the
+ * is refused at once, not told whom the agent serves (it proved nothing;
+ * the agent's log names the first); SIGTERM then ends the
  * agent within a second, and the first is told so.
  */
 static void test_busy_then_sigterm(void **state)

@@ -4,8 +4,10 @@
  * a rate above the slowest port of a flow's path is refused, naming
  * that port's agent (a fake agent once had 7,999,990 Mb/s pass on a
  * 100g link); rates within the clocks' 2 % pass, and so does any rate
- * when no port rate is known. Without a token, a peer on the loopback
- * is taken and one elsewhere refused, with --token-file in the reason.
+ * when no port rate is known. The scenario's link_rate bounds agents
+ * that give no port rate, or one above it. Without a token, a peer on
+ * the loopback is taken and one elsewhere refused, with --token-file in
+ * the reason.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -57,23 +59,38 @@ static void test_rates(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 7999.99, why, sizeof(why)),
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 0, 7999.99, why, sizeof(why)),
 			 -EPROTO);
 	assert_non_null(strstr(why, "7999990.000 Mb/s measured, above the 100000.000 Mb/s"));
 	assert_non_null(strstr(why, "impossible"));
-	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 99.9, why, sizeof(why)), 0);
-	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 101.9, why, sizeof(why)), 0);
-	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 102.5, why, sizeof(why)),
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 0, 99.9, why, sizeof(why)), 0);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 0, 101.9, why, sizeof(why)), 0);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 0, 102.5, why, sizeof(why)),
 			 -EPROTO);
 	free_agents(c);
 	/* The slowest port of the path: the source's, named. */
 	c = two_agents(25, 100);
-	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 30, why, sizeof(why)), -EPROTO);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 0, 30, why, sizeof(why)), -EPROTO);
 	assert_non_null(strstr(why, "(agent 'h1')"));
 	free_agents(c);
 	/* No rate known: nothing to judge by. */
 	c = two_agents(0, 0);
-	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 1e6, why, sizeof(why)), 0);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 0, 1e6, why, sizeof(why)), 0);
+	/* Agents that leave their port rate out: the scenario's link_rate bounds them. */
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 100, 7999.99, why,
+					  sizeof(why)), -EPROTO);
+	assert_non_null(strstr(why, "above the scenario's link_rate of 100000.000 Mb/s"));
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 100, 99.9, why,
+					  sizeof(why)), 0);
+	free_agents(c);
+	/* A port rate an agent claims above the scenario's does not lift the bound. */
+	c = two_agents(400, 400);
+	assert_int_equal(coord_rate_check(&c->agents[1], coord_agent_of(c, "h1"), 100, 200, why,
+					  sizeof(why)), -EPROTO);
+	assert_non_null(strstr(why, "link_rate"));
+	/* A slower port than the scenario's is the bound, named. */
+	assert_int_equal(coord_rate_check(&c->agents[1], NULL, 500, 450, why, sizeof(why)), -EPROTO);
+	assert_non_null(strstr(why, "(agent 'h3')"));
 	free_agents(c);
 }
 

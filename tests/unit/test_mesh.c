@@ -2,8 +2,8 @@
 /*
  * rperf mesh without agents: the round-robin schedule (every ordered pair
  * once, no host twice in a step, N - 1 rounds for an even N), the
- * outlier rule on made-up matrices, the OpenMetrics text, the hops
- * located over a topology. With --openmetrics, prints a made-up mesh's
+ * outlier rule on made-up matrices, the OpenMetrics text, the table with
+ * an agent's words escaped, the hops located over a topology. With --openmetrics, prints a made-up mesh's
  * OpenMetrics text instead (for promtool), with --located-om that of a
  * located mesh of two traffic classes on one SL, with --located the JSON of a
  * mesh over two switches with its hops (for the schema), its table on
@@ -443,6 +443,34 @@ static void om_mesh(struct mesh_run *m, struct mesh_opts *o)
 }
 
 /*
+ * An agent's words in the table (a pair's error, the run's) reach the
+ * terminal escaped: no ESC, no line of their own. They once went raw.
+ */
+static void test_table_peer_text(void **state)
+{
+	struct mesh_report_info info = { .source = "--hosts" };
+	struct mesh_opts o;
+	struct mesh_run m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	om_mesh(&m, &o);
+	m.pairs[0].error = strdup("x\n\x1b[2Jall pairs fine");
+	m.complete = false;
+	snprintf(m.error, sizeof(m.error), "agent 'h2': \x1b[2Jz\nrperf: y");
+	assert_non_null(f = open_memstream(&text, &len));
+	report_mesh_table(f, &info, &m);
+	fclose(f);
+	assert_null(strchr(text, 0x1b));
+	assert_non_null(strstr(text, ": x\\x0a\\x1b[2Jall pairs fine\n"));
+	assert_non_null(strstr(text, "\nincomplete: agent 'h2': \\x1b[2Jz\\x0arperf: y\n"));
+	free(text);
+	mesh_free(&m);
+}
+
+/*
  * A pair's description (report_mesh_fields) and mesh.schema.json name the
  * same keys: each JSON key is a property of $defs/pair and each property
  * is described once; each CSV column reads a figure and is named once;
@@ -531,6 +559,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_outlier_floor),
 		cmocka_unit_test(test_outlier_class),
 		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_table_peer_text),
 		cmocka_unit_test(test_pair_fields_match_schema),
 		cmocka_unit_test(test_locate),
 		cmocka_unit_test(test_multi_rail),

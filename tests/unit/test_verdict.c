@@ -397,6 +397,50 @@ static void test_class_only_at_sink(void **state)
 	assert_true(step.compared);
 }
 
+/*
+ * A source's word on what it sent is bounded like a sink's: 8,000,000
+ * Mb/s sent in a second on the scenario's 100g link is impossible, not
+ * counted (the flow says why, so does the run, which fails); 99 Gb/s is
+ * taken. The sent rate was once taken whatever it was.
+ */
+static int sent_run(uint64_t sent_bytes)
+{
+	json_t *conns[1] = { NULL };
+	int rc;
+
+	verdict_run(off_by_5, 2, 10, true);
+	memset(&step, 0, sizeof(step));
+	verdict_port(&step);
+	step.classes[0] = (struct converge_class){ .key = 0, .n_bw = 1, .saturating = true,
+						   .dest = VERDICT_DEST };
+	step.n_classes = 1;
+	step.flows[0] = (struct converge_flow){ .name = "a", .dest = VERDICT_DEST, .ran = true };
+	step.n_flows = conv.sc.n_flows = 1;
+	conv.sc.flows[0] = (struct scenario_flow){ .name = "a" };
+	conv.sc.link_gbps = 100;
+	conv.agents[0].result = json_pack("{s:I, s:[{s:i, s:i, s:I, s:s}], s:[{s:s, s:I, s:I}]}",
+		"window_ns", (json_int_t)1000000000,
+		"sink", "sl", 0, "tclass", 0, "bytes", (json_int_t)1000000000, "peer", "-",
+		"flows", "name", "a", "bytes", (json_int_t)sent_bytes,
+		"elapsed_ns", (json_int_t)1000000000);
+	rc = coord_step_results(&conv, &step, conns);
+	json_decref(conv.agents[0].result);
+	return rc;
+}
+
+static void test_sent_impossible(void **state)
+{
+	(void)state;
+	assert_int_equal(sent_run(1000000000000ull), -EPROTO);
+	assert_non_null(strstr(step.flows[0].error, "sent: 8000000.000 Mb/s measured, above "
+			       "the scenario's link_rate of 100000.000 Mb/s: impossible"));
+	assert_non_null(strstr(conv.error, "flow 'a': sent:"));
+	assert_true(step.flows[0].sent_gbps == 0);
+	assert_int_equal(sent_run(12375000000ull), 0);
+	assert_string_equal(step.flows[0].error, "");
+	assert_near(step.flows[0].sent_gbps, 99, 1e-9);
+}
+
 /* Nothing saturates: shares are computed but the step is not judged. */
 static void test_not_compared(void **state)
 {
@@ -648,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_semantics_fit),
 		cmocka_unit_test(test_zero_analyzed_share),
 		cmocka_unit_test(test_class_only_at_sink),
+		cmocka_unit_test(test_sent_impossible),
 		cmocka_unit_test(test_not_compared),
 		cmocka_unit_test(test_no_arbitration),
 		cmocka_unit_test(test_judged),
