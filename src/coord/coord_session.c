@@ -20,6 +20,7 @@
 
 #include "rdma/conn.h"
 #include "coord/coord.h"
+#include "coord/coord_pool.h"
 #include "base/errbuf.h"
 #include "base/log.h"
 #include "base/stop.h"
@@ -34,7 +35,6 @@
 #define COORD_LEAD_MAX_NS	((uint64_t)(CTL_START_LEAD_MAX_S - 1) * 1000000000u)
 #define COORD_TIME_ROUNDS	5
 #define COORD_RATE_SPAN_NS	2000000000ull	/* between syncs, to measure a clock's rate */
-#define COORD_POOL_THREADS	32	/* agents reached or synced at once, at most */
 
 /* ------------------------------------------------------------------ */
 /* Agents                                                              */
@@ -248,34 +248,6 @@ static int coord_hello(struct coord *c, struct coord_agent *a, char *err, size_t
 	return ret ? ret : coord_sync(a, err, errlen);
 }
 
-/*
- * Agents worked on at once (reached and synced, or synced again) by up to
- * COORD_POOL_THREADS threads, each taking the next agent left: every
- * wait of the work is bounded (the --timeout to reach an agent,
- * COORD_MSG_MS a message), each agent's channel is its thread's alone
- * while it works, and nothing is said until all are through. After a
- * failure no agent is begun; the caller names the first that failed, in
- * the agents' order, once.
- */
-struct coord_pool_out {
-	bool todo;			/* worked on in this pass */
-	int ret;			/* 1 until done, then 0 or -errno */
-	const char *state;		/* "cannot be reached", "refused", "is gone" */
-	char err[512];
-};
-
-struct coord_pool;
-typedef int (*coord_work_fn)(struct coord_pool *p, struct coord_agent *a,
-			     struct coord_pool_out *o);
-
-struct coord_pool {
-	struct coord *c;
-	coord_work_fn work;
-	struct coord_pool_out *out;	/* one per agent */
-	pthread_mutex_t mu;		/* next and failed below, and the launchers */
-	size_t next;			/* the first agent not yet taken */
-	bool failed;
-};
 
 /*
  * Connect to @a within the --timeout, trying again while it refuses (it
@@ -303,79 +275,18 @@ static int coord_reach(struct coord_pool *p, struct coord_agent *a, char *err, s
 	}
 }
 
-/* A worker of @arg (a pool): the next agent left, until none is or one failed. */
-static void *coord_pool_main(void *arg)
-{
-	struct coord_pool *p = arg;
-	struct coord_pool_out *o;
-	size_t i, n = p->c->n_agents;
-
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		for (i = p->next; i < n && !p->out[i].todo; i++)
-			;
-		p->next = i + 1;
-		if (p->failed)
-			i = n;
-		pthread_mutex_unlock(&p->mu);
-		if (i >= n)
-			return NULL;
-		o = &p->out[i];
-		o->ret = p->work(p, &p->c->agents[i], o);
-		if (o->ret < 0) {
-			pthread_mutex_lock(&p->mu);
-			p->failed = true;
-			pthread_mutex_unlock(&p->mu);
-		}
-	}
-}
-
 /*
- * @work on every agent whose @out[].todo is set, COORD_POOL_THREADS at
- * once at most (fewer if threads cannot be had: this one works too). 0,
- * or the first failure in the agents' order, said (coord_fail).
+ * @work on every agent whose @out[].todo is set (coord_pool.h); 0, or the
+ * first failure in the agents' order, said (coord_fail).
  */
-static int coord_pool_run(struct coord *c, coord_work_fn work, struct coord_pool_out *out)
+static int coord_pool_all(struct coord *c, coord_work_fn work, struct coord_pool_out *out)
 {
-	struct coord_pool p = { .c = c, .work = work, .out = out };
-	pthread_t tid[COORD_POOL_THREADS - 1];
-	size_t i, n = 0, todo = 0;
-	sigset_t stops, old;
+	size_t failed;
+	int ret = coord_pool_run(c, work, out, &failed);
 
-	for (i = 0; i < c->n_agents; i++) {
-		todo += out[i].todo;
-		out[i].ret = 1;
-	}
-	pthread_mutex_init(&p.mu, NULL);
-	/* The stop signals stay with this thread; every wait polls the flag they set. */
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &stops, &old);
-	while (n + 1 < todo && n < COORD_POOL_THREADS - 1 &&
-	       !pthread_create(&tid[n], NULL, coord_pool_main, &p))
-		n++;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	coord_pool_main(&p);
-	while (n)
-		pthread_join(tid[--n], NULL);
-	pthread_mutex_destroy(&p.mu);
-	for (i = 0; i < c->n_agents; i++)
-		if (out[i].todo && out[i].ret < 0) {
-			coord_fail(c, &c->agents[i], NULL, out[i].state, out[i].err);
-			return out[i].ret;
-		}
-	return 0;
-}
-
-/* The pool's work on @out (c->n_agents of them, their todo set); NULL: out of memory. */
-static struct coord_pool_out *coord_pool_outs(struct coord *c)
-{
-	struct coord_pool_out *out = calloc(c->n_agents + 1, sizeof(*out));
-
-	if (!out)
-		snprintf(c->error, sizeof(c->error), "out of memory");
-	return out;
+	if (ret)
+		coord_fail(c, &c->agents[failed], NULL, out[failed].state, out[failed].err);
+	return ret;
 }
 
 /* Reach @a, check it, say hello and sync its clock: a pool's work. */
@@ -420,7 +331,7 @@ int coord_connect_agents(struct coord *c)
 		return -ENOMEM;
 	for (i = 0; i < c->n_agents; i++)
 		out[i].todo = true;
-	ret = coord_pool_run(c, coord_reach_work, out);
+	ret = coord_pool_all(c, coord_reach_work, out);
 	free(out);
 	if (ret)
 		return ret;
@@ -686,7 +597,7 @@ static int coord_sync_step(struct coord *c)
 		return -ENOMEM;
 	for (i = 0; i < c->n_agents; i++)
 		out[i].todo = c->agents[i].in_step;
-	ret = coord_pool_run(c, coord_sync_work, out);
+	ret = coord_pool_all(c, coord_sync_work, out);
 	free(out);
 	for (i = 0; !ret && i < c->n_agents; i++) {
 		a = &c->agents[i];
