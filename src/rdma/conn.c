@@ -205,14 +205,17 @@ int conn_wait_fd(int fd, short events, int64_t deadline_ms)
 	int64_t left;
 	int n;
 
+	/*
+	 * Past the deadline we still look once, without waiting: a process
+	 * descheduled for longer than the deadline (a loaded host, an emulated
+	 * guest) must not call late what already came in time.
+	 */
 	for (;;) {
 		left = deadline_ms - conn_now_ms();
-		if (left <= 0)
-			return -ETIMEDOUT;
-		n = poll(&p, 1, (int)left);
+		n = poll(&p, 1, left > 0 ? (int)left : 0);
 		if (n > 0)
 			return 0;
-		if (n == 0)
+		if (n == 0 || left <= 0)
 			return -ETIMEDOUT;
 		if (errno != EINTR)
 			return -errno;

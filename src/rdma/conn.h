@@ -110,7 +110,8 @@ int conn_listen(const char *addr, uint16_t port, char *err, size_t errlen);
 int conn_connect(const char *host, uint16_t port, int timeout_ms, char *err, size_t errlen);
 
 /* Move exactly @len bytes within @timeout_ms: 0, -ETIMEDOUT, -ECONNRESET
- * (peer closed), or another -errno. */
+ * (peer closed), or another -errno. Bytes that are there already move even
+ * past the deadline (or at 0): only waiting for more ends at it. */
 int conn_write_full(int fd, const void *buf, size_t len, int timeout_ms);
 int conn_read_full(int fd, void *buf, size_t len, int timeout_ms);
 

@@ -10,7 +10,8 @@
 
 /* CLOCK_MONOTONIC in ms. */
 int64_t conn_now_ms(void);
-/* Wait for @events on @fd until @deadline_ms: 0, -ETIMEDOUT or -errno. */
+/* Wait for @events on @fd until @deadline_ms (past it: look once, not wait):
+ * 0, -ETIMEDOUT or -errno. */
 int conn_wait_fd(int fd, short events, int64_t deadline_ms);
 
 #endif

@@ -633,10 +633,14 @@ int ctl_recv(struct ctl_chan *c, json_t **msg, int timeout_ms, char *err, size_t
 	if (!buf)
 		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
 	memcpy(buf + off, head, sizeof(head));
-	/* One deadline for the whole frame: a peer trickling bytes gets no more. */
+	/*
+	 * One deadline for the whole frame: a peer trickling bytes gets no
+	 * more. Past it, what the kernel already holds is still read (0: look
+	 * once), so that our own stall is not charged to the peer.
+	 */
 	left_ms = timeout_ms - (int)((ctl_now_ns() - start_ns) / 1000000u);
-	ret = left_ms > 0 ? conn_read_full(c->fd, buf + off + sizeof(head), extra + len, left_ms)
-			  : -ETIMEDOUT;
+	ret = conn_read_full(c->fd, buf + off + sizeof(head), extra + len,
+			     left_ms > 0 ? left_ms : 0);
 	if (ret)
 		io_error(ret, "receive", err, errlen);
 	else if (c->keyed)
