@@ -487,8 +487,12 @@ static json_t *wire_hex(const uint64_t *a, size_t n)
 	char buf[WIRE_SUMSQ_DIGITS + 1], *p = buf;
 	size_t i;
 
-	for (i = n; i-- > 0;)
-		p += sprintf(p, p == buf ? (a[i] ? "%" PRIx64 : "") : "%016" PRIx64, a[i]);
+	for (i = n; i-- > 0;) {
+		if (p != buf)
+			p += sprintf(p, "%016" PRIx64, a[i]);
+		else if (a[i])
+			p += sprintf(p, "%" PRIx64, a[i]);
+	}
 	return json_string(p == buf ? "0" : buf);
 }
 
