@@ -47,14 +47,7 @@ done
 grep -q "agent h3: its sink refused 2 data connection(s)" "$WORK/shares.out" ||
 	fail "converge did not warn of the refused data connections"
 echo "forged data connections from h1 and h3: refused, $(step_jq shares '.ports[0].refused_connections') counted"
-"$RPERF" analyze --model ets --json - "$ETS" >"$WORK/analyze.json"
-for band in 0 1; do
-	got=$(step_jq shares ".classes[] | select(.band == $band) | .share_pct")
-	want=$(jq -r ".bands[] | select(.band == $band) | .share_pct" "$WORK/analyze.json")
-	echo "band $band: measured ${got} %, rperf analyze ${want} %"
-	within_abs "$got" "$want" "$TOL" ||
-		fail "band $band: measured $got %, analyzed $want %"
-done
+bands_within shares "$ETS" "$TOL"
 [ "$(step_jq shares '.classes | length')" = 2 ] || fail "expected two classes"
 # Each share has its 95 % interval from its shares in the sink's ten
 # intervals of the window (at least nine whole ones reported), and its

@@ -26,25 +26,7 @@ expect_fault() {
 # reads it as $RPERF_LAB_RESULTS/NAME.ini): h1 lat + h2 bw into h3.
 RES=${RPERF_LAB_DIR:-$TOP/.lab}/vm/h1/results
 write() {
-	cat >"$RES/$1.ini" <<EOT
-[global]
-destination = h3
-duration = ${DURATION:-6s}
-warmup = 1s
-link_rate = 10mbit
-clock = monotonic
-yield = yes
-
-[lat]
-host = h1
-type = lat
-
-[bw]
-host = h2
-type = bw
-tclass = 32
-${2:-}
-EOT
+	lat_bw_scenario "$RES/$1.ini" h3 h2 "${DURATION:-6s}" "link_rate = 10mbit" "${2:-}"
 	echo "\$RPERF_LAB_RESULTS/$1.ini"
 }
 

@@ -18,23 +18,7 @@ start_agents
 
 # A lat flow from h1 and a bw flow from h1 into h2, 6 s a step.
 RES=${RPERF_LAB_DIR:-$TOP/.lab}/vm/h1/results
-cat >"$RES/sc.ini" <<EOT
-[global]
-destination = h2
-duration = 6s
-warmup = 1s
-clock = monotonic
-yield = yes
-
-[lat]
-host = h1
-type = lat
-
-[bw]
-host = h1
-type = bw
-tclass = 32
-EOT
+lat_bw_scenario "$RES/sc.ini" h2 h1 6s
 SC='$RPERF_LAB_RESULTS/sc.ini'
 
 # 1. SIGINT once the sweep's second step (lat and bw) is under way. The

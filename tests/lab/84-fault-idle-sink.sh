@@ -58,14 +58,7 @@ wait "$idle" || true
 grep -qx "open 3" "$WORK/idle.out" || fail "idle connections: $(cat "$WORK/idle.out")"
 grep -qx "closed 3" "$WORK/idle.out" ||
 	fail "the sink did not close the idle connections: $(cat "$WORK/idle.out")"
-"$RPERF" analyze --model ets --json - "$ETS" >"$WORK/analyze.json"
-for band in 0 1; do
-	got=$(step_jq step ".classes[] | select(.band == $band) | .share_pct")
-	want=$(jq -r ".bands[] | select(.band == $band) | .share_pct" "$WORK/analyze.json")
-	echo "band $band: measured ${got} % with 3 idle connections, rperf analyze ${want} %"
-	within_abs "$got" "$want" "$TOL" ||
-		fail "band $band: measured $got %, analyzed $want %"
-done
+bands_within step "$ETS" "$TOL" "with 3 idle connections"
 [ "$(step_jq step '.ports[0].refused_connections')" = 3 ] ||
 	fail "refused data connections: $(step_jq step '.ports[0] | tostring'), want 3"
 grep -q "agent h3: its sink refused 3 data connection(s)" "$WORK/step.out" ||

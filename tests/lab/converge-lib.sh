@@ -113,6 +113,49 @@ step_jq() {
 	jq -r "(.steps[${3:--1}]) | $2" "$WORK/$1.json"
 }
 
+# lat_bw_scenario FILE DEST BW_HOST DURATION [GLOBAL-LINE [FLOW-LINES]]:
+# a scenario written to FILE (in h1's results directory, which the guest
+# reads as $RPERF_LAB_RESULTS): a lat flow from h1 and a bw flow (traffic
+# class 32) from BW_HOST into DEST, DURATION a step after 1 s of warm-up,
+# the monotonic clock, yielding; GLOBAL-LINE joins [global], FLOW-LINES
+# end the bw flow.
+lat_bw_scenario() {
+	cat >"$1" <<EOT
+[global]
+destination = $2
+duration = $4
+warmup = 1s
+${5:-}
+clock = monotonic
+yield = yes
+
+[lat]
+host = h1
+type = lat
+
+[bw]
+host = $3
+type = bw
+tclass = 32
+${6:-}
+EOT
+}
+
+# bands_within NAME ARB TOL [NOTE]: the share of bands 0 and 1 in NAME's
+# last step each within TOL points of `rperf analyze --model ets` of ARB,
+# said (NOTE qualifies the measured figure) or the test failed.
+bands_within() {
+	local name=$1 arb=$2 tol=$3 note=${4:+ $4} band got want
+	"$RPERF" analyze --model ets --json - "$arb" >"$WORK/analyze.json"
+	for band in 0 1; do
+		got=$(step_jq "$name" ".classes[] | select(.band == $band) | .share_pct")
+		want=$(jq -r ".bands[] | select(.band == $band) | .share_pct" "$WORK/analyze.json")
+		echo "band $band: measured ${got} %${note}, rperf analyze ${want} %"
+		within_abs "$got" "$want" "$tol" ||
+			fail "band $band: measured $got %, analyzed $want %"
+	done
+}
+
 # mesh NAME ARGS...: run rperf mesh ARGS on h1 over the agents start_agents
 # started, its JSON, stream, CSV and OpenMetrics text to $WORK/NAME.json,
 # .jsonl, .csv, .prom and its output in $WORK/NAME.out; returns its status.

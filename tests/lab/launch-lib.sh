@@ -61,23 +61,7 @@ $h's sshd: $(in_vm "$h" "tail -n 5 $SSH_DIR/sshd.log")"
 # The scenario of the launch tests, as $RPERF_LAB_RESULTS/launch.ini on
 # h1: a lat flow from h1 and a bw flow from h2 into h3, 3 s each step.
 launch_scenario() {
-	cat >"${RPERF_LAB_DIR:-$TOP/.lab}/vm/h1/results/launch.ini" <<EOT
-[global]
-destination = h3
-duration = 3s
-warmup = 1s
-clock = monotonic
-yield = yes
-
-[lat]
-host = h1
-type = lat
-
-[bw]
-host = h2
-type = bw
-tclass = 32
-EOT
+	lat_bw_scenario "${RPERF_LAB_DIR:-$TOP/.lab}/vm/h1/results/launch.ini" h3 h2 3s
 }
 
 # The same flows left to the Slurm allocation (hosts = @allocation): a

@@ -240,49 +240,46 @@ static void test_oversize(void **state)
 	assert_true(now_ms() - t0 < 2000);
 }
 
-/* A byte every 0.7 s: closed when the handshake's time is up, not later. */
-static void test_slowloris(void **state)
+/*
+ * A handshake's first frame trickled, its header alone (@whole false) or
+ * all of it, a byte every @gap_us: closed when the handshake's time is
+ * up, within @max_ms of the connect.
+ */
+static void slowloris(bool whole, useconds_t gap_us, int64_t max_ms)
 {
 	const char body[] = "{\"type\":\"hello\",\"version\":1}";
 	uint32_t head[2] = { htonl(CTL_MAGIC), htonl(sizeof(body) - 1) };
 	int fd = peer_connect("127.0.0.1", tok_agent.port);
 	int64_t t0 = now_ms();
-	size_t i;
-
-	(void)state;
-	assert_true(fd >= 0);
-	for (i = 0; i < sizeof(head); i++) {
-		if (send(fd, (char *)head + i, 1, MSG_NOSIGNAL) != 1)
-			break;	/* closed already */
-		usleep(700000);
-	}
-	closed_within(fd, CLOSE_MS);
-	log_has(&tok_agent, "timed out");
-	assert_true(now_ms() - t0 < 2 * CLOSE_MS);
-}
-
-/* Header and body trickled: one deadline covers the whole frame. */
-static void test_slowloris_frame(void **state)
-{
 	char frame[64];
-	const char body[] = "{\"type\":\"hello\",\"version\":1}";
-	uint32_t head[2] = { htonl(CTL_MAGIC), htonl(sizeof(body) - 1) };
-	int fd = peer_connect("127.0.0.1", tok_agent.port);
-	int64_t t0 = now_ms();
-	size_t i;
+	size_t i, n = sizeof(head) + (whole ? sizeof(body) - 1 : 0);
 
-	(void)state;
 	assert_true(fd >= 0);
 	memcpy(frame, head, sizeof(head));
 	memcpy(frame + sizeof(head), body, sizeof(body) - 1);
-	for (i = 0; i < sizeof(head) + sizeof(body) - 1; i++) {
+	for (i = 0; i < n; i++) {
 		if (send(fd, frame + i, 1, MSG_NOSIGNAL) != 1)
 			break;	/* closed already */
-		usleep(500000);
+		usleep(gap_us);
 	}
 	closed_within(fd, CLOSE_MS);
 	log_has(&tok_agent, "timed out");
-	assert_true(now_ms() - t0 < 7000);	/* the handshake's 5 s, not 5 s a part */
+	assert_true(now_ms() - t0 < max_ms);
+}
+
+/* A byte of the header every 0.7 s: closed when the handshake's time is up, not later. */
+static void test_slowloris(void **state)
+{
+	(void)state;
+	slowloris(false, 700000, 2 * CLOSE_MS);
+}
+
+/* Header and body trickled: one deadline covers the whole frame (the
+ * handshake's 5 s, not 5 s a part). */
+static void test_slowloris_frame(void **state)
+{
+	(void)state;
+	slowloris(true, 500000, 7000);
 }
 
 /*
