@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "unit.h"
@@ -40,6 +42,14 @@ struct lo_server {
 	uint16_t port;
 	pthread_t tid;
 };
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void *loop_main(void *arg)
 {
@@ -119,15 +129,18 @@ static void test_right_token(void **state)
 	sink_release(&l.sv.sink);
 }
 
-/* A wrong token: refused for it, told so, counted; never reaches admission. */
+/* A wrong token: refused for it at once, told so, counted; never reaches admission. */
 static void test_wrong_token(void **state)
 {
 	struct lo_server l;
 	char err[256];
+	int64_t t0;
 
 	(void)state;
 	lo_start(&l, TOKEN);
+	t0 = now_ms();
 	assert_int_equal(client_asks(l.port, OTHER, err, sizeof(err)), -EPERM);
+	assert_true(now_ms() - t0 < 1000);
 	assert_string_equal(err, "server '127.0.0.1' refused the flow: wrong token (the server's "
 				 "--token-file holds another)");
 	lo_stop(&l);
@@ -141,10 +154,13 @@ static void test_missing_token(void **state)
 {
 	struct lo_server l;
 	char err[256];
+	int64_t t0;
 
 	(void)state;
 	lo_start(&l, TOKEN);
+	t0 = now_ms();
 	assert_int_equal(client_asks(l.port, NULL, err, sizeof(err)), -ENOKEY);
+	assert_true(now_ms() - t0 < 1000);
 	assert_string_equal(err, "server '127.0.0.1' refused the flow: the server requires a "
 				 "token: --token-file");
 	lo_stop(&l);
@@ -290,6 +306,33 @@ static void test_roles(void **state)
 	assert_false(conn_auth_verify(OTHER, "client", a, b, mac));
 }
 
+/* --token-file read once for lat, bw and server: refused with --rdma-cm, and when others may read it. */
+static void test_token_option(void **state)
+{
+	char path[] = "/tmp/test_server_token.XXXXXX", err[256];
+	struct flow_opts o;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, TOKEN "\n", sizeof(TOKEN)), (ssize_t)sizeof(TOKEN));
+	close(fd);
+	flow_opts_defaults(&o);
+	assert_int_equal(flow_opts_token(&o, err, sizeof(err)), 0);
+	assert_null(flow_opts_token_of(&o));
+	o.token_file = path;
+	assert_int_equal(flow_opts_token(&o, err, sizeof(err)), 0);
+	assert_string_equal(flow_opts_token_of(&o), TOKEN);
+	o.rdma_cm = true;
+	assert_int_equal(flow_opts_token(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--token-file needs the TCP setup"));
+	o.rdma_cm = false;
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(flow_opts_token(&o, err, sizeof(err)), -EPERM);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_tokenless_server),
 		cmocka_unit_test(test_server_proof_wrong),
 		cmocka_unit_test(test_roles),
+		cmocka_unit_test(test_token_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
