@@ -38,11 +38,12 @@ static int agent_connect(void *arg, struct probe *p, struct load *l, char *err, 
 
 	if (p)
 		return conn_client_flow(f->dest, f->dest_port, &p->wire, &f->path,
-					f->spec.size_bytes, f->secret, AGENT_MSG_MS, err, errlen);
+					f->spec.size_bytes, f->secret, NULL, AGENT_MSG_MS, err,
+					errlen);
 	for (i = 0; i < l->n_qps; i++) {
 		q = &l->qps[i];
 		q->ctl_fd = conn_client_flow(f->dest, f->dest_port, &q->qp, &f->path,
-					     f->spec.size_bytes, f->secret, AGENT_MSG_MS, err,
+					     f->spec.size_bytes, f->secret, NULL, AGENT_MSG_MS, err,
 					     errlen);
 		if (q->ctl_fd < 0)
 			return q->ctl_fd;

@@ -125,7 +125,7 @@ static int agent_run(void *p)
 			 "(--token-file)", o->new_token);
 		return RPERF_EXIT_OK;
 	}
-	if (o->token_file && ctl_token_read(o->token_file, token, sizeof(token), err, sizeof(err))) {
+	if (o->token_file && token_read(o->token_file, token, sizeof(token), err, sizeof(err))) {
 		log_error("%s", err);
 		return RPERF_EXIT_USAGE;
 	}

@@ -83,7 +83,7 @@ static int server_opts_parse(int argc, char **argv, void *p, char *err, size_t e
 		return errbuf_set(err, errlen, -EINVAL, "unexpected argument '%s'", arg);
 	if (!ret && o->event && o->busy_poll)
 		return errbuf_set(err, errlen, -EINVAL, "give --event or --busy-poll, not both");
-	return ret;
+	return ret ? ret : flow_opts_token(&o->flow, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */
@@ -178,10 +178,11 @@ static int server_run(void *p)
 				       RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE);
 	}
 	stop_install();
-	log_info("listening on %s port %u (%s), %s port %u, %u RECVs a flow, %s",
+	log_info("listening on %s port %u (%s), %s port %u, %u RECVs a flow, %s, %s",
 		 o->bind ? o->bind : "*", o->flow.tcp_port,
 		 o->flow.rdma_cm ? "rdma_cm" : "tcp", sv.dev.name, sv.dev.port,
-		 sv.sink.ring_depth, sv.sink.busy_poll ? "busy-polling" : "waiting for events");
+		 sv.sink.ring_depth, sv.sink.busy_poll ? "busy-polling" : "waiting for events",
+		 sv.sink.token ? "clients must prove the token" : "no token: any client");
 	server_loop(&sv);
 	ret = server_report(&sv);
 	server_release(&sv);

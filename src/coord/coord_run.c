@@ -76,7 +76,7 @@ int coord_inputs(struct coord *c)
 		return log_errno(-EINVAL, "%s: model %s does not fit %s", c->sc.name,
 				 arb_model_name(c->sc.model), c->arb_name);
 	if (c->o->token_file &&
-	    ctl_token_read(c->o->token_file, c->token, sizeof(c->token), err, sizeof(err)))
+	    token_read(c->o->token_file, c->token, sizeof(c->token), err, sizeof(err)))
 		return log_errno(-EINVAL, "%s", err);
 	return 0;
 }

@@ -279,7 +279,7 @@ static struct coord *mesh_coord(const struct mesh_opts *o, char *err, size_t err
 	c->hosts = o->hosts;
 	c->n_hosts = o->n_hosts;
 	run_env_host(&c->env);
-	if (o->conv->token_file && ctl_token_read(o->conv->token_file, c->token, sizeof(c->token),
+	if (o->conv->token_file && token_read(o->conv->token_file, c->token, sizeof(c->token),
 						  err, errlen)) {
 		free(c->steps);
 		free(c);

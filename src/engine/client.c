@@ -152,6 +152,7 @@ int client_connect(const struct flow_opts *o, struct conn_cm *cm, struct verbs_q
 	if (o->rdma_cm)
 		return connect_cm(o, cm, q, path, max_bytes, err, errlen);
 	return conn_client_flow(o->host, o->tcp_port, q, path, max_bytes, NULL,
+				flow_opts_token_of(o),
 				(int)(o->timeout_s * 1000), err, errlen);
 }
 

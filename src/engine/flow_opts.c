@@ -113,7 +113,10 @@ static int flow_opts_clock_any(void *dst, const char *name, const char *value, c
 		 rdma_cm), \
 	OPT_FLAG(0, "hugepages", "put the buffers on huge pages", struct flow_opts, hugepages), \
 	OPT_STRING('j', "json", "FILE", "write the results as JSON ('-': stdout)", \
-		   struct flow_opts, json_path)
+		   struct flow_opts, json_path), \
+	OPT_STRING(0, "token-file", "FILE", "the shared token: the server admits only\n" \
+		   "clients that prove it, and proves it back\n(mode 0600; make one with " \
+		   "'rperf agent --new-token')", struct flow_opts, token_file)
 
 const struct opts_entry flow_opts_listen_table[] = {
 	FLOW_DEVICE_OPTS,
@@ -163,6 +166,22 @@ void flow_opts_defaults(struct flow_opts *o)
 	o->timeout_s = 10;
 }
 
+int flow_opts_token(struct flow_opts *o, char *err, size_t errlen)
+{
+	o->token[0] = '\0';
+	if (!o->token_file)
+		return 0;
+	if (o->rdma_cm)
+		return errbuf_set(err, errlen, -EINVAL, "--token-file needs the TCP setup: an "
+				  "rdma_cm request cannot carry the proofs (drop --rdma-cm)");
+	return token_read(o->token_file, o->token, sizeof(o->token), err, errlen);
+}
+
+const char *flow_opts_token_of(const struct flow_opts *o)
+{
+	return o->token_file ? o->token : NULL;
+}
+
 int flow_opts_finish(int n_args, const char **args, struct flow_opts *o, char *err,
 		     size_t errlen)
 {
@@ -182,7 +201,7 @@ int flow_opts_finish(int n_args, const char **args, struct flow_opts *o, char *e
 		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one thread");
 	if (o->rdma_cm && o->spec.qps > 1)
 		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one QP");
-	return 0;
+	return flow_opts_token(o, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */

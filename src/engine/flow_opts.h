@@ -27,6 +27,7 @@
 
 #include "base/clock.h"
 #include "base/opts.h"
+#include "base/token.h"
 
 /* A flow's limits, for the table and the command-line options alike. */
 #define FLOW_MAX_SL		15
@@ -138,6 +139,8 @@ struct flow_opts {
 	bool hugepages;			/* --hugepages */
 	bool yield;			/* --yield */
 	double timeout_s;		/* --timeout: connection setup */
+	const char *token_file;		/* --token-file; NULL: no token */
+	char token[TOKEN_MAX_BYTES];	/* its token (flow_opts_token()) */
 };
 
 /* Every shared option of a client (lat, bw), over a struct flow_opts. */
@@ -147,6 +150,14 @@ extern const struct opts_entry flow_opts_table[];
 extern const struct opts_entry flow_opts_listen_table[];
 
 void flow_opts_defaults(struct flow_opts *o);
+/*
+ * --token-file read into @o->token (base/token.h's checks), and refused
+ * with --rdma-cm, whose request cannot carry the proofs. 0 (also without
+ * --token-file) or -errno with the reason.
+ */
+int flow_opts_token(struct flow_opts *o, char *err, size_t errlen);
+/* @o's token, or NULL without --token-file. */
+const char *flow_opts_token_of(const struct flow_opts *o);
 
 /* --clock SOURCE into the enum clock_source at @dst (an opts callback). */
 int flow_opts_clock(void *dst, const char *name, const char *value, char *err, size_t errlen);

@@ -232,6 +232,7 @@ int server_setup(struct server *sv, const struct server_cfg *cfg, char *err, siz
 	sv->sink.busy_poll = cfg->busy_poll || (!cfg->event && !verbs_dev_is_soft(&sv->dev));
 	sv->sink.admit = server_admit;
 	sv->sink.admit_arg = sv;
+	sv->sink.token = flow_opts_token_of(flow);
 	if (flow->rdma_cm)
 		ret = conn_cm_listen(&sv->cm, cfg->bind, flow->tcp_port, err, errlen);
 	return ret;

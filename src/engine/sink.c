@@ -21,6 +21,7 @@
 #include "base/errbuf.h"
 #include "base/pin.h"
 #include "engine/sink.h"
+#include "engine/sink_auth.h"
 
 #define SINK_ANSWER_MS	100	/* a hello's answer on a fresh socket */
 
@@ -537,24 +538,32 @@ enum { WAIT_CHAN, WAIT_LFD, WAIT_EXTRA0, WAIT_EXTRA1, WAIT_GATE,
 /* Every client whose hello is whole, taken; those the gate dropped, told once. */
 static void wait_admit(struct sink *s, struct sink_wait *w, struct pollfd *pfd)
 {
-	uint8_t frame[CONN_HELLO_BYTES];
-	struct sink_flow *f;
+	uint8_t frame[CONN_HELLO_BYTES], hello[CONN_HELLO_BYTES];
+	struct sink_flow *f = NULL;
+	bool proven;
 	char err[256];
 	uint64_t n;
-	int fd;
+	int fd, ret;
 
 	while (sink_gate_next(&s->gate, pfd + WAIT_GATE, w->lfd, pfd[WAIT_LFD].revents != 0,
 			      w->hello_ms, &fd, frame) == 1) {
-		if (sink_take_hello(s, fd, frame, &f, err, sizeof(err))) {
-			if (w->on_error)
-				w->on_error(err, w->arg);
-		} else if (w->on_accept) {
+		ret = sink_auth_step(s->token, &s->gate, &s->auth_refused, fd, frame, w->hello_ms,
+				     hello, &proven, err, sizeof(err));
+		if (!ret)
+			continue;	/* challenged: parked in the gate for its proof */
+		if (ret == 1)
+			ret = sink_take_hello(s, fd, hello, &f, err, sizeof(err));
+		if (ret < 0 && w->on_error)
+			w->on_error(err, w->arg);
+		if (ret)
+			continue;
+		f->authenticated = proven;
+		if (w->on_accept)
 			w->on_accept(f, w->arg);
-		}
 	}
 	n = sink_gate_expire(&s->gate);
 	if (n && w->on_error) {
-		snprintf(err, sizeof(err), "%llu data connection(s) closed without a hello: "
+		snprintf(err, sizeof(err), "%llu data connection(s) closed without a hello (or a proof): "
 			 "none whole within %d ms, crowded out, or hung up",
 			 (unsigned long long)n, w->hello_ms);
 		w->on_error(err, w->arg);

@@ -34,6 +34,7 @@ struct sink_flow {
 	uint64_t errors;		/* RECVs completed in error */
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, open and close */
 	bool active;
+	bool authenticated;		/* its client proved the sink's token */
 	int fd;				/* its TCP socket, -1 if none */
 	void *cm_id;			/* its rdma_cm id, if it came that way */
 	/* Its client's address alone (every flow), and over rdma_cm the
@@ -71,6 +72,12 @@ struct sink {
 		     size_t errlen);
 	void *admit_arg;
 	uint64_t admit_refused;
+	/*
+	 * The token every client must prove before its hello is served (NULL:
+	 * none; sink_auth.h); clients refused for it, counted.
+	 */
+	const char *token;
+	uint64_t auth_refused;
 	/* Data connections waiting for their hello; gate.dropped: closed without one. */
 	struct sink_gate gate;
 };

@@ -104,7 +104,9 @@ static int gate_take(struct sink_gate *g, struct sink_pending *p, short revents,
 	conn_sock_tune(p->fd);
 	fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) & ~O_NONBLOCK);
 	*fd = p->fd;
+	g->taken = *p;
 	p->fd = -1;
+	p->proving = false;
 	return 1;
 }
 
@@ -144,8 +146,30 @@ static struct sink_pending *gate_accept(struct sink_gate *g, int lfd, int hello_
 	p = gate_slot(g, from);
 	snprintf(p->from, sizeof(p->from), "%s", from);
 	p->fd = fd;
+	p->proving = false;
 	p->deadline_ns = gate_now_ns() + (uint64_t)hello_ms * 1000000u;
 	return p;
+}
+
+void sink_gate_park(struct sink_gate *g, int fd, const uint8_t hello[CONN_HELLO_BYTES],
+		    const uint8_t nonce[CONN_NONCE_BYTES], int wait_ms)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct sink_pending *p;
+	char from[48] = "?";
+
+	if (!getpeername(fd, (struct sockaddr *)&ss, &sl))
+		conn_addr_ip((struct sockaddr *)&ss, from, sizeof(from));
+	p = gate_slot(g, from);
+	snprintf(p->from, sizeof(p->from), "%s", from);
+	p->fd = fd;
+	p->proving = true;
+	memcpy(p->hello, hello, CONN_HELLO_BYTES);
+	memcpy(p->nonce, nonce, CONN_NONCE_BYTES);
+	p->deadline_ns = gate_now_ns() + (uint64_t)wait_ms * 1000000u;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	gate_lowat(fd, CONN_HELLO_BYTES);
 }
 
 int sink_gate_next(struct sink_gate *g, struct pollfd pfd[SINK_GATE_MAX], int lfd,

@@ -8,6 +8,8 @@
  * thread, which keeps posting RECVs whatever the port sees. Drops are
  * counted, and told once the pending set is empty again (a count, not a
  * line each). Sockets only: the unit tests drive it on the loopback.
+ * A server with a token parks a connection again once challenged
+ * (sink_gate_park), until its proof, a frame of the same size, is whole.
  */
 #ifndef RPERF_SINK_GATE_H
 #define RPERF_SINK_GATE_H
@@ -26,6 +28,9 @@ struct sink_pending {
 	int fd;				/* -1: a free slot */
 	char from[48];			/* its source address alone */
 	uint64_t deadline_ns;		/* CLOCK_MONOTONIC */
+	bool proving;			/* challenged: its next frame is the proof */
+	uint8_t hello[CONN_HELLO_BYTES];	/* then: the hello it came with */
+	uint8_t nonce[CONN_NONCE_BYTES];	/* and the challenge's nonce */
 };
 
 struct sink_gate {
@@ -33,6 +38,8 @@ struct sink_gate {
 	uint64_t dropped;		/* closed without a hello, ever */
 	uint64_t untold;		/* of those, not yet told (sink_gate_expire) */
 	unsigned accepted;		/* this pass (sink_gate_poll starts one) */
+	struct sink_pending taken;	/* the slot sink_gate_next() last handed over
+					 * (proving: the frame is a proof) */
 };
 
 void sink_gate_init(struct sink_gate *g);
@@ -55,6 +62,15 @@ void sink_gate_poll(struct sink_gate *g, struct pollfd pfd[SINK_GATE_MAX]);
  */
 int sink_gate_next(struct sink_gate *g, struct pollfd pfd[SINK_GATE_MAX], int lfd,
 		   bool lfd_ready, int hello_ms, int *fd, uint8_t frame[CONN_HELLO_BYTES]);
+
+/*
+ * Park @fd (taken from the gate, its challenge sent) until its proof is
+ * whole, within @wait_ms, with the @hello it came with and the
+ * challenge's @nonce; the gate owns @fd from here (the oldest pending
+ * one dropped if the gate is full).
+ */
+void sink_gate_park(struct sink_gate *g, int fd, const uint8_t hello[CONN_HELLO_BYTES],
+		    const uint8_t nonce[CONN_NONCE_BYTES], int wait_ms);
 
 /*
  * Close the connections past their deadline (counted). Once none is

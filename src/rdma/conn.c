@@ -50,7 +50,7 @@ static uint32_t get32(const uint8_t *p)
 }
 
 /* Layout, big-endian: magic, version, kind, status, qpn, psn, lid, mtu,
- * sl, tclass, timeout, retry, pad, max_msg_bytes, gid[16], flow_id,
+ * sl, tclass, timeout, retry, flags, max_msg_bytes, gid[16], flow_id,
  * pkey, pkey_index, secret[16]. */
 void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES])
 {
@@ -67,6 +67,7 @@ void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES])
 	out[24] = h->path.tclass;
 	out[25] = h->path.timeout;
 	out[26] = h->path.retry;
+	out[27] = h->flags;
 	put32(out + 28, h->max_msg_bytes);
 	memcpy(out + 32, h->ep.gid.raw, 16);
 	put32(out + 48, h->flow_id);
@@ -90,6 +91,7 @@ int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h)
 	h->path.tclass = in[24];
 	h->path.timeout = in[25];
 	h->path.retry = in[26];
+	h->flags = in[27];
 	h->max_msg_bytes = get32(in + 28);
 	memcpy(h->ep.gid.raw, in + 32, 16);
 	h->flow_id = get32(in + 48);
@@ -97,6 +99,30 @@ int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h)
 	h->ep.pkey_index = get16(in + 54);
 	memcpy(h->secret, in + 56, CONN_SECRET_BYTES);
 	if (h->kind < CONN_HELLO_CLIENT || h->kind > CONN_HELLO_ATTACH)
+		return -EPROTO;
+	return 0;
+}
+
+/* Layout, big-endian: magic, version, kind, pad, nonce[16], mac[32], zeros. */
+void conn_auth_pack(const struct conn_auth *a, uint8_t out[CONN_HELLO_BYTES])
+{
+	memset(out, 0, CONN_HELLO_BYTES);
+	put32(out, CONN_MAGIC);
+	put16(out + 4, CONN_VERSION);
+	put16(out + 6, a->kind);
+	memcpy(out + 12, a->nonce, CONN_NONCE_BYTES);
+	memcpy(out + 28, a->mac, CONN_MAC_BYTES);
+}
+
+int conn_auth_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_auth *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (get32(in) != CONN_MAGIC || get16(in + 4) != CONN_VERSION)
+		return -EPROTO;
+	a->kind = get16(in + 6);
+	memcpy(a->nonce, in + 12, CONN_NONCE_BYTES);
+	memcpy(a->mac, in + 28, CONN_MAC_BYTES);
+	if (a->kind != CONN_AUTH_CHALLENGE && a->kind != CONN_AUTH_PROOF)
 		return -EPROTO;
 	return 0;
 }
@@ -130,6 +156,10 @@ static const char *conn_refusal(int status)
 	if (status == -EDQUOT)
 		return "the flow's buffers exceed what it lets one client pin (rperf server "
 		       "--max-pinned)";
+	if (status == -ENOKEY)
+		return "the server requires a token: --token-file";
+	if (status == -EPERM)
+		return "wrong token (the server's --token-file holds another)";
 	if (status == -EKEYREJECTED)
 		return "its P_Key and this host's are not of one partition with a full member "
 		       "(--pkey-index)";
@@ -349,68 +379,6 @@ int conn_request(int fd, uint16_t kind, uint16_t want_kind, struct conn_msg *ans
 	if (!ret && answer->kind != want_kind)
 		ret = -EPROTO;
 	return ret;
-}
-
-/* Connect to @host:@port, send hello @h, take the server's answer into @r.
- * The socket, or -errno with a message naming the server. */
-static int client_hello(const char *host, uint16_t port, const struct conn_hello *h,
-			struct conn_hello *r, int timeout_ms, char *err, size_t errlen)
-{
-	int fd, ret;
-
-	fd = conn_connect(host, port, timeout_ms, err, errlen);
-	if (fd < 0)
-		return fd;
-	ret = conn_send_hello(fd, h, timeout_ms);
-	if (!ret)
-		ret = conn_recv_hello(fd, r, timeout_ms);
-	if (ret == -EPROTO || (!ret && r->kind != CONN_HELLO_SERVER))
-		ret = errbuf_set(err, errlen, -EPROTO, "'%s' port %u is not an rperf server",
-				 host, port);
-	else if (ret)
-		ret = errbuf_set(err, errlen, ret, "server '%s': exchange failed: %s", host,
-				 ret == -ECONNRESET ? "connection closed" : strerror(-ret));
-	else
-		ret = conn_answer_check(h, r, host, err, errlen);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
-int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
-		     const struct verbs_path *path, size_t max_msg_bytes,
-		     const uint8_t *secret, int timeout_ms, char *err, size_t errlen)
-{
-	struct conn_hello h = { .kind = CONN_HELLO_CLIENT }, r;
-	int fd, ret;
-
-	if (secret)
-		memcpy(h.secret, secret, CONN_SECRET_BYTES);
-	verbs_qp_local(q, &h.ep);
-	h.path = *path;
-	h.max_msg_bytes = (uint32_t)max_msg_bytes;
-	fd = client_hello(host, port, &h, &r, timeout_ms, err, errlen);
-	if (fd < 0)
-		return fd;
-	ret = verbs_qp_connect(q, &r.ep, path, err, errlen);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
-int conn_client_attach(const char *host, uint16_t port, uint32_t flow_id,
-		       const uint8_t secret[CONN_SECRET_BYTES], int timeout_ms, char *err,
-		       size_t errlen)
-{
-	struct conn_hello h = { .kind = CONN_HELLO_ATTACH, .flow_id = flow_id }, r;
-
-	memcpy(h.secret, secret, CONN_SECRET_BYTES);
-
-	return client_hello(host, port, &h, &r, timeout_ms, err, errlen);
 }
 
 int conn_err_peer_gone(char *err, size_t errlen, const char *peer)

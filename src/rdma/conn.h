@@ -37,6 +37,9 @@ enum conn_hello_kind {
 					 * rdma_cm flow flow_id, to ask its counters */
 };
 
+/* A client hello's flags. */
+#define CONN_HELLO_F_TOKEN	0x01	/* it holds a token and can prove it */
+
 /* One frame: a client's request for a flow, or the server's answer. */
 struct conn_hello {
 	uint16_t kind;			/* enum conn_hello_kind */
@@ -44,6 +47,7 @@ struct conn_hello {
 	struct verbs_endpoint ep;
 	struct verbs_path path;		/* client: how its packets travel */
 	uint32_t max_msg_bytes;		/* client: largest SEND it will post */
+	uint8_t flags;			/* client: CONN_HELLO_F_* */
 	uint32_t flow_id;		/* server: the id it counts this flow under;
 					 * attach: the flow the connection is for */
 	/*
@@ -56,6 +60,61 @@ struct conn_hello {
 void conn_hello_pack(const struct conn_hello *h, uint8_t out[CONN_HELLO_BYTES]);
 /* 0, or -EPROTO when the frame is not an rperf frame of our version. */
 int conn_hello_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_hello *h);
+
+/*
+ * A server started with a token proves it, and has its clients prove it,
+ * on a TCP flow's socket between the client's hello and the answer:
+ *   hello {flags: TOKEN}           ->
+ *                                  <- challenge {nonce_s}
+ *   proof {nonce_c, mac_c}         ->
+ *                                  <- proof {nonce_s, mac_s}, then the answer
+ * mac_c is the client's proof over nonce_c then nonce_s, mac_s the
+ * server's over nonce_s then nonce_c (base/token.h's token_mac, label
+ * CONN_AUTH_LABEL, roles "client" and "server"): the token never crosses
+ * the wire, a recorded proof does not pass a later challenge, and one
+ * role's proof is not the other's. A wrong proof is answered with a
+ * refusal hello (-EPERM), a hello without the TOKEN flag at once (-ENOKEY).
+ * Both frames are CONN_HELLO_BYTES long, with the hello's magic and version.
+ */
+#define CONN_NONCE_BYTES	16
+#define CONN_MAC_BYTES		32	/* HMAC-SHA256 */
+#define CONN_STR_(x)		#x
+#define CONN_STR(x)		CONN_STR_(x)
+#define CONN_AUTH_LABEL		"rperf server v" CONN_STR(CONN_VERSION)
+
+enum conn_auth_kind {
+	CONN_AUTH_CHALLENGE = 8,	/* server: nonce */
+	CONN_AUTH_PROOF = 9,		/* client: nonce and mac; server: mac */
+};
+
+struct conn_auth {
+	uint16_t kind;			/* enum conn_auth_kind */
+	uint8_t nonce[CONN_NONCE_BYTES];
+	uint8_t mac[CONN_MAC_BYTES];
+};
+
+void conn_auth_pack(const struct conn_auth *a, uint8_t out[CONN_HELLO_BYTES]);
+/* 0, or -EPROTO unless the frame is a challenge or proof of our version. Pure (fuzzed). */
+int conn_auth_unpack(const uint8_t in[CONN_HELLO_BYTES], struct conn_auth *a);
+/* A fresh nonce from OpenSSL's generator: 0 or -EIO. */
+int conn_auth_nonce(uint8_t nonce[CONN_NONCE_BYTES]);
+/* @who's ("client", "server") proof of @token over its nonce @mine, then @theirs. 0 or -EIO. */
+int conn_auth_prove(const char *token, const char *who, const uint8_t mine[CONN_NONCE_BYTES],
+		    const uint8_t theirs[CONN_NONCE_BYTES], uint8_t mac[CONN_MAC_BYTES]);
+/* Whether @mac is conn_auth_prove()'s for the same arguments (constant time). */
+bool conn_auth_verify(const char *token, const char *who, const uint8_t mine[CONN_NONCE_BYTES],
+		      const uint8_t theirs[CONN_NONCE_BYTES], const uint8_t mac[CONN_MAC_BYTES]);
+/*
+ * The client's side, after its hello on @fd: the server's answer into @r,
+ * through the challenge when it sends one (@token: ours; NULL: none).
+ * 0 with @r (conn_answer_check() still to judge it); -EACCES or -ENOKEY
+ * with the reason in @why: a server that challenges a client without a
+ * token, one whose proof is wrong, or, with @token, one that admits the
+ * flow without proving the token; else the read's -errno (-EPROTO: not
+ * our frames), @why untouched.
+ */
+int conn_auth_client(int fd, const char *token, struct conn_hello *r, int timeout_ms, char *why,
+		     size_t whylen);
 
 /*
  * An rdma_cm request's private data (@len bytes) as the client's hello:
@@ -155,12 +214,14 @@ int conn_request(int fd, uint16_t kind, uint16_t want_kind, struct conn_msg *ans
  * socket (returned) stays open for the life of the flow. @secret (NULL:
  * none), CONN_SECRET_BYTES, goes in the hello: the flow's, for a server
  * that admits only the flows it was told of (a converge agent's sink).
- * fd or -errno, with a message naming the server in @err; each wait
+ * @token (NULL: none): rperf server's --token-file, proved as above, and
+ * the server's proof required. fd or -errno, with a message naming the server in @err; each wait
  * lasts @timeout_ms.
  */
 int conn_client_flow(const char *host, uint16_t port, struct verbs_qp *q,
 		     const struct verbs_path *path, size_t max_msg_bytes,
-		     const uint8_t *secret, int timeout_ms, char *err, size_t errlen);
+		     const uint8_t *secret, const char *token, int timeout_ms, char *err,
+		     size_t errlen);
 
 /*
  * A side connection for the flow the server counts as @flow_id (one that

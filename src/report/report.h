@@ -46,6 +46,7 @@ struct lat_report_info {
 	const struct clock_cal *clk;
 	unsigned threads;
 	bool rdma_cm;
+	bool authenticated;		/* the server proved the token, and we did (--token-file) */
 	bool hugepages;			/* huge pages in use */
 	uint64_t iterations;		/* 0: duration_s */
 	double duration_s;

@@ -106,6 +106,7 @@ void report_bw_info(struct bw_report_info *info, const struct run_bw *r)
 			.gid_index = r->c.dev.gid_index, .roce = r->c.dev.roce,
 			.mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu), .path = r->c.path,
 			.clk = &r->c.clk, .threads = f->spec.threads, .rdma_cm = f->rdma_cm,
+			.authenticated = f->token_file != NULL,
 			.hugepages = f->hugepages && r->c.got_huge, .duration_s = o->duration_s,
 			.env = &r->c.env, .criteria = &r->crit,
 		},
@@ -176,6 +177,8 @@ json_t *report_bw_json(const struct bw_report_info *info, const struct flow_resu
 	size_t i;
 
 	json_object_set_new(root, "config", report_bw_config_json(info));
+	/* Connected with a token: each end proved it to the other. */
+	json_object_set_new(root, "authenticated", json_boolean(info->flow.authenticated));
 	json_object_set_new(root, "clock", report_clock_json(info->flow.clk));
 	for (i = 0; i < n_iv; i++)
 		json_array_append_new(arr, report_bw_interval_json(&iv[i]));

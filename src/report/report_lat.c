@@ -27,7 +27,7 @@ void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool
 		.device = r->c.dev.name, .port = r->c.dev.port, .gid_index = r->c.dev.gid_index,
 		.roce = r->c.dev.roce, .mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu),
 		.path = r->c.path, .clk = &r->c.clk, .threads = f->spec.threads,
-		.rdma_cm = f->rdma_cm, .hugepages = f->hugepages && r->c.got_huge,
+		.rdma_cm = f->rdma_cm, .authenticated = f->token_file != NULL, .hugepages = f->hugepages && r->c.got_huge,
 		.iterations = r->cfg->iterations, .duration_s = r->cfg->duration_s,
 		.warmup = r->cfg->warmup, .ci = ci, .rtt_clock = f->rtt_clock,
 		.nic_clk = r->nic ? &r->nic_clk : NULL,
@@ -197,6 +197,8 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 	size_t i;
 
 	json_object_set_new(root, "config", report_lat_config_json(info));
+	/* Connected with a token: each end proved it to the other. */
+	json_object_set_new(root, "authenticated", json_boolean(info->authenticated));
 	json_object_set_new(root, "clock", report_clock_json(info->clk));
 	json_object_set_new(root, "nic_clock", info->nic_clk ? report_clock_json(info->nic_clk) :
 			    json_null());

@@ -210,6 +210,10 @@ json_t *report_server_json(const struct sink *s, double elapsed_s)
 			    json_integer((json_int_t)s->attach_refused));
 	/* Flows refused at the caps (--max-clients, --max-pinned). */
 	json_object_set_new(root, "flows_refused", json_integer((json_int_t)s->admit_refused));
+	/* With --token-file every flow's client proved the token; refusals for it. */
+	json_object_set_new(root, "authenticated", json_boolean(s->token != NULL));
+	json_object_set_new(root, "clients_refused_token",
+			    json_integer((json_int_t)s->auth_refused));
 	/* Connections closed before a whole hello: idle, slow, crowded out. */
 	json_object_set_new(root, "connections_without_hello",
 			    json_integer((json_int_t)s->gate.dropped));
@@ -244,6 +248,9 @@ void report_server_table(FILE *out, const struct sink *s, double elapsed_s)
 	if (s->admit_refused)
 		fprintf(out, "%" PRIu64 " flow%s refused (--max-clients, --max-pinned)\n",
 			s->admit_refused, s->admit_refused == 1 ? "" : "s");
+	if (s->auth_refused)
+		fprintf(out, "%" PRIu64 " client%s refused for the token (none, or a wrong one)\n",
+			s->auth_refused, s->auth_refused == 1 ? "" : "s");
 	if (s->gate.dropped)
 		fprintf(out, "%" PRIu64 " connection%s closed without a hello\n", s->gate.dropped,
 			s->gate.dropped == 1 ? "" : "s");

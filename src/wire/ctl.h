@@ -68,6 +68,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "base/token.h"
 #include "engine/flow_opts.h"
 
 #define CTL_VERSION		6
@@ -82,7 +83,7 @@
 #define CTL_STRINGIFY(x)	CTL_STRINGIFY_(x)
 #define CTL_KDF_LABEL		"rperf control v" CTL_STRINGIFY(CTL_VERSION)
 #define CTL_MAX_MSG_BYTES	(1u << 20)
-#define CTL_MAX_TOKEN_BYTES	256
+#define CTL_MAX_TOKEN_BYTES	TOKEN_MAX_BYTES
 #define CTL_NONCE_HEX		64	/* 32 random bytes */
 #define CTL_NEW_TOKEN_BYTES	32	/* rperf agent --new-token: 64 hex characters */
 #define CTL_SECRET_HEX		32	/* a flow's data-connection secret (CONN_SECRET_BYTES) */
@@ -181,45 +182,20 @@ void ctl_send_error(struct ctl_chan *c, const char *flow, const char *text, int 
 /* True when @addr names only the loopback (127.0.0.0/8, ::1, localhost). */
 bool ctl_addr_is_loopback(const char *addr);
 
-/*
- * Read a shared token file: its first line, at least 16 and at most
- * CTL_MAX_TOKEN_BYTES - 1 characters ("-": standard input's first line,
- * left open). A regular file that group or others may access, or that
- * another user owns, is refused (-EPERM, the reason saying how to mend
- * it); a token easier to guess than CTL_TOKEN_MIN_BITS (ctl_token_bits())
- * too (-EINVAL, naming --new-token). 0 or -errno with the reason.
- */
-int ctl_token_read(const char *path, char *token, size_t len, char *err, size_t errlen);
-/*
- * An estimate of how many bits of guessing token @t takes: per character
- * the smaller of what its character classes allow (16 for hex; else 10
- * digits, 26 lower, 26 upper, 33 others, those it uses) and its own
- * characters' spread (Shannon H, plus min(1.5, H / 2)). `rperf agent --new-token` makes
- * 256; ctl_token_read() refuses one under CTL_TOKEN_MIN_BITS. Pure.
- */
-#define CTL_TOKEN_MIN_BITS	128
-double ctl_token_bits(const char *t);
+/* Token files, their entropy and comparison, HKDF and HMAC: base/token.h. */
+#define CTL_TOKEN_MIN_BITS	TOKEN_MIN_BITS
 /*
  * A new token in @path: CTL_NEW_TOKEN_BYTES from OpenSSL's generator as
  * one line of hex, the file made with mode 0600 and never over an
  * existing one. 0 or -errno with the reason.
  */
 int ctl_token_new(const char *path, char *err, size_t errlen);
-/* Compare two tokens in time independent of where they differ. */
-bool ctl_token_equal(const char *a, const char *b);
-
 /* A fresh data-connection secret for a flow, from OpenSSL's generator, as hex. 0 or -EIO. */
 int ctl_secret_new(char out[CTL_SECRET_HEX + 1], char *err, size_t errlen);
 /* @hex (ctl_secret_new's) into @out: 0, or -EINVAL (and @out zero) if it is not one. */
 int ctl_secret_parse(const char *hex, unsigned char out[CTL_SECRET_HEX / 2]);
 /* A fresh nonce from OpenSSL's generator, as hex. 0 or -EIO. */
 int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen);
-/*
- * HKDF-SHA256 (RFC 5869) of @key, with @salt (none when @salt_len is 0)
- * and @info, into @out_len bytes of @out. 0 or -EIO.
- */
-int ctl_hkdf(const void *key, size_t key_len, const void *salt, size_t salt_len,
-	     const char *info, unsigned char *out, size_t out_len);
 /* The key for @what ("Keys" above) from @token and @salt (may be ""). 0 or -EIO. */
 int ctl_derive(const char *token, const char *salt, const char *what,
 	       unsigned char out[CTL_KEY_BYTES]);

@@ -5,8 +5,8 @@
  * nonces, the keys derived from the shared token (each role's proofs,
  * each direction's seals: a channel keyed), the HMAC each side proves it
  * with, and the coordinator's side of the hello, challenge and auth
- * exchange that ends in a keyed channel. Reading a token's file is
- * ctl_token.c's; the frames and their sealing are ctl.c's.
+ * exchange that ends in a keyed channel. Reading a token's file, HKDF and
+ * HMAC are base/token.c's; the frames and their sealing are ctl.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,15 +22,7 @@
 
 #include "wire/ctl.h"
 #include "base/errbuf.h"
-
-static void ctl_hex(const unsigned char *b, size_t n, char *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-	out[2 * n] = '\0';
-}
+#include "base/token.h"
 
 int ctl_token_new(const char *path, char *err, size_t errlen)
 {
@@ -40,7 +32,7 @@ int ctl_token_new(const char *path, char *err, size_t errlen)
 
 	if (RAND_bytes(b, sizeof(b)) != 1)
 		return errbuf_set(err, errlen, -EIO, "no random bytes for a token");
-	ctl_hex(b, sizeof(b), line);
+	token_hex(b, sizeof(b), line);
 	OPENSSL_cleanse(b, sizeof(b));
 	strcat(line, "\n");
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -57,23 +49,13 @@ int ctl_token_new(const char *path, char *err, size_t errlen)
 	return ret;
 }
 
-bool ctl_token_equal(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i;
-	unsigned char d = la != lb;
-
-	for (i = 0; i < la; i++)
-		d |= (unsigned char)a[i] ^ (unsigned char)b[i < lb ? i : 0];
-	return !d;
-}
-
 int ctl_secret_new(char out[CTL_SECRET_HEX + 1], char *err, size_t errlen)
 {
 	unsigned char b[CTL_SECRET_HEX / 2];
 
 	if (RAND_bytes(b, sizeof(b)) != 1)
 		return errbuf_set(err, errlen, -EIO, "no random bytes for a flow's secret");
-	ctl_hex(b, sizeof(b), out);
+	token_hex(b, sizeof(b), out);
 	OPENSSL_cleanse(b, sizeof(b));
 	return 0;
 }
@@ -98,27 +80,8 @@ int ctl_nonce(char out[CTL_NONCE_HEX + 1], char *err, size_t errlen)
 
 	if (RAND_bytes(b, sizeof(b)) != 1)
 		return errbuf_set(err, errlen, -EIO, "no random bytes for a nonce");
-	ctl_hex(b, sizeof(b), out);
+	token_hex(b, sizeof(b), out);
 	return 0;
-}
-
-int ctl_hkdf(const void *key, size_t key_len, const void *salt, size_t salt_len,
-	     const char *info, unsigned char *out, size_t out_len)
-{
-	EVP_PKEY_CTX *k = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
-	size_t len = out_len;
-	int ok;
-
-	ok = k && EVP_PKEY_derive_init(k) > 0 && EVP_PKEY_CTX_set_hkdf_md(k, EVP_sha256()) > 0 &&
-	     (!salt_len || EVP_PKEY_CTX_set1_hkdf_salt(k, salt, (int)salt_len) > 0) &&
-	     EVP_PKEY_CTX_set1_hkdf_key(k, key, (int)key_len) > 0 &&
-	     (!*info || EVP_PKEY_CTX_add1_hkdf_info(k, (const unsigned char *)info,
-						    (int)strlen(info)) > 0) &&
-	     EVP_PKEY_derive(k, out, &len) > 0 && len == out_len;
-	EVP_PKEY_CTX_free(k);
-	if (!ok)
-		OPENSSL_cleanse(out, out_len);
-	return ok ? 0 : -EIO;
 }
 
 int ctl_derive(const char *token, const char *salt, const char *what,
@@ -127,34 +90,19 @@ int ctl_derive(const char *token, const char *salt, const char *what,
 	char info[64];
 
 	snprintf(info, sizeof(info), "%s %s", CTL_KDF_LABEL, what);
-	return ctl_hkdf(token, strlen(token), salt, strlen(salt), info, out, CTL_KEY_BYTES);
+	return token_hkdf(token, strlen(token), salt, strlen(salt), info, out, CTL_KEY_BYTES);
 }
 
 int ctl_auth_mac(const char *token, const char *who, const char *mine, const char *theirs,
 		 char out[CTL_MAC_HEX + 1])
 {
-	unsigned char key[CTL_KEY_BYTES], md[EVP_MAX_MD_SIZE];
-	char msg[32 + 2 * CTL_NONCE_HEX], what[32];
-	unsigned int len = 0;
-
-	out[0] = '\0';
-	snprintf(what, sizeof(what), "proof by %s", who);
-	if (ctl_derive(token, "", what, key))
-		return -EIO;
-	snprintf(msg, sizeof(msg), "%s %s %s", who, mine, theirs);
-	if (HMAC(EVP_sha256(), key, sizeof(key), (const unsigned char *)msg, strlen(msg), md,
-		 &len))
-		ctl_hex(md, len < CTL_MAC_HEX / 2 ? len : CTL_MAC_HEX / 2, out);
-	OPENSSL_cleanse(key, sizeof(key));
-	return out[0] ? 0 : -EIO;
+	return token_mac(token, CTL_KDF_LABEL, who, mine, theirs, out);
 }
 
 bool ctl_auth_check(const char *token, const char *who, const char *mine, const char *theirs,
 		    const char *got)
 {
-	char mac[CTL_MAC_HEX + 1];
-
-	return got && !ctl_auth_mac(token, who, mine, theirs, mac) && ctl_token_equal(got, mac);
+	return token_check(token, CTL_KDF_LABEL, who, mine, theirs, got);
 }
 
 int ctl_chan_key(struct ctl_chan *c, const char *token, const char *coord_nonce,

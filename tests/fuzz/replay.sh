@@ -6,7 +6,7 @@
 FUZZ=${TEST_DATA:-tests/data}/../fuzz
 rc=0
 for t in opensm smpquery table ets tc dcb scenario ctl conn sink setup results mad tccount \
-	topo_ib topo_lldp topo_file admit cm gate coord; do
+	topo_ib topo_lldp topo_file admit cm gate coord auth; do
 	bin=tests/fuzz/replay_$t
 	set --
 	for d in "$FUZZ/corpus/$t" "$FUZZ/regressions/$t"; do

@@ -375,10 +375,10 @@ static void test_sealed(void **state)
 static void test_tokens(void **state)
 {
 	(void)state;
-	assert_true(ctl_token_equal("0123456789abcdef", "0123456789abcdef"));
-	assert_false(ctl_token_equal("0123456789abcdef", "0123456789abcdeF"));
-	assert_false(ctl_token_equal("0123456789abcdef", "0123456789abcde"));
-	assert_false(ctl_token_equal("", "x"));
+	assert_true(token_equal("0123456789abcdef", "0123456789abcdef"));
+	assert_false(token_equal("0123456789abcdef", "0123456789abcdeF"));
+	assert_false(token_equal("0123456789abcdef", "0123456789abcde"));
+	assert_false(token_equal("", "x"));
 	/* Nonces: fresh, of their length. */
 	{
 		char n1[CTL_NONCE_HEX + 1], n2[CTL_NONCE_HEX + 1];
@@ -457,15 +457,15 @@ static void test_token_files(void **state)
 	assert_int_equal(ctl_token_new(path, err, sizeof(err)), 0);
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
-	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), 0);
+	assert_int_equal(token_read(path, tok, sizeof(tok), err, sizeof(err)), 0);
 	assert_int_equal(strlen(tok), 2 * CTL_NEW_TOKEN_BYTES);
 	assert_int_equal(strspn(tok, "0123456789abcdef"), 2 * CTL_NEW_TOKEN_BYTES);
 	assert_int_equal(ctl_token_new(path, err, sizeof(err)), -EEXIST);
 	assert_int_equal(chmod(path, 0640), 0);
-	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	assert_int_equal(token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "chmod 600"));
 	assert_int_equal(chmod(path, 0604), 0);
-	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	assert_int_equal(token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
 	unlink(path);
 	rmdir(dir);
 }
@@ -497,23 +497,23 @@ static void test_token_refused(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/t", dir);
 	token_file(path, "rperf-demo-token-1234", 0600);
-	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EINVAL);
+	assert_int_equal(token_read(path, tok, sizeof(tok), err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, path));
 	assert_non_null(strstr(err, "rperf agent --new-token"));
 	token_file(path, "3f9a0c7be41d52e86a1f0b9c7d3e5a24", 0600);
-	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), 0);
+	assert_int_equal(token_read(path, tok, sizeof(tok), err, sizeof(err)), 0);
 	assert_string_equal(tok, "3f9a0c7be41d52e86a1f0b9c7d3e5a24");
 	assert_int_equal(chmod(path, 0620), 0);
-	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	assert_int_equal(token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, path));
 	assert_int_equal(chmod(path, 0602), 0);
-	assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+	assert_int_equal(token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, path));
 	assert_int_equal(chmod(path, 0600), 0);
 	/* Another owner: only root can give a file away, so only root tests it. */
 	if (geteuid() == 0) {
 		assert_int_equal(chown(path, 65534, (gid_t)-1), 0);
-		assert_int_equal(ctl_token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
+		assert_int_equal(token_read(path, tok, sizeof(tok), err, sizeof(err)), -EPERM);
 		assert_non_null(strstr(err, path));
 		assert_non_null(strstr(err, "owned by uid 65534"));
 	}
@@ -564,19 +564,19 @@ static void test_token_bits(void **state)
 	int i, k;
 
 	(void)state;
-	assert_true(ctl_token_bits("a-token-of-some-length") < CTL_TOKEN_MIN_BITS);
-	assert_true(ctl_token_bits("0123456789abcdef0123") < CTL_TOKEN_MIN_BITS);
-	assert_true(ctl_token_bits("rperf-demo-token-1234") < CTL_TOKEN_MIN_BITS);
-	assert_true(ctl_token_bits("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") == 0);
-	assert_true(ctl_token_bits("") == 0);
+	assert_true(token_bits("a-token-of-some-length") < CTL_TOKEN_MIN_BITS);
+	assert_true(token_bits("0123456789abcdef0123") < CTL_TOKEN_MIN_BITS);
+	assert_true(token_bits("rperf-demo-token-1234") < CTL_TOKEN_MIN_BITS);
+	assert_true(token_bits("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") == 0);
+	assert_true(token_bits("") == 0);
 	for (k = 0; k < 200; k++) {
 		for (i = 0; i < 32; i++)
 			b[i] = (unsigned char)rand();
 		for (i = 0; i < 32; i++)
 			snprintf(hex + 2 * i, 3, "%02x", b[i]);
-		assert_true(ctl_token_bits(hex) >= 2 * CTL_TOKEN_MIN_BITS);
+		assert_true(token_bits(hex) >= 2 * CTL_TOKEN_MIN_BITS);
 		hex[32] = '\0';
-		assert_true(ctl_token_bits(hex) >= CTL_TOKEN_MIN_BITS);
+		assert_true(token_bits(hex) >= CTL_TOKEN_MIN_BITS);
 	}
 }
 

@@ -143,7 +143,8 @@ static int client_asks_pkey(uint16_t port, size_t bytes, uint16_t pkey, uint16_t
 	struct verbs_dev dev = { .gid_index = -1, .pkey = pkey, .pkey_index = pkey_index };
 	struct verbs_qp q = { .dev = &dev, .qp = &qp };
 	struct verbs_path path = { .sl = 0 };
-	int fd = conn_client_flow("127.0.0.1", port, &q, &path, bytes, NULL, 2000, err, errlen);
+	int fd = conn_client_flow("127.0.0.1", port, &q, &path, bytes, NULL, NULL, 2000, err,
+				  errlen);
 
 	if (fd >= 0)
 		close(fd);
