@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # rperf server --token-file on real verbs: h2 serves with a token, and
-# rperf lat from h1 with the same token runs (both ends proved it: the
-# JSON of each says authenticated true); without a token, and with a
+# rperf lat and rperf bw from h1 with the same token run (both ends proved
+# it: the JSON of each says authenticated true); without a token, and with a
 # wrong one, h1 is refused at once, exit 1, with one error line saying
 # why, and the server counts both refusals (clients_refused_token) and
 # serves no flow for them.
@@ -45,15 +45,21 @@ lat_run h1 right -n $N -s 64 --token-file "$TOK" h2 ||
 jq -e '.complete and .authenticated == true' "$WORK/right.json" >/dev/null ||
 	{ cat "$WORK/right.json" >&2; fail "the run with the token is not complete and authenticated"; }
 echo "right token: complete, authenticated"
+# bw proves the token on each QP's connection as lat does.
+rperf_run bw h1 bw -D 2 -s 4096 --rate 5m --token-file "$TOK" h2 ||
+	{ cat "$WORK/bw.out" "$WORK/srv.out" >&2; fail "rperf bw with the server's token failed"; }
+jq -e '.complete and .authenticated == true' "$WORK/bw.json" >/dev/null ||
+	{ cat "$WORK/bw.json" >&2; fail "the bw run with the token is not complete and authenticated"; }
+echo "bw with the right token: complete, authenticated"
 expect no-token 'the server requires a token: --token-file' -n $N -s 64 h2
 expect wrong 'wrong token' -n $N -s 64 --token-file "$TOK.wrong" h2
 
 server_signal h2 TERM
 wait "${BG_PIDS[-1]}" || { cat "$WORK/srv.out" >&2; fail "rperf server did not exit cleanly"; }
 in_vm h2 'cat $RPERF_LAB_RESULTS/server.json' >"$WORK/server.json"
-jq -e '.authenticated == true and .clients_refused_token == 2 and (.flows | length == 1) and
+jq -e '.authenticated == true and .clients_refused_token == 2 and (.flows | length == 2) and
 	.flows[0].msgs > 0' "$WORK/server.json" >/dev/null ||
-	{ cat "$WORK/server.json" "$WORK/srv.out" >&2; fail "the server did not serve one flow and count 2 refusals"; }
+	{ cat "$WORK/server.json" "$WORK/srv.out" >&2; fail "the server did not serve two flows (lat, bw) and count 2 refusals"; }
 if ! grep -q 'refused: it holds no token' "$WORK/srv.out" ||
 	! grep -q 'refused: wrong token' "$WORK/srv.out"; then
 	cat "$WORK/srv.out" >&2
