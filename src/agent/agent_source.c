@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "agent/agent_int.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 #include "engine/run.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"

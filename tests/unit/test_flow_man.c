@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The man pages against the flow field table (engine/flow_opts.c):
+ * The man pages against the flow field table (flow/flow_spec.c):
  * rperf-scenario(5)'s flow keys are the table's keys (and host, dest,
  * type), each with the table's default; rperf-lat(1)'s and rperf-bw(1)'s
  * flags that set a flow field say the default the command really takes,
@@ -22,7 +22,7 @@
 #include "cli/bw.h"
 #include "cli/lat.h"
 #include "coord/scenario_pattern.h"
-#include "engine/flow_opts.h"
+#include "flow/flow_spec.h"
 
 #define PAGE_MAX	(1 << 20)
 #define ITEM_MAX	4096
