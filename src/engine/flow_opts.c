@@ -12,8 +12,31 @@
 #include "base/units.h"
 #include "engine/flow_opts.h"
 
-#define FLOW_STR_(x) #x
-#define FLOW_STR(x) FLOW_STR_(x)
+/*
+ * A flow setting's option, from its line of the table (flow/flow_spec.h)
+ * over the struct flow_spec in struct flow_opts: its flag, kind, limits
+ * and help, the help closed by CLI_DEF, the default the command starts
+ * from. Each FLOW_OPTS_SPEC_* is an X for one of those lines.
+ */
+#define FLOW_OPTS_KIND_FLOW_SPEC_INT	OPTS_UINT
+#define FLOW_OPTS_KIND_FLOW_SPEC_BYTES	OPTS_BYTES
+#define FLOW_OPTS_KIND_FLOW_SPEC_BPS	OPTS_BPS
+#define FLOW_OPTS_SPEC_AT(S, CLI_DEF, F, KIND, MIN, MAX, EXPECT, FLAG, ARG, HELP) \
+	{ .kind = FLOW_OPTS_KIND_##KIND, .short_name = (S), .long_name = (FLAG), .arg = (ARG), \
+	  .help = HELP " (default " OPTS_STR(CLI_DEF) ")", .off = offsetof(struct flow_opts, spec.F), \
+	  .width = OPTS_FIELD_WIDTH(struct flow_opts, spec.F), .min = (MIN), .max = (MAX), \
+	  .expect = (EXPECT) },
+/* The table's default. */
+#define FLOW_OPTS_SPEC(F, KEY, WIRE, KIND, UNIT, MIN, MAX, DEF, REQ, EXPECT, FLAG, ARG, HELP) \
+	FLOW_OPTS_SPEC_AT(0, DEF, F, KIND, MIN, MAX, EXPECT, FLAG, ARG, HELP)
+/* --sl, --tclass: also that the user chose it (flow_opts_spec_given). */
+#define FLOW_OPTS_SPEC_GIVEN(F, KEY, WIRE, KIND, UNIT, MIN, MAX, DEF, REQ, EXPECT, FLAG, ARG, \
+			     HELP) \
+	OPT_CALLBACK_ALL(0, FLAG, ARG, HELP " (default " OPTS_STR(DEF) ")", flow_opts_spec_given),
+/* bw's -s: its own default, FLOW_SIZE_DEFAULT_BW_CLI (why: flow/flow_spec.h). */
+#define FLOW_OPTS_SPEC_BW_SIZE(F, KEY, WIRE, KIND, UNIT, MIN, MAX, DEF, REQ, EXPECT, FLAG, ARG, \
+			       HELP) \
+	FLOW_OPTS_SPEC_AT('s', FLOW_SIZE_DEFAULT_BW_CLI, F, KIND, MIN, MAX, EXPECT, FLAG, ARG, HELP)
 
 /* One CPU of --cpu's list. */
 static int flow_opts_cpu(void *dst, size_t i, const char *item, char *err, size_t errlen)
@@ -37,37 +60,23 @@ static int flow_opts_cpus(void *dst, const char *name, const char *value, char *
 			 errlen);
 }
 
-/* A byte-sized option up to @max into *@out, and that the user chose it. */
-static int flow_opts_byte(const char *name, const char *value, uint64_t max,
-			  const char *expect, uint8_t *out, bool *given, char *err, size_t errlen)
+/* --sl N and --tclass N, read as the table says; with --rdma-cm, a
+ * choice the path record does not override. */
+static int flow_opts_spec_given(void *dst, const char *name, const char *value, char *err,
+				size_t errlen)
 {
+	const struct flow_spec_field *f = flow_spec_field_find(name + 2);
+	struct flow_opts *o = dst;
 	uint64_t v;
 
-	if (units_parse_u64(value, 0, max, &v))
-		return opts_bad_value(err, errlen, name, value, expect);
-	*out = (uint8_t)v;
-	*given = true;
+	if (flow_spec_read_field(f, name, value, &v, err, errlen))
+		return -EINVAL;
+	flow_spec_put(&o->spec, f, v);
+	if (f->off == offsetof(struct flow_spec, sl))
+		o->sl_given = true;
+	else
+		o->tclass_given = true;
 	return 0;
-}
-
-/* --sl N and --tclass N: with --rdma-cm, a choice the path record does not override. */
-static int flow_opts_sl(void *dst, const char *name, const char *value, char *err,
-			size_t errlen)
-{
-	struct flow_opts *o = dst;
-
-	return flow_opts_byte(name, value, FLOW_MAX_SL, "a service level from 0 to 15", &o->spec.sl,
-			      &o->sl_given, err, errlen);
-}
-
-static int flow_opts_tclass(void *dst, const char *name, const char *value, char *err,
-			    size_t errlen)
-{
-	struct flow_opts *o = dst;
-
-	return flow_opts_byte(name, value, FLOW_MAX_TCLASS, "a traffic class from 0 to 255",
-			      &o->spec.tclass,
-			      &o->tclass_given, err, errlen);
 }
 
 int flow_opts_clock(void *dst, const char *name, const char *value, char *err,
@@ -105,7 +114,7 @@ static int flow_opts_clock_any(void *dst, const char *name, const char *value, c
 	OPT_UINT(0, "pkey-index", "N", "P_Key table index of the QPs (default 0)", \
 		 struct flow_opts, pkey_index, 0, 65535), \
 	OPT_UINT('p', "port", "N", \
-		 "the server's TCP / rdma_cm port (default " FLOW_STR(CONN_DEFAULT_PORT) ")", \
+		 "the server's TCP / rdma_cm port (default " OPTS_STR(CONN_DEFAULT_PORT) ")", \
 		 struct flow_opts, tcp_port, 1, 65535)
 
 #define FLOW_COMMON_OPTS \
@@ -126,20 +135,17 @@ const struct opts_entry flow_opts_listen_table[] = {
 
 const struct opts_entry flow_opts_table[] = {
 	OPT_INCLUDE_HERE(flow_opts_listen_table),
-	OPT_CALLBACK_ALL(0, "sl", "N", "service level 0-15 (default 0; with --rdma-cm the\n"
-			 "path record's)", flow_opts_sl),
-	OPT_CALLBACK_ALL(0, "tclass", "N", "traffic class (RoCE: IP TOS byte; default 0; with\n"
-			 "--rdma-cm the path record's)", flow_opts_tclass),
+	FLOW_SPEC_SL(FLOW_OPTS_SPEC_GIVEN)
+	FLOW_SPEC_TCLASS(FLOW_OPTS_SPEC_GIVEN)
 	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default "
-		 FLOW_STR(FLOW_QP_TIMEOUT_DEFAULT) ")",
+		 OPTS_STR(FLOW_QP_TIMEOUT_DEFAULT) ")",
 		 struct flow_opts, qp_timeout, 0, 31),
 	OPT_UINT(0, "retry", "N", "RC retry count 0-7 (default "
-		 FLOW_STR(FLOW_RETRY_DEFAULT) ")", struct flow_opts, retry, 0, 7),
+		 OPTS_STR(FLOW_RETRY_DEFAULT) ")", struct flow_opts, retry, 0, 7),
 	OPT_VALUE(OPTS_SECONDS, 0, "timeout", "TIME",
 		  "connection setup timeout (default 10; bare: seconds)", struct flow_opts,
 		  timeout_s, 0, 1000000ull * 1000000000ull),
-	OPT_UINT(0, "threads", "N", "N workers, each with its own QPs and core (default 1)",
-		 struct flow_opts, spec.threads, 1, FLOW_MAX_THREADS),
+	FLOW_SPEC_THREADS(FLOW_OPTS_SPEC)
 	OPT_CALLBACK_ALL(0, "cpu", "LIST", "pin the workers to these CPUs (default: NIC-local\n"
 			 "cores)",
 			 flow_opts_cpus),
@@ -150,6 +156,13 @@ const struct opts_entry flow_opts_table[] = {
 		 "Soft-RoCE need it when they share the core)", struct flow_opts, yield),
 	OPT_STRING(0, "json-stream", "FILE", "write each result as it ends, one JSON object a\n"
 		   "line ('-': stdout)", struct flow_opts, json_stream_path),
+	OPT_END(),
+};
+
+const struct opts_entry flow_opts_bw_table[] = {
+	FLOW_SPEC_SIZE(FLOW_OPTS_SPEC_BW_SIZE)
+	FLOW_SPEC_QPS(FLOW_OPTS_SPEC)
+	FLOW_SPEC_RATE(FLOW_OPTS_SPEC)
 	OPT_END(),
 };
 

@@ -56,6 +56,10 @@ extern const struct opts_entry flow_opts_table[];
  * --hugepages, over a struct flow_opts. */
 extern const struct opts_entry flow_opts_listen_table[];
 
+/* bw's flow settings besides the shared ones: -s, --qps, --rate, over a
+ * struct flow_opts (from the flow table, as --sl, --tclass, --threads). */
+extern const struct opts_entry flow_opts_bw_table[];
+
 void flow_opts_defaults(struct flow_opts *o);
 /*
  * --token-file read into @o->token (base/token.h's checks), and refused

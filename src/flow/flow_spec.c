@@ -11,26 +11,15 @@
 #include "base/units.h"
 #include "flow/flow_spec.h"
 
-#define FLOW_SPEC(KEY, WIRE, KIND, UNIT, F, MIN, MAX, DEF, REQ, EXPECT) \
+#define FLOW_SPEC_FIELD(F, KEY, WIRE, KIND, UNIT, MIN, MAX, DEF, REQ, EXPECT, FLAG, ARG, \
+			HELP) \
 	{ .key = (KEY), .wire = (WIRE), .kind = (KIND), .unit = (UNIT), \
 	  .off = offsetof(struct flow_spec, F), .width = sizeof(((struct flow_spec *)0)->F), \
-	  .min = (MIN), .max = (MAX), .def = (DEF), .wire_required = (REQ), .expect = (EXPECT) }
+	  .min = (MIN), .max = (MAX), .def = (DEF), .wire_required = (REQ), .expect = (EXPECT), \
+	  .flag = (FLAG), .help = (HELP) },
 
 const struct flow_spec_field flow_spec_fields[] = {
-	FLOW_SPEC("sl", "sl", FLOW_SPEC_INT, "", sl, 0, FLOW_MAX_SL, 0, true, NULL),
-	FLOW_SPEC("tclass", "tclass", FLOW_SPEC_INT, "", tclass, 0, FLOW_MAX_TCLASS, 0, true,
-		  NULL),
-	FLOW_SPEC("size", "size", FLOW_SPEC_BYTES, "bytes", size_bytes, 1,
-		  FLOW_SPEC_MAX_MSG_BYTES, 0, true, "1 to 1g bytes (64, 4k)"),
-	FLOW_SPEC("rate", "rate_bps", FLOW_SPEC_BPS, "bit/s", rate_bps, 0, FLOW_MAX_RATE_BPS, 0,
-		  false, "a rate such as 5mbit or 0, at most 10t"),
-	FLOW_SPEC("threads", "threads", FLOW_SPEC_INT, "", threads, 1, FLOW_MAX_THREADS, 1, true,
-		  NULL),
-	FLOW_SPEC("qps", "qps", FLOW_SPEC_INT, "", qps, 1, FLOW_MAX_QPS, 1, true, NULL),
-	FLOW_SPEC("on", "on_ns", FLOW_SPEC_NS, "ns", on_ns, 0, FLOW_MAX_BURST_NS, 0, false,
-		  "a time (10ms, 1s) of at most an hour"),
-	FLOW_SPEC("off", "off_ns", FLOW_SPEC_NS, "ns", off_ns, 0, FLOW_MAX_BURST_NS, 0, false,
-		  "a time (10ms, 1s) of at most an hour"),
+	FLOW_SPEC_TABLE(FLOW_SPEC_FIELD)
 };
 
 const size_t flow_spec_n_fields = sizeof(flow_spec_fields) / sizeof(flow_spec_fields[0]);
@@ -80,25 +69,38 @@ static int flow_spec_read(const struct flow_spec_field *f, const char *value, ui
 	return *v < f->min || *v > f->max ? -EINVAL : 0;
 }
 
+const struct flow_spec_field *flow_spec_field_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < flow_spec_n_fields; i++)
+		if (!strcmp(flow_spec_fields[i].key, key))
+			return &flow_spec_fields[i];
+	return NULL;
+}
+
+int flow_spec_read_field(const struct flow_spec_field *f, const char *name, const char *value,
+			 uint64_t *v, char *err, size_t errlen)
+{
+	if (!flow_spec_read(f, value, v))
+		return 0;
+	if (f->kind != FLOW_SPEC_INT)
+		return errbuf_set(err, errlen, -EINVAL, "%s '%s': expected %s", name, value,
+				  f->expect);
+	return errbuf_set(err, errlen, -EINVAL, "%s '%s': expected %s from %" PRIu64 " to %"
+			  PRIu64, name, value, f->expect ? f->expect : "an integer", f->min, f->max);
+}
+
 int flow_spec_set(struct flow_spec *s, const char *key, const char *value, char *err,
 		  size_t errlen)
 {
-	const struct flow_spec_field *f;
+	const struct flow_spec_field *f = flow_spec_field_find(key);
 	uint64_t v;
-	size_t i;
 
-	for (i = 0; i < flow_spec_n_fields && strcmp(flow_spec_fields[i].key, key); i++)
-		;
-	if (i == flow_spec_n_fields)
+	if (!f)
 		return -ENOENT;
-	f = &flow_spec_fields[i];
-	if (flow_spec_read(f, value, &v)) {
-		if (f->expect)
-			return errbuf_set(err, errlen, -EINVAL, "%s '%s': expected %s", key, value,
-					  f->expect);
-		return errbuf_set(err, errlen, -EINVAL, "%s '%s': expected an integer from "
-				  "%" PRIu64 " to %" PRIu64, key, value, f->min, f->max);
-	}
+	if (flow_spec_read_field(f, key, value, &v, err, errlen))
+		return -EINVAL;
 	flow_spec_put(s, f, v);
 	return 0;
 }
@@ -128,7 +130,7 @@ int flow_spec_check(const struct flow_spec *s, bool bw, char *err, size_t errlen
 
 size_t flow_spec_size_default(bool bw)
 {
-	return bw ? 4096 : 64;
+	return bw ? FLOW_SIZE_DEFAULT_BW : FLOW_SIZE_DEFAULT_LAT;
 }
 
 uint64_t flow_spec_qp_rate_bps(const struct flow_spec *s)
