@@ -21,11 +21,16 @@
 #define FLOW_OPTS_KIND_FLOW_SPEC_INT	OPTS_UINT
 #define FLOW_OPTS_KIND_FLOW_SPEC_BYTES	OPTS_BYTES
 #define FLOW_OPTS_KIND_FLOW_SPEC_BPS	OPTS_BPS
+/* An INT's EXPECT is a noun, not the phrase: base/opts says the range. */
+#define FLOW_OPTS_EXPECT_FLOW_SPEC_INT(E)	NULL
+#define FLOW_OPTS_EXPECT_FLOW_SPEC_BYTES(E)	(E)
+#define FLOW_OPTS_EXPECT_FLOW_SPEC_BPS(E)	(E)
 #define FLOW_OPTS_SPEC_AT(S, CLI_DEF, F, KIND, MIN, MAX, EXPECT, FLAG, ARG, HELP) \
 	{ .kind = FLOW_OPTS_KIND_##KIND, .short_name = (S), .long_name = (FLAG), .arg = (ARG), \
-	  .help = HELP " (default " OPTS_STR(CLI_DEF) ")", .off = offsetof(struct flow_opts, spec.F), \
+	  .help = HELP " (default " OPTS_STR(CLI_DEF) ")", \
+	  .off = offsetof(struct flow_opts, spec.F), \
 	  .width = OPTS_FIELD_WIDTH(struct flow_opts, spec.F), .min = (MIN), .max = (MAX), \
-	  .expect = (EXPECT) },
+	  .expect = FLOW_OPTS_EXPECT_##KIND(EXPECT) },
 /* The table's default. */
 #define FLOW_OPTS_SPEC(F, KEY, WIRE, KIND, UNIT, MIN, MAX, DEF, REQ, EXPECT, FLAG, ARG, HELP) \
 	FLOW_OPTS_SPEC_AT(0, DEF, F, KIND, MIN, MAX, EXPECT, FLAG, ARG, HELP)
@@ -60,8 +65,8 @@ static int flow_opts_cpus(void *dst, const char *name, const char *value, char *
 			 errlen);
 }
 
-/* --sl N and --tclass N, read as the table says; with --rdma-cm, a
- * choice the path record does not override. */
+/* --sl N and --tclass N (each flag its scenario key), read as the table
+ * says; with --rdma-cm, a choice the path record does not override. */
 static int flow_opts_spec_given(void *dst, const char *name, const char *value, char *err,
 				size_t errlen)
 {
