@@ -21,7 +21,7 @@
 #include "base/clock.h"
 #include "agent/agent.h"
 #include "wire/ctl.h"
-#include "engine/flow_opts.h"
+#include "flow/flow_spec.h"
 #include "engine/load.h"
 #include "engine/probe.h"
 #include "engine/result.h"
@@ -39,7 +39,7 @@
 struct agent_flow {
 	char name[CTL_NAME_MAX];
 	bool bw;
-	struct flow_spec spec;		/* its settings: see engine/flow_opts.h */
+	struct flow_spec spec;		/* its settings: see flow/flow_spec.h */
 	struct verbs_path path;		/* spec's SL and traffic class, the setup's RC knobs */
 	char dest[256];			/* the host whose sink it goes to */
 	uint16_t dest_port;		/* and that sink's data port */

@@ -11,15 +11,14 @@
 #include <string.h>
 
 #include "agent/agent_int.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
+#include "engine/load.h"
 #include "engine/run.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 
-/* bw's defaults: a window deep enough that a shaped band never runs dry. */
-#define AGENT_TX_DEPTH		128
+/* One request a post list, as bw's default; the window is load's. */
 #define AGENT_BATCH		1
-#define AGENT_CQ_MOD		16
 
 /* ------------------------------------------------------------------ */
 /* Source: setup                                                       */
@@ -68,9 +67,9 @@ static void agent_src_cfg(struct agent_step *st, size_t i, int first_cpu)
 		.path = &f->path,
 		.bw = f->bw,
 		.peer = f->dest,
-		.tx_depth = AGENT_TX_DEPTH,
+		.tx_depth = LOAD_TX_DEPTH_DEFAULT,
 		.batch = AGENT_BATCH,
-		.cq_mod = AGENT_CQ_MOD,
+		.cq_mod = LOAD_CQ_MOD_DEFAULT,
 		.tail_ns = AGENT_TAIL_NS,
 		.first_cpu = first_cpu,
 		.connect = agent_connect,

@@ -2,7 +2,7 @@
 /*
  * Timestamps for the latency engine: a cheap cycle counter read on the hot
  * path, and the frequency that turns its ticks into nanoseconds once, for
- * the figures in engine/figures.
+ * the figures in flow/figures.
  *
  * Why two sources: the TSC (x86_64 rdtsc, aarch64 generic timer cntvct_el0)
  * costs a few ns to read and is what RPerf timestamps with, but it is only
@@ -129,7 +129,7 @@ static inline uint64_t clock_read(const struct clock_cal *cal)
 }
 
 /* @ticks (a count or a signed difference) in ns. Figures go through
- * engine/figures, which alone calls this for them. */
+ * flow/figures, which alone calls this for them. */
 double clock_ticks_to_ns(const struct clock_cal *cal, double ticks);
 /* Rounded to the nearest tick; 0 for ns <= 0 or NaN, UINT64_MAX on overflow. */
 uint64_t clock_ns_to_ticks(const struct clock_cal *cal, double ns);

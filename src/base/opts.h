@@ -84,6 +84,9 @@ struct opts_entry {
 	{ .kind = OPTS_CALLBACK, .short_name = (S), .long_name = (L), .arg = (A), .help = (H), \
 	  .cb = (CB) }
 #define OPT_END() { .kind = OPTS_END }
+/* A number's macro as a string, for help texts: OPTS_STR(FLOW_MAX_SL). */
+#define OPTS_STR_(x) #x
+#define OPTS_STR(x) OPTS_STR_(x)
 
 /* What --help says around a command's table. */
 struct opts_usage {

@@ -2,7 +2,8 @@
 /*
  * `rperf bw` command line -> struct bw_opts. Kept apart from cmd_bw.c so
  * the unit tests exercise every rule without a device. The options are
- * one table (base/opts.h): the shared flow options, then bw's own.
+ * one table (base/opts.h): the shared flow options, bw's flow settings
+ * (-s, --qps, --rate, made from the flow table), then bw's own.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,26 +15,20 @@
 
 static const struct opts_entry bw_opts_table[] = {
 	OPT_INCLUDE(struct bw_opts, flow, flow_opts_table),
-	{ .kind = OPTS_BYTES, .short_name = 's', .long_name = "size", .arg = "BYTES",
-	  .help = "message size (default 65536)", .off = offsetof(struct bw_opts, flow.spec.size_bytes),
-	  .min = 1, .max = FLOW_MAX_MSG_BYTES,
-	  .expect = "bytes from 1 to 4g (k, m, g suffixes)" },
+	OPT_INCLUDE(struct bw_opts, flow, flow_opts_bw_table),
 	OPT_VALUE(OPTS_SECONDS, 'D', "duration", "TIME", "how long to send (default 10)",
 		  struct bw_opts, duration_s, 0, 1000000ull * 1000000000ull),
 	OPT_VALUE(OPTS_SECONDS, 0, "interval", "TIME", "report every TIME (default 1)",
 		  struct bw_opts, interval_s, 0, 1000000ull * 1000000000ull),
 	OPT_FLAG(0, "write", "RDMA WRITE (with immediate) instead of SEND", struct bw_opts, write),
-	OPT_UINT(0, "tx-depth", "N", "requests outstanding per QP (default 128)", struct bw_opts,
+	OPT_UINT(0, "tx-depth", "N", "requests outstanding per QP (default "
+		 OPTS_STR(LOAD_TX_DEPTH_DEFAULT) ")", struct bw_opts,
 		 tx_depth, 1, LOAD_MAX_DEPTH),
 	OPT_UINT(0, "batch", "N", "requests per post list (default 1)", struct bw_opts, batch, 1,
 		 LOAD_MAX_BATCH),
-	OPT_UINT(0, "cq-mod", "N", "a completion every N requests (default 16)", struct bw_opts,
+	OPT_UINT(0, "cq-mod", "N", "a completion every N requests (default "
+		 OPTS_STR(LOAD_CQ_MOD_DEFAULT) ")", struct bw_opts,
 		 cq_mod, 1, LOAD_MAX_DEPTH),
-	OPT_UINT(0, "qps", "N", "QPs (server flows) per thread (default 1)", struct bw_opts,
-		 flow.spec.qps, 1, FLOW_MAX_QPS),
-	OPT_VALUE(OPTS_BPS, 0, "rate", "RATE", "pace the whole run at RATE (e.g. 500m, 2.5g) in\n"
-		  "software, split evenly over its threads and QPs", struct bw_opts,
-		  flow.spec.rate_bps, 1, FLOW_MAX_RATE_BPS),
 	OPT_VALUE(OPTS_BPS, 0, "hw-rate", "RATE", "limit each QP to RATE with the NIC's rate limiter",
 		  struct bw_opts, hw_rate_bps, 1, FLOW_MAX_RATE_BPS),
 	OPT_VALUE(OPTS_BPS, 0, "min-gbps", "RATE", "fail (exit 3) when the total is below RATE\n"
@@ -64,10 +59,10 @@ static void bw_opts_defaults(struct bw_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	flow_opts_defaults(&o->flow);
-	o->flow.spec.size_bytes = 65536;
+	o->flow.spec.size_bytes = FLOW_SIZE_DEFAULT_BW_CLI;
 	o->duration_s = 10;
 	o->interval_s = 1;
-	o->tx_depth = 128;
+	o->tx_depth = LOAD_TX_DEPTH_DEFAULT;
 	o->batch = 1;
 }
 
@@ -75,7 +70,7 @@ static void bw_opts_defaults(struct bw_opts *o)
 static int bw_opts_check(struct bw_opts *o, char *err, size_t errlen)
 {
 	if (!o->cq_mod)
-		o->cq_mod = o->tx_depth < 16 ? o->tx_depth : 16;
+		o->cq_mod = o->tx_depth < LOAD_CQ_MOD_DEFAULT ? o->tx_depth : LOAD_CQ_MOD_DEFAULT;
 	if (o->batch > o->tx_depth)
 		return errbuf_set(err, errlen, -EINVAL, "--batch %u above --tx-depth %u", o->batch,
 				  o->tx_depth);

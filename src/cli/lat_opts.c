@@ -11,16 +11,14 @@
 #include "base/units.h"
 #include "cli/lat.h"
 
-#define LAT_SIZE_EXPECT "bytes from 1 to 4g (k, m, g suffixes)"
-
 /* One size of -s's list. */
 static int lat_opts_size(void *dst, size_t i, const char *item, char *err, size_t errlen)
 {
 	struct lat_opts *o = dst;
 	uint64_t v;
 
-	if (units_parse_bytes(item, &v) || !v || v > FLOW_MAX_MSG_BYTES)
-		return opts_bad_value(err, errlen, "--size", item, LAT_SIZE_EXPECT);
+	if (flow_spec_read_field(flow_spec_field_find("size"), "--size", item, &v, err, errlen))
+		return -EINVAL;
 	o->sizes[i] = (size_t)v;
 	return 0;
 }
@@ -55,7 +53,8 @@ static const struct opts_entry lat_opts_table[] = {
 		  duration_s, 0, 1000000ull * 1000000000ull),
 	OPT_UINT(0, "warmup", "N", "samples discarded first (default 100)", struct lat_opts,
 		 warmup, 0, UINT64_MAX / 2),
-	OPT_CALLBACK_ALL('s', "size", "LIST", "message sizes, e.g. 64,4k (default 64)",
+	OPT_CALLBACK_ALL('s', "size", "LIST", "message sizes, e.g. 64,4k (default "
+			 OPTS_STR(FLOW_SIZE_DEFAULT_LAT) ")",
 			 lat_opts_sizes),
 	OPT_FLAG('a', "all", "sweep 2 .. 8 MiB in powers of two, within the\nport's limit",
 		 struct lat_opts, all_sizes),
@@ -94,7 +93,7 @@ static void lat_opts_defaults(struct lat_opts *o)
 	flow_opts_defaults(&o->flow);
 	o->iterations = 1000;
 	o->warmup = 100;
-	o->sizes[0] = 64;
+	o->sizes[0] = FLOW_SIZE_DEFAULT_LAT;
 	o->n_sizes = 1;
 }
 

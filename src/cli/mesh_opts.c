@@ -116,7 +116,7 @@ static const struct opts_entry mesh_opts_table[] = {
 	OPT_VALUE(OPTS_SECONDS, 0, "warmup", "TIME", "before each measurement (default 0.2s)",
 		  struct mesh_cli, warmup_s, 0, 3600ull * 1000000000ull),
 	OPT_VALUE(OPTS_BYTES, 's', "size", "BYTES", "message size (default 64)", struct mesh_cli,
-		  size_bytes, 1, FLOW_SPEC_MAX_MSG_BYTES),
+		  size_bytes, 1, FLOW_MAX_MSG_BYTES),
 	OPT_CALLBACK_ALL(0, "clock", "SOURCE", "tsc (default) or monotonic", mesh_opt_clock),
 	OPT_STRING('d', "device", "NAME", "RDMA device on every host (default: the first)",
 		   struct mesh_cli, device),

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "coord/coord.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 
 /* The class a step's flow @i belongs to. */
 static const struct converge_class *coord_flow_class(const struct converge_step *st, size_t i)

@@ -16,7 +16,7 @@
 
 #include "coord/coord.h"
 #include "base/log.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 
 /* ------------------------------------------------------------------ */
 /* Results into a step                                                 */

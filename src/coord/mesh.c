@@ -13,7 +13,7 @@
 #include "base/errbuf.h"
 #include "base/log.h"
 #include "base/stop.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 
 /* ------------------------------------------------------------------ */
 /* The hosts                                                           */

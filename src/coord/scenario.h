@@ -21,7 +21,7 @@
 #include "qos/arb.h"
 #include "rdma/mad.h"
 #include "base/clock.h"
-#include "engine/flow_opts.h"
+#include "flow/flow_spec.h"
 #include "coord/scenario_pattern.h"
 
 #define SCENARIO_MAX_FLOWS		64

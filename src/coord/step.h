@@ -16,7 +16,7 @@
 
 #include "base/clock.h"
 #include "base/hist.h"
-#include "engine/criteria.h"
+#include "flow/criteria.h"
 
 #define CONVERGE_MAX_PORTS	16
 #define CONVERGE_MAX_CLASSES	64

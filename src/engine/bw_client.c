@@ -13,7 +13,7 @@
 #include "base/errbuf.h"
 #include "engine/bw_client.h"
 #include "engine/client.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 
 int bw_client_init(struct bw_client *c, const struct bw_client_cfg *cfg, struct load *l)
 {

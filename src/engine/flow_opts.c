@@ -12,8 +12,36 @@
 #include "base/units.h"
 #include "engine/flow_opts.h"
 
-#define FLOW_STR_(x) #x
-#define FLOW_STR(x) FLOW_STR_(x)
+/*
+ * A flow setting's option, from its line of the table (flow/flow_spec.h)
+ * over the struct flow_spec in struct flow_opts: its flag, kind, limits
+ * and help, the help closed by CLI_DEF, the default the command starts
+ * from. Each FLOW_OPTS_SPEC_* is an X for one of those lines.
+ */
+#define FLOW_OPTS_KIND_FLOW_SPEC_INT	OPTS_UINT
+#define FLOW_OPTS_KIND_FLOW_SPEC_BYTES	OPTS_BYTES
+#define FLOW_OPTS_KIND_FLOW_SPEC_BPS	OPTS_BPS
+/* An INT's EXPECT is a noun, not the phrase: base/opts says the range. */
+#define FLOW_OPTS_EXPECT_FLOW_SPEC_INT(E)	NULL
+#define FLOW_OPTS_EXPECT_FLOW_SPEC_BYTES(E)	(E)
+#define FLOW_OPTS_EXPECT_FLOW_SPEC_BPS(E)	(E)
+#define FLOW_OPTS_SPEC_AT(S, CLI_DEF, F, KIND, MIN, MAX, EXPECT, FLAG, ARG, HELP) \
+	{ .kind = FLOW_OPTS_KIND_##KIND, .short_name = (S), .long_name = (FLAG), .arg = (ARG), \
+	  .help = HELP " (default " OPTS_STR(CLI_DEF) ")", \
+	  .off = offsetof(struct flow_opts, spec.F), \
+	  .width = OPTS_FIELD_WIDTH(struct flow_opts, spec.F), .min = (MIN), .max = (MAX), \
+	  .expect = FLOW_OPTS_EXPECT_##KIND(EXPECT) },
+/* The table's default. */
+#define FLOW_OPTS_SPEC(F, KEY, WIRE, KIND, UNIT, MIN, MAX, DEF, REQ, EXPECT, FLAG, ARG, HELP) \
+	FLOW_OPTS_SPEC_AT(0, DEF, F, KIND, MIN, MAX, EXPECT, FLAG, ARG, HELP)
+/* --sl, --tclass: also that the user chose it (flow_opts_spec_given). */
+#define FLOW_OPTS_SPEC_GIVEN(F, KEY, WIRE, KIND, UNIT, MIN, MAX, DEF, REQ, EXPECT, FLAG, ARG, \
+			     HELP) \
+	OPT_CALLBACK_ALL(0, FLAG, ARG, HELP " (default " OPTS_STR(DEF) ")", flow_opts_spec_given),
+/* bw's -s: its own default, FLOW_SIZE_DEFAULT_BW_CLI (why: flow/flow_spec.h). */
+#define FLOW_OPTS_SPEC_BW_SIZE(F, KEY, WIRE, KIND, UNIT, MIN, MAX, DEF, REQ, EXPECT, FLAG, ARG, \
+			       HELP) \
+	FLOW_OPTS_SPEC_AT('s', FLOW_SIZE_DEFAULT_BW_CLI, F, KIND, MIN, MAX, EXPECT, FLAG, ARG, HELP)
 
 /* One CPU of --cpu's list. */
 static int flow_opts_cpu(void *dst, size_t i, const char *item, char *err, size_t errlen)
@@ -37,37 +65,23 @@ static int flow_opts_cpus(void *dst, const char *name, const char *value, char *
 			 errlen);
 }
 
-/* A byte-sized option up to @max into *@out, and that the user chose it. */
-static int flow_opts_byte(const char *name, const char *value, uint64_t max,
-			  const char *expect, uint8_t *out, bool *given, char *err, size_t errlen)
+/* --sl N and --tclass N (each flag its scenario key), read as the table
+ * says; with --rdma-cm, a choice the path record does not override. */
+static int flow_opts_spec_given(void *dst, const char *name, const char *value, char *err,
+				size_t errlen)
 {
+	const struct flow_spec_field *f = flow_spec_field_find(name + 2);
+	struct flow_opts *o = dst;
 	uint64_t v;
 
-	if (units_parse_u64(value, 0, max, &v))
-		return opts_bad_value(err, errlen, name, value, expect);
-	*out = (uint8_t)v;
-	*given = true;
+	if (flow_spec_read_field(f, name, value, &v, err, errlen))
+		return -EINVAL;
+	flow_spec_put(&o->spec, f, v);
+	if (f->off == offsetof(struct flow_spec, sl))
+		o->sl_given = true;
+	else
+		o->tclass_given = true;
 	return 0;
-}
-
-/* --sl N and --tclass N: with --rdma-cm, a choice the path record does not override. */
-static int flow_opts_sl(void *dst, const char *name, const char *value, char *err,
-			size_t errlen)
-{
-	struct flow_opts *o = dst;
-
-	return flow_opts_byte(name, value, FLOW_MAX_SL, "a service level from 0 to 15", &o->spec.sl,
-			      &o->sl_given, err, errlen);
-}
-
-static int flow_opts_tclass(void *dst, const char *name, const char *value, char *err,
-			    size_t errlen)
-{
-	struct flow_opts *o = dst;
-
-	return flow_opts_byte(name, value, FLOW_MAX_TCLASS, "a traffic class from 0 to 255",
-			      &o->spec.tclass,
-			      &o->tclass_given, err, errlen);
 }
 
 int flow_opts_clock(void *dst, const char *name, const char *value, char *err,
@@ -105,7 +119,7 @@ static int flow_opts_clock_any(void *dst, const char *name, const char *value, c
 	OPT_UINT(0, "pkey-index", "N", "P_Key table index of the QPs (default 0)", \
 		 struct flow_opts, pkey_index, 0, 65535), \
 	OPT_UINT('p', "port", "N", \
-		 "the server's TCP / rdma_cm port (default " FLOW_STR(CONN_DEFAULT_PORT) ")", \
+		 "the server's TCP / rdma_cm port (default " OPTS_STR(CONN_DEFAULT_PORT) ")", \
 		 struct flow_opts, tcp_port, 1, 65535)
 
 #define FLOW_COMMON_OPTS \
@@ -126,20 +140,17 @@ const struct opts_entry flow_opts_listen_table[] = {
 
 const struct opts_entry flow_opts_table[] = {
 	OPT_INCLUDE_HERE(flow_opts_listen_table),
-	OPT_CALLBACK_ALL(0, "sl", "N", "service level 0-15 (default 0; with --rdma-cm the\n"
-			 "path record's)", flow_opts_sl),
-	OPT_CALLBACK_ALL(0, "tclass", "N", "traffic class (RoCE: IP TOS byte; default 0; with\n"
-			 "--rdma-cm the path record's)", flow_opts_tclass),
+	FLOW_SPEC_SL(FLOW_OPTS_SPEC_GIVEN)
+	FLOW_SPEC_TCLASS(FLOW_OPTS_SPEC_GIVEN)
 	OPT_UINT(0, "qp-timeout", "N", "RC local ACK timeout, 4.096 us * 2^N (default "
-		 FLOW_STR(FLOW_QP_TIMEOUT_DEFAULT) ")",
+		 OPTS_STR(FLOW_QP_TIMEOUT_DEFAULT) ")",
 		 struct flow_opts, qp_timeout, 0, 31),
 	OPT_UINT(0, "retry", "N", "RC retry count 0-7 (default "
-		 FLOW_STR(FLOW_RETRY_DEFAULT) ")", struct flow_opts, retry, 0, 7),
+		 OPTS_STR(FLOW_RETRY_DEFAULT) ")", struct flow_opts, retry, 0, 7),
 	OPT_VALUE(OPTS_SECONDS, 0, "timeout", "TIME",
 		  "connection setup timeout (default 10; bare: seconds)", struct flow_opts,
 		  timeout_s, 0, 1000000ull * 1000000000ull),
-	OPT_UINT(0, "threads", "N", "N workers, each with its own QPs and core (default 1)",
-		 struct flow_opts, spec.threads, 1, FLOW_MAX_THREADS),
+	FLOW_SPEC_THREADS(FLOW_OPTS_SPEC)
 	OPT_CALLBACK_ALL(0, "cpu", "LIST", "pin the workers to these CPUs (default: NIC-local\n"
 			 "cores)",
 			 flow_opts_cpus),
@@ -150,6 +161,13 @@ const struct opts_entry flow_opts_table[] = {
 		 "Soft-RoCE need it when they share the core)", struct flow_opts, yield),
 	OPT_STRING(0, "json-stream", "FILE", "write each result as it ends, one JSON object a\n"
 		   "line ('-': stdout)", struct flow_opts, json_stream_path),
+	OPT_END(),
+};
+
+const struct opts_entry flow_opts_bw_table[] = {
+	FLOW_SPEC_SIZE(FLOW_OPTS_SPEC_BW_SIZE)
+	FLOW_SPEC_QPS(FLOW_OPTS_SPEC)
+	FLOW_SPEC_RATE(FLOW_OPTS_SPEC)
 	OPT_END(),
 };
 
@@ -202,135 +220,4 @@ int flow_opts_finish(int n_args, const char **args, struct flow_opts *o, char *e
 	if (o->rdma_cm && o->spec.qps > 1)
 		return errbuf_set(err, errlen, -EINVAL, "--rdma-cm runs one QP");
 	return flow_opts_token(o, err, errlen);
-}
-
-/* ------------------------------------------------------------------ */
-/* The flow spec                                                       */
-/* ------------------------------------------------------------------ */
-
-#define FLOW_SPEC(KEY, WIRE, KIND, UNIT, F, MIN, MAX, DEF, REQ, EXPECT) \
-	{ .key = (KEY), .wire = (WIRE), .kind = (KIND), .unit = (UNIT), \
-	  .off = offsetof(struct flow_spec, F), .width = sizeof(((struct flow_spec *)0)->F), \
-	  .min = (MIN), .max = (MAX), .def = (DEF), .wire_required = (REQ), .expect = (EXPECT) }
-
-const struct flow_spec_field flow_spec_fields[] = {
-	FLOW_SPEC("sl", "sl", FLOW_SPEC_INT, "", sl, 0, FLOW_MAX_SL, 0, true, NULL),
-	FLOW_SPEC("tclass", "tclass", FLOW_SPEC_INT, "", tclass, 0, FLOW_MAX_TCLASS, 0, true,
-		  NULL),
-	FLOW_SPEC("size", "size", FLOW_SPEC_BYTES, "bytes", size_bytes, 1,
-		  FLOW_SPEC_MAX_MSG_BYTES, 0, true, "1 to 1g bytes (64, 4k)"),
-	FLOW_SPEC("rate", "rate_bps", FLOW_SPEC_BPS, "bit/s", rate_bps, 0, FLOW_MAX_RATE_BPS, 0,
-		  false, "a rate such as 5mbit or 0, at most 10t"),
-	FLOW_SPEC("threads", "threads", FLOW_SPEC_INT, "", threads, 1, FLOW_MAX_THREADS, 1, true,
-		  NULL),
-	FLOW_SPEC("qps", "qps", FLOW_SPEC_INT, "", qps, 1, FLOW_MAX_QPS, 1, true, NULL),
-	FLOW_SPEC("on", "on_ns", FLOW_SPEC_NS, "ns", on_ns, 0, FLOW_MAX_BURST_NS, 0, false,
-		  "a time (10ms, 1s) of at most an hour"),
-	FLOW_SPEC("off", "off_ns", FLOW_SPEC_NS, "ns", off_ns, 0, FLOW_MAX_BURST_NS, 0, false,
-		  "a time (10ms, 1s) of at most an hour"),
-};
-
-const size_t flow_spec_n_fields = sizeof(flow_spec_fields) / sizeof(flow_spec_fields[0]);
-
-uint64_t flow_spec_get(const struct flow_spec *s, const struct flow_spec_field *f)
-{
-	const char *p = (const char *)s + f->off;
-
-	switch (f->width) {
-	case 1: return *(const uint8_t *)p;
-	case 2: return *(const uint16_t *)p;
-	case 4: return *(const uint32_t *)p;
-	default: return *(const uint64_t *)p;
-	}
-}
-
-void flow_spec_put(struct flow_spec *s, const struct flow_spec_field *f, uint64_t v)
-{
-	char *p = (char *)s + f->off;
-
-	switch (f->width) {
-	case 1: *(uint8_t *)p = (uint8_t)v; break;
-	case 2: *(uint16_t *)p = (uint16_t)v; break;
-	case 4: *(uint32_t *)p = (uint32_t)v; break;
-	default: *(uint64_t *)p = v; break;
-	}
-}
-
-void flow_spec_defaults(struct flow_spec *s)
-{
-	size_t i;
-
-	memset(s, 0, sizeof(*s));
-	for (i = 0; i < flow_spec_n_fields; i++)
-		flow_spec_put(s, &flow_spec_fields[i], flow_spec_fields[i].def);
-}
-
-/* @value as @f's kind reads it; 0 or -EINVAL. */
-static int flow_spec_read(const struct flow_spec_field *f, const char *value, uint64_t *v)
-{
-	switch (f->kind) {
-	case FLOW_SPEC_INT: return units_parse_u64(value, f->min, f->max, v) ? -EINVAL : 0;
-	case FLOW_SPEC_BYTES: if (units_parse_bytes(value, v)) return -EINVAL; break;
-	case FLOW_SPEC_BPS: if (units_parse_bps(value, v)) return -EINVAL; break;
-	case FLOW_SPEC_NS: if (units_parse_ns(value, v)) return -EINVAL; break;
-	}
-	return *v < f->min || *v > f->max ? -EINVAL : 0;
-}
-
-int flow_spec_set(struct flow_spec *s, const char *key, const char *value, char *err,
-		  size_t errlen)
-{
-	const struct flow_spec_field *f;
-	uint64_t v;
-	size_t i;
-
-	for (i = 0; i < flow_spec_n_fields && strcmp(flow_spec_fields[i].key, key); i++)
-		;
-	if (i == flow_spec_n_fields)
-		return -ENOENT;
-	f = &flow_spec_fields[i];
-	if (flow_spec_read(f, value, &v)) {
-		if (f->expect)
-			return errbuf_set(err, errlen, -EINVAL, "%s '%s': expected %s", key, value,
-					  f->expect);
-		return errbuf_set(err, errlen, -EINVAL, "%s '%s': expected an integer from "
-				  "%" PRIu64 " to %" PRIu64, key, value, f->min, f->max);
-	}
-	flow_spec_put(s, f, v);
-	return 0;
-}
-
-int flow_spec_check(const struct flow_spec *s, bool bw, char *err, size_t errlen)
-{
-	uint64_t n_qps = (uint64_t)s->threads * s->qps;
-
-	if (!bw && s->rate_bps > 0)
-		return errbuf_set(err, errlen, -EINVAL, "a lat flow has no rate (one message in "
-				  "flight)");
-	if (!bw && s->qps != 1)
-		return errbuf_set(err, errlen, -EINVAL, "a lat flow has one QP per thread (use "
-				  "threads)");
-	if (!bw && (s->on_ns || s->off_ns))
-		return errbuf_set(err, errlen, -EINVAL, "on and off are for bw flows (a lat flow "
-				  "probes all along)");
-	if (!s->on_ns != !s->off_ns)
-		return errbuf_set(err, errlen, -EINVAL, "a bursty flow needs both 'on' and 'off' "
-				  "above 0");
-	if (s->rate_bps && s->rate_bps < n_qps)
-		return errbuf_set(err, errlen, -EINVAL, "a rate of %" PRIu64 " bit/s is below "
-				  "1 bit/s for each of its %" PRIu64 " QPs (the rate is the "
-				  "flow's whole)", s->rate_bps, n_qps);
-	return 0;
-}
-
-size_t flow_spec_size_default(bool bw)
-{
-	return bw ? 4096 : 64;
-}
-
-uint64_t flow_spec_qp_rate_bps(const struct flow_spec *s)
-{
-	uint64_t n_qps = (uint64_t)(s->threads ? s->threads : 1) * (s->qps ? s->qps : 1);
-
-	return s->rate_bps / n_qps;
 }

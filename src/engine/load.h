@@ -31,6 +31,10 @@
 
 #define LOAD_MAX_DEPTH 8192
 #define LOAD_MAX_BATCH 64
+/* The window when none is given (bw's --tx-depth, --cq-mod; an agent's
+ * flows): deep enough that a shaped band never runs dry. */
+#define LOAD_TX_DEPTH_DEFAULT 128
+#define LOAD_CQ_MOD_DEFAULT 16
 
 /*
  * A constant bit rate as an exact fraction of ticks: message n is due at

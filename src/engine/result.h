@@ -70,7 +70,7 @@ int flow_result_merge(struct flow_result *dst, const struct flow_result *src);
 /*
  * lat: the residual bias of the posting order in @r: mean (T_W - T_L) of
  * the samples whose wire SEND went first, minus that of those whose
- * loopback went first, in ticks (signed; engine/figures turns them into
+ * loopback went first, in ticks (signed; flow/figures turns them into
  * ns). Each order is half the samples, so the RTT carries half of it at
  * most. False when an order has no sample.
  */

@@ -34,7 +34,7 @@
 #include "base/env.h"
 #include "engine/bw_client.h"
 #include "engine/client.h"
-#include "engine/criteria.h"
+#include "flow/criteria.h"
 #include "engine/flow_opts.h"
 #include "engine/load.h"
 #include "engine/probe.h"

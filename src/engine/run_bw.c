@@ -13,7 +13,7 @@
 #include "base/errbuf.h"
 #include "base/stop.h"
 #include "engine/client.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 #include "engine/load.h"
 #include "engine/run_int.h"
 

@@ -14,7 +14,7 @@
 #include "base/hist.h"
 #include "base/stop.h"
 #include "engine/client.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 #include "rdma/conn.h"
 #include "engine/run_int.h"
 

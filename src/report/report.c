@@ -15,7 +15,7 @@
 #include "config.h"
 #include "report/doc_keys.h"
 #include "report/report_int.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 
 static double ns(const struct clock_cal *clk, double ticks)
 {

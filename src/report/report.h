@@ -2,7 +2,7 @@
 /*
  * The one place that formats results: human tables on a FILE, JSON as
  * jansson objects (so tests can inspect their shape), JSON files written
- * atomically. Its figures take their time unit from engine/figures, the
+ * atomically. Its figures take their time unit from flow/figures, the
  * one module where ticks become nanoseconds.
  */
 #ifndef RPERF_REPORT_H
@@ -18,7 +18,7 @@
 #include "coord/mesh.h"
 #include "coord/step.h"
 #include "engine/bw_client.h"
-#include "engine/criteria.h"
+#include "flow/criteria.h"
 #include "engine/probe.h"
 #include "engine/result.h"
 #include "engine/run.h"

@@ -9,7 +9,7 @@
 #include <inttypes.h>
 
 #include "report/report_int.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 
 static double gbps(uint64_t bytes, double s)
 {

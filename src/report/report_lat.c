@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "report/report_int.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 
 static double ns(const struct clock_cal *clk, double ticks)
 {

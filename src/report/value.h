@@ -49,7 +49,7 @@ struct report_num {
 /*
  * The one place the report changes a figure's unit for its reader: the
  * JSON's ns as us or s, its Gb/s as Mb/s, a configured bit/s as Gb/s or
- * Mb/s. (Ticks become ns before the report: engine/figures.)
+ * Mb/s. (Ticks become ns before the report: flow/figures.)
  */
 double report_us(double ns);
 double report_s(double ns);

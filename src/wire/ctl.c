@@ -64,7 +64,7 @@ static const struct ctl_field expect_fields[] = {
 	{ "secret", K_STR, true, CTL_SECRET_HEX, CTL_SECRET_HEX, NULL, NULL },
 	{ "src", K_STR, true, 1, 63, NULL, NULL },	/* its source's address */
 	{ "conns", K_INT, true, 1, FLOW_MAX_THREADS * FLOW_MAX_QPS, NULL, NULL },	/* threads x QPs */
-	{ "size", K_INT, true, 1, (double)FLOW_SPEC_MAX_MSG_BYTES, NULL, NULL },	/* its largest message */
+	{ "size", K_INT, true, 1, (double)FLOW_MAX_MSG_BYTES, NULL, NULL },	/* its largest message */
 	FIELD_END,
 };
 

@@ -69,7 +69,7 @@
 #include <jansson.h>
 
 #include "base/token.h"
-#include "engine/flow_opts.h"
+#include "flow/flow_spec.h"
 
 #define CTL_VERSION		6
 #define CTL_DEFAULT_PORT	18530

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Ticks become figures in one module, engine/figures.c: no other file of
+# Ticks become figures in one module, flow/figures.c: no other file of
 # src/ calls clock_ticks_to_ns() or divides by a clock's ticks_per_ns.
 # Allowed besides: base/clock (the conversion itself) and the probe and
 # load engines, whose conversions are their pacing and timeouts (how long
@@ -9,7 +9,7 @@
 # SRC_DIR set.
 SRC_DIR=${SRC_DIR:-src}
 PATTERN='clock_ticks_to_ns|/ *[][A-Za-z0-9_>.()-]*ticks_per_ns'
-ALLOWED='^(base/clock\.[ch]|engine/figures\.c|engine/probe\.c|engine/load\.c):'
+ALLOWED='^(base/clock\.[ch]|flow/figures\.c|engine/probe\.c|engine/load\.c):'
 fails=0
 
 # conversions DIR: each line of a .c or .h under DIR that converts, as
@@ -21,12 +21,12 @@ conversions() {
 
 stray=$(conversions "$SRC_DIR" | grep -Ev -- "$ALLOWED")
 if [ -n "$stray" ]; then
-	echo "FAIL: ticks turned into figures outside engine/figures.c:"
+	echo "FAIL: ticks turned into figures outside flow/figures.c:"
 	echo "$stray"
 	fails=$((fails + 1))
 fi
-grep -q 'clock_ticks_to_ns' "$SRC_DIR/engine/figures.c" ||
-	{ echo "FAIL: engine/figures.c does not convert"; fails=$((fails + 1)); }
+grep -q 'clock_ticks_to_ns' "$SRC_DIR/flow/figures.c" ||
+	{ echo "FAIL: flow/figures.c does not convert"; fails=$((fails + 1)); }
 
 # The check itself: both forms, planted in a copy, are found.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/figures.XXXXXX") || exit 1

@@ -71,7 +71,7 @@ for l in $ORDER; do
 		fail "layer $l does not link with only $(uses "$l"): $(grep -m 3 'undefined reference' "$T/log")"
 done
 
-# A deliberate upward call: base made to call criteria_failed() (engine).
+# A deliberate upward call: base made to call criteria_failed() (flow).
 mkdir -p "$T/lib/base"
 for l in $ORDER; do
 	mkdir -p "$T/lib/$l"
@@ -83,7 +83,7 @@ int base_goes_up(void) { return criteria_failed((const void *)0); }
 C
 $LAYER_CC -c -o "$T/up.o" "$T/up.c" && ar r "$T/lib/base/libbase.a" "$T/up.o" 2>/dev/null || exit 1
 if link_whole "$T/lib" base >"$T/log"; then
-	fail "base calling criteria_failed (engine) linked"
+	fail "base calling criteria_failed (flow) linked"
 else
 	grep -q "undefined reference to .criteria_failed" "$T/log" ||
 		fail "base's upward call failed for another reason: $(head -n 3 "$T/log")"

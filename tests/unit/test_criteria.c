@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Pass/fail criteria (engine/criteria.c) and their report: a maximum
+ * Pass/fail criteria (flow/criteria.c) and their report: a maximum
  * passes at its limit and fails above it, a minimum the other way round,
  * a figure never measured fails, and the line and JSON name the figure,
  * the limit and the unit.
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engine/criteria.h"
+#include "flow/criteria.h"
 #include "report/report.h"
 
 static void test_judge(void **state)

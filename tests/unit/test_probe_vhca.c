@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "unit.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 #include "engine/probe.h"
 #include "vhca/vhca.h"
 

@@ -3,7 +3,7 @@
  * Ticks into figures (see figures.h): every figure's time unit comes
  * from here, never from a division by the clock's rate elsewhere.
  */
-#include "engine/figures.h"
+#include "flow/figures.h"
 
 double figures_ns(const struct clock_cal *clk, double ticks)
 {

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/criteria.h"
-#include "engine/figures.h"
+#include "flow/criteria.h"
+#include "flow/figures.h"
 
 struct criterion *criteria_add(struct criteria *cs, const char *name,
 			       enum criterion_kind kind, const char *unit, double limit,
