@@ -70,16 +70,16 @@ json_t *report_real_or_null(bool has, double v)
  * hist_figure() over this list, so a figure is described once.
  */
 static const struct report_field hist_fields[] = {
-	{ "count", "samples", RF_COUNT, 0 },
-	{ "p50", "p50", RF_PCT, 50 },
-	{ "p90", "p90", RF_PCT, 90 },
-	{ "p99", "p99", RF_PCT, 99 },
-	{ "p99_9", "p99_9", RF_PCT, 99.9 },
-	{ "p99_99", "p99_99", RF_PCT, 99.99 },
-	{ "min", "min", RF_MIN, 0 },
-	{ "max", "max", RF_MAX, 0 },
-	{ "mean", "mean", RF_MEAN, 0 },
-	{ "stdev", "stdev", RF_STDEV, 0 },
+	{ .key = "count", .head = { "samples" }, .stat = RF_COUNT, .pct = 0 },
+	{ .key = "p50", .head = { "p50" }, .stat = RF_PCT, .pct = 50 },
+	{ .key = "p90", .head = { "p90" }, .stat = RF_PCT, .pct = 90 },
+	{ .key = "p99", .head = { "p99" }, .stat = RF_PCT, .pct = 99 },
+	{ .key = "p99_9", .head = { "p99_9" }, .stat = RF_PCT, .pct = 99.9 },
+	{ .key = "p99_99", .head = { "p99_99" }, .stat = RF_PCT, .pct = 99.99 },
+	{ .key = "min", .head = { "min" }, .stat = RF_MIN, .pct = 0 },
+	{ .key = "max", .head = { "max" }, .stat = RF_MAX, .pct = 0 },
+	{ .key = "mean", .head = { "mean" }, .stat = RF_MEAN, .pct = 0 },
+	{ .key = "stdev", .head = { "stdev" }, .stat = RF_STDEV, .pct = 0 },
 };
 
 #define N_HIST_FIELDS (sizeof(hist_fields) / sizeof(hist_fields[0]))
@@ -110,18 +110,18 @@ void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct 
 
 	memset(fig, 0, sizeof(*fig));
 	fig->state = HIST_Q_RESOLVED;
-	if (f->kind == RF_PCT) {
+	if (f->stat == RF_PCT) {
 		hist_quantile(h, f->pct, unresolved, &q);
 		report_quantile_figure(&q, clk, fig);
 		return;
 	}
 	/* The unresolved samples are placeholders at 0: every figure over all
 	 * samples but the largest is not a figure of the RTT. */
-	if (n && unresolved && (f->kind != RF_MAX || unresolved == n) && f->kind != RF_COUNT)
+	if (n && unresolved && (f->stat != RF_MAX || unresolved == n) && f->stat != RF_COUNT)
 		fig->state = HIST_Q_UNRESOLVED;
-	fig->ns = f->kind == RF_COUNT ? (double)n : f->kind == RF_MIN ? ns(clk, hist_min(h)) :
-		  f->kind == RF_MAX ? ns(clk, hist_max(h)) :
-		  f->kind == RF_MEAN ? ns(clk, hist_mean(h)) : ns(clk, hist_stdev(h));
+	fig->ns = f->stat == RF_COUNT ? (double)n : f->stat == RF_MIN ? ns(clk, hist_min(h)) :
+		  f->stat == RF_MAX ? ns(clk, hist_max(h)) :
+		  f->stat == RF_MEAN ? ns(clk, hist_mean(h)) : ns(clk, hist_stdev(h));
 }
 
 /*
@@ -182,7 +182,7 @@ json_t *report_rtt_pct_json(const struct hist *h, const char *key, const struct 
 
 	for (i = 0; i < N_HIST_FIELDS && strcmp(hist_fields[i].key, key); i++)
 		;
-	if (i == N_HIST_FIELDS || hist_fields[i].kind != RF_PCT)
+	if (i == N_HIST_FIELDS || hist_fields[i].stat != RF_PCT)
 		return NULL;
 	report_hist_figure(h, unresolved, &hist_fields[i], clk, &fig);
 	return report_pct_json(&fig, unresolved, hist_count(h));
@@ -197,12 +197,12 @@ json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool
 
 	for (i = 0; i < N_HIST_FIELDS; i++) {
 		report_hist_figure(h, unresolved, &hist_fields[i], clk, &fig);
-		if (hist_fields[i].kind == RF_COUNT)
+		if (hist_fields[i].stat == RF_COUNT)
 			json_object_set_new(o, hist_fields[i].key, json_integer((json_int_t)fig.ns));
 		else
 			json_object_set_new(o, hist_fields[i].key, fig.state == HIST_Q_RESOLVED ?
 					    report_json_ns(fig.ns) : json_null());
-		if (hist_fields[i].kind == RF_PCT)
+		if (hist_fields[i].stat == RF_PCT)
 			json_object_set_new(pcts, hist_fields[i].key,
 					    report_pct_json(&fig, unresolved, hist_count(h)));
 	}

@@ -25,6 +25,7 @@
 #include "rdma/verbs.h"
 #include "report/converge_info.h"
 #include "report/doc_keys.h"
+#include "report/field.h"
 #include "report/reference.h"
 #include "report/value.h"
 
@@ -85,18 +86,8 @@ json_t *report_schema_stamp(json_t *o);
 /* @v as a JSON number, or null when there is none (!@has). */
 json_t *report_real_or_null(bool has, double v);
 
-/* What a histogram's figure is (struct report_field). */
-enum report_field_kind { RF_COUNT, RF_PCT, RF_MIN, RF_MAX, RF_MEAN, RF_STDEV };
-
-/* One figure of a histogram's summary: its JSON key, column head, kind. */
-struct report_field {
-	const char *key;		/* hist_ns's property in schema/common.schema.json */
-	const char *head;		/* the table's column */
-	enum report_field_kind kind;
-	double pct;			/* RF_PCT: the percentile */
-};
-
-/* The summary's figures, in the table's column order (@n of them). */
+/* The summary's figures (key: hist_ns's property in schema/common.schema.json;
+ * stat, pct: what figure), in the table's column order (@n of them). */
 const struct report_field *report_hist_fields(size_t *n);
 
 /* One figure, computed once for every format: ns (count for RF_COUNT). */
@@ -201,19 +192,9 @@ enum report_server_list { RS_FLOWS, RS_SLS };
 
 struct server_row;
 
-/*
- * One figure of a server's row, described once for the JSON and the
- * table: its key, its table column, and how to read it from a row.
- */
-struct report_server_field {
-	const char *key;		/* schema/server.schema.json's flows or sls item property */
-	const char *head;		/* the table's column */
-	int width;			/* the column's; < 0: left-aligned */
-	void (*get)(const struct server_row *row, struct report_value *v);
-};
-
-/* List @l's fields, in the JSON's and the table's order (@n of them). */
-const struct report_server_field *report_server_fields(enum report_server_list l, size_t *n);
+/* List @l's fields (key: schema/server.schema.json's flows or sls item
+ * property), in the JSON's and the table's order (@n of them). */
+const struct report_field *report_server_fields(enum report_server_list l, size_t *n);
 
 /* Flows and per-SL totals of a server: every field of both lists in both. */
 json_t *report_server_json(const struct sink *s, double elapsed_s);
@@ -318,23 +299,12 @@ struct analyze_row;
 struct report_value;
 
 /*
- * One figure of an analysis row, described once for the table, the JSON
- * and the CSV: its key (JSON and CSV), the kinds whose JSON and CSV
- * carry it, its table column per kind, and how to read it from a row.
+ * List @l's fields, in order (@n of them): key (and CSV column):
+ * schema/analyze.schema.json's $defs/{sl,vl,band} property; kinds: 1 <<
+ * report_analyze_kind; head: the table's column per kind; wide: the
+ * column's width when the shares are uncertain.
  */
-struct report_analyze_field {
-	const char *key;		/* schema/analyze.schema.json's $defs/{sl,vl,band} property */
-	unsigned json;			/* 1 << kind: the kinds that carry it (JSON, CSV) */
-	const char *head[RA_N_KINDS];	/* the table's column per kind; NULL: not shown */
-	int width;			/* the column's */
-	int wide;			/* the column's when the shares are uncertain; 0: width */
-	int prec;			/* a number's digits in the table: after the point,
-					 * or (< 0) significant */
-	void (*get)(const struct analyze_row *row, struct report_value *v);
-};
-
-/* List @l's fields, in order (@n of them). */
-const struct report_analyze_field *report_analyze_fields(enum report_analyze_list l, size_t *n);
+const struct report_field *report_analyze_fields(enum report_analyze_list l, size_t *n);
 
 /*
  * The analyze document: {"command", "version", "model", "runs", "limit",
@@ -406,21 +376,10 @@ struct mesh_report_info {
 
 struct mesh_row;
 
-/*
- * One figure of a mesh pair, described once for the JSON's "pairs", the
- * CSV's row and the labels of its OpenMetrics series.
- */
-struct report_mesh_field {
-	const char *key;		/* schema/mesh.schema.json's $defs/pair property;
-					 * NULL: not in the JSON */
-	const char *csv;		/* its CSV column; NULL: none */
-	const char *pct;		/* the percentile get() reads (p50, p99, p99_9) */
-	bool label;			/* a label of the pair's OpenMetrics series */
-	void (*get)(const struct mesh_row *row, const char *pct, struct report_value *v);
-};
-
-/* A pair's fields, in the CSV's order (@n of them). */
-const struct report_mesh_field *report_mesh_fields(size_t *n);
+/* A pair's fields (key: schema/mesh.schema.json's $defs/pair property; arg:
+ * the percentile a figure is of; label: of its OpenMetrics series), in the
+ * CSV's order (@n of them). */
+const struct report_field *report_mesh_fields(size_t *n);
 
 /*
  * The mesh document (schema/mesh.schema.json): {"command", "schema_version",

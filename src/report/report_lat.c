@@ -223,7 +223,7 @@ static const struct hist *lat_hist(const struct flow_result *r, enum lat_metric 
 /* A table cell: the figure in us, or what it is instead of a number. */
 static void lat_cell(FILE *out, const struct report_field *f, const struct report_figure *fig)
 {
-	if (f->kind == RF_COUNT)
+	if (f->stat == RF_COUNT)
 		fprintf(out, " %10.0f", fig->ns);
 	else if (fig->state == HIST_Q_RESOLVED)
 		fprintf(out, " %10.3f", report_us(fig->ns));
@@ -267,14 +267,14 @@ static void lat_table_block(FILE *out, const char *title, const struct flow_resu
 
 	fprintf(out, "%s, us%s\n%9s", title, ci ? ", 95 % confidence intervals" : "", "bytes");
 	for (j = 0; j < nf; j++)
-		if (!ci || f[j].kind == RF_PCT)
-			fprintf(out, ci ? " %21s" : " %10s", f[j].head);
+		if (!ci || f[j].stat == RF_PCT)
+			fprintf(out, ci ? " %21s" : " %10s", f[j].head[0]);
 	fputc('\n', out);
 	for (i = 0; i < n; i++) {
 		unres = m == LAT_RTT || m == LAT_RTT_NIC ? hist_zeros(lat_hist(&res[i], m)) : 0;
 		fprintf(out, "%9zu", res[i].size_bytes);
 		for (j = 0; j < nf; j++) {
-			if (ci && f[j].kind != RF_PCT)
+			if (ci && f[j].stat != RF_PCT)
 				continue;
 			report_hist_figure(lat_hist(&res[i], m), unres, &f[j], clk, &fig);
 			if (ci)
@@ -309,7 +309,7 @@ static void lat_table_notes(FILE *out, const struct flow_result *res, size_t n)
 				unres, cnt, 100.0 * (double)unres / (double)cnt,
 				REPORT_UNRESOLVED_WHY, 100.0 * (double)unres / (double)cnt);
 		for (j = 0; j < nf; j++) {
-			if (f[j].kind != RF_PCT)
+			if (f[j].stat != RF_PCT)
 				continue;
 			hist_quantile(res[i].rtt, f[j].pct, unres, &q);
 			if (q.state == HIST_Q_TOO_FEW)

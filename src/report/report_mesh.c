@@ -74,51 +74,59 @@ struct mesh_row {
 
 #define CLS(w)		(&(w)->m->o->classes[(w)->p->cls])
 
-static void get_pass(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pass(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_int(v, w->m->pass);
 }
 
-static void get_src(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_src(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_str(v, w->m->o->hosts[w->p->src]);
 }
 
-static void get_dst(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_dst(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_str(v, w->m->o->hosts[w->p->dst]);
 }
 
-static void get_sl(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_sl(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_int(v, CLS(w)->sl);
 }
 
-static void get_tclass(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_tclass(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_int(v, CLS(w)->tclass);
 }
 
-static void get_samples(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_samples(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_int(v, w->p->rtt_ns ? (long long)sketch_totals(w->p->rtt_ns)->count : 0);
 }
 
-static void get_unresolved(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_unresolved(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_int(v, w->p->rtt_ns ? (long long)sketch_totals(w->p->rtt_ns)->zeros : 0);
 }
 
 /* Percentile @pct as the JSON's object; a pair without samples has "no_samples". */
-static void get_pct_json(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_json(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	struct report_figure fig;
 
 	v->type = RV_JSON;
@@ -133,8 +141,9 @@ static void get_pct_json(const struct mesh_row *w, const char *pct, struct repor
 				    "no result came from its agents");
 }
 
-static void get_pct_state(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_state(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	struct report_figure fig;
 
 	mesh_figure(w->p, pct, &fig);
@@ -142,8 +151,9 @@ static void get_pct_state(const struct mesh_row *w, const char *pct, struct repo
 }
 
 /* The figure, where it is resolved. */
-static void get_pct_ns(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_ns(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	struct report_figure fig;
 
 	mesh_figure(w->p, pct, &fig);
@@ -151,8 +161,9 @@ static void get_pct_ns(const struct mesh_row *w, const char *pct, struct report_
 }
 
 /* Its interval's ends, where the ranks fall among resolved samples. */
-static void get_pct_lo(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_lo(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	struct report_figure fig;
 
 	mesh_figure(w->p, pct, &fig);
@@ -160,8 +171,9 @@ static void get_pct_lo(const struct mesh_row *w, const char *pct, struct report_
 			fig.lo_ns);
 }
 
-static void get_pct_hi(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_hi(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	const struct sketch_totals *t = w->p->rtt_ns ? sketch_totals(w->p->rtt_ns) : NULL;
 	struct report_figure fig;
 
@@ -170,21 +182,24 @@ static void get_pct_hi(const struct mesh_row *w, const char *pct, struct report_
 			fig.q.hi_rank > t->zeros, fig.hi_ns);
 }
 
-static void get_outlier(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_outlier(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_bool(v, w->p->outlier);
 }
 
-static void get_why(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_why(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_str(v, w->p->outlier ? w->p->why : NULL);
 }
 
-static void get_error(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_error(const void *row, const char *pct, struct report_value *v)
 {
-	(void)pct;
+	const struct mesh_row *w = row;
+
 	rv_str(v, w->p->error);
 }
 
@@ -192,13 +207,13 @@ static void get_error(const struct mesh_row *w, const char *pct, struct report_v
 
 /* A percentile's JSON object and its four CSV columns. */
 #define PCT(k)	\
-	{ .key = k, .pct = k, .get = get_pct_json }, \
-	{ .csv = k "_state", .pct = k, .get = get_pct_state }, \
-	{ .csv = k "_ns", .pct = k, .get = get_pct_ns }, \
-	{ .csv = k "_ci_low_ns", .pct = k, .get = get_pct_lo }, \
-	{ .csv = k "_ci_high_ns", .pct = k, .get = get_pct_hi }
+	{ .key = k, .arg = k, .get = get_pct_json }, \
+	{ .csv = k "_state", .csv_prec = 1, .arg = k, .get = get_pct_state }, \
+	{ .csv = k "_ns", .csv_prec = 1, .arg = k, .get = get_pct_ns }, \
+	{ .csv = k "_ci_low_ns", .csv_prec = 1, .arg = k, .get = get_pct_lo }, \
+	{ .csv = k "_ci_high_ns", .csv_prec = 1, .arg = k, .get = get_pct_hi }
 
-static const struct report_mesh_field pair_fields[] = {
+static const struct report_field pair_fields[] = {
 	{ .csv = "pass", .get = get_pass },
 	{ .key = MESH_KEY_SRC, .csv = MESH_KEY_SRC, .label = true, .get = get_src },
 	{ .key = MESH_KEY_DST, .csv = MESH_KEY_DST, .label = true, .get = get_dst },
@@ -218,18 +233,10 @@ static const struct report_mesh_field pair_fields[] = {
 
 #define N_PAIR_FIELDS	(sizeof(pair_fields) / sizeof(pair_fields[0]))
 
-const struct report_mesh_field *report_mesh_fields(size_t *n)
+const struct report_field *report_mesh_fields(size_t *n)
 {
 	*n = N_PAIR_FIELDS;
 	return pair_fields;
-}
-
-/* Field @f of pair @w into @v, zeroed first. */
-static void mesh_get(const struct report_mesh_field *f, const struct mesh_row *w,
-		     struct report_value *v)
-{
-	memset(v, 0, sizeof(*v));
-	f->get(w, f->pct, v);
 }
 
 /* ------------------------------------------------------------------ */
@@ -239,17 +246,8 @@ static void mesh_get(const struct report_mesh_field *f, const struct mesh_row *w
 static json_t *mesh_pair_json(const struct mesh_run *m, const struct mesh_pair *p)
 {
 	const struct mesh_row w = { m, p };
-	struct report_value v;
-	json_t *o = json_object();
-	size_t k;
 
-	for (k = 0; k < N_PAIR_FIELDS; k++) {
-		if (!pair_fields[k].key)
-			continue;
-		mesh_get(&pair_fields[k], &w, &v);
-		json_object_set_new(o, pair_fields[k].key, report_value_json(&v));
-	}
-	return o;
+	return report_fields_json(pair_fields, N_PAIR_FIELDS, &w, 0);
 }
 
 static json_t *mesh_outliers_json(const struct mesh_run *m)
@@ -438,38 +436,15 @@ void report_mesh_table(FILE *out, const struct mesh_report_info *info, const str
 /* CSV                                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Pair @w's CSV line (@w->p NULL: the header). */
-static void mesh_csv_row(FILE *out, const struct mesh_row *w)
-{
-	struct report_value v;
-	const char *sep = "";
-	size_t k;
-
-	for (k = 0; k < N_PAIR_FIELDS; k++) {
-		if (!pair_fields[k].csv)
-			continue;
-		fputs(sep, out);
-		sep = ",";
-		if (!w->p) {
-			fputs(pair_fields[k].csv, out);
-			continue;
-		}
-		mesh_get(&pair_fields[k], w, &v);
-		report_value_csv(out, &v, 1);
-		report_value_clear(&v);
-	}
-	fputc('\n', out);
-}
-
 void report_mesh_csv(FILE *out, const struct mesh_run *m)
 {
 	struct mesh_row w = { m, NULL };
 	size_t i;
 
-	mesh_csv_row(out, &w);
+	report_fields_csv(out, pair_fields, N_PAIR_FIELDS, NULL, 0);
 	for (i = 0; i < m->n_pairs; i++) {
 		w.p = &m->pairs[i];
-		mesh_csv_row(out, &w);
+		report_fields_csv(out, pair_fields, N_PAIR_FIELDS, &w, 0);
 	}
 }
 
@@ -516,7 +491,7 @@ static void om_labels(FILE *out, const struct mesh_run *m, const struct mesh_pai
 	for (k = 0; k < N_PAIR_FIELDS; k++) {
 		if (!pair_fields[k].label)
 			continue;
-		mesh_get(&pair_fields[k], &w, &v);
+		report_field_get(&pair_fields[k], &w, &v);
 		report_value_text(&v, &plain, text, sizeof(text));
 		fprintf(out, "%s%s=\"", sep, pair_fields[k].key);
 		om_label(out, text);

@@ -44,98 +44,124 @@ static void server_sl_totals(const struct sink *s, struct sl_total t[16])
 /* The rows' figures                                                   */
 /* ------------------------------------------------------------------ */
 
-static void get_id(const struct server_row *w, struct report_value *v)
+static void get_id(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, w->f->id);
 }
 
-static void get_peer(const struct server_row *w, struct report_value *v)
+static void get_peer(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_str(v, w->f->peer);
 }
 
-static void get_flow_sl(const struct server_row *w, struct report_value *v)
+static void get_flow_sl(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, w->f->path.sl);
 }
 
-static void get_tclass(const struct server_row *w, struct report_value *v)
+static void get_tclass(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, w->f->path.tclass);
 }
 
-static void get_gid_index(const struct server_row *w, struct report_value *v)
+static void get_gid_index(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	if (w->f->gid_index < 0)
 		rv_null(v, NULL);
 	else
 		rv_int(v, w->f->gid_index);
 }
 
-static void get_flow_msgs(const struct server_row *w, struct report_value *v)
+static void get_flow_msgs(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, (long long)w->f->msgs);
 }
 
-static void get_flow_bytes(const struct server_row *w, struct report_value *v)
+static void get_flow_bytes(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, (long long)w->f->bytes);
 }
 
-static void get_errors(const struct server_row *w, struct report_value *v)
+static void get_errors(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, (long long)w->f->errors);
 }
 
-static void get_active(const struct server_row *w, struct report_value *v)
+static void get_active(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_bool(v, w->f->active);
 }
 
-static void get_sl(const struct server_row *w, struct report_value *v)
+static void get_sl(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, w->sl);
 }
 
-static void get_sl_flows(const struct server_row *w, struct report_value *v)
+static void get_sl_flows(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, (long long)w->t->flows);
 }
 
-static void get_sl_msgs(const struct server_row *w, struct report_value *v)
+static void get_sl_msgs(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, (long long)w->t->msgs);
 }
 
-static void get_sl_bytes(const struct server_row *w, struct report_value *v)
+static void get_sl_bytes(const void *row, const char *arg, struct report_value *v)
 {
+	const struct server_row *w = row;
+
 	rv_int(v, (long long)w->t->bytes);
 }
 
 /* A flow: its keys in schema/server.schema.json's flows, its columns. */
-static const struct report_server_field flow_fields[] = {
-	{ "id", "flow", 5, get_id },
-	{ "peer", "peer", -24, get_peer },
-	{ "sl", "sl", 3, get_flow_sl },
-	{ "tclass", "tclass", 6, get_tclass },
-	{ "gid_index", "gid", 4, get_gid_index },
-	{ "msgs", "msgs", 12, get_flow_msgs },
-	{ "bytes", "bytes", 14, get_flow_bytes },
-	{ "errors", "errors", 7, get_errors },
-	{ "active", "active", 6, get_active },
+static const struct report_field flow_fields[] = {
+	{ .key = "id", .head = REPORT_HEADS("flow"), .width = 5, .get = get_id },
+	{ .key = "peer", .head = REPORT_HEADS("peer"), .width = -24, .get = get_peer },
+	{ .key = "sl", .head = REPORT_HEADS("sl"), .width = 3, .get = get_flow_sl },
+	{ .key = "tclass", .head = REPORT_HEADS("tclass"), .width = 6, .get = get_tclass },
+	{ .key = "gid_index", .head = REPORT_HEADS("gid"), .width = 4, .get = get_gid_index },
+	{ .key = "msgs", .head = REPORT_HEADS("msgs"), .width = 12, .get = get_flow_msgs },
+	{ .key = "bytes", .head = REPORT_HEADS("bytes"), .width = 14, .get = get_flow_bytes },
+	{ .key = "errors", .head = REPORT_HEADS("errors"), .width = 7, .get = get_errors },
+	{ .key = "active", .head = REPORT_HEADS("active"), .width = 6, .get = get_active },
 };
 
 /* An SL's totals: its keys in schema/server.schema.json's sls, its columns. */
-static const struct report_server_field sl_fields[] = {
-	{ "sl", "sl", 3, get_sl },
-	{ "flows", "flows", 6, get_sl_flows },
-	{ "msgs", "msgs", 12, get_sl_msgs },
-	{ "bytes", "bytes", 14, get_sl_bytes },
+static const struct report_field sl_fields[] = {
+	{ .key = "sl", .head = REPORT_HEADS("sl"), .width = 3, .get = get_sl },
+	{ .key = "flows", .head = REPORT_HEADS("flows"), .width = 6, .get = get_sl_flows },
+	{ .key = "msgs", .head = REPORT_HEADS("msgs"), .width = 12, .get = get_sl_msgs },
+	{ .key = "bytes", .head = REPORT_HEADS("bytes"), .width = 14, .get = get_sl_bytes },
 };
 
 #define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
-const struct report_server_field *report_server_fields(enum report_server_list l, size_t *n)
+const struct report_field *report_server_fields(enum report_server_list l, size_t *n)
 {
 	*n = l == RS_FLOWS ? N_OF(flow_fields) : N_OF(sl_fields);
 	return l == RS_FLOWS ? flow_fields : sl_fields;
@@ -148,39 +174,21 @@ const struct report_server_field *report_server_fields(enum report_server_list l
 /* Row @w of list @l as its JSON object. */
 static json_t *server_row_json(enum report_server_list l, const struct server_row *w)
 {
-	const struct report_server_field *f;
-	struct report_value v;
-	json_t *o = json_object();
-	size_t n, k;
+	const struct report_field *f;
+	size_t n;
 
 	f = report_server_fields(l, &n);
-	for (k = 0; k < n; k++) {
-		memset(&v, 0, sizeof(v));
-		f[k].get(w, &v);
-		json_object_set_new(o, f[k].key, report_value_json(&v));
-	}
-	return o;
+	return report_fields_json(f, n, w, 0);
 }
 
 /* Row @w of list @l as the table's line (@w NULL: the heading). */
 static void server_row_table(FILE *out, enum report_server_list l, const struct server_row *w)
 {
-	static const struct report_num plain = { 0 };
-	const struct report_server_field *f;
-	struct report_value v;
-	char cell[80];
-	size_t n, k;
+	const struct report_field *f;
+	size_t n;
 
 	f = report_server_fields(l, &n);
-	for (k = 0; k < n; k++) {
-		if (w) {
-			memset(&v, 0, sizeof(v));
-			f[k].get(w, &v);
-			report_value_text(&v, &plain, cell, sizeof(cell));
-		}
-		fprintf(out, "%s%*s", k ? " " : "", f[k].width, w ? cell : f[k].head);
-	}
-	fprintf(out, "\n");
+	report_fields_table(out, f, n, w, 0, false);
 }
 
 json_t *report_server_json(const struct sink *s, double elapsed_s)

@@ -312,7 +312,7 @@ static void test_hist_fields_match_schema(void **state)
 	for (i = 0; i < n; i++) {
 		if (!json_object_get(props, f[i].key))
 			fail_msg("field %s is not in schema hist_ns", f[i].key);
-		if (f[i].kind == RF_PCT && !json_object_get(pcts, f[i].key))
+		if (f[i].stat == RF_PCT && !json_object_get(pcts, f[i].key))
 			fail_msg("percentile %s is not in schema hist_ns.percentiles", f[i].key);
 	}
 	json_object_foreach(props, key, v) {
@@ -330,18 +330,18 @@ static void test_hist_fields_match_schema(void **state)
 /* The description's list @l carries @key in all of @kinds (@want) or in none. */
 static void analyze_key_kinds(int l, const char *key, unsigned kinds, bool want, const char *why)
 {
-	const struct report_analyze_field *f;
+	const struct report_field *f;
 	size_t n, i;
 	bool seen = false;
 
 	f = report_analyze_fields(l, &n);
 	for (i = 0; i < n; i++) {
-		if (!f[i].json || strcmp(f[i].key, key))
+		if (!f[i].key || strcmp(f[i].key, key))
 			continue;
 		seen = true;
-		if (want ? (f[i].json & kinds) != kinds : (f[i].json & kinds) != 0)
+		if (want ? (f[i].kinds & kinds) != kinds : (f[i].kinds & kinds) != 0)
 			fail_msg("field %s: kinds 0x%x, but the schema %s it for 0x%x", key,
-				 f[i].json, why, kinds);
+				 f[i].kinds, why, kinds);
 	}
 	if (want && !seen)
 		fail_msg("field %s: not described, but the schema %s it", key, why);
@@ -414,7 +414,7 @@ static void analyze_kinds_match_schema(json_t *schema)
 static void test_analyze_fields_match_schema(void **state)
 {
 	static const char *const defs[RA_N_LISTS] = { "sl", "vl", "band" };
-	const struct report_analyze_field *f;
+	const struct report_field *f;
 	const char *top = getenv("TEST_TOP"), *key;
 	json_t *schema, *props, *v;
 	char path[4096];
@@ -430,16 +430,16 @@ static void test_analyze_fields_match_schema(void **state)
 		assert_non_null(props);
 		f = report_analyze_fields(l, &n);
 		for (i = 0; i < n; i++) {
-			if (f[i].json && !json_object_get(props, f[i].key))
+			if (f[i].key && !json_object_get(props, f[i].key))
 				fail_msg("%s field %s is not in analyze.schema.json's %s",
 					 defs[l], f[i].key, defs[l]);
 			for (kind = 0; kind < RA_N_KINDS; kind++)
-				if (f[i].head[kind] && (!f[i].key || !f[i].get || !f[i].width))
+				if (f[i].head[kind] && (!f[i].get || !f[i].width))
 					fail_msg("%s column %s reads no field", defs[l], f[i].head[kind]);
 		}
 		json_object_foreach(props, key, v) {
 			for (found = 0, i = 0; i < n; i++)
-				found += f[i].json && !strcmp(f[i].key, key);
+				found += f[i].key && !strcmp(f[i].key, key);
 			if (found != 1)
 				fail_msg("analyze.schema.json's %s property %s is not described once",
 					 defs[l], key);
@@ -715,7 +715,7 @@ static void test_server_json_per_sl(void **state)
 static void test_server_fields_match_schema(void **state)
 {
 	static const char *const items[] = { "flows", "sls" };
-	const struct report_server_field *f;
+	const struct report_field *f;
 	const char *top = getenv("TEST_TOP"), *key;
 	json_t *schema, *props, *v;
 	char path[4096];
@@ -732,7 +732,7 @@ static void test_server_fields_match_schema(void **state)
 		assert_non_null(props);
 		f = report_server_fields(l, &n);
 		for (i = 0; i < n; i++)
-			if (!json_object_get(props, f[i].key) || !f[i].head || !f[i].get)
+			if (!json_object_get(props, f[i].key) || !f[i].head[0] || !f[i].get)
 				fail_msg("server %s field %s is not in the schema or has no column",
 					 items[l], f[i].key);
 		json_object_foreach(props, key, v) {
