@@ -3,7 +3,7 @@
  * What converge's document (report_converge.c) and its rows
  * (report_converge_rows.c) both need: how the run was set up, and which
  * rows and kinds of run there are. Header only, so that the document
- * depends on the rows and the rows on neither; report.h includes it.
+ * depends on the rows and the rows on neither; report_converge.h includes it.
  */
 #ifndef RPERF_REPORT_CONVERGE_INFO_H
 #define RPERF_REPORT_CONVERGE_INFO_H

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "qos/arb.h"
-#include "report/report.h"
+#include "report/report_analyze.h"
 #include "report/value.h"
 
 /* ================================================================== */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * rperf bw's report (see report.h): its document (config, the intervals,
+ * rperf bw's report (see report_bw.h): its document (config, the intervals,
  * the total), its table (a header, a line an interval, the total and the
  * receiver's side) and its CSV. A rate's figures (msgs, bytes, Gb/s,
  * Mpps) are described once, in bw_rate_fields, which the JSON, the CSV
@@ -9,7 +9,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/report_bw_int.h"
 #include "report/report_int.h"
+#include "report/report_lat_int.h"
 #include "engine/figures.h"
 
 static double gbps(uint64_t bytes, double s)

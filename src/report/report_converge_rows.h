@@ -2,8 +2,9 @@
 /*
  * converge's rows (report_converge_rows.c): a class's or a flow's
  * figures, each described once (report_converge_fields()), for the
- * document, table and CSV around them (report_converge.c). report.h does
- * not include it: report_converge.c and the unit tests do.
+ * document, table and CSV around them (report_converge.c).
+ * report_converge.h does not include it: report_converge.c and the unit
+ * tests do.
  */
 #ifndef RPERF_REPORT_CONVERGE_ROWS_H
 #define RPERF_REPORT_CONVERGE_ROWS_H

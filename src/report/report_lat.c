@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * rperf lat's report (see report.h): its document (config, each size's
+ * rperf lat's report (see report_lat.h): its document (config, each size's
  * RTT, wire and loopback histograms, the NIC's clock where asked, the
  * differences from a --reference document), its tables (one block a
  * metric, the --ci intervals, the notes on unresolved and too-few
@@ -12,12 +12,38 @@
 #include <string.h>
 
 #include "report/report_int.h"
+#include "report/report_lat_int.h"
 #include "engine/figures.h"
 
 static double ns(const struct clock_cal *clk, double ticks)
 {
 	return figures_ns(clk, ticks);
 }
+/* The config keys every client command reports: where and how it sent. */
+json_t *report_flow_config_json(const struct lat_report_info *in)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "server", json_string(in->server));
+	json_object_set_new(o, "device", json_string(in->device));
+	json_object_set_new(o, "port", json_integer(in->port));
+	json_object_set_new(o, "link_layer", json_string(in->roce ? "Ethernet" : "InfiniBand"));
+	json_object_set_new(o, "gid_index", in->gid_index < 0 ? json_null() :
+					     json_integer(in->gid_index));
+	json_object_set_new(o, "mtu", json_string(in->mtu));
+	json_object_set_new(o, "sl", json_integer(in->path.sl));
+	json_object_set_new(o, "tclass", json_integer(in->path.tclass));
+	json_object_set_new(o, "sl_source", json_string(verbs_path_source_name(in->path.sl_source)));
+	json_object_set_new(o, "tclass_source",
+			    json_string(verbs_path_source_name(in->path.tclass_source)));
+	json_object_set_new(o, "qp_timeout", json_integer(in->path.timeout));
+	json_object_set_new(o, "retry", json_integer(in->path.retry));
+	json_object_set_new(o, "threads", json_integer(in->threads));
+	json_object_set_new(o, "connection", json_string(in->rdma_cm ? "rdma_cm" : "tcp"));
+	json_object_set_new(o, "hugepages", json_boolean(in->hugepages));
+	return o;
+}
+
 void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool ci)
 {
 	const struct flow_opts *f = r->cfg->flow;

@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "report/doc_keys.h"
+#include "coord/mesh.h"
 #include "report/mesh_int.h"
+#include "report/report_mesh.h"
 #include "report/report_int.h"
 #include "report/value.h"
 #include "base/errbuf.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * rperf server's report (see report.h): what the sink received, flow by
+ * rperf server's report (see report_server.h): what the sink received, flow by
  * flow and summed per SL, with the side connections and flows it
  * refused and the connections closed without a hello, as JSON
  * and as a table. A flow's and an SL's figures are described once
@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/report_server.h"
 #include "engine/sink.h"
 
 /* Per-SL totals over every flow, closed ones included. */

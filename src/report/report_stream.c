@@ -4,7 +4,9 @@
  * bw-event.schema.json), each made of the same parts as the document
  * (report_int.h), and lat's progress line on a terminal.
  */
+#include "report/report_bw_int.h"
 #include "report/report_int.h"
+#include "report/report_lat_int.h"
 
 /* {"event": @name, "command", "schema_version"}: the head of every event. */
 static json_t *event_new(const char *name, const char *command)

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "coord/mesh.h"
-#include "report/report.h"
+#include "report/report_mesh.h"
 #include "unit.h"
 
 #define MAX_N 41

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/report.h"
+#include "report/doc_keys.h"
+#include "report/report_converge.h"
 #include "report/report_converge_rows.h"
 #include "unit.h"
 

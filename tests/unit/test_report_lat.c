@@ -15,7 +15,12 @@
 
 #include "unit.h"
 #include "base/jsonfile.h"
-#include "report/report.h"
+#include "engine/probe.h"
+#include "report/reference.h"
+#include "report/report_lat.h"
+#include "report/report_bw.h"
+#include "report/report_server.h"
+#include "report/report_analyze.h"
 #include "engine/sink.h"
 
 static const struct clock_cal clk_2ghz = {
