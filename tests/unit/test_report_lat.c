@@ -785,6 +785,81 @@ static void test_server_table_as_json(void **state)
 	free(buf);
 }
 
+/* A row for the emitters' test: a name, a count, a share that may be missing. */
+struct emit_row {
+	const char *name;
+	int n;
+	bool has_share;
+	double share;
+};
+
+static void emit_get(const void *row, const char *arg, struct report_value *v)
+{
+	const struct emit_row *w = row;
+
+	if (!strcmp(arg, "name"))
+		rv_str(v, w->name);
+	else if (!strcmp(arg, "n"))
+		rv_int(v, w->n);
+	else if (w->has_share)
+		rv_real(v, w->share);
+}
+
+/*
+ * One set of emitters for every list: a field a row lacks is left out of
+ * its JSON (and empty in its CSV), one of another kind is in none of its
+ * formats, and the table's widths, heads per kind and units are the
+ * field's.
+ */
+static void test_field_emitters(void **state)
+{
+	static const struct report_field f[] = {
+		{ .key = "name", .csv = "name", .head = { "who", "host" }, .width = -6,
+		  .arg = "name", .get = emit_get },
+		{ .key = "n", .csv = "count", .kinds = 1u << 1, .head = REPORT_HEADS("n"), .width = 3,
+		  .arg = "n", .get = emit_get },
+		{ .key = "share", .csv = "share", .csv_prec = 2, .head = REPORT_HEADS("%"),
+		  .width = 7, .wide = 9, .num = { .scale = 100, .prec = 1 }, .arg = "share",
+		  .get = emit_get },
+	};
+	const struct emit_row full = { "a", 3, true, 0.25 }, bare = { "bb", 4, false, 0 };
+	char *buf = NULL, *js;
+	size_t len = 0;
+	FILE *out;
+	json_t *o;
+
+	(void)state;
+	o = report_fields_json(f, 3, &full, 0);
+	js = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(js, "{\"name\":\"a\",\"share\":0.25}");
+	free(js);
+	json_decref(o);
+	o = report_fields_json(f, 3, &bare, 1);
+	js = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(js, "{\"name\":\"bb\",\"n\":4}");
+	free(js);
+	json_decref(o);
+	assert_non_null(out = open_memstream(&buf, &len));
+	report_fields_table(out, f, 3, NULL, 0, false);
+	report_fields_table(out, f, 3, &full, 0, false);
+	report_fields_table(out, f, 3, NULL, 1, true);
+	report_fields_table(out, f, 3, &bare, 1, true);
+	report_fields_csv(out, f, 3, NULL, 1);
+	report_fields_csv(out, f, 3, &full, 1);
+	report_fields_csv(out, f, 3, &bare, 1);
+	fclose(out);
+	assert_string_equal(buf, "who          %\n"
+				 "a         25.0\n"
+				 "host     n         %\n"
+				 "bb       4         -\n"
+				 "name,count,share\n"
+				 "a,3,0.25\n"
+				 "bb,4,\n");
+	free(buf);
+	assert_ptr_equal(report_field_by_csv(f, 3, "count", 1), &f[1]);
+	assert_null(report_field_by_csv(f, 3, "count", 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -806,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_server_json_per_sl),
 		cmocka_unit_test(test_server_fields_match_schema),
 		cmocka_unit_test(test_server_table_as_json),
+		cmocka_unit_test(test_field_emitters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
