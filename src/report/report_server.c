@@ -44,120 +44,67 @@ static void server_sl_totals(const struct sink *s, struct sl_total t[16])
 /* The rows' figures                                                   */
 /* ------------------------------------------------------------------ */
 
-static void get_id(const void *row, const char *arg, struct report_value *v)
+/* Flow row @row's figure @arg: its key in the flows list. */
+static void get_flow(const void *row, const char *arg, struct report_value *v)
 {
-	const struct server_row *w = row;
+	const struct sink_flow *f = ((const struct server_row *)row)->f;
 
-	rv_int(v, w->f->id);
-}
-
-static void get_peer(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_str(v, w->f->peer);
-}
-
-static void get_flow_sl(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_int(v, w->f->path.sl);
-}
-
-static void get_tclass(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_int(v, w->f->path.tclass);
-}
-
-static void get_gid_index(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	if (w->f->gid_index < 0)
+	if (!strcmp(arg, "peer"))
+		rv_str(v, f->peer);
+	else if (!strcmp(arg, "active"))
+		rv_bool(v, f->active);
+	else if (!strcmp(arg, "gid_index") && f->gid_index < 0)
 		rv_null(v, NULL);
+	else if (!strcmp(arg, "gid_index"))
+		rv_int(v, f->gid_index);
+	else if (!strcmp(arg, "id"))
+		rv_int(v, f->id);
+	else if (!strcmp(arg, "sl"))
+		rv_int(v, f->path.sl);
+	else if (!strcmp(arg, "tclass"))
+		rv_int(v, f->path.tclass);
 	else
-		rv_int(v, w->f->gid_index);
+		rv_int(v, (long long)(!strcmp(arg, "msgs") ? f->msgs : !strcmp(arg, "bytes") ?
+				      f->bytes : f->errors));
 }
 
-static void get_flow_msgs(const void *row, const char *arg, struct report_value *v)
+/* SL total row @row's figure @arg: its key in the sls list. */
+static void get_total(const void *row, const char *arg, struct report_value *v)
 {
 	const struct server_row *w = row;
 
-	rv_int(v, (long long)w->f->msgs);
+	rv_int(v, !strcmp(arg, "sl") ? (long long)w->sl : !strcmp(arg, "flows") ?
+		  (long long)w->t->flows : (long long)(!strcmp(arg, "msgs") ? w->t->msgs :
+						       w->t->bytes));
 }
 
-static void get_flow_bytes(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_int(v, (long long)w->f->bytes);
-}
-
-static void get_errors(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_int(v, (long long)w->f->errors);
-}
-
-static void get_active(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_bool(v, w->f->active);
-}
-
-static void get_sl(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_int(v, w->sl);
-}
-
-static void get_sl_flows(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_int(v, (long long)w->t->flows);
-}
-
-static void get_sl_msgs(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_int(v, (long long)w->t->msgs);
-}
-
-static void get_sl_bytes(const void *row, const char *arg, struct report_value *v)
-{
-	const struct server_row *w = row;
-
-	rv_int(v, (long long)w->t->bytes);
-}
+/* A figure @k read by its row's getter. */
+#define FLOW(k)		.key = (k), .arg = (k), .get = get_flow
+#define TOTAL(k)	.key = (k), .arg = (k), .get = get_total
 
 /* A flow: its keys in schema/server.schema.json's flows, its columns. */
 static const struct report_field flow_fields[] = {
-	{ .key = "id", .head = REPORT_HEADS("flow"), .width = 5, .get = get_id },
-	{ .key = "peer", .head = REPORT_HEADS("peer"), .width = -24, .get = get_peer },
-	{ .key = "sl", .head = REPORT_HEADS("sl"), .width = 3, .get = get_flow_sl },
-	{ .key = "tclass", .head = REPORT_HEADS("tclass"), .width = 6, .get = get_tclass },
-	{ .key = "gid_index", .head = REPORT_HEADS("gid"), .width = 4, .get = get_gid_index },
-	{ .key = "msgs", .head = REPORT_HEADS("msgs"), .width = 12, .get = get_flow_msgs },
-	{ .key = "bytes", .head = REPORT_HEADS("bytes"), .width = 14, .get = get_flow_bytes },
-	{ .key = "errors", .head = REPORT_HEADS("errors"), .width = 7, .get = get_errors },
-	{ .key = "active", .head = REPORT_HEADS("active"), .width = 6, .get = get_active },
+	{ FLOW("id"), .head = REPORT_HEADS("flow"), .width = 5 },
+	{ FLOW("peer"), .head = REPORT_HEADS("peer"), .width = -24 },
+	{ FLOW("sl"), .head = REPORT_HEADS("sl"), .width = 3 },
+	{ FLOW("tclass"), .head = REPORT_HEADS("tclass"), .width = 6 },
+	{ FLOW("gid_index"), .head = REPORT_HEADS("gid"), .width = 4 },
+	{ FLOW("msgs"), .head = REPORT_HEADS("msgs"), .width = 12 },
+	{ FLOW("bytes"), .head = REPORT_HEADS("bytes"), .width = 14 },
+	{ FLOW("errors"), .head = REPORT_HEADS("errors"), .width = 7 },
+	{ FLOW("active"), .head = REPORT_HEADS("active"), .width = 6 },
 };
 
 /* An SL's totals: its keys in schema/server.schema.json's sls, its columns. */
 static const struct report_field sl_fields[] = {
-	{ .key = "sl", .head = REPORT_HEADS("sl"), .width = 3, .get = get_sl },
-	{ .key = "flows", .head = REPORT_HEADS("flows"), .width = 6, .get = get_sl_flows },
-	{ .key = "msgs", .head = REPORT_HEADS("msgs"), .width = 12, .get = get_sl_msgs },
-	{ .key = "bytes", .head = REPORT_HEADS("bytes"), .width = 14, .get = get_sl_bytes },
+	{ TOTAL("sl"), .head = REPORT_HEADS("sl"), .width = 3 },
+	{ TOTAL("flows"), .head = REPORT_HEADS("flows"), .width = 6 },
+	{ TOTAL("msgs"), .head = REPORT_HEADS("msgs"), .width = 12 },
+	{ TOTAL("bytes"), .head = REPORT_HEADS("bytes"), .width = 14 },
 };
+
+#undef FLOW
+#undef TOTAL
 
 #define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
