@@ -76,53 +76,30 @@ struct mesh_row {
 
 #define CLS(w)		(&(w)->m->o->classes[(w)->p->cls])
 
-static void get_pass(const void *row, const char *pct, struct report_value *v)
+/* Pair row @row's figure @arg: its key (or CSV column) in the pairs list. */
+static void get_pair(const void *row, const char *arg, struct report_value *v)
 {
 	const struct mesh_row *w = row;
+	const struct sketch_totals *t = w->p->rtt_ns ? sketch_totals(w->p->rtt_ns) : NULL;
 
-	rv_int(v, w->m->pass);
-}
-
-static void get_src(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_str(v, w->m->o->hosts[w->p->src]);
-}
-
-static void get_dst(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_str(v, w->m->o->hosts[w->p->dst]);
-}
-
-static void get_sl(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_int(v, CLS(w)->sl);
-}
-
-static void get_tclass(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_int(v, CLS(w)->tclass);
-}
-
-static void get_samples(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_int(v, w->p->rtt_ns ? (long long)sketch_totals(w->p->rtt_ns)->count : 0);
-}
-
-static void get_unresolved(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_int(v, w->p->rtt_ns ? (long long)sketch_totals(w->p->rtt_ns)->zeros : 0);
+	if (!strcmp(arg, MESH_KEY_SRC))
+		rv_str(v, w->m->o->hosts[w->p->src]);
+	else if (!strcmp(arg, MESH_KEY_DST))
+		rv_str(v, w->m->o->hosts[w->p->dst]);
+	else if (!strcmp(arg, "why"))
+		rv_str(v, w->p->outlier ? w->p->why : NULL);
+	else if (!strcmp(arg, "error"))
+		rv_str(v, w->p->error);
+	else if (!strcmp(arg, "outlier"))
+		rv_bool(v, w->p->outlier);
+	else if (!strcmp(arg, "pass"))
+		rv_int(v, w->m->pass);
+	else if (!strcmp(arg, MESH_KEY_SL))
+		rv_int(v, CLS(w)->sl);
+	else if (!strcmp(arg, MESH_KEY_TCLASS))
+		rv_int(v, CLS(w)->tclass);
+	else
+		rv_int(v, !t ? 0 : (long long)(!strcmp(arg, "samples") ? t->count : t->zeros));
 }
 
 /* Percentile @pct as the JSON's object; a pair without samples has "no_samples". */
@@ -184,29 +161,10 @@ static void get_pct_hi(const void *row, const char *pct, struct report_value *v)
 			fig.q.hi_rank > t->zeros, fig.hi_ns);
 }
 
-static void get_outlier(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_bool(v, w->p->outlier);
-}
-
-static void get_why(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_str(v, w->p->outlier ? w->p->why : NULL);
-}
-
-static void get_error(const void *row, const char *pct, struct report_value *v)
-{
-	const struct mesh_row *w = row;
-
-	rv_str(v, w->p->error);
-}
-
 #undef CLS
 
+/* A figure @k of the pair itself. */
+#define PAIR(k)		.arg = (k), .get = get_pair
 /* A percentile's JSON object and its four CSV columns. */
 #define PCT(k)	\
 	{ .key = k, .arg = k, .get = get_pct_json }, \
@@ -216,22 +174,23 @@ static void get_error(const void *row, const char *pct, struct report_value *v)
 	{ .csv = k "_ci_high_ns", .csv_prec = 1, .arg = k, .get = get_pct_hi }
 
 static const struct report_field pair_fields[] = {
-	{ .csv = "pass", .get = get_pass },
-	{ .key = MESH_KEY_SRC, .csv = MESH_KEY_SRC, .label = true, .get = get_src },
-	{ .key = MESH_KEY_DST, .csv = MESH_KEY_DST, .label = true, .get = get_dst },
-	{ .key = MESH_KEY_SL, .csv = MESH_KEY_SL, .label = true, .get = get_sl },
-	{ .key = MESH_KEY_TCLASS, .csv = MESH_KEY_TCLASS, .label = true, .get = get_tclass },
-	{ .key = "samples", .csv = "samples", .get = get_samples },
-	{ .key = "unresolved", .csv = "unresolved", .get = get_unresolved },
+	{ .csv = "pass", PAIR("pass") },
+	{ .key = MESH_KEY_SRC, .csv = MESH_KEY_SRC, .label = true, PAIR(MESH_KEY_SRC) },
+	{ .key = MESH_KEY_DST, .csv = MESH_KEY_DST, .label = true, PAIR(MESH_KEY_DST) },
+	{ .key = MESH_KEY_SL, .csv = MESH_KEY_SL, .label = true, PAIR(MESH_KEY_SL) },
+	{ .key = MESH_KEY_TCLASS, .csv = MESH_KEY_TCLASS, .label = true, PAIR(MESH_KEY_TCLASS) },
+	{ .key = "samples", .csv = "samples", PAIR("samples") },
+	{ .key = "unresolved", .csv = "unresolved", PAIR("unresolved") },
 	PCT(MESH_KEY_P50),
 	PCT("p99"),
 	PCT("p99_9"),
-	{ .key = "outlier", .csv = "outlier", .get = get_outlier },
-	{ .key = "why", .get = get_why },
-	{ .key = "error", .get = get_error },
+	{ .key = "outlier", .csv = "outlier", PAIR("outlier") },
+	{ .key = "why", PAIR("why") },
+	{ .key = "error", PAIR("error") },
 };
 
 #undef PCT
+#undef PAIR
 
 #define N_PAIR_FIELDS	(sizeof(pair_fields) / sizeof(pair_fields[0]))
 
