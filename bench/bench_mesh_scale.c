@@ -55,7 +55,7 @@
 #include "agent/agent.h"
 #include "coord/coord.h"
 #include "coord/mesh.h"
-#include "engine/figures.h"
+#include "flow/figures.h"
 #include "rdma/conn.h"
 
 #define TEMPLATES	64

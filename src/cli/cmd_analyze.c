@@ -18,7 +18,7 @@
 #include "qos/analyze.h"
 #include "qos/arb.h"
 #include "qos/qosconf.h"
-#include "report/report.h"
+#include "report/report_analyze.h"
 
 /* ------------------------------------------------------------------ */
 /* Output                                                              */

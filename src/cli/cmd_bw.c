@@ -18,7 +18,7 @@
 #include "base/jsonfile.h"
 #include "base/log.h"
 #include "base/stop.h"
-#include "report/report.h"
+#include "report/report_bw.h"
 
 /* Where the intervals go: the human table, the CSV, the stream. */
 struct bw_out {

@@ -22,7 +22,7 @@
 #include "coord/coord.h"
 #include "base/log.h"
 #include "base/stop.h"
-#include "report/report.h"
+#include "report/report_converge.h"
 
 /* ------------------------------------------------------------------ */
 /* Report                                                              */

@@ -14,7 +14,8 @@
 #include "cli/lat.h"
 #include "base/log.h"
 #include "base/stop.h"
-#include "report/report.h"
+#include "report/reference.h"
+#include "report/report_lat.h"
 
 #define LAT_PROGRESS_S 3.0	/* a terminal's line during a long size, every */
 

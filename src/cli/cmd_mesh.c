@@ -22,7 +22,8 @@
 #include "base/log.h"
 #include "base/stop.h"
 #include "coord/mesh.h"
-#include "report/report.h"
+#include "report/reference.h"
+#include "report/report_mesh.h"
 
 void cmd_mesh_usage(FILE *out)
 {

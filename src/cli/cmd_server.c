@@ -17,7 +17,7 @@
 #include "base/errbuf.h"
 #include "base/log.h"
 #include "base/stop.h"
-#include "report/report.h"
+#include "report/report_server.h"
 #include "engine/flow_opts.h"
 #include "engine/server.h"
 

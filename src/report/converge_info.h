@@ -3,7 +3,7 @@
  * What converge's document (report_converge.c) and its rows
  * (report_converge_rows.c) both need: how the run was set up, and which
  * rows and kinds of run there are. Header only, so that the document
- * depends on the rows and the rows on neither; report.h includes it.
+ * depends on the rows and the rows on neither; report_converge.h includes it.
  */
 #ifndef RPERF_REPORT_CONVERGE_INFO_H
 #define RPERF_REPORT_CONVERGE_INFO_H
@@ -17,9 +17,11 @@ struct run_env;
 /* The rows of converge's results: per class (a step's "classes", the
  * table's rows, the CSV's) and per flow (a step's "flows"). */
 enum report_converge_list { RC_CLASSES, RC_FLOWS };
-/* What a run's classes are: service levels, or ETS bands (info->ets). */
-#define RC_SL		1u
-#define RC_BAND		2u
+/* What a run's classes are: service levels, or ETS bands (info->ets);
+ * RC_SL and RC_BAND: a field's kinds (report/field.h). */
+enum report_converge_kind { RC_KIND_SL, RC_KIND_BAND };
+#define RC_SL		(1u << RC_KIND_SL)
+#define RC_BAND		(1u << RC_KIND_BAND)
 
 /* How a converge run was set up: the report's header and JSON "config". */
 struct converge_report_info {

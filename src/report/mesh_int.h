@@ -6,9 +6,11 @@
 #ifndef RPERF_REPORT_MESH_INT_H
 #define RPERF_REPORT_MESH_INT_H
 
+#include <stddef.h>
 #include <stdio.h>
+#include <jansson.h>
 
-#include "report/report.h"
+struct mesh_run;
 
 /* "hops", "locate" and "locate_by_sl" into @o: null without a topology. */
 void report_mesh_locate_json(json_t *o, const struct mesh_run *m);

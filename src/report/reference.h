@@ -4,7 +4,7 @@
  * rperf wrote (reference.c): lat --reference (a lat document, and the
  * differences of its percentiles with this run's) and mesh --reference
  * (a mesh document's pairs). The keys read are doc_keys.h's, shared with
- * the code that writes them; report.h includes this header.
+ * the code that writes them; lat's and mesh's commands include it.
  */
 #ifndef RPERF_REPORT_REFERENCE_H
 #define RPERF_REPORT_REFERENCE_H

@@ -70,16 +70,16 @@ json_t *report_real_or_null(bool has, double v)
  * hist_figure() over this list, so a figure is described once.
  */
 static const struct report_field hist_fields[] = {
-	{ "count", "samples", RF_COUNT, 0 },
-	{ "p50", "p50", RF_PCT, 50 },
-	{ "p90", "p90", RF_PCT, 90 },
-	{ "p99", "p99", RF_PCT, 99 },
-	{ "p99_9", "p99_9", RF_PCT, 99.9 },
-	{ "p99_99", "p99_99", RF_PCT, 99.99 },
-	{ "min", "min", RF_MIN, 0 },
-	{ "max", "max", RF_MAX, 0 },
-	{ "mean", "mean", RF_MEAN, 0 },
-	{ "stdev", "stdev", RF_STDEV, 0 },
+	{ .key = "count", .head = { "samples" }, .stat = RF_COUNT, .pct = 0 },
+	{ .key = "p50", .head = { "p50" }, .stat = RF_PCT, .pct = 50 },
+	{ .key = "p90", .head = { "p90" }, .stat = RF_PCT, .pct = 90 },
+	{ .key = "p99", .head = { "p99" }, .stat = RF_PCT, .pct = 99 },
+	{ .key = "p99_9", .head = { "p99_9" }, .stat = RF_PCT, .pct = 99.9 },
+	{ .key = "p99_99", .head = { "p99_99" }, .stat = RF_PCT, .pct = 99.99 },
+	{ .key = "min", .head = { "min" }, .stat = RF_MIN, .pct = 0 },
+	{ .key = "max", .head = { "max" }, .stat = RF_MAX, .pct = 0 },
+	{ .key = "mean", .head = { "mean" }, .stat = RF_MEAN, .pct = 0 },
+	{ .key = "stdev", .head = { "stdev" }, .stat = RF_STDEV, .pct = 0 },
 };
 
 #define N_HIST_FIELDS (sizeof(hist_fields) / sizeof(hist_fields[0]))
@@ -110,18 +110,18 @@ void report_hist_figure(const struct hist *h, uint64_t unresolved, const struct 
 
 	memset(fig, 0, sizeof(*fig));
 	fig->state = HIST_Q_RESOLVED;
-	if (f->kind == RF_PCT) {
+	if (f->stat == RF_PCT) {
 		hist_quantile(h, f->pct, unresolved, &q);
 		report_quantile_figure(&q, clk, fig);
 		return;
 	}
 	/* The unresolved samples are placeholders at 0: every figure over all
 	 * samples but the largest is not a figure of the RTT. */
-	if (n && unresolved && (f->kind != RF_MAX || unresolved == n) && f->kind != RF_COUNT)
+	if (n && unresolved && (f->stat != RF_MAX || unresolved == n) && f->stat != RF_COUNT)
 		fig->state = HIST_Q_UNRESOLVED;
-	fig->ns = f->kind == RF_COUNT ? (double)n : f->kind == RF_MIN ? ns(clk, hist_min(h)) :
-		  f->kind == RF_MAX ? ns(clk, hist_max(h)) :
-		  f->kind == RF_MEAN ? ns(clk, hist_mean(h)) : ns(clk, hist_stdev(h));
+	fig->ns = f->stat == RF_COUNT ? (double)n : f->stat == RF_MIN ? ns(clk, hist_min(h)) :
+		  f->stat == RF_MAX ? ns(clk, hist_max(h)) :
+		  f->stat == RF_MEAN ? ns(clk, hist_mean(h)) : ns(clk, hist_stdev(h));
 }
 
 /*
@@ -182,7 +182,7 @@ json_t *report_rtt_pct_json(const struct hist *h, const char *key, const struct 
 
 	for (i = 0; i < N_HIST_FIELDS && strcmp(hist_fields[i].key, key); i++)
 		;
-	if (i == N_HIST_FIELDS || hist_fields[i].kind != RF_PCT)
+	if (i == N_HIST_FIELDS || hist_fields[i].stat != RF_PCT)
 		return NULL;
 	report_hist_figure(h, unresolved, &hist_fields[i], clk, &fig);
 	return report_pct_json(&fig, unresolved, hist_count(h));
@@ -197,12 +197,12 @@ json_t *report_hist_json(const struct hist *h, const struct clock_cal *clk, bool
 
 	for (i = 0; i < N_HIST_FIELDS; i++) {
 		report_hist_figure(h, unresolved, &hist_fields[i], clk, &fig);
-		if (hist_fields[i].kind == RF_COUNT)
+		if (hist_fields[i].stat == RF_COUNT)
 			json_object_set_new(o, hist_fields[i].key, json_integer((json_int_t)fig.ns));
 		else
 			json_object_set_new(o, hist_fields[i].key, fig.state == HIST_Q_RESOLVED ?
 					    report_json_ns(fig.ns) : json_null());
-		if (hist_fields[i].kind == RF_PCT)
+		if (hist_fields[i].stat == RF_PCT)
 			json_object_set_new(pcts, hist_fields[i].key,
 					    report_pct_json(&fig, unresolved, hist_count(h)));
 	}
@@ -230,31 +230,6 @@ json_t *report_hist_buckets_json(const struct hist *h, const struct clock_cal *c
 
 	hist_foreach(h, bucket_json, arg);
 	return arr;
-}
-
-/* The config keys every client command reports: where and how it sent. */
-json_t *report_flow_config_json(const struct lat_report_info *in)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "server", json_string(in->server));
-	json_object_set_new(o, "device", json_string(in->device));
-	json_object_set_new(o, "port", json_integer(in->port));
-	json_object_set_new(o, "link_layer", json_string(in->roce ? "Ethernet" : "InfiniBand"));
-	json_object_set_new(o, "gid_index", in->gid_index < 0 ? json_null() :
-					     json_integer(in->gid_index));
-	json_object_set_new(o, "mtu", json_string(in->mtu));
-	json_object_set_new(o, "sl", json_integer(in->path.sl));
-	json_object_set_new(o, "tclass", json_integer(in->path.tclass));
-	json_object_set_new(o, "sl_source", json_string(verbs_path_source_name(in->path.sl_source)));
-	json_object_set_new(o, "tclass_source",
-			    json_string(verbs_path_source_name(in->path.tclass_source)));
-	json_object_set_new(o, "qp_timeout", json_integer(in->path.timeout));
-	json_object_set_new(o, "retry", json_integer(in->path.retry));
-	json_object_set_new(o, "threads", json_integer(in->threads));
-	json_object_set_new(o, "connection", json_string(in->rdma_cm ? "rdma_cm" : "tcp"));
-	json_object_set_new(o, "hugepages", json_boolean(in->hugepages));
-	return o;
 }
 
 json_t *report_clock_json(const struct clock_cal *clk)

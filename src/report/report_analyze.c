@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "qos/arb.h"
-#include "report/report.h"
+#include "report/report_analyze.h"
 #include "report/value.h"
 
 /* ================================================================== */
@@ -54,23 +54,31 @@ static bool sl_ranged(const struct analyze_row *w, const struct arb_sl_result *r
 #define ROW_SL(w)	(&(w)->res->sls[(w)->i])
 #define ROW_VL(w)	(&(w)->res->vls[(w)->i])
 
-static void get_sl(const struct analyze_row *w, struct report_value *v)
+static void get_sl(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_int(v, ROW_SL(w)->sl);
 }
 
-static void get_sl_vl(const struct analyze_row *w, struct report_value *v)
+static void get_sl_vl(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_int(v, ROW_SL(w)->vl);
 }
 
-static void get_packet_bytes(const struct analyze_row *w, struct report_value *v)
+static void get_packet_bytes(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_int(v, w->params->packet_bytes[w->i]);
 }
 
-static void get_offered(const struct analyze_row *w, struct report_value *v)
+static void get_offered(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_real(v, ROW_SL(w)->offered_gbps);
 	if (v->x < 0) {
 		rv_str(v, "saturate");
@@ -78,20 +86,25 @@ static void get_offered(const struct analyze_row *w, struct report_value *v)
 }
 
 /* The range over the semantics, when the model compared them. */
-static void get_share_min(const struct analyze_row *w, struct report_value *v)
+static void get_share_min(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	if (w->res->n_semantics)
 		rv_real(v, ROW_SL(w)->share_min_pct);
 }
 
-static void get_share_max(const struct analyze_row *w, struct report_value *v)
+static void get_share_max(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	if (w->res->n_semantics)
 		rv_real(v, ROW_SL(w)->share_max_pct);
 }
 
-static void get_sl_share(const struct analyze_row *w, struct report_value *v)
+static void get_sl_share(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
 	const struct arb_sl_result *r = ROW_SL(w);
 
 	rv_real(v, r->share_pct);
@@ -102,8 +115,9 @@ static void get_sl_share(const struct analyze_row *w, struct report_value *v)
 }
 
 /* The range's rates at the precision the link's size allows. */
-static void get_sl_gbps(const struct analyze_row *w, struct report_value *v)
+static void get_sl_gbps(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
 	const struct arb_sl_result *r = ROW_SL(w);
 	double link = w->res->link_gbps;
 
@@ -114,35 +128,46 @@ static void get_sl_gbps(const struct analyze_row *w, struct report_value *v)
 	v->prec = link >= 10 ? 1 : link >= 1 ? 2 : 4;
 }
 
-static void get_sl_mean(const struct analyze_row *w, struct report_value *v)
+static void get_sl_mean(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_real_or_null(v, ROW_SL(w)->has_distance, ROW_SL(w)->mean_distance);
 }
 
-static void get_sl_max(const struct analyze_row *w, struct report_value *v)
+static void get_sl_max(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_real_or_null(v, ROW_SL(w)->has_distance, ROW_SL(w)->max_distance);
 }
 
-static void get_vl(const struct analyze_row *w, struct report_value *v)
+static void get_vl(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_int(v, ROW_VL(w)->vl);
 }
 
 /* DTable's one table: a queue is an SL, its weight its entries'. */
-static void get_high_weight(const struct analyze_row *w, struct report_value *v)
+static void get_high_weight(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_int(v, ROW_VL(w)->high_weight);
 }
 
-static void get_low_weight(const struct analyze_row *w, struct report_value *v)
+static void get_low_weight(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_int(v, ROW_VL(w)->low_weight);
 }
 
 /* SLs (or priorities) whose traffic lands in VL (or band) @vl. */
-static void get_members(const struct analyze_row *w, struct report_value *v)
+static void get_members(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
 	int i;
 
 	v->type = RV_INTS;
@@ -151,42 +176,55 @@ static void get_members(const struct analyze_row *w, struct report_value *v)
 			v->ints[v->n++] = w->res->sls[i].sl;
 }
 
-static void get_vl_share(const struct analyze_row *w, struct report_value *v)
+static void get_vl_share(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_real(v, ROW_VL(w)->share_pct);
 }
 
-static void get_vl_gbps(const struct analyze_row *w, struct report_value *v)
+static void get_vl_gbps(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_real(v, ROW_VL(w)->gbps);
 }
 
-static void get_vl_mean(const struct analyze_row *w, struct report_value *v)
+static void get_vl_mean(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_real_or_null(v, ROW_VL(w)->has_distance, ROW_VL(w)->mean_distance);
 }
 
-static void get_vl_max(const struct analyze_row *w, struct report_value *v)
+static void get_vl_max(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_real_or_null(v, ROW_VL(w)->has_distance, ROW_VL(w)->max_distance);
 }
 
-static void get_strict(const struct analyze_row *w, struct report_value *v)
+static void get_strict(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_bool(v, ROW_VL(w)->strict);
 	v->word = v->n ? "strict" : "drr";
 }
 
 /* A strict band has no quantum. */
-static void get_quantum(const struct analyze_row *w, struct report_value *v)
+static void get_quantum(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_null(v, NULL);
 	if (!ROW_VL(w)->strict)
 		rv_int(v, ROW_VL(w)->quantum_bytes);
 }
 
-static void get_dscp(const struct analyze_row *w, struct report_value *v)
+static void get_dscp(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
 	int d;
 
 	v->type = RV_INTS;
@@ -195,65 +233,91 @@ static void get_dscp(const struct analyze_row *w, struct report_value *v)
 			v->ints[v->n++] = d;
 }
 
-static void get_default(const struct analyze_row *w, struct report_value *v)
+static void get_default(const void *row, const char *arg, struct report_value *v)
 {
+	const struct analyze_row *w = row;
+
 	rv_bool(v, w->cfg->default_band == w->i);
 }
 
 #define K(kind)		(1u << (kind))
 #define IB		(K(RA_VLARB) | K(RA_DTABLE))
+/* Its JSON key and CSV column, which analyze names alike. */
+#define KC(k)		.key = (k), .csv = (k)
 
 /* Per SL (or priority): sls[]. */
-static const struct report_analyze_field sl_fields[] = {
-	{ "sl", RA_ALL, { "SL", "SL", "prio" }, 4, 0, 0, get_sl },
-	{ "vl", RA_ALL, { "VL", "VL", NULL }, 4, 0, 0, get_sl_vl },
-	{ "band", K(RA_ETS), { NULL, NULL, "band" }, 4, 0, 0, get_sl_vl },
-	{ "packet_bytes", IB, { NULL }, 0, 0, 0, get_packet_bytes },
-	{ "offered_gbps", RA_ALL, { "offered", "offered", "offered" }, 9, 0, -6, get_offered },
-	{ "share_min_pct", K(RA_VLARB), { NULL }, 0, 0, 0, get_share_min },
-	{ "share_max_pct", K(RA_VLARB), { NULL }, 0, 0, 0, get_share_max },
-	{ "share_pct", RA_ALL, { "share %", "share %", "share %" }, 8, 11, 2, get_sl_share },
-	{ "gbps", RA_ALL, { "Gb/s", "Gb/s", "Gb/s" }, 8, 11, 2, get_sl_gbps },
-	{ "mean_distance", RA_ALL, { "mean dist", "mean dist", "mean dist" }, 9, 0, 2,
-	  get_sl_mean },
-	{ "max_seen_distance", RA_ALL, { "max seen", "max seen", "max seen" }, 8, 0, 0, get_sl_max },
+static const struct report_field sl_fields[] = {
+	{ KC("sl"), .kinds = RA_ALL, .head = { "SL", "SL", "prio" }, .width = 4, .get = get_sl },
+	{ KC("vl"), .kinds = RA_ALL, .head = { "VL", "VL", NULL }, .width = 4, .get = get_sl_vl },
+	{ KC("band"), .kinds = K(RA_ETS),
+	  .head = { NULL, NULL, "band" }, .width = 4, .get = get_sl_vl },
+	{ KC("packet_bytes"), .kinds = IB, .get = get_packet_bytes },
+	{ KC("offered_gbps"), .kinds = RA_ALL,
+	  .head = REPORT_HEADS("offered"), .width = 9, .num = { .prec = -6 }, .get = get_offered },
+	{ KC("share_min_pct"), .kinds = K(RA_VLARB), .get = get_share_min },
+	{ KC("share_max_pct"), .kinds = K(RA_VLARB), .get = get_share_max },
+	{ KC("share_pct"), .kinds = RA_ALL,
+	  .head = REPORT_HEADS("share %"), .width = 8, .wide = 11,
+	  .num = { .prec = 2 }, .get = get_sl_share },
+	{ KC("gbps"), .kinds = RA_ALL,
+	  .head = REPORT_HEADS("Gb/s"), .width = 8, .wide = 11,
+	  .num = { .prec = 2 }, .get = get_sl_gbps },
+	{ KC("mean_distance"), .kinds = RA_ALL,
+	  .head = REPORT_HEADS("mean dist"), .width = 9, .num = { .prec = 2 }, .get = get_sl_mean },
+	{ KC("max_seen_distance"), .kinds = RA_ALL,
+	  .head = REPORT_HEADS("max seen"), .width = 8, .get = get_sl_max },
 };
 
 /* Per VL (DTable: per SL, its queue): vls[]. ETS's table is of its bands. */
-static const struct report_analyze_field vl_fields[] = {
-	{ "vl", RA_ALL, { "VL", "SL", NULL }, 4, 0, 0, get_vl },
-	{ "weight", K(RA_DTABLE), { NULL, "weight", NULL }, 6, 0, 0, get_high_weight },
-	{ "high_weight", K(RA_VLARB), { "high", NULL, NULL }, 6, 0, 0, get_high_weight },
-	{ "low_weight", K(RA_VLARB), { "low", NULL, NULL }, 7, 0, 0, get_low_weight },
-	{ "sls", RA_ALL, { NULL }, 0, 0, 0, get_members },
-	{ "share_pct", RA_ALL, { "share %", "share %", NULL }, 8, 0, 2, get_vl_share },
-	{ "gbps", RA_ALL, { "Gb/s", "Gb/s", NULL }, 8, 0, 2, get_vl_gbps },
-	{ "mean_distance", RA_ALL, { "mean dist", "mean dist", NULL }, 9, 0, 2, get_vl_mean },
-	{ "max_seen_distance", RA_ALL, { "max seen", "max seen", NULL }, 8, 0, 0, get_vl_max },
+static const struct report_field vl_fields[] = {
+	{ KC("vl"), .kinds = RA_ALL, .head = { "VL", "SL", NULL }, .width = 4, .get = get_vl },
+	{ KC("weight"), .kinds = K(RA_DTABLE),
+	  .head = { NULL, "weight", NULL }, .width = 6, .get = get_high_weight },
+	{ KC("high_weight"), .kinds = K(RA_VLARB),
+	  .head = { "high", NULL, NULL }, .width = 6, .get = get_high_weight },
+	{ KC("low_weight"), .kinds = K(RA_VLARB),
+	  .head = { "low", NULL, NULL }, .width = 7, .get = get_low_weight },
+	{ KC("sls"), .kinds = RA_ALL, .get = get_members },
+	{ KC("share_pct"), .kinds = RA_ALL,
+	  .head = { "share %", "share %", NULL }, .width = 8, .num = { .prec = 2 }, .get = get_vl_share },
+	{ KC("gbps"), .kinds = RA_ALL,
+	  .head = { "Gb/s", "Gb/s", NULL }, .width = 8, .num = { .prec = 2 }, .get = get_vl_gbps },
+	{ KC("mean_distance"), .kinds = RA_ALL,
+	  .head = { "mean dist", "mean dist", NULL }, .width = 9,
+	  .num = { .prec = 2 }, .get = get_vl_mean },
+	{ KC("max_seen_distance"), .kinds = RA_ALL,
+	  .head = { "max seen", "max seen", NULL }, .width = 8, .get = get_vl_max },
 };
 
 /* Per ETS band: bands[]; its table's distances are its vls[] entry's. */
-static const struct report_analyze_field band_fields[] = {
-	{ "band", K(RA_ETS), { NULL, NULL, "band" }, 4, 0, 0, get_vl },
-	{ "strict", K(RA_ETS), { NULL, NULL, "kind" }, 6, 0, 0, get_strict },
-	{ "quantum_bytes", K(RA_ETS), { NULL, NULL, "quantum" }, 7, 0, 0, get_quantum },
-	{ "share_pct", K(RA_ETS), { NULL, NULL, "share %" }, 8, 0, 2, get_vl_share },
-	{ "gbps", K(RA_ETS), { NULL, NULL, "Gb/s" }, 8, 0, 2, get_vl_gbps },
-	{ "dscp", K(RA_ETS), { NULL }, 0, 0, 0, get_dscp },
-	{ "prios", K(RA_ETS), { NULL }, 0, 0, 0, get_members },
-	{ "default", K(RA_ETS), { NULL }, 0, 0, 0, get_default },
-	{ "mean_distance", 0, { NULL, NULL, "mean dist" }, 9, 0, 2, get_vl_mean },
-	{ "max_seen_distance", 0, { NULL, NULL, "max seen" }, 8, 0, 0, get_vl_max },
+static const struct report_field band_fields[] = {
+	{ KC("band"), .kinds = K(RA_ETS),
+	  .head = { NULL, NULL, "band" }, .width = 4, .get = get_vl },
+	{ KC("strict"), .kinds = K(RA_ETS),
+	  .head = { NULL, NULL, "kind" }, .width = 6, .get = get_strict },
+	{ KC("quantum_bytes"), .kinds = K(RA_ETS),
+	  .head = { NULL, NULL, "quantum" }, .width = 7, .get = get_quantum },
+	{ KC("share_pct"), .kinds = K(RA_ETS),
+	  .head = { NULL, NULL, "share %" }, .width = 8, .num = { .prec = 2 }, .get = get_vl_share },
+	{ KC("gbps"), .kinds = K(RA_ETS),
+	  .head = { NULL, NULL, "Gb/s" }, .width = 8, .num = { .prec = 2 }, .get = get_vl_gbps },
+	{ KC("dscp"), .kinds = K(RA_ETS), .get = get_dscp },
+	{ KC("prios"), .kinds = K(RA_ETS), .get = get_members },
+	{ KC("default"), .kinds = K(RA_ETS), .get = get_default },
+	{ .head = { NULL, NULL, "mean dist" }, .width = 9, .num = { .prec = 2 },
+	  .get = get_vl_mean },
+	{ .head = { NULL, NULL, "max seen" }, .width = 8, .get = get_vl_max },
 };
 
 #undef K
 #undef IB
+#undef KC
 
 #define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
 static const struct {
 	const char *name;		/* the document's key */
-	const struct report_analyze_field *f;
+	const struct report_field *f;
 	size_t n;
 } analyze_lists[RA_N_LISTS] = {
 	[RA_SLS] = { "sls", sl_fields, N_OF(sl_fields) },
@@ -261,7 +325,7 @@ static const struct {
 	[RA_BANDS] = { "bands", band_fields, N_OF(band_fields) },
 };
 
-const struct report_analyze_field *report_analyze_fields(enum report_analyze_list l, size_t *n)
+const struct report_field *report_analyze_fields(enum report_analyze_list l, size_t *n)
 {
 	*n = analyze_lists[l].n;
 	return analyze_lists[l].f;
@@ -282,31 +346,11 @@ static int analyze_rows(const struct arb_result *res, enum report_analyze_list l
 	return l == RA_VLS || res->kind == ARB_KIND_ETS ? res->n_vls : 0;
 }
 
-/* Figure @f of row @w. */
-static void analyze_get(const struct report_analyze_field *f, const struct analyze_row *w,
-			struct report_value *v)
-{
-	memset(v, 0, sizeof(*v));
-	f->get(w, v);
-}
-
 /* Row @w of list @l as its JSON object: the fields its kind carries. */
 static json_t *analyze_row_json(const struct analyze_row *w, enum report_analyze_list l)
 {
-	unsigned kind = 1u << analyze_kind(w->res);
-	const struct report_analyze_field *f = analyze_lists[l].f;
-	struct report_value v;
-	json_t *o = json_object();
-	size_t k;
-
-	for (k = 0; k < analyze_lists[l].n; k++) {
-		if (!(f[k].json & kind))
-			continue;
-		analyze_get(&f[k], w, &v);
-		if (v.type != RV_ABSENT)
-			json_object_set_new(o, f[k].key, report_value_json(&v));
-	}
-	return o;
+	return report_fields_json(analyze_lists[l].f, analyze_lists[l].n, w,
+				  analyze_kind(w->res));
 }
 
 static json_t *analyze_lists_json(const struct arb_config *cfg,
@@ -468,30 +512,18 @@ static bool analyze_row_shown(const struct analyze_row *w, enum report_analyze_l
  */
 static int analyze_table_list(FILE *out, const struct analyze_row *w0, enum report_analyze_list l)
 {
-	const struct report_analyze_field *f = analyze_lists[l].f;
 	enum report_analyze_kind kind = analyze_kind(w0->res);
 	struct analyze_row w = *w0;
-	struct report_value v;
-	char cell[48];
-	int rows = 0, width;
-	size_t k;
+	int rows = 0;
 
-	for (w.i = -1; w.i < analyze_rows(w.res, l); w.i++) {
-		if (w.i >= 0 && !analyze_row_shown(&w, l))
+	report_fields_table(out, analyze_lists[l].f, analyze_lists[l].n, NULL, kind,
+			    w.res->uncertain);
+	for (w.i = 0; w.i < analyze_rows(w.res, l); w.i++) {
+		if (!analyze_row_shown(&w, l))
 			continue;
-		rows += w.i >= 0;
-		for (k = 0; k < analyze_lists[l].n; k++) {
-			if (!f[k].head[kind])
-				continue;
-			width = w.res->uncertain && f[k].wide ? f[k].wide : f[k].width;
-			if (w.i >= 0) {
-				analyze_get(&f[k], &w, &v);
-				report_value_text(&v, &(struct report_num){ .prec = f[k].prec }, cell,
-						  sizeof(cell));
-			}
-			fprintf(out, "%s%*s", k ? " " : "", width, w.i >= 0 ? cell : f[k].head[kind]);
-		}
-		fprintf(out, "\n");
+		rows++;
+		report_fields_table(out, analyze_lists[l].f, analyze_lists[l].n, &w, kind,
+				    w.res->uncertain);
 	}
 	return rows;
 }
@@ -499,17 +531,19 @@ static int analyze_table_list(FILE *out, const struct analyze_row *w0, enum repo
 /* The CSV's columns after "list": every key a kind carries, once, in the lists' order. */
 static size_t analyze_csv_keys(const char **keys, size_t cap)
 {
-	const struct report_analyze_field *f;
+	const struct report_field *f;
 	size_t n = 0, k, j;
 	int l;
 
 	for (l = 0; l < RA_N_LISTS; l++) {
 		f = analyze_lists[l].f;
 		for (k = 0; k < analyze_lists[l].n; k++) {
-			for (j = 0; j < n && strcmp(keys[j], f[k].key); j++)
+			if (!f[k].csv)
+				continue;
+			for (j = 0; j < n && strcmp(keys[j], f[k].csv); j++)
 				;
-			if (f[k].json && j == n && n < cap)
-				keys[n++] = f[k].key;
+			if (j == n && n < cap)
+				keys[n++] = f[k].csv;
 		}
 	}
 	return n;
@@ -519,21 +553,20 @@ static size_t analyze_csv_keys(const char **keys, size_t cap)
 static void analyze_csv_row(FILE *out, const struct analyze_row *w, enum report_analyze_list l,
 			    const char *const *keys, size_t n_keys)
 {
-	const struct report_analyze_field *f = analyze_lists[l].f;
-	unsigned kind = 1u << analyze_kind(w->res);
+	const struct report_field *f;
 	struct report_value v;
-	size_t j, k;
+	size_t j;
 
 	fprintf(out, "%s", analyze_lists[l].name);
 	for (j = 0; j < n_keys; j++) {
 		fprintf(out, ",");
-		for (k = 0; k < analyze_lists[l].n; k++)
-			if ((f[k].json & kind) && !strcmp(f[k].key, keys[j]))
-				break;
-		if (k == analyze_lists[l].n)
+		f = report_field_by_csv(analyze_lists[l].f, analyze_lists[l].n, keys[j],
+					analyze_kind(w->res));
+		if (!f)
 			continue;
-		analyze_get(&f[k], w, &v);
-		report_value_csv(out, &v, 0);
+		report_field_get(f, w, &v);
+		report_value_csv(out, &v, f->csv_prec);
+		report_value_clear(&v);
 	}
 	fprintf(out, "\n");
 }

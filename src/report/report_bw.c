@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * rperf bw's report (see report.h): its document (config, the intervals,
+ * rperf bw's report (see report_bw.h): its document (config, the intervals,
  * the total), its table (a header, a line an interval, the total and the
  * receiver's side) and its CSV. A rate's figures (msgs, bytes, Gb/s,
  * Mpps) are described once, in bw_rate_fields, which the JSON, the CSV
  * and the table all read.
  */
 #include <inttypes.h>
+#include <string.h>
 
+#include "report/report_bw_int.h"
 #include "report/report_int.h"
+#include "report/report_lat_int.h"
 #include "flow/figures.h"
 
 static double gbps(uint64_t bytes, double s)
@@ -21,23 +24,36 @@ static double mpps(uint64_t msgs, double s)
 	return s > 0 ? (double)msgs / s / 1e6 : 0;	/* millions of messages a second */
 }
 
-/*
- * A rate's figures, in the order of the JSON, the CSV and the table: the
- * JSON key (bw.schema.json's rate), whether it is a count (an integer) or
- * a rate, and its column in the table (NULL: not in the table). The
- * JSON, the CSV and the table all take them from here.
- */
-static const struct bw_rate_field {
-	const char *key;
-	bool count;
-	const char *head;
-	int width;
-} bw_rate_fields[] = {
-	{ "msgs", true, NULL, 0 },
-	{ "bytes", true, NULL, 0 },
-	{ "gbps", false, "Gb/s", 12 },
-	{ "mpps", false, "Mpps", 10 },
+/* A rate's row: @msgs and @bytes over @s seconds; !@valid: not known. */
+struct bw_rate_row {
+	bool valid;
+	uint64_t msgs, bytes;
+	double s;
 };
+
+/* Figure @arg (a field's key) of rate @row. */
+static void bw_rate_get(const void *row, const char *arg, struct report_value *v)
+{
+	const struct bw_rate_row *w = row;
+
+	if (!w->valid)
+		rv_null(v, NULL);
+	else if (!strcmp(arg, "msgs") || !strcmp(arg, "bytes"))
+		rv_int(v, (long long)(arg[0] == 'm' ? w->msgs : w->bytes));
+	else
+		rv_real(v, !strcmp(arg, "gbps") ? gbps(w->bytes, w->s) : mpps(w->msgs, w->s));
+}
+
+/* A rate's figures (bw.schema.json's rate), in the order of the JSON, the
+ * CSV and the table, which all take them from here. */
+#define RATE(k)		.key = (k), .csv = (k), .arg = (k), .get = bw_rate_get
+static const struct report_field bw_rate_fields[] = {
+	{ RATE("msgs") },
+	{ RATE("bytes") },
+	{ RATE("gbps"), .csv_prec = 9, .head = { "Gb/s" }, .width = 12, .num = { .prec = 6 } },
+	{ RATE("mpps"), .csv_prec = 9, .head = { "Mpps" }, .width = 10, .num = { .prec = 6 } },
+};
+#undef RATE
 
 #define N_RATE_FIELDS (sizeof(bw_rate_fields) / sizeof(bw_rate_fields[0]))
 
@@ -46,38 +62,26 @@ const char *report_bw_rate_key(size_t i)
 	return i < N_RATE_FIELDS ? bw_rate_fields[i].key : NULL;
 }
 
-/* Field @i of @msgs and @bytes over @s seconds. */
-static double bw_rate_value(size_t i, uint64_t msgs, uint64_t bytes, double s)
-{
-	return i == 0 ? (double)msgs : i == 1 ? (double)bytes : i == 2 ? gbps(bytes, s) :
-	       mpps(msgs, s);
-}
-
 /* {msgs, bytes, gbps, mpps} over @s seconds. */
 static json_t *bw_rate_json(uint64_t msgs, uint64_t bytes, double s)
 {
-	json_t *o = json_object();
-	size_t i;
+	const struct bw_rate_row w = { true, msgs, bytes, s };
 
-	for (i = 0; i < N_RATE_FIELDS; i++)
-		json_object_set_new(o, bw_rate_fields[i].key, bw_rate_fields[i].count ?
-				    json_integer((json_int_t)(i == 0 ? msgs : bytes)) :
-				    json_real(bw_rate_value(i, msgs, bytes, s)));
-	return o;
+	return report_fields_json(bw_rate_fields, N_RATE_FIELDS, &w, 0);
 }
 
 /* The CSV's columns of a rate (",msgs,bytes,gbps,mpps"), empty when unknown. */
 static void bw_rate_csv(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s)
 {
+	const struct bw_rate_row w = { valid, msgs, bytes, s };
+	struct report_value v;
 	size_t i;
 
-	for (i = 0; i < N_RATE_FIELDS; i++)
-		if (!valid)
-			fputc(',', out);
-		else if (bw_rate_fields[i].count)
-			fprintf(out, ",%" PRIu64, i == 0 ? msgs : bytes);
-		else
-			fprintf(out, ",%.9f", bw_rate_value(i, msgs, bytes, s));
+	for (i = 0; i < N_RATE_FIELDS; i++) {
+		report_field_get(&bw_rate_fields[i], &w, &v);
+		fputc(',', out);
+		report_value_csv(out, &v, bw_rate_fields[i].csv_prec);
+	}
 }
 
 /* "PREFIX_msgs,PREFIX_bytes,...": the CSV header of a rate. */
@@ -212,14 +216,18 @@ void report_bw_header(FILE *out, const struct bw_report_info *info)
 /* The table's columns of a rate ("  12.345678   0.123456"), "-" when unknown. */
 static void bw_cols(FILE *out, bool valid, uint64_t msgs, uint64_t bytes, double s)
 {
+	const struct bw_rate_row w = { valid, msgs, bytes, s };
+	struct report_value v;
+	char cell[48];
 	size_t i;
 
-	for (i = 0; i < N_RATE_FIELDS; i++)
-		if (bw_rate_fields[i].head && valid)
-			fprintf(out, " %*.6f", bw_rate_fields[i].width,
-				bw_rate_value(i, msgs, bytes, s));
-		else if (bw_rate_fields[i].head)
-			fprintf(out, " %*s", bw_rate_fields[i].width, "-");
+	for (i = 0; i < N_RATE_FIELDS; i++) {
+		if (!bw_rate_fields[i].head[0])
+			continue;
+		report_field_get(&bw_rate_fields[i], &w, &v);
+		report_value_text(&v, &bw_rate_fields[i].num, cell, sizeof(cell));
+		fprintf(out, " %*s", bw_rate_fields[i].width, cell);
+	}
 }
 
 /* How a line writes a rate: the table's columns (bw_cols) or the CSV's (bw_rate_csv). */

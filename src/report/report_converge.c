@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "base/hist.h"
+#include "base/env.h"
 #include "base/log.h"
-#include "report/report.h"
+#include "report/report_converge.h"
 #include "report/report_converge_rows.h"
 
 /* ================================================================== */

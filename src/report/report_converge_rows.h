@@ -2,8 +2,9 @@
 /*
  * converge's rows (report_converge_rows.c): a class's or a flow's
  * figures, each described once (report_converge_fields()), for the
- * document, table and CSV around them (report_converge.c). report.h does
- * not include it: report_converge.c and the unit tests do.
+ * document, table and CSV around them (report_converge.c).
+ * report_converge.h does not include it: report_converge.c and the unit
+ * tests do.
  */
 #ifndef RPERF_REPORT_CONVERGE_ROWS_H
 #define RPERF_REPORT_CONVERGE_ROWS_H
@@ -12,7 +13,7 @@
 
 #include "coord/step.h"
 #include "report/converge_info.h"
-#include "report/value.h"
+#include "report/field.h"
 
 /* A row: step @step's class @c or flow @f, with what it is read against. */
 struct converge_row {
@@ -23,26 +24,11 @@ struct converge_row {
 	const struct converge_flow *f;	/* a flow row */
 };
 
-/*
- * One figure of a converge row, described once for the JSON, the table
- * and the CSV: its key, the kinds of run that carry it, its CSV column,
- * its table column and the unit the table gives it in.
- */
-struct report_converge_field {
-	const char *key;		/* schema/converge.schema.json's $defs/{class,flow}
-					 * property; NULL: not in the JSON */
-	unsigned kinds;			/* RC_SL, RC_BAND: the runs that carry it; 0: all */
-	const char *csv;		/* its CSV column; NULL: none */
-	int csv_prec;			/* a real's digits there after the point; 0: exact */
-	const char *head;		/* its table column; NULL: none */
-	int width;			/* the column's; 0: its text's (the last column) */
-	struct report_num num;		/* the table's unit (scale of the JSON's) and digits */
-	void (*get)(const struct converge_row *row, struct report_value *v);
-};
-
-/* List @l's fields, in order (@n of them): the CSV's and the table's columns' order. */
-const struct report_converge_field *report_converge_fields(enum report_converge_list l,
-							   size_t *n);
+/* List @l's fields (key: schema/converge.schema.json's $defs/{class,flow}
+ * property; kinds: RC_SL, RC_BAND), in order (@n of them): the CSV's and
+ * the table's columns' order. */
+const struct report_field *report_converge_fields(enum report_converge_list l,
+						  size_t *n);
 
 /* Class @c's impact factor @i: p50, p99, p99.9 (--baseline). */
 double converge_impact(const struct converge_class *c, size_t i);

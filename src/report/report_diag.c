@@ -14,7 +14,7 @@
 
 #include "qos/arb.h"
 #include "qos/arb_types.h"
-#include "report/report.h"
+#include "report/report_analyze.h"
 
 /* Modelling detail: the tables already show its effect. */
 static const char *const diag_detail_codes[] = {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * rperf lat's report (see report.h): its document (config, each size's
+ * rperf lat's report (see report_lat.h): its document (config, each size's
  * RTT, wire and loopback histograms, the NIC's clock where asked, the
  * differences from a --reference document), its tables (one block a
  * metric, the --ci intervals, the notes on unresolved and too-few
@@ -12,12 +12,38 @@
 #include <string.h>
 
 #include "report/report_int.h"
+#include "report/report_lat_int.h"
 #include "flow/figures.h"
 
 static double ns(const struct clock_cal *clk, double ticks)
 {
 	return figures_ns(clk, ticks);
 }
+/* The config keys every client command reports: where and how it sent. */
+json_t *report_flow_config_json(const struct lat_report_info *in)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "server", json_string(in->server));
+	json_object_set_new(o, "device", json_string(in->device));
+	json_object_set_new(o, "port", json_integer(in->port));
+	json_object_set_new(o, "link_layer", json_string(in->roce ? "Ethernet" : "InfiniBand"));
+	json_object_set_new(o, "gid_index", in->gid_index < 0 ? json_null() :
+					     json_integer(in->gid_index));
+	json_object_set_new(o, "mtu", json_string(in->mtu));
+	json_object_set_new(o, "sl", json_integer(in->path.sl));
+	json_object_set_new(o, "tclass", json_integer(in->path.tclass));
+	json_object_set_new(o, "sl_source", json_string(verbs_path_source_name(in->path.sl_source)));
+	json_object_set_new(o, "tclass_source",
+			    json_string(verbs_path_source_name(in->path.tclass_source)));
+	json_object_set_new(o, "qp_timeout", json_integer(in->path.timeout));
+	json_object_set_new(o, "retry", json_integer(in->path.retry));
+	json_object_set_new(o, "threads", json_integer(in->threads));
+	json_object_set_new(o, "connection", json_string(in->rdma_cm ? "rdma_cm" : "tcp"));
+	json_object_set_new(o, "hugepages", json_boolean(in->hugepages));
+	return o;
+}
+
 void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool ci)
 {
 	const struct flow_opts *f = r->cfg->flow;
@@ -27,7 +53,8 @@ void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool
 		.device = r->c.dev.name, .port = r->c.dev.port, .gid_index = r->c.dev.gid_index,
 		.roce = r->c.dev.roce, .mtu = verbs_mtu_str(r->c.dev.port_attr.active_mtu),
 		.path = r->c.path, .clk = &r->c.clk, .threads = f->spec.threads,
-		.rdma_cm = f->rdma_cm, .authenticated = f->token_file != NULL, .hugepages = f->hugepages && r->c.got_huge,
+		.rdma_cm = f->rdma_cm, .authenticated = f->token_file != NULL,
+		.hugepages = f->hugepages && r->c.got_huge,
 		.iterations = r->cfg->iterations, .duration_s = r->cfg->duration_s,
 		.warmup = r->cfg->warmup, .ci = ci, .rtt_clock = f->rtt_clock,
 		.nic_clk = r->nic ? &r->nic_clk : NULL,
@@ -225,7 +252,7 @@ static const struct hist *lat_hist(const struct flow_result *r, enum lat_metric 
 /* A table cell: the figure in us, or what it is instead of a number. */
 static void lat_cell(FILE *out, const struct report_field *f, const struct report_figure *fig)
 {
-	if (f->kind == RF_COUNT)
+	if (f->stat == RF_COUNT)
 		fprintf(out, " %10.0f", fig->ns);
 	else if (fig->state == HIST_Q_RESOLVED)
 		fprintf(out, " %10.3f", report_us(fig->ns));
@@ -269,14 +296,14 @@ static void lat_table_block(FILE *out, const char *title, const struct flow_resu
 
 	fprintf(out, "%s, us%s\n%9s", title, ci ? ", 95 % confidence intervals" : "", "bytes");
 	for (j = 0; j < nf; j++)
-		if (!ci || f[j].kind == RF_PCT)
-			fprintf(out, ci ? " %21s" : " %10s", f[j].head);
+		if (!ci || f[j].stat == RF_PCT)
+			fprintf(out, ci ? " %21s" : " %10s", f[j].head[0]);
 	fputc('\n', out);
 	for (i = 0; i < n; i++) {
 		unres = m == LAT_RTT || m == LAT_RTT_NIC ? hist_zeros(lat_hist(&res[i], m)) : 0;
 		fprintf(out, "%9zu", res[i].size_bytes);
 		for (j = 0; j < nf; j++) {
-			if (ci && f[j].kind != RF_PCT)
+			if (ci && f[j].stat != RF_PCT)
 				continue;
 			report_hist_figure(lat_hist(&res[i], m), unres, &f[j], clk, &fig);
 			if (ci)
@@ -311,7 +338,7 @@ static void lat_table_notes(FILE *out, const struct flow_result *res, size_t n)
 				unres, cnt, 100.0 * (double)unres / (double)cnt,
 				REPORT_UNRESOLVED_WHY, 100.0 * (double)unres / (double)cnt);
 		for (j = 0; j < nf; j++) {
-			if (f[j].kind != RF_PCT)
+			if (f[j].stat != RF_PCT)
 				continue;
 			hist_quantile(res[i].rtt, f[j].pct, unres, &q);
 			if (q.state == HIST_Q_TOO_FEW)

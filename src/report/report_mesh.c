@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "report/doc_keys.h"
+#include "coord/mesh.h"
 #include "report/mesh_int.h"
+#include "report/report_mesh.h"
 #include "report/report_int.h"
 #include "report/value.h"
 #include "base/errbuf.h"
@@ -74,51 +76,36 @@ struct mesh_row {
 
 #define CLS(w)		(&(w)->m->o->classes[(w)->p->cls])
 
-static void get_pass(const struct mesh_row *w, const char *pct, struct report_value *v)
+/* Pair row @row's figure @arg: its key (or CSV column) in the pairs list. */
+static void get_pair(const void *row, const char *arg, struct report_value *v)
 {
-	(void)pct;
-	rv_int(v, w->m->pass);
-}
+	const struct mesh_row *w = row;
+	const struct sketch_totals *t = w->p->rtt_ns ? sketch_totals(w->p->rtt_ns) : NULL;
 
-static void get_src(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_str(v, w->m->o->hosts[w->p->src]);
-}
-
-static void get_dst(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_str(v, w->m->o->hosts[w->p->dst]);
-}
-
-static void get_sl(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_int(v, CLS(w)->sl);
-}
-
-static void get_tclass(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_int(v, CLS(w)->tclass);
-}
-
-static void get_samples(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_int(v, w->p->rtt_ns ? (long long)sketch_totals(w->p->rtt_ns)->count : 0);
-}
-
-static void get_unresolved(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_int(v, w->p->rtt_ns ? (long long)sketch_totals(w->p->rtt_ns)->zeros : 0);
+	if (!strcmp(arg, MESH_KEY_SRC))
+		rv_str(v, w->m->o->hosts[w->p->src]);
+	else if (!strcmp(arg, MESH_KEY_DST))
+		rv_str(v, w->m->o->hosts[w->p->dst]);
+	else if (!strcmp(arg, "why"))
+		rv_str(v, w->p->outlier ? w->p->why : NULL);
+	else if (!strcmp(arg, "error"))
+		rv_str(v, w->p->error);
+	else if (!strcmp(arg, "outlier"))
+		rv_bool(v, w->p->outlier);
+	else if (!strcmp(arg, "pass"))
+		rv_int(v, w->m->pass);
+	else if (!strcmp(arg, MESH_KEY_SL))
+		rv_int(v, CLS(w)->sl);
+	else if (!strcmp(arg, MESH_KEY_TCLASS))
+		rv_int(v, CLS(w)->tclass);
+	else
+		rv_int(v, !t ? 0 : (long long)(!strcmp(arg, "samples") ? t->count : t->zeros));
 }
 
 /* Percentile @pct as the JSON's object; a pair without samples has "no_samples". */
-static void get_pct_json(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_json(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	struct report_figure fig;
 
 	v->type = RV_JSON;
@@ -133,8 +120,9 @@ static void get_pct_json(const struct mesh_row *w, const char *pct, struct repor
 				    "no result came from its agents");
 }
 
-static void get_pct_state(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_state(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	struct report_figure fig;
 
 	mesh_figure(w->p, pct, &fig);
@@ -142,8 +130,9 @@ static void get_pct_state(const struct mesh_row *w, const char *pct, struct repo
 }
 
 /* The figure, where it is resolved. */
-static void get_pct_ns(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_ns(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	struct report_figure fig;
 
 	mesh_figure(w->p, pct, &fig);
@@ -151,8 +140,9 @@ static void get_pct_ns(const struct mesh_row *w, const char *pct, struct report_
 }
 
 /* Its interval's ends, where the ranks fall among resolved samples. */
-static void get_pct_lo(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_lo(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	struct report_figure fig;
 
 	mesh_figure(w->p, pct, &fig);
@@ -160,8 +150,9 @@ static void get_pct_lo(const struct mesh_row *w, const char *pct, struct report_
 			fig.lo_ns);
 }
 
-static void get_pct_hi(const struct mesh_row *w, const char *pct, struct report_value *v)
+static void get_pct_hi(const void *row, const char *pct, struct report_value *v)
 {
+	const struct mesh_row *w = row;
 	const struct sketch_totals *t = w->p->rtt_ns ? sketch_totals(w->p->rtt_ns) : NULL;
 	struct report_figure fig;
 
@@ -170,66 +161,43 @@ static void get_pct_hi(const struct mesh_row *w, const char *pct, struct report_
 			fig.q.hi_rank > t->zeros, fig.hi_ns);
 }
 
-static void get_outlier(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_bool(v, w->p->outlier);
-}
-
-static void get_why(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_str(v, w->p->outlier ? w->p->why : NULL);
-}
-
-static void get_error(const struct mesh_row *w, const char *pct, struct report_value *v)
-{
-	(void)pct;
-	rv_str(v, w->p->error);
-}
-
 #undef CLS
 
+/* A figure @k of the pair itself. */
+#define PAIR(k)		.arg = (k), .get = get_pair
 /* A percentile's JSON object and its four CSV columns. */
 #define PCT(k)	\
-	{ .key = k, .pct = k, .get = get_pct_json }, \
-	{ .csv = k "_state", .pct = k, .get = get_pct_state }, \
-	{ .csv = k "_ns", .pct = k, .get = get_pct_ns }, \
-	{ .csv = k "_ci_low_ns", .pct = k, .get = get_pct_lo }, \
-	{ .csv = k "_ci_high_ns", .pct = k, .get = get_pct_hi }
+	{ .key = k, .arg = k, .get = get_pct_json }, \
+	{ .csv = k "_state", .csv_prec = 1, .arg = k, .get = get_pct_state }, \
+	{ .csv = k "_ns", .csv_prec = 1, .arg = k, .get = get_pct_ns }, \
+	{ .csv = k "_ci_low_ns", .csv_prec = 1, .arg = k, .get = get_pct_lo }, \
+	{ .csv = k "_ci_high_ns", .csv_prec = 1, .arg = k, .get = get_pct_hi }
 
-static const struct report_mesh_field pair_fields[] = {
-	{ .csv = "pass", .get = get_pass },
-	{ .key = MESH_KEY_SRC, .csv = MESH_KEY_SRC, .label = true, .get = get_src },
-	{ .key = MESH_KEY_DST, .csv = MESH_KEY_DST, .label = true, .get = get_dst },
-	{ .key = MESH_KEY_SL, .csv = MESH_KEY_SL, .label = true, .get = get_sl },
-	{ .key = MESH_KEY_TCLASS, .csv = MESH_KEY_TCLASS, .label = true, .get = get_tclass },
-	{ .key = "samples", .csv = "samples", .get = get_samples },
-	{ .key = "unresolved", .csv = "unresolved", .get = get_unresolved },
+static const struct report_field pair_fields[] = {
+	{ .csv = "pass", PAIR("pass") },
+	{ .key = MESH_KEY_SRC, .csv = MESH_KEY_SRC, .label = true, PAIR(MESH_KEY_SRC) },
+	{ .key = MESH_KEY_DST, .csv = MESH_KEY_DST, .label = true, PAIR(MESH_KEY_DST) },
+	{ .key = MESH_KEY_SL, .csv = MESH_KEY_SL, .label = true, PAIR(MESH_KEY_SL) },
+	{ .key = MESH_KEY_TCLASS, .csv = MESH_KEY_TCLASS, .label = true, PAIR(MESH_KEY_TCLASS) },
+	{ .key = "samples", .csv = "samples", PAIR("samples") },
+	{ .key = "unresolved", .csv = "unresolved", PAIR("unresolved") },
 	PCT(MESH_KEY_P50),
 	PCT("p99"),
 	PCT("p99_9"),
-	{ .key = "outlier", .csv = "outlier", .get = get_outlier },
-	{ .key = "why", .get = get_why },
-	{ .key = "error", .get = get_error },
+	{ .key = "outlier", .csv = "outlier", PAIR("outlier") },
+	{ .key = "why", PAIR("why") },
+	{ .key = "error", PAIR("error") },
 };
 
 #undef PCT
+#undef PAIR
 
 #define N_PAIR_FIELDS	(sizeof(pair_fields) / sizeof(pair_fields[0]))
 
-const struct report_mesh_field *report_mesh_fields(size_t *n)
+const struct report_field *report_mesh_fields(size_t *n)
 {
 	*n = N_PAIR_FIELDS;
 	return pair_fields;
-}
-
-/* Field @f of pair @w into @v, zeroed first. */
-static void mesh_get(const struct report_mesh_field *f, const struct mesh_row *w,
-		     struct report_value *v)
-{
-	memset(v, 0, sizeof(*v));
-	f->get(w, f->pct, v);
 }
 
 /* ------------------------------------------------------------------ */
@@ -239,17 +207,8 @@ static void mesh_get(const struct report_mesh_field *f, const struct mesh_row *w
 static json_t *mesh_pair_json(const struct mesh_run *m, const struct mesh_pair *p)
 {
 	const struct mesh_row w = { m, p };
-	struct report_value v;
-	json_t *o = json_object();
-	size_t k;
 
-	for (k = 0; k < N_PAIR_FIELDS; k++) {
-		if (!pair_fields[k].key)
-			continue;
-		mesh_get(&pair_fields[k], &w, &v);
-		json_object_set_new(o, pair_fields[k].key, report_value_json(&v));
-	}
-	return o;
+	return report_fields_json(pair_fields, N_PAIR_FIELDS, &w, 0);
 }
 
 static json_t *mesh_outliers_json(const struct mesh_run *m)
@@ -438,38 +397,15 @@ void report_mesh_table(FILE *out, const struct mesh_report_info *info, const str
 /* CSV                                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Pair @w's CSV line (@w->p NULL: the header). */
-static void mesh_csv_row(FILE *out, const struct mesh_row *w)
-{
-	struct report_value v;
-	const char *sep = "";
-	size_t k;
-
-	for (k = 0; k < N_PAIR_FIELDS; k++) {
-		if (!pair_fields[k].csv)
-			continue;
-		fputs(sep, out);
-		sep = ",";
-		if (!w->p) {
-			fputs(pair_fields[k].csv, out);
-			continue;
-		}
-		mesh_get(&pair_fields[k], w, &v);
-		report_value_csv(out, &v, 1);
-		report_value_clear(&v);
-	}
-	fputc('\n', out);
-}
-
 void report_mesh_csv(FILE *out, const struct mesh_run *m)
 {
 	struct mesh_row w = { m, NULL };
 	size_t i;
 
-	mesh_csv_row(out, &w);
+	report_fields_csv(out, pair_fields, N_PAIR_FIELDS, NULL, 0);
 	for (i = 0; i < m->n_pairs; i++) {
 		w.p = &m->pairs[i];
-		mesh_csv_row(out, &w);
+		report_fields_csv(out, pair_fields, N_PAIR_FIELDS, &w, 0);
 	}
 }
 
@@ -516,7 +452,7 @@ static void om_labels(FILE *out, const struct mesh_run *m, const struct mesh_pai
 	for (k = 0; k < N_PAIR_FIELDS; k++) {
 		if (!pair_fields[k].label)
 			continue;
-		mesh_get(&pair_fields[k], &w, &v);
+		report_field_get(&pair_fields[k], &w, &v);
 		report_value_text(&v, &plain, text, sizeof(text));
 		fprintf(out, "%s%s=\"", sep, pair_fields[k].key);
 		om_label(out, text);

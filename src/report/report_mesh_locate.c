@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coord/mesh.h"
 #include "report/mesh_int.h"
+#include "report/report_mesh_locate.h"
+#include "report/value.h"
 
 /* @v in ns, or null where it is no figure (not identifiable: NAN; unbounded). */
 static json_t *mesh_ns_or_null(double v)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * rperf server's report (see report.h): what the sink received, flow by
+ * rperf server's report (see report_server.h): what the sink received, flow by
  * flow and summed per SL, with the side connections and flows it
  * refused and the connections closed without a hello, as JSON
  * and as a table. A flow's and an SL's figures are described once
@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/report_server.h"
 #include "engine/sink.h"
 
 /* Per-SL totals over every flow, closed ones included. */
@@ -44,98 +44,71 @@ static void server_sl_totals(const struct sink *s, struct sl_total t[16])
 /* The rows' figures                                                   */
 /* ------------------------------------------------------------------ */
 
-static void get_id(const struct server_row *w, struct report_value *v)
+/* Flow row @row's figure @arg: its key in the flows list. */
+static void get_flow(const void *row, const char *arg, struct report_value *v)
 {
-	rv_int(v, w->f->id);
-}
+	const struct sink_flow *f = ((const struct server_row *)row)->f;
 
-static void get_peer(const struct server_row *w, struct report_value *v)
-{
-	rv_str(v, w->f->peer);
-}
-
-static void get_flow_sl(const struct server_row *w, struct report_value *v)
-{
-	rv_int(v, w->f->path.sl);
-}
-
-static void get_tclass(const struct server_row *w, struct report_value *v)
-{
-	rv_int(v, w->f->path.tclass);
-}
-
-static void get_gid_index(const struct server_row *w, struct report_value *v)
-{
-	if (w->f->gid_index < 0)
+	if (!strcmp(arg, "peer"))
+		rv_str(v, f->peer);
+	else if (!strcmp(arg, "active"))
+		rv_bool(v, f->active);
+	else if (!strcmp(arg, "gid_index") && f->gid_index < 0)
 		rv_null(v, NULL);
+	else if (!strcmp(arg, "gid_index"))
+		rv_int(v, f->gid_index);
+	else if (!strcmp(arg, "id"))
+		rv_int(v, f->id);
+	else if (!strcmp(arg, "sl"))
+		rv_int(v, f->path.sl);
+	else if (!strcmp(arg, "tclass"))
+		rv_int(v, f->path.tclass);
 	else
-		rv_int(v, w->f->gid_index);
+		rv_int(v, (long long)(!strcmp(arg, "msgs") ? f->msgs : !strcmp(arg, "bytes") ?
+				      f->bytes : f->errors));
 }
 
-static void get_flow_msgs(const struct server_row *w, struct report_value *v)
+/* SL total row @row's figure @arg: its key in the sls list. */
+static void get_total(const void *row, const char *arg, struct report_value *v)
 {
-	rv_int(v, (long long)w->f->msgs);
+	const struct server_row *w = row;
+
+	rv_int(v, !strcmp(arg, "sl") ? (long long)w->sl : !strcmp(arg, "flows") ?
+		  (long long)w->t->flows : (long long)(!strcmp(arg, "msgs") ? w->t->msgs :
+						       w->t->bytes));
 }
 
-static void get_flow_bytes(const struct server_row *w, struct report_value *v)
-{
-	rv_int(v, (long long)w->f->bytes);
-}
-
-static void get_errors(const struct server_row *w, struct report_value *v)
-{
-	rv_int(v, (long long)w->f->errors);
-}
-
-static void get_active(const struct server_row *w, struct report_value *v)
-{
-	rv_bool(v, w->f->active);
-}
-
-static void get_sl(const struct server_row *w, struct report_value *v)
-{
-	rv_int(v, w->sl);
-}
-
-static void get_sl_flows(const struct server_row *w, struct report_value *v)
-{
-	rv_int(v, (long long)w->t->flows);
-}
-
-static void get_sl_msgs(const struct server_row *w, struct report_value *v)
-{
-	rv_int(v, (long long)w->t->msgs);
-}
-
-static void get_sl_bytes(const struct server_row *w, struct report_value *v)
-{
-	rv_int(v, (long long)w->t->bytes);
-}
+/* A figure @k read by its row's getter. */
+#define FLOW(k)		.key = (k), .arg = (k), .get = get_flow
+#define TOTAL(k)	.key = (k), .arg = (k), .get = get_total
 
 /* A flow: its keys in schema/server.schema.json's flows, its columns. */
-static const struct report_server_field flow_fields[] = {
-	{ "id", "flow", 5, get_id },
-	{ "peer", "peer", -24, get_peer },
-	{ "sl", "sl", 3, get_flow_sl },
-	{ "tclass", "tclass", 6, get_tclass },
-	{ "gid_index", "gid", 4, get_gid_index },
-	{ "msgs", "msgs", 12, get_flow_msgs },
-	{ "bytes", "bytes", 14, get_flow_bytes },
-	{ "errors", "errors", 7, get_errors },
-	{ "active", "active", 6, get_active },
+static const struct report_field flow_fields[] = {
+	{ FLOW("id"), .head = REPORT_HEADS("flow"), .width = 5 },
+	{ FLOW("peer"), .head = REPORT_HEADS("peer"), .width = -24 },
+	{ FLOW("sl"), .head = REPORT_HEADS("sl"), .width = 3 },
+	{ FLOW("tclass"), .head = REPORT_HEADS("tclass"), .width = 6 },
+	{ FLOW("gid_index"), .head = REPORT_HEADS("gid"), .width = 4 },
+	{ FLOW("msgs"), .head = REPORT_HEADS("msgs"), .width = 12 },
+	{ FLOW("bytes"), .head = REPORT_HEADS("bytes"), .width = 14 },
+	{ FLOW("errors"), .head = REPORT_HEADS("errors"), .width = 7 },
+	{ FLOW("active"), .head = REPORT_HEADS("active"), .width = 6 },
 };
 
 /* An SL's totals: its keys in schema/server.schema.json's sls, its columns. */
-static const struct report_server_field sl_fields[] = {
-	{ "sl", "sl", 3, get_sl },
-	{ "flows", "flows", 6, get_sl_flows },
-	{ "msgs", "msgs", 12, get_sl_msgs },
-	{ "bytes", "bytes", 14, get_sl_bytes },
+static const struct report_field sl_fields[] = {
+	{ TOTAL("sl"), .head = REPORT_HEADS("sl"), .width = 3 },
+	{ TOTAL("flows"), .head = REPORT_HEADS("flows"), .width = 6 },
+	{ TOTAL("msgs"), .head = REPORT_HEADS("msgs"), .width = 12 },
+	{ TOTAL("bytes"), .head = REPORT_HEADS("bytes"), .width = 14 },
 };
+
+#undef FLOW
+#undef TOTAL
 
 #define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
-const struct report_server_field *report_server_fields(enum report_server_list l, size_t *n)
+const struct report_field *report_server_fields(enum report_server_list l, size_t *n)
 {
 	*n = l == RS_FLOWS ? N_OF(flow_fields) : N_OF(sl_fields);
 	return l == RS_FLOWS ? flow_fields : sl_fields;
@@ -148,39 +121,21 @@ const struct report_server_field *report_server_fields(enum report_server_list l
 /* Row @w of list @l as its JSON object. */
 static json_t *server_row_json(enum report_server_list l, const struct server_row *w)
 {
-	const struct report_server_field *f;
-	struct report_value v;
-	json_t *o = json_object();
-	size_t n, k;
+	const struct report_field *f;
+	size_t n;
 
 	f = report_server_fields(l, &n);
-	for (k = 0; k < n; k++) {
-		memset(&v, 0, sizeof(v));
-		f[k].get(w, &v);
-		json_object_set_new(o, f[k].key, report_value_json(&v));
-	}
-	return o;
+	return report_fields_json(f, n, w, 0);
 }
 
 /* Row @w of list @l as the table's line (@w NULL: the heading). */
 static void server_row_table(FILE *out, enum report_server_list l, const struct server_row *w)
 {
-	static const struct report_num plain = { 0 };
-	const struct report_server_field *f;
-	struct report_value v;
-	char cell[80];
-	size_t n, k;
+	const struct report_field *f;
+	size_t n;
 
 	f = report_server_fields(l, &n);
-	for (k = 0; k < n; k++) {
-		if (w) {
-			memset(&v, 0, sizeof(v));
-			f[k].get(w, &v);
-			report_value_text(&v, &plain, cell, sizeof(cell));
-		}
-		fprintf(out, "%s%*s", k ? " " : "", f[k].width, w ? cell : f[k].head);
-	}
-	fprintf(out, "\n");
+	report_fields_table(out, f, n, w, 0, false);
 }
 
 json_t *report_server_json(const struct sink *s, double elapsed_s)

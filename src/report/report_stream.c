@@ -4,7 +4,9 @@
  * bw-event.schema.json), each made of the same parts as the document
  * (report_int.h), and lat's progress line on a terminal.
  */
+#include "report/report_bw_int.h"
 #include "report/report_int.h"
+#include "report/report_lat_int.h"
 
 /* {"event": @name, "command", "schema_version"}: the head of every event. */
 static json_t *event_new(const char *name, const char *command)
@@ -93,9 +95,9 @@ static void progress_figure(FILE *out, const struct flow_result *r, const struct
 
 	report_hist_figure(r->rtt, hist_zeros(r->rtt), f, clk, &fig);
 	if (fig.state == HIST_Q_RESOLVED)
-		fprintf(out, "  %s %.3f us", f->head, report_us(fig.ns));
+		fprintf(out, "  %s %.3f us", f->head[0], report_us(fig.ns));
 	else
-		fprintf(out, "  %s %s", f->head, report_state_word(fig.state));
+		fprintf(out, "  %s %s", f->head[0], report_state_word(fig.state));
 }
 
 /* The progress line of size @index of @n: " so far" after the samples
@@ -111,7 +113,7 @@ static void lat_progress_line(FILE *out, size_t index, size_t n, const struct fl
 	fprintf(out, "size %zu/%zu, %zu bytes: %llu samples%s", index + 1, n, r->size_bytes,
 		(unsigned long long)r->samples, sofar ? " so far" : "");
 	for (i = 0; i < nf; i++)
-		if (fields[i].kind == RF_PCT && (fields[i].pct == 50 || fields[i].pct == 99))
+		if (fields[i].stat == RF_PCT && (fields[i].pct == 50 || fields[i].pct == 99))
 			progress_figure(out, r, &fields[i], clk);
 	fputc('\n', out);
 	fflush(out);

@@ -2,10 +2,9 @@
 /*
  * A figure of a result's row, as a field description's get() reads it,
  * and how each format writes it: the JSON's value, the table's cell and
- * the CSV's. A field list (analyze's rows, converge's classes and flows,
- * mesh's pairs) says for each figure its JSON key, its CSV column, its
- * table column and unit; these functions are the one place a value
- * becomes text. report.h includes it for the field descriptions.
+ * the CSV's. A field list (field.h: every result's rows) says for each
+ * figure its JSON key, its CSV column, its table column and unit; these
+ * functions are the one place a value becomes text.
  */
 #ifndef RPERF_REPORT_VALUE_H
 #define RPERF_REPORT_VALUE_H

@@ -26,7 +26,7 @@
 #include "base/log.h"
 #include "coord/coord.h"
 #include "report/converge_info.h"
-#include "report/report.h"
+#include "report/report_converge.h"
 #include "fuzz.h"
 
 #define FUZZ_COORD_MAX		8192

@@ -16,7 +16,7 @@
 #include "cli/bw.h"
 #include "engine/bw_client.h"
 #include "engine/load.h"
-#include "report/report.h"
+#include "report/report_bw.h"
 
 /* ---- the bw client ---- */
 

@@ -448,7 +448,7 @@ static void test_keepalive(void **state)
 /* --new-token's file: 0600, one line of 64 hex characters, never overwritten; read back. */
 static void test_token_files(void **state)
 {
-	char dir[] = "/tmp/test_ctl.XXXXXX", path[64], tok[CTL_MAX_TOKEN_BYTES], err[256];
+	char dir[] = "/tmp/test_ctl.XXXXXX", path[64], tok[CTL_MAX_TOKEN_BYTES];
 	struct stat sb;
 
 	(void)state;
@@ -527,7 +527,6 @@ static void test_secrets(void **state)
 	char a[CTL_SECRET_HEX + 1], b[CTL_SECRET_HEX + 1];
 	unsigned char raw[CTL_SECRET_HEX / 2];
 	json_t *m;
-	char err[256];
 
 	(void)state;
 	assert_int_equal(ctl_secret_new(a, NULL, 0), 0);

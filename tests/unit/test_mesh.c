@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "coord/mesh.h"
-#include "report/report.h"
+#include "report/report_mesh.h"
 #include "unit.h"
 
 #define MAX_N 41
@@ -479,7 +479,7 @@ static void test_table_peer_text(void **state)
 static void test_pair_fields_match_schema(void **state)
 {
 	const char *top = getenv("TEST_TOP"), *key;
-	const struct report_mesh_field *f;
+	const struct report_field *f;
 	json_t *schema, *props, *v;
 	char path[4096];
 	size_t n, i, j, found;

@@ -16,7 +16,8 @@
 #include <cmocka.h>
 
 #include "unit.h"
-#include "report/report.h"
+#include "report/reference.h"
+#include "report/report_lat.h"
 
 #define LAB_LAT TEST_DATA "/json/lat.json"
 

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/report.h"
+#include "report/doc_keys.h"
+#include "report/report_converge.h"
 #include "report/report_converge_rows.h"
 #include "unit.h"
 
@@ -112,7 +113,7 @@ static void test_schema_version(void **state)
 }
 
 /* Whether list @l describes JSON key @key exactly once. */
-static bool described_once(const struct report_converge_field *f, size_t n, const char *key)
+static bool described_once(const struct report_field *f, size_t n, const char *key)
 {
 	size_t i, found = 0;
 
@@ -131,7 +132,7 @@ static void test_fields_match_schema(void **state)
 {
 	static const char *const defs[2] = { "class", "flow" };
 	const char *top = getenv("TEST_TOP"), *key;
-	const struct report_converge_field *f;
+	const struct report_field *f;
 	json_t *schema, *props, *v;
 	char path[4096];
 	size_t n, i, j;
@@ -149,9 +150,9 @@ static void test_fields_match_schema(void **state)
 			if (f[i].key && !json_object_get(props, f[i].key))
 				fail_msg("%s field %s is not in converge.schema.json's %s", defs[l],
 					 f[i].key, defs[l]);
-			if ((f[i].head || f[i].csv || f[i].key) && !f[i].get)
+			if ((f[i].head[0] || f[i].csv || f[i].key) && !f[i].get)
 				fail_msg("%s field %s reads no figure", defs[l],
-					 f[i].key ? f[i].key : f[i].csv ? f[i].csv : f[i].head);
+					 f[i].key ? f[i].key : f[i].csv ? f[i].csv : f[i].head[0]);
 			for (j = 0; f[i].csv && j < i; j++)
 				if (f[j].csv && !strcmp(f[i].csv, f[j].csv) &&
 				    (!f[i].kinds || !f[j].kinds || (f[i].kinds & f[j].kinds)))

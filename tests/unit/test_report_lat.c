@@ -15,7 +15,12 @@
 
 #include "unit.h"
 #include "base/jsonfile.h"
-#include "report/report.h"
+#include "engine/probe.h"
+#include "report/reference.h"
+#include "report/report_lat.h"
+#include "report/report_bw.h"
+#include "report/report_server.h"
+#include "report/report_analyze.h"
 #include "engine/sink.h"
 
 static const struct clock_cal clk_2ghz = {
@@ -312,7 +317,7 @@ static void test_hist_fields_match_schema(void **state)
 	for (i = 0; i < n; i++) {
 		if (!json_object_get(props, f[i].key))
 			fail_msg("field %s is not in schema hist_ns", f[i].key);
-		if (f[i].kind == RF_PCT && !json_object_get(pcts, f[i].key))
+		if (f[i].stat == RF_PCT && !json_object_get(pcts, f[i].key))
 			fail_msg("percentile %s is not in schema hist_ns.percentiles", f[i].key);
 	}
 	json_object_foreach(props, key, v) {
@@ -330,18 +335,18 @@ static void test_hist_fields_match_schema(void **state)
 /* The description's list @l carries @key in all of @kinds (@want) or in none. */
 static void analyze_key_kinds(int l, const char *key, unsigned kinds, bool want, const char *why)
 {
-	const struct report_analyze_field *f;
+	const struct report_field *f;
 	size_t n, i;
 	bool seen = false;
 
 	f = report_analyze_fields(l, &n);
 	for (i = 0; i < n; i++) {
-		if (!f[i].json || strcmp(f[i].key, key))
+		if (!f[i].key || strcmp(f[i].key, key))
 			continue;
 		seen = true;
-		if (want ? (f[i].json & kinds) != kinds : (f[i].json & kinds) != 0)
+		if (want ? (f[i].kinds & kinds) != kinds : (f[i].kinds & kinds) != 0)
 			fail_msg("field %s: kinds 0x%x, but the schema %s it for 0x%x", key,
-				 f[i].json, why, kinds);
+				 f[i].kinds, why, kinds);
 	}
 	if (want && !seen)
 		fail_msg("field %s: not described, but the schema %s it", key, why);
@@ -414,7 +419,7 @@ static void analyze_kinds_match_schema(json_t *schema)
 static void test_analyze_fields_match_schema(void **state)
 {
 	static const char *const defs[RA_N_LISTS] = { "sl", "vl", "band" };
-	const struct report_analyze_field *f;
+	const struct report_field *f;
 	const char *top = getenv("TEST_TOP"), *key;
 	json_t *schema, *props, *v;
 	char path[4096];
@@ -430,16 +435,16 @@ static void test_analyze_fields_match_schema(void **state)
 		assert_non_null(props);
 		f = report_analyze_fields(l, &n);
 		for (i = 0; i < n; i++) {
-			if (f[i].json && !json_object_get(props, f[i].key))
+			if (f[i].key && !json_object_get(props, f[i].key))
 				fail_msg("%s field %s is not in analyze.schema.json's %s",
 					 defs[l], f[i].key, defs[l]);
 			for (kind = 0; kind < RA_N_KINDS; kind++)
-				if (f[i].head[kind] && (!f[i].key || !f[i].get || !f[i].width))
+				if (f[i].head[kind] && (!f[i].get || !f[i].width))
 					fail_msg("%s column %s reads no field", defs[l], f[i].head[kind]);
 		}
 		json_object_foreach(props, key, v) {
 			for (found = 0, i = 0; i < n; i++)
-				found += f[i].json && !strcmp(f[i].key, key);
+				found += f[i].key && !strcmp(f[i].key, key);
 			if (found != 1)
 				fail_msg("analyze.schema.json's %s property %s is not described once",
 					 defs[l], key);
@@ -715,7 +720,7 @@ static void test_server_json_per_sl(void **state)
 static void test_server_fields_match_schema(void **state)
 {
 	static const char *const items[] = { "flows", "sls" };
-	const struct report_server_field *f;
+	const struct report_field *f;
 	const char *top = getenv("TEST_TOP"), *key;
 	json_t *schema, *props, *v;
 	char path[4096];
@@ -732,7 +737,7 @@ static void test_server_fields_match_schema(void **state)
 		assert_non_null(props);
 		f = report_server_fields(l, &n);
 		for (i = 0; i < n; i++)
-			if (!json_object_get(props, f[i].key) || !f[i].head || !f[i].get)
+			if (!json_object_get(props, f[i].key) || !f[i].head[0] || !f[i].get)
 				fail_msg("server %s field %s is not in the schema or has no column",
 					 items[l], f[i].key);
 		json_object_foreach(props, key, v) {
@@ -780,6 +785,81 @@ static void test_server_table_as_json(void **state)
 	free(buf);
 }
 
+/* A row for the emitters' test: a name, a count, a share that may be missing. */
+struct emit_row {
+	const char *name;
+	int n;
+	bool has_share;
+	double share;
+};
+
+static void emit_get(const void *row, const char *arg, struct report_value *v)
+{
+	const struct emit_row *w = row;
+
+	if (!strcmp(arg, "name"))
+		rv_str(v, w->name);
+	else if (!strcmp(arg, "n"))
+		rv_int(v, w->n);
+	else if (w->has_share)
+		rv_real(v, w->share);
+}
+
+/*
+ * One set of emitters for every list: a field a row lacks is left out of
+ * its JSON (and empty in its CSV), one of another kind is in none of its
+ * formats, and the table's widths, heads per kind and units are the
+ * field's.
+ */
+static void test_field_emitters(void **state)
+{
+	static const struct report_field f[] = {
+		{ .key = "name", .csv = "name", .head = { "who", "host" }, .width = -6,
+		  .arg = "name", .get = emit_get },
+		{ .key = "n", .csv = "count", .kinds = 1u << 1, .head = REPORT_HEADS("n"), .width = 3,
+		  .arg = "n", .get = emit_get },
+		{ .key = "share", .csv = "share", .csv_prec = 2, .head = REPORT_HEADS("%"),
+		  .width = 7, .wide = 9, .num = { .scale = 100, .prec = 1 }, .arg = "share",
+		  .get = emit_get },
+	};
+	const struct emit_row full = { "a", 3, true, 0.25 }, bare = { "bb", 4, false, 0 };
+	char *buf = NULL, *js;
+	size_t len = 0;
+	FILE *out;
+	json_t *o;
+
+	(void)state;
+	o = report_fields_json(f, 3, &full, 0);
+	js = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(js, "{\"name\":\"a\",\"share\":0.25}");
+	free(js);
+	json_decref(o);
+	o = report_fields_json(f, 3, &bare, 1);
+	js = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(js, "{\"name\":\"bb\",\"n\":4}");
+	free(js);
+	json_decref(o);
+	assert_non_null(out = open_memstream(&buf, &len));
+	report_fields_table(out, f, 3, NULL, 0, false);
+	report_fields_table(out, f, 3, &full, 0, false);
+	report_fields_table(out, f, 3, NULL, 1, true);
+	report_fields_table(out, f, 3, &bare, 1, true);
+	report_fields_csv(out, f, 3, NULL, 1);
+	report_fields_csv(out, f, 3, &full, 1);
+	report_fields_csv(out, f, 3, &bare, 1);
+	fclose(out);
+	assert_string_equal(buf, "who          %\n"
+				 "a         25.0\n"
+				 "host     n         %\n"
+				 "bb       4         -\n"
+				 "name,count,share\n"
+				 "a,3,0.25\n"
+				 "bb,4,\n");
+	free(buf);
+	assert_ptr_equal(report_field_by_csv(f, 3, "count", 1), &f[1]);
+	assert_null(report_field_by_csv(f, 3, "count", 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -801,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_server_json_per_sl),
 		cmocka_unit_test(test_server_fields_match_schema),
 		cmocka_unit_test(test_server_table_as_json),
+		cmocka_unit_test(test_field_emitters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

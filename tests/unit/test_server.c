@@ -25,7 +25,7 @@
 
 #include "base/stop.h"
 #include "engine/server.h"
-#include "report/report.h"
+#include "report/report_server.h"
 
 #define MIB (1024u * 1024u)
 

@@ -29,7 +29,7 @@
 
 #include "base/stop.h"
 #include "engine/server.h"
-#include "report/report.h"
+#include "report/report_server.h"
 
 #define TOKEN	"3f1c9a7be24d8056c1a3e9f7d2b4086a5c7e1f3b9d2a4c6e8f0b1d3a5c7e9f1b"
 #define OTHER	"8e2d4b6a0c1f3e5d7b9a2c4e6f8a0b1c3d5e7f9a1b2c3d4e5f6a7b8c9d0e1f2a"

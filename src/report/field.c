@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The emitters every result's rows go through (field.h): a row of any
+ * field list as a JSON object, a table's line and a CSV line, so that a
+ * figure's key, column and unit are said once, in its list.
+ */
+#include <string.h>
+
+#include "report/field.h"
+
+bool report_field_carries(const struct report_field *f, unsigned kind)
+{
+	return !f->kinds || (f->kinds & (1u << kind));
+}
+
+void report_field_get(const struct report_field *f, const void *row, struct report_value *v)
+{
+	memset(v, 0, sizeof(*v));
+	f->get(row, f->arg, v);
+}
+
+const struct report_field *report_field_by_csv(const struct report_field *f, size_t n,
+					       const char *csv, unsigned kind)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (f[k].csv && !strcmp(f[k].csv, csv) && report_field_carries(&f[k], kind))
+			return &f[k];
+	return NULL;
+}
+
+json_t *report_fields_json(const struct report_field *f, size_t n, const void *row,
+			   unsigned kind)
+{
+	struct report_value v;
+	json_t *o = json_object();
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (!f[k].key || !report_field_carries(&f[k], kind))
+			continue;
+		report_field_get(&f[k], row, &v);
+		if (v.type != RV_ABSENT)
+			json_object_set_new(o, f[k].key, report_value_json(&v));
+		report_value_clear(&v);
+	}
+	return o;
+}
+
+void report_fields_table(FILE *out, const struct report_field *f, size_t n, const void *row,
+			 unsigned kind, bool wide)
+{
+	struct report_value v;
+	const char *sep = "";
+	char cell[80];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (!f[k].head[kind] || !report_field_carries(&f[k], kind))
+			continue;
+		if (row) {
+			report_field_get(&f[k], row, &v);
+			report_value_text(&v, &f[k].num, cell, sizeof(cell));
+			report_value_clear(&v);
+		}
+		fprintf(out, "%s%*s", sep, wide && f[k].wide ? f[k].wide : f[k].width,
+			row ? cell : f[k].head[kind]);
+		sep = " ";
+	}
+	fputc('\n', out);
+}
+
+void report_fields_csv(FILE *out, const struct report_field *f, size_t n, const void *row,
+		       unsigned kind)
+{
+	struct report_value v;
+	const char *sep = "";
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (!f[k].csv || !report_field_carries(&f[k], kind))
+			continue;
+		fputs(sep, out);
+		sep = ",";
+		if (!row) {
+			fputs(f[k].csv, out);
+			continue;
+		}
+		report_field_get(&f[k], row, &v);
+		report_value_csv(out, &v, f[k].csv_prec);
+		report_value_clear(&v);
+	}
+	fputc('\n', out);
+}
