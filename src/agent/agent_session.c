@@ -18,6 +18,7 @@
 
 #include "agent/agent_ctl.h"
 #include "agent/agent_int.h"
+#include "engine/client.h"
 #include "rdma/conn.h"
 #include "base/errbuf.h"
 #include "base/log.h"
@@ -39,8 +40,7 @@ static int agent_flow_from_json(const json_t *j, uint8_t timeout, uint8_t retry,
 	snprintf(f->name, sizeof(f->name), "%s", json_string_value(json_object_get(j, "name")));
 	f->bw = !strcmp(json_string_value(json_object_get(j, "type")), "bw");
 	ctl_flow_spec_unpack(j, &f->spec);
-	f->path = (struct verbs_path){ .sl = f->spec.sl, .tclass = f->spec.tclass,
-				       .timeout = timeout, .retry = retry };
+	f->path = client_spec_path(&f->spec, timeout, retry);
 	snprintf(f->dest, sizeof(f->dest), "%s", json_string_value(json_object_get(j, "dest")));
 	f->dest_port = (uint16_t)agent_ctl_int(j, "dest_port");
 	/* SECRET: none (or a bad one) leaves it zero, and the sink refuses that */

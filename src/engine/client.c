@@ -16,16 +16,19 @@
 #include "base/errbuf.h"
 #include "base/pin.h"
 
+struct verbs_path client_spec_path(const struct flow_spec *spec, uint8_t timeout, uint8_t retry)
+{
+	return (struct verbs_path){ .sl = spec->sl, .tclass = spec->tclass, .timeout = timeout,
+				    .retry = retry };
+}
+
 struct verbs_path client_path(const struct flow_opts *o)
 {
-	return (struct verbs_path){
-		.sl = o->spec.sl,
-		.tclass = o->spec.tclass,
-		.timeout = o->qp_timeout,
-		.retry = o->retry,
-		.sl_source = o->sl_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
-		.tclass_source = o->tclass_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT,
-	};
+	struct verbs_path p = client_spec_path(&o->spec, o->qp_timeout, o->retry);
+
+	p.sl_source = o->sl_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT;
+	p.tclass_source = o->tclass_given ? VERBS_FROM_OPTION : VERBS_FROM_DEFAULT;
+	return p;
 }
 
 size_t client_path_warnings(const struct verbs_path *p, bool roce, int vlan,

@@ -18,6 +18,13 @@
 
 /* The path the options ask for. */
 struct verbs_path client_path(const struct flow_opts *o);
+/*
+ * The RC path a flow of @spec connects on: its SL and traffic class,
+ * with the QP's ACK @timeout and @retry count. Every client and source
+ * (rperf lat and bw, an agent's flows) takes its path from here.
+ */
+struct verbs_path client_spec_path(const struct flow_spec *spec, uint8_t timeout, uint8_t retry);
+
 
 /*
  * How long a worker waits for a completion on @path before it decides the
