@@ -53,6 +53,8 @@ struct mesh_opts {
 	size_t n_refs;
 	const struct topo_paths *paths;	/* --routes: the real paths; NULL: shortest */
 	double min_change_ns;		/* --min-change; NAN: from the reference */
+	size_t sample_k;		/* --sample: cross-leaf targets a host; 0: every pair */
+	const size_t *leaf;		/* with sample_k: each host's leaf (mesh_leaves()) */
 };
 
 /* An ordered pair on a class: what it measured. */
@@ -63,6 +65,7 @@ struct mesh_pair {
 	char *error;			/* its flow's, when it failed; NULL: none */
 	/* Its p50, as the outlier rule read it. */
 	struct hist_quantile p50;
+	bool measured;			/* scheduled in this pass (a sampled one skips some) */
 	bool outlier;
 	char *why;			/* an outlier's reason; NULL: none */
 };
@@ -91,7 +94,8 @@ struct mesh_outlier {
 };
 
 /* Where a step is: which pass, round, half (0: a -> b, 1: b -> a), class,
- * and part of the round (mesh_round_parts()). */
+ * and part of the round (mesh_round_parts()); in a sampled pass, round is
+ * the schedule's step (mesh_sample.h) and half 0. */
 struct mesh_step_info {
 	unsigned pass;
 	size_t round, half, cls, part;
@@ -101,8 +105,11 @@ struct mesh_step_info {
 	bool cut_short;
 };
 
+struct mesh_sample;
+
 struct mesh_run {
 	const struct mesh_opts *o;
+	struct mesh_sample *sample;	/* o->sample_k: the sampled schedule; else NULL */
 	struct mesh_pair *pairs;	/* n_classes * n * (n - 1): mesh_pair_index() */
 	size_t n_pairs;
 	size_t rounds, steps, steps_done;

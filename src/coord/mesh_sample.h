@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "coord/mesh.h"
+#include "coord/mesh_round.h"
 
 /* The hosts grouped by leaf, each leaf padded to the largest one. */
 struct mesh_sample {
