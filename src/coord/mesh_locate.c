@@ -30,12 +30,8 @@ const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_p
 /* Whether @p's p50 and both ends of its interval are figures. */
 static bool mesh_p50_whole(const struct mesh_pair *p)
 {
-	const struct hist_quantile *q = &p->p50;
-
-	if (!p->rtt_ns)		/* replayed: resolved only with all three figures */
-		return q->state == HIST_Q_RESOLVED;
-	return q->state == HIST_Q_RESOLVED && q->lo_rank && !q->lo_unresolved &&
-	       q->hi_rank <= sketch_totals(p->rtt_ns)->count;
+	/* replayed: resolved only with all three figures, both ends whole */
+	return p->p50.state == HIST_Q_RESOLVED && p->p50.lo_whole && p->p50.hi_whole;
 }
 
 /*
