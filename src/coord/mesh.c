@@ -77,6 +77,25 @@ size_t mesh_pair_index(size_t n, int src, int dst, size_t cls)
 	return cls * n * (n - 1) + (size_t)src * (n - 1) + (size_t)(dst < src ? dst : dst - 1);
 }
 
+/* The steps pass m->pass takes: a sampled one's vary with its rotation. */
+static int mesh_pass_steps(struct mesh_run *m)
+{
+	struct mesh_sample_pass sp;
+	size_t i;
+
+	if (!m->sample)
+		return 0;
+	if (mesh_sample_pass(m->sample, m->pass ? m->pass - 1 : 0, &sp))
+		return -ENOMEM;
+	m->rounds = sp.n_steps;
+	m->steps = 0;
+	for (i = 0; i < sp.n_steps; i++)
+		m->steps += (sp.step_at[i + 1] - sp.step_at[i] + MESH_STEP_FLOWS - 1) / MESH_STEP_FLOWS;
+	m->steps *= m->o->n_classes;
+	mesh_sample_pass_free(&sp);
+	return 0;
+}
+
 /* The sampled schedule of o->sample_k over o->leaf: 0, or -ENOMEM (freed). */
 static int mesh_init_sample(struct mesh_run *m)
 {
@@ -85,6 +104,7 @@ static int mesh_init_sample(struct mesh_run *m)
 	m->sample = calloc(1, sizeof(*m->sample));
 	ret = m->sample ? mesh_sample_init(m->sample, m->o->leaf, m->o->n_hosts,
 					   m->o->sample_k) : -ENOMEM;
+	ret = ret ? ret : mesh_pass_steps(m);
 	if (ret)
 		mesh_free(m);
 	return ret;
@@ -348,25 +368,6 @@ static int mesh_sample_steps(struct mesh_run *m, struct coord *c, mesh_step_cb c
 				      (struct mesh_step_info){ .round = i }, cb, arg);
 	mesh_sample_pass_free(&sp);
 	return ret;
-}
-
-/* The steps pass m->pass takes: a sampled one's vary with its rotation. */
-static int mesh_pass_steps(struct mesh_run *m)
-{
-	struct mesh_sample_pass sp;
-	size_t i;
-
-	if (!m->sample)
-		return 0;
-	if (mesh_sample_pass(m->sample, m->pass ? m->pass - 1 : 0, &sp))
-		return -ENOMEM;
-	m->rounds = sp.n_steps;
-	m->steps = 0;
-	for (i = 0; i < sp.n_steps; i++)
-		m->steps += (sp.step_at[i + 1] - sp.step_at[i] + MESH_STEP_FLOWS - 1) / MESH_STEP_FLOWS;
-	m->steps *= m->o->n_classes;
-	mesh_sample_pass_free(&sp);
-	return 0;
 }
 
 int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg)

@@ -89,7 +89,7 @@ expect 1 mesh --hosts "127.0.0.1:$P,127.0.0.2:$P,127.0.0.3:$P,127.0.0.4:$P" --ti
 "$TOP/scripts/validate-json" "$TOP/schema" "$T/s.json" >"$T/v" 2>&1 ||
 	fail "the sampled JSON does not validate: $(cat "$T/v")"
 jq -e '.schedule == {"name": "sampled", "k": 1, "leaves": 2, "rotation": 0, "passes": 2} and
-	.pairs == []' "$T/s.json" >/dev/null || fail "unexpected sampled JSON: $(jq -c '[.schedule, .pairs]' "$T/s.json")"
+	.pairs == [] and .rounds == 4 and .steps == 4' "$T/s.json" >/dev/null || fail "unexpected sampled JSON: $(jq -c '[.schedule, .pairs]' "$T/s.json")"
 [ "$(wc -l <"$T/s.csv")" = 1 ] || fail "expected the CSV header alone: $(cat "$T/s.csv")"
 jq -e '.schedule.name == "tournament" and .schedule.k == null' "$T/m.json" >/dev/null ||
 	fail "the full mesh does not say its schedule: $(jq -c .schedule "$T/m.json")"
