@@ -32,8 +32,19 @@
  *           and the coordinator's peak memory (the agents run in a
  *           process of their own).
  *
+ * And the sampled schedule (coord/mesh_sample.h), asked by name:
+ *   sample  HOSTS in leaves of LEAF_HOSTS (default 32), K (default 4)
+ *           targets a host across leaves: every rotation built, the steps
+ *           of a pass (parts of MESH_STEP_FLOWS) against the tournament's,
+ *           their time at STEP_S a step (default 2.7, the lab's step in
+ *           rperf-mesh(1)), the passes until every ordered pair and every
+ *           ordered pair of leaves has been crossed; then the sketch way
+ *           over the first rotation's pairs in a process of its own (CPU
+ *           and peak memory, the table of every pair included).
+ *
  * usage: bench_mesh_scale [HOSTS (default 4096)] [sketch|full|both (default)]
  *        bench_mesh_scale HOSTS sync [DELAY_MS]
+ *        bench_mesh_scale HOSTS sample [LEAF_HOSTS [K [STEP_S]]]
  */
 #include <errno.h>
 #include <math.h>
@@ -55,6 +66,7 @@
 #include "agent/agent.h"
 #include "coord/coord.h"
 #include "coord/mesh.h"
+#include "coord/mesh_sample.h"
 #include "flow/figures.h"
 #include "rdma/conn.h"
 
@@ -66,9 +78,12 @@
 #define SIM_TIMEOUT_S	10		/* the coordinator's --timeout */
 #define SIM_SPAN_MS	2100		/* past the span a clock's rate takes (coord_session.c) */
 
-enum way { WAY_SKETCH, WAY_FULL, WAY_SYNC };
+enum way { WAY_SKETCH, WAY_FULL, WAY_SYNC, WAY_SAMPLE };
 
-static const char *const way_names[] = { "sketch", "full", "sync" };
+static const char *const way_names[] = { "sketch", "full", "sync", "sample" };
+
+/* The sampled way's shape: hosts a leaf, cross-leaf targets a host. */
+static size_t sample_leaf_hosts = 32, sample_k = 4;
 
 /* The simulated agents' ports, the token they ask, their answers' delay. */
 struct sim {
@@ -316,7 +331,7 @@ static int join(enum way w, struct mesh_run *m, struct hist **full, struct conve
 {
 	size_t i;
 
-	if (w == WAY_SKETCH)
+	if (w != WAY_FULL)
 		return mesh_join(m, st, pairs);
 	for (i = 0; i < st->n_flows; i++) {
 		if (!full[pairs[i]])
@@ -328,27 +343,59 @@ static int join(enum way w, struct mesh_run *m, struct hist **full, struct conve
 	return 0;
 }
 
+/* One step of the @n_mt pairings at @mt (a -> b, or b -> a for @h 1):
+ * their flows made up and joined. */
+static int step_join(enum way w, struct mesh_run *m, struct hist **full, struct hist *const *t,
+		     struct converge_step *st, const struct mesh_match *mt, size_t n_mt, size_t h)
+{
+	size_t i, pairs[MESH_STEP_FLOWS];
+	int s, d;
+
+	st->n_flows = n_mt;
+	for (i = 0; i < n_mt; i++) {
+		s = h ? mt[i].b : mt[i].a;
+		d = h ? mt[i].a : mt[i].b;
+		pairs[i] = mesh_pair_index(m->o->n_hosts, s, d, 0);
+		m->pairs[pairs[i]].measured = true;
+		st->flows[i].rtt = t[(size_t)(s * 31 + d * 17) % TEMPLATES];
+		st->flows[i].rtt_clk.ticks_per_ns = TICKS_PER_NS;
+	}
+	return join(w, m, full, st, pairs);
+}
+
+/* The sampled way's pass (its first rotation), each step in parts. */
+static int sample_pass(struct mesh_run *m, struct hist *const *t, struct converge_step *st)
+{
+	struct mesh_sample_pass sp;
+	size_t i, p, at, in;
+	int ret = mesh_sample_pass(m->sample, 0, &sp);
+
+	for (i = 0; !ret && i < sp.n_steps; i++)
+		for (p = 0; !ret && (in = mesh_round_part(sp.step_at[i + 1] - sp.step_at[i], p,
+							   &at)); p++)
+			ret = step_join(WAY_SAMPLE, m, NULL, t, st, sp.pairs + sp.step_at[i] + at,
+					in, 0);
+	mesh_sample_pass_free(&sp);
+	return ret;
+}
+
 /* Every step of the pass: its flows made up and joined. */
 static int pass(enum way w, struct mesh_run *m, struct hist **full, struct hist *const *t)
 {
-	size_t n = m->o->n_hosts, r, h, p, k, at, i, pairs[MESH_STEP_FLOWS];
+	size_t n = m->o->n_hosts, r, h, p, k, at;
 	struct mesh_match *mt = calloc(n / 2 + 1, sizeof(*mt));
 	struct converge_step *st = calloc(1, sizeof(*st));
-	int s, d, ret = !mt || !st ? -ENOMEM : 0;
+	int ret = !mt || !st ? -ENOMEM : 0;
 
-	for (r = 0; !ret && r < m->rounds; r++) {
+	if (!ret && m->sample)
+		ret = sample_pass(m, t, st);
+	for (r = 0; !ret && !m->sample && r < m->rounds; r++) {
 		k = mesh_round(n, r, mt);
 		for (h = 0; !ret && h < 2; h++)
 			for (p = 0; !ret && p < mesh_round_parts(n); p++) {
-				st->n_flows = mesh_round_part(k, p, &at);
-				for (i = 0; i < st->n_flows; i++) {
-					s = h ? mt[at + i].b : mt[at + i].a;
-					d = h ? mt[at + i].a : mt[at + i].b;
-					pairs[i] = mesh_pair_index(n, s, d, 0);
-					st->flows[i].rtt = t[(size_t)(s * 31 + d * 17) % TEMPLATES];
-					st->flows[i].rtt_clk.ticks_per_ns = TICKS_PER_NS;
-				}
-				ret = join(w, m, full, st, pairs);
+				size_t in = mesh_round_part(k, p, &at);
+
+				ret = step_join(w, m, full, t, st, mt + at, in, h);
 			}
 	}
 	free(st);
@@ -364,7 +411,9 @@ static double p50s(enum way w, const struct mesh_run *m, struct hist *const *ful
 	size_t i;
 
 	for (i = 0; i < m->n_pairs; i++) {
-		if (w == WAY_SKETCH)
+		if (!m->pairs[i].measured)
+			continue;
+		if (w != WAY_FULL)
 			sketch_quantile(m->pairs[i].rtt_ns, 50, &q);
 		else
 			hist_quantile(full[i], 50, hist_zeros(full[i]), &q);
@@ -377,12 +426,16 @@ static double p50s(enum way w, const struct mesh_run *m, struct hist *const *ful
 static double store_bytes(enum way w, const struct mesh_run *m, struct hist *const *full)
 {
 	double sum = 0;
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = 0; i < m->n_pairs; i++)
-		sum += w == WAY_SKETCH ? (double)sketch_memory_bytes(m->pairs[i].rtt_ns) :
+	for (i = 0; i < m->n_pairs; i++) {
+		if (!m->pairs[i].measured)
+			continue;
+		n++;
+		sum += w != WAY_FULL ? (double)sketch_memory_bytes(m->pairs[i].rtt_ns) :
 		       (double)hist_memory_bytes(full[i]);
-	return sum / (double)m->n_pairs;
+	}
+	return n ? sum / (double)n : 0;
 }
 
 /* Way @w over @n hosts, in this process. */
@@ -392,17 +445,21 @@ static struct way_result run_way(enum way w, size_t n, struct hist *const *t)
 	struct mesh_opts o = { .n_hosts = n, .n_classes = 1, .mad_k = 3 };
 	char (*names)[24] = calloc(n, sizeof(*names));
 	const char **hosts = calloc(n, sizeof(*hosts));
+	size_t *leaf = calloc(n, sizeof(*leaf));
 	struct hist **full = NULL;
 	struct mesh_run m;
 	double t0, sum;
 	size_t i;
 
-	for (i = 0; names && hosts && i < n; i++) {
+	for (i = 0; names && hosts && leaf && i < n; i++) {
 		snprintf(names[i], sizeof(names[i]), "h%zu", i + 1);
 		hosts[i] = names[i];
+		leaf[i] = i / sample_leaf_hosts;
 	}
 	o.hosts = hosts;
-	if (!names || !hosts || mesh_init(&m, &o) ||
+	o.leaf = leaf;
+	o.sample_k = w == WAY_SAMPLE ? sample_k : 0;
+	if (!names || !hosts || !leaf || mesh_init(&m, &o) ||
 	    (w == WAY_FULL && !(full = calloc(res.pairs, sizeof(*full))))) {
 		res.error = ENOMEM;
 		return res;
@@ -414,8 +471,10 @@ static struct way_result run_way(enum way w, size_t n, struct hist *const *t)
 	sum = res.error ? 0 : p50s(w, &m, full);
 	res.p50_s = now_s() - t0;
 	t0 = now_s();
-	if (!res.error && w == WAY_SKETCH)
+	if (!res.error && w != WAY_FULL)
 		res.error = -mesh_outliers(&m);
+	for (i = 0, res.pairs = 0; i < m.n_pairs; i++)
+		res.pairs += m.pairs[i].measured;
 	res.outliers_s = now_s() - t0;
 	res.pair_bytes = pair_bytes(w, t, res.error ? 0 : store_bytes(w, &m, full));
 	if (!isfinite(sum))
@@ -481,6 +540,105 @@ static int sync_main(size_t n, double delay_ms)
 	return 0;
 }
 
+/* What the passes of a sampled schedule take, from its first rotation on. */
+struct sample_figures {
+	size_t passes, steps_min, steps_max, pairs_min, pairs_max;
+	size_t leaf_pass_max;		/* passes until every ordered pair of leaves is crossed */
+	double leaf_pass_mean;
+};
+
+/* Pass @p of @s into @f: its steps (parts of MESH_STEP_FLOWS) and pairs;
+ * the leaf pairs it crosses first into @first (leaves x leaves, 0: not yet). */
+static int sample_figures_pass(const struct mesh_sample *s, size_t p, const size_t *leaf,
+			       size_t *first, struct sample_figures *f)
+{
+	struct mesh_sample_pass sp;
+	size_t i, steps = 0, *at;
+
+	if (mesh_sample_pass(s, p, &sp))
+		return -ENOMEM;
+	for (i = 0; i < sp.n_steps; i++)
+		steps += (sp.step_at[i + 1] - sp.step_at[i] + MESH_STEP_FLOWS - 1) / MESH_STEP_FLOWS;
+	for (i = sp.step_at[sp.n_intra_steps]; i < sp.n_pairs; i++) {
+		at = &first[leaf[sp.pairs[i].a] * s->n_leaves + leaf[sp.pairs[i].b]];
+		*at = *at ? *at : p + 1;
+	}
+	f->steps_min = !p || steps < f->steps_min ? steps : f->steps_min;
+	f->steps_max = steps > f->steps_max ? steps : f->steps_max;
+	f->pairs_min = !p || sp.n_pairs < f->pairs_min ? sp.n_pairs : f->pairs_min;
+	f->pairs_max = sp.n_pairs > f->pairs_max ? sp.n_pairs : f->pairs_max;
+	mesh_sample_pass_free(&sp);
+	return 0;
+}
+
+/* Every pass of the sampled schedule over @leaf (@n hosts), one class. */
+static int sample_figures(size_t n, const size_t *leaf, struct sample_figures *f)
+{
+	struct mesh_sample s;
+	size_t p, g, *first = NULL, sum = 0;
+	int ret = mesh_sample_init(&s, leaf, n, sample_k);
+
+	*f = (struct sample_figures){ 0 };
+	if (!ret && !(first = calloc(s.n_leaves * s.n_leaves, sizeof(*first))))
+		ret = -ENOMEM;
+	f->passes = ret ? 0 : mesh_sample_n_passes(&s);
+	for (p = 0; !ret && p < f->passes; p++)
+		ret = sample_figures_pass(&s, p, leaf, first, f);
+	for (g = 0; !ret && g < s.n_leaves * s.n_leaves; g++) {
+		if (g % (s.n_leaves + 1) == 0)
+			continue;	/* a leaf with itself */
+		sum += first[g];
+		f->leaf_pass_max = first[g] > f->leaf_pass_max ? first[g] : f->leaf_pass_max;
+	}
+	if (!ret && s.n_leaves > 1)
+		f->leaf_pass_mean = (double)sum / (double)(s.n_leaves * (s.n_leaves - 1));
+	free(first);
+	mesh_sample_free(&s);
+	return ret;
+}
+
+/*
+ * The sampled schedule against the tournament over @n hosts, one class,
+ * a step taking @step_s: the steps and time of a pass, the passes until
+ * a slow link between two leaves is crossed, and the coordinator's
+ * memory and CPU over a sampled pass (the sketch way's flows).
+ */
+static int sample_main(size_t n, struct hist *const *t, double step_s)
+{
+	size_t *leaf = calloc(n, sizeof(*leaf)), i;
+	size_t full = mesh_n_rounds(n) * 2 * mesh_round_parts(n);
+	struct sample_figures f;
+	struct way_result res;
+	long rss = 0;
+	int ret;
+
+	for (i = 0; leaf && i < n; i++)
+		leaf[i] = i / sample_leaf_hosts;
+	ret = leaf ? sample_figures(n, leaf, &f) : -ENOMEM;
+	free(leaf);
+	if (ret)
+		return printf("sample failed: %s\n", strerror(-ret)), 1;
+	printf("%zu hosts, leaves of %zu, K %zu, one class, %.2f s a step:\n"
+	       "tournament: %zu steps a pass, %.1f h; every pair each pass\n"
+	       "sampled:    %zu to %zu steps a pass (%zu to %zu pairs), %.2f to %.2f h; "
+	       "every ordered pair within %zu passes (%.1f days)\n"
+	       "a slow link between two leaves: crossed within %zu passes (%.1f on average), "
+	       "%.1f h at the most (%.1f on average); a leaf's uplink: every pass\n",
+	       n, sample_leaf_hosts, sample_k, step_s, full, (double)full * step_s / 3600,
+	       f.steps_min, f.steps_max, f.pairs_min, f.pairs_max,
+	       (double)f.steps_min * step_s / 3600, (double)f.steps_max * step_s / 3600,
+	       f.passes, (double)f.passes * (double)f.steps_max * step_s / 86400,
+	       f.leaf_pass_max, f.leaf_pass_mean, (double)f.leaf_pass_max * (double)f.steps_max *
+	       step_s / 3600, f.leaf_pass_mean * (double)f.steps_max * step_s / 3600);
+	ret = fork_way(WAY_SAMPLE, n, t, NULL, &res, &rss);
+	if (ret)
+		return printf("sample failed: %s\n", strerror(-ret)), 1;
+	printf("sample CPU: joins %.3f s, p50s %.3f s, outliers %.3f s over its %zu pairs; "
+	       "%.0f bytes a measured pair; peak resident %.1f MiB\n", res.join_s, res.p50_s,
+	       res.outliers_s, res.pairs, res.pair_bytes, (double)rss / 1024);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 4096, pairs;
@@ -494,12 +652,19 @@ int main(int argc, char **argv)
 
 	if (n < 2 || n > MESH_MAX_HOSTS || !t) {
 		fprintf(stderr, "usage: bench_mesh_scale [HOSTS 2..%d] [sketch|full|both | "
-			"sync [DELAY_MS]]\n",
+			"sync [DELAY_MS] | sample [LEAF_HOSTS [K [STEP_S]]]]\n",
 			MESH_MAX_HOSTS);
 		return 2;
 	}
 	if (!strcmp(which, "sync"))
 		return sync_main(n, argc > 3 ? atof(argv[3]) : 1);
+	if (!strcmp(which, "sample")) {
+		sample_leaf_hosts = argc > 3 ? strtoul(argv[3], NULL, 10) : 32;
+		sample_k = argc > 4 ? strtoul(argv[4], NULL, 10) : 4;
+		if (!sample_leaf_hosts)
+			return fprintf(stderr, "sample: leaves of at least one host\n"), 2;
+		return sample_main(n, t, argc > 5 ? atof(argv[5]) : 2.7);
+	}
 	pairs = n * (n - 1);
 	printf("%zu hosts, one class: %zu pairs, %zu steps of up to %d flows\n", n, pairs,
 	       mesh_n_rounds(n) * 2 * mesh_round_parts(n), MESH_STEP_FLOWS);

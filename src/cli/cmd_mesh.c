@@ -56,6 +56,19 @@ static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct topo_
 	return ret;
 }
 
+/* --sample: each host's leaf into *@leaf (malloc'ed) and @mo. */
+static int mesh_sample_leaves(const struct mesh_cli *o, size_t **leaf, struct mesh_opts *mo,
+			      char *err, size_t errlen)
+{
+	if (!o->sample)
+		return 0;
+	*leaf = malloc(mo->n_hosts * sizeof(**leaf));
+	if (!*leaf)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	mo->leaf = *leaf;
+	return mesh_leaves(mo, *leaf, err, errlen);
+}
+
 /* ------------------------------------------------------------------ */
 /* Outputs                                                             */
 /* ------------------------------------------------------------------ */
@@ -184,6 +197,7 @@ int cmd_mesh(int argc, char **argv)
 	struct mesh_ref *refs = NULL;
 	struct topo_paths paths = { 0 };
 	struct topo topo = { 0 };
+	size_t *leaf = NULL;
 	struct mesh_run m;
 	struct scenario *sc;
 	struct mesh_cli o;
@@ -207,9 +221,13 @@ int cmd_mesh(int argc, char **argv)
 		   errbuf_set(err, sizeof(err), -ENOMEM, "out of memory");
 	if (!ret)
 		ret = mesh_settings(&o, sc, &mo, err, sizeof(err));
+	mo.hosts = hosts;
 	if (!ret)
 		ret = mesh_fabric(&o, &topo, &paths, &refs, &mo, err, sizeof(err));
+	if (!ret)
+		ret = mesh_sample_leaves(&o, &leaf, &mo, err, sizeof(err));
 	if (ret) {
+		free(leaf);
 		log_error("%s", err);
 		topo_paths_free(&paths);
 		topo_free(&topo);
@@ -219,7 +237,6 @@ int cmd_mesh(int argc, char **argv)
 		return cmd_failed_json(o.json_path, "mesh", err, ret == -EINVAL ?
 				       RPERF_EXIT_USAGE : RPERF_EXIT_FAILURE);
 	}
-	mo.hosts = hosts;
 	out = (struct mesh_out){ .o = &o, .info = { .source = o.operand ? sc->name : "--hosts",
 		.interval_s = o.interval_s, .reference = o.reference } };
 	ret = mesh_init(&m, &mo);
@@ -237,6 +254,7 @@ int cmd_mesh(int argc, char **argv)
 	if (cmd_stream_close(&out.stream))
 		out.failed = true;
 	mesh_free(&m);
+	free(leaf);
 	topo_paths_free(&paths);
 	topo_free(&topo);
 	free(refs);

@@ -32,6 +32,7 @@ struct mesh_cli {
 	const char *json_path, *csv_path, *om_path, *plot_prefix, *stream_path;
 	double interval_s;
 	unsigned count;
+	unsigned sample;		/* --sample K: cross-leaf targets a host; 0: every pair */
 	const char *topo_paths[MESH_MAX_TOPO_FILES];
 	size_t n_topo;
 	const char *topo_format;

@@ -117,6 +117,9 @@ static const struct opts_entry mesh_opts_table[] = {
 		  struct mesh_cli, warmup_s, 0, 3600ull * 1000000000ull),
 	OPT_VALUE(OPTS_BYTES, 's', "size", "BYTES", "message size (default 64)", struct mesh_cli,
 		  size_bytes, 1, FLOW_MAX_MSG_BYTES),
+	OPT_UINT(0, "sample", "K", "not every pair: those under each leaf switch and K\n"
+		 "a host across leaves, rotated each pass (with\n--topology)", struct mesh_cli, sample,
+		 1, MESH_MAX_HOSTS),
 	OPT_CALLBACK_ALL(0, "clock", "SOURCE", "tsc (default) or monotonic", mesh_opt_clock),
 	OPT_STRING('d', "device", "NAME", "RDMA device on every host (default: the first)",
 		   struct mesh_cli, device),
@@ -199,6 +202,9 @@ int mesh_opts_parse(int argc, char **argv, struct mesh_cli *o, char *err, size_t
 				  "--launch needs --token-file: the agents listen beyond the loopback");
 	if (o->count && !o->interval_s)
 		return errbuf_set(err, errlen, -EINVAL, "--count goes with --interval");
+	if (o->sample && !o->n_topo)
+		return errbuf_set(err, errlen, -EINVAL, "--sample goes with --topology: it groups "
+				  "the hosts by their leaf switch");
 	if ((o->topo_format || o->reference || o->routes) && !o->n_topo)
 		return errbuf_set(err, errlen, -EINVAL, "--%s goes with --topology",
 				  o->reference ? "reference" : "topology-format");
@@ -227,6 +233,7 @@ int mesh_settings(const struct mesh_cli *o, struct scenario *sc, struct mesh_opt
 	mo->warmup_s = o->warmup_s;
 	mo->size_bytes = o->size_bytes;
 	mo->mad_k = o->mad_k;
+	mo->sample_k = o->sample;
 	mo->base = sc;
 	mo->conv = &o->conv;
 	return 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * rperf mesh's engine: the round-robin schedule, each round's steps run
- * through the converge coordinator, every pair's RTTs gathered. The
+ * rperf mesh's engine: the schedule (every pair by the round-robin of
+ * mesh_round.c, or --sample's subset of mesh_sample.c), each step run
+ * through the converge coordinator, every measured pair's RTTs gathered. The
  * outlier rule is mesh_outlier.c, the slow hops mesh_locate.c. See mesh.h.
  */
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "coord/mesh.h"
+#include "coord/mesh_sample.h"
 #include "base/errbuf.h"
 #include "base/log.h"
 #include "base/stop.h"
@@ -67,60 +69,45 @@ int mesh_hosts(const char *path, const char *list, struct scenario *sc, char **b
 }
 
 /* ------------------------------------------------------------------ */
-/* The schedule                                                        */
-/* ------------------------------------------------------------------ */
-
-size_t mesh_n_rounds(size_t n)
-{
-	return n < 2 ? 0 : n % 2 ? n : n - 1;
-}
-
-/* Who sits at place @i (0 .. m - 1) of the circle of @m places in round @r. */
-static size_t mesh_place(size_t m, size_t r, size_t i)
-{
-	return i == 0 ? 0 : 1 + (i - 1 + r) % (m - 1);
-}
-
-size_t mesh_round(size_t n, size_t r, struct mesh_match *out)
-{
-	size_t m = n % 2 ? n + 1 : n, i, k = 0, a, b;
-
-	if (n < 2)
-		return 0;
-	for (i = 0; i < m / 2; i++) {
-		a = mesh_place(m, r, i);
-		b = mesh_place(m, r, m - 1 - i);
-		if (a == n || b == n)
-			continue;	/* the phantom's pairing: a bye */
-		/* Alternate who starts, so a host is not always first. */
-		out[k++] = (r + i) % 2 ? (struct mesh_match){ (int)b, (int)a } :
-					 (struct mesh_match){ (int)a, (int)b };
-	}
-	return k;
-}
-
-size_t mesh_round_parts(size_t n)
-{
-	size_t k = n / 2;
-
-	return k ? (k + MESH_STEP_FLOWS - 1) / MESH_STEP_FLOWS : 1;
-}
-
-size_t mesh_round_part(size_t k, size_t p, size_t *at)
-{
-	*at = p * MESH_STEP_FLOWS;
-	if (*at >= k)
-		return 0;
-	return k - *at < MESH_STEP_FLOWS ? k - *at : MESH_STEP_FLOWS;
-}
-
-/* ------------------------------------------------------------------ */
 /* The pairs                                                           */
 /* ------------------------------------------------------------------ */
 
 size_t mesh_pair_index(size_t n, int src, int dst, size_t cls)
 {
 	return cls * n * (n - 1) + (size_t)src * (n - 1) + (size_t)(dst < src ? dst : dst - 1);
+}
+
+/* The steps pass m->pass takes: a sampled one's vary with its rotation. */
+static int mesh_pass_steps(struct mesh_run *m)
+{
+	struct mesh_sample_pass sp;
+	size_t i;
+
+	if (!m->sample)
+		return 0;
+	if (mesh_sample_pass(m->sample, m->pass ? m->pass - 1 : 0, &sp))
+		return -ENOMEM;
+	m->rounds = sp.n_steps;
+	m->steps = 0;
+	for (i = 0; i < sp.n_steps; i++)
+		m->steps += (sp.step_at[i + 1] - sp.step_at[i] + MESH_STEP_FLOWS - 1) / MESH_STEP_FLOWS;
+	m->steps *= m->o->n_classes;
+	mesh_sample_pass_free(&sp);
+	return 0;
+}
+
+/* The sampled schedule of o->sample_k over o->leaf: 0, or -ENOMEM (freed). */
+static int mesh_init_sample(struct mesh_run *m)
+{
+	int ret;
+
+	m->sample = calloc(1, sizeof(*m->sample));
+	ret = m->sample ? mesh_sample_init(m->sample, m->o->leaf, m->o->n_hosts,
+					   m->o->sample_k) : -ENOMEM;
+	ret = ret ? ret : mesh_pass_steps(m);
+	if (ret)
+		mesh_free(m);
+	return ret;
 }
 
 int mesh_init(struct mesh_run *m, const struct mesh_opts *o)
@@ -142,7 +129,7 @@ int mesh_init(struct mesh_run *m, const struct mesh_opts *o)
 								    .cls = k };
 	m->rounds = mesh_n_rounds(n);
 	m->steps = m->rounds * 2 * o->n_classes * mesh_round_parts(n);
-	return 0;
+	return o->sample_k ? mesh_init_sample(m) : 0;
 }
 
 void mesh_reset(struct mesh_run *m)
@@ -176,6 +163,10 @@ void mesh_free(struct mesh_run *m)
 	mesh_reset(m);
 	free(m->pairs);
 	m->pairs = NULL;
+	if (m->sample)
+		mesh_sample_free(m->sample);
+	free(m->sample);
+	m->sample = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -211,6 +202,7 @@ static size_t mesh_step_flows(struct mesh_run *m, struct coord *c, const struct 
 		f->spec.tclass = (uint8_t)o->classes[cls].tclass;
 		f->spec.size_bytes = o->size_bytes;
 		pairs[i] = mesh_pair_index(o->n_hosts, s, d, cls);
+		m->pairs[pairs[i]].measured = true;
 	}
 	c->sc.n_flows = n_mt;
 	return n_mt;
@@ -345,6 +337,39 @@ static int mesh_steps(struct mesh_run *m, struct coord *c, mesh_step_cb cb, void
 	return ret;
 }
 
+/*
+ * A step's @n pairings at @mt, MESH_STEP_FLOWS at a time, on every class
+ * (@si: where it is). Stops at the first failure or signal.
+ */
+static int mesh_step_parts(struct mesh_run *m, struct coord *c, const struct mesh_match *mt,
+			   size_t n, struct mesh_step_info si, mesh_step_cb cb, void *arg)
+{
+	size_t pairs[MESH_STEP_FLOWS], at, in;
+	int ret = 0;
+
+	for (si.cls = 0; !ret && si.cls < m->o->n_classes; si.cls++)
+		for (si.part = 0; !ret && (in = mesh_round_part(n, si.part, &at)); si.part++)
+			ret = mesh_step(m, c, mt + at, in, si, pairs, cb, arg);
+	return ret;
+}
+
+/* Every step of the pass, sampled: the rotation of pass m->pass. */
+static int mesh_sample_steps(struct mesh_run *m, struct coord *c, mesh_step_cb cb, void *arg)
+{
+	struct mesh_sample_pass sp;
+	size_t i;
+	int ret = mesh_sample_pass(m->sample, m->pass ? m->pass - 1 : 0, &sp);
+
+	if (ret)
+		return snprintf(c->error, sizeof(c->error), "out of memory"), ret;
+	for (i = 0; !ret && i < sp.n_steps; i++)
+		ret = mesh_step_parts(m, c, sp.pairs + sp.step_at[i],
+				      sp.step_at[i + 1] - sp.step_at[i],
+				      (struct mesh_step_info){ .round = i }, cb, arg);
+	mesh_sample_pass_free(&sp);
+	return ret;
+}
+
 int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg)
 {
 	uint64_t t0 = ctl_now_ns();
@@ -356,8 +381,10 @@ int mesh_run_pass(struct mesh_run *m, mesh_step_cb cb, void *arg)
 	ret = coord_connect_agents(c);
 	m->connect_ms = c->connect_ms;
 	m->authenticated = c->authenticated;
+	if (!ret && mesh_pass_steps(m))
+		ret = (snprintf(c->error, sizeof(c->error), "out of memory"), -ENOMEM);
 	if (!ret)
-		ret = mesh_steps(m, c, cb, arg);
+		ret = m->sample ? mesh_sample_steps(m, c, cb, arg) : mesh_steps(m, c, cb, arg);
 	coord_hangup(c, ret != 0);
 	if (ret)
 		snprintf(m->error, sizeof(m->error), "%s", c->error[0] ? c->error :

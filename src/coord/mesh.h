@@ -12,6 +12,11 @@
  * each flow's RTT histogram, in ns, joins its pair's sketch (base/sketch.h:
  * at most 8 KiB a pair where a histogram takes 224 KiB).
  *
+ * With o->sample_k, a pass is the sampled schedule instead
+ * (mesh_sample.h): the pairs under each leaf switch and sample_k a host
+ * across leaves, the next rotation each pass; the pairs it leaves out
+ * are not measured, not judged and not reported (measured false).
+ *
  * Then the outliers, by a robust rule over comparable pairs (one class):
  * a pair whose p50 lies, even at the low end of its 95 % interval, above
  * median + k * 1.4826 * MAD of its class's p50s (and above 105 % of the
@@ -27,31 +32,7 @@
 #include "coord/mesh_run.h"
 #include "coord/mesh_outlier.h"
 #include "coord/mesh_locate.h"
-
-/* ------------------------------------------------------------------ */
-/* The schedule (pure)                                                 */
-/* ------------------------------------------------------------------ */
-
-/* One pairing of a round: hosts @a and @b (indices into the host list). */
-struct mesh_match {
-	int a, b;
-};
-
-/* Rounds of the circle method for @n hosts: n - 1 (even n), n (odd n), 0 (n < 2). */
-size_t mesh_n_rounds(size_t n);
-/*
- * The pairings of round @r (0 .. mesh_n_rounds(n) - 1) of @n hosts into
- * @out (room for n / 2): host 0 stays, the others turn one place a
- * round; for an odd @n a phantom host makes the bye and its pairing is
- * left out. Returns how many pairings: n / 2.
- */
-size_t mesh_round(size_t n, size_t r, struct mesh_match *out);
-/* The steps a round of @n hosts takes per class and direction: its
- * pairings MESH_STEP_FLOWS at a time (1 for n < 2). */
-size_t mesh_round_parts(size_t n);
-/* Part @p of a round's @k pairings: how many it holds (at most
- * MESH_STEP_FLOWS; 0 past the last), the first at *@at. */
-size_t mesh_round_part(size_t k, size_t p, size_t *at);
+#include "coord/mesh_round.h"
 
 /*
  * The mesh's hosts into @hosts (at most MESH_MAX_HOSTS, none twice), *@n

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coord/mesh_locate.h"
+#include "base/errbuf.h"
 
 const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_pair *p)
 {
@@ -29,12 +30,8 @@ const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_p
 /* Whether @p's p50 and both ends of its interval are figures. */
 static bool mesh_p50_whole(const struct mesh_pair *p)
 {
-	const struct hist_quantile *q = &p->p50;
-
-	if (!p->rtt_ns)		/* replayed: resolved only with all three figures */
-		return q->state == HIST_Q_RESOLVED;
-	return q->state == HIST_Q_RESOLVED && q->lo_rank && !q->lo_unresolved &&
-	       q->hi_rank <= sketch_totals(p->rtt_ns)->count;
+	/* replayed: resolved only with all three figures, both ends whole */
+	return p->p50.state == HIST_Q_RESOLVED && p->p50.lo_whole && p->p50.hi_whole;
 }
 
 /*
@@ -43,18 +40,18 @@ static bool mesh_p50_whole(const struct mesh_pair *p)
  * the topology has that rail (a CA of its own, or a port of the host's
  * node named by the device: topo_endpoint()).
  */
-static void mesh_endpoint(const struct mesh_run *m, size_t i, char *name)
+static void mesh_endpoint(const struct mesh_opts *o, size_t i, char *name)
 {
-	const char *dev = m->o->base ? m->o->base->device : "";
+	const char *dev = o->base ? o->base->device : "";
 	char rail[SCENARIO_HOST_MAX + 72];
 	struct topo_end e;
 	uint16_t port;
 
-	scenario_agent_addr(m->o->hosts[i], name, SCENARIO_HOST_MAX, &port);
+	scenario_agent_addr(o->hosts[i], name, SCENARIO_HOST_MAX, &port);
 	if (!*dev || strchr(name, '/'))
 		return;
 	snprintf(rail, sizeof(rail), "%s/%s", name, dev);
-	if (strlen(rail) < SCENARIO_HOST_MAX && !topo_endpoint(m->o->topo, rail, &e))
+	if (strlen(rail) < SCENARIO_HOST_MAX && !topo_endpoint(o->topo, rail, &e))
 		snprintf(name, SCENARIO_HOST_MAX, "%s", rail);
 }
 
@@ -68,8 +65,8 @@ static void mesh_obs(const struct mesh_run *m, const struct mesh_pair *p, char *
 {
 	const struct mesh_ref *r = m->o->n_refs ? mesh_ref_of(m, p) : NULL;
 
-	mesh_endpoint(m, (size_t)p->src, names);
-	mesh_endpoint(m, (size_t)p->dst, names + SCENARIO_HOST_MAX);
+	mesh_endpoint(m->o, (size_t)p->src, names);
+	mesh_endpoint(m->o, (size_t)p->dst, names + SCENARIO_HOST_MAX);
 	*ob = (struct locate_obs){ .src = names, .dst = names + SCENARIO_HOST_MAX,
 		.sl = m->o->classes[p->cls].sl, .resolved = mesh_p50_whole(p) };
 	if (!ob->resolved)
@@ -172,5 +169,48 @@ int mesh_locate(struct mesh_run *m)
 		return -ENOMEM;
 	for (k = 0; !ret && k < m->o->n_classes; k++)
 		ret = mesh_locate_class(m, k, &m->loc[k]);
+	return ret;
+}
+
+/* The switch endpoint @e attaches to: the far end of its link, or of its
+ * first link to a switch; -1 when none. */
+static int mesh_leaf_node(const struct topo *t, const struct topo_end *e)
+{
+	const struct topo_link *l;
+	size_t i;
+	int far;
+
+	for (i = 0; i < t->n_links; i++) {
+		l = &t->links[i];
+		if ((e->link >= 0 && (size_t)e->link != i) || (l->a != e->node && l->b != e->node))
+			continue;
+		far = l->a == e->node ? l->b : l->a;
+		if (t->nodes[far].is_switch)
+			return far;
+	}
+	return -1;
+}
+
+int mesh_leaves(const struct mesh_opts *o, size_t *leaf, char *err, size_t errlen)
+{
+	size_t *id = malloc((o->topo->n_nodes + 1) * sizeof(*id)), i, n = 0;
+	char name[SCENARIO_HOST_MAX];
+	struct topo_end e;
+	int sw = 0, ret = 0;
+
+	if (!id)
+		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
+	memset(id, 0xff, (o->topo->n_nodes + 1) * sizeof(*id));
+	for (i = 0; !ret && i < o->n_hosts; i++) {
+		mesh_endpoint(o, i, name);
+		if (topo_endpoint(o->topo, name, &e) || (sw = mesh_leaf_node(o->topo, &e)) < 0)
+			ret = errbuf_set(err, errlen, -EINVAL, "--sample: host '%s' has no link to "
+					 "a switch in the topology", name);
+		else if (id[sw] == (size_t)-1)
+			id[sw] = n++;
+		if (!ret)
+			leaf[i] = id[sw];
+	}
+	free(id);
 	return ret;
 }

@@ -19,5 +19,13 @@
 int mesh_locate(struct mesh_run *m);
 /* The reference's figure of pair @p, or NULL. */
 const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_pair *p);
+/*
+ * Each host's leaf into @leaf (o->n_hosts of them, numbered from 0 in
+ * order of first use): the switch its endpoint, named as mesh_locate()
+ * names it, links to in o->topo (a host of several links: its first to a
+ * switch). 0, or -EINVAL (a host not in the topology or on no switch)
+ * or -ENOMEM, with the reason in @err.
+ */
+int mesh_leaves(const struct mesh_opts *o, size_t *leaf, char *err, size_t errlen);
 
 #endif

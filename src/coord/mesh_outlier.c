@@ -85,8 +85,8 @@ static int mesh_pair_outliers(struct mesh_run *m, size_t k, const struct mesh_sp
 
 	for (i = 0; i < m->n_pairs; i++) {
 		p = &m->pairs[i];
-		if (p->cls != k || p->p50.state != HIST_Q_RESOLVED || !p->p50.lo_rank ||
-		    p->p50.lo_unresolved || (double)p->p50.lo <= sp->limit_ns)
+		if (p->cls != k || p->p50.state != HIST_Q_RESOLVED || !p->p50.lo_whole ||
+		    (double)p->p50.lo <= sp->limit_ns)
 			continue;
 		p->outlier = true;
 		snprintf(why, sizeof(why), "p50 %.3f us, at least %.3f us (95 %% interval), "
@@ -103,33 +103,50 @@ static int mesh_pair_outliers(struct mesh_run *m, size_t k, const struct mesh_sp
 	return 0;
 }
 
-/* The hosts most of whose judged pairs of class @k are outliers. */
+/* Pair @p's p50 from its sketch, into p->p50. */
+static void mesh_p50_read(struct mesh_pair *p)
+{
+	struct hist_quantile q;
+
+	sketch_quantile(p->rtt_ns, 50, &q);
+	p->p50 = (struct mesh_p50){ .value = q.value, .lo = q.lo, .hi = q.hi,
+		.state = (uint8_t)q.state, .lo_whole = q.lo_rank && !q.lo_unresolved,
+		.hi_whole = q.hi_rank <= sketch_totals(p->rtt_ns)->count };
+}
+
+/* The hosts most of whose judged pairs of class @k are outliers: each
+ * pair counted once for its source and once for its destination. */
 static int mesh_host_outliers(struct mesh_run *m, size_t k)
 {
-	size_t h, i, judged, out;
+	size_t n = m->o->n_hosts, h, i, *judged = calloc(2 * n, sizeof(*judged)), *out;
 	struct mesh_outlier *o;
 	struct mesh_pair *p;
+	int ret = judged ? 0 : -ENOMEM;
 
-	for (h = 0; h < m->o->n_hosts; h++) {
-		judged = out = 0;
-		for (i = 0; i < m->n_pairs; i++) {
-			p = &m->pairs[i];
-			if (p->cls != k || p->p50.state != HIST_Q_RESOLVED || !p->p50.lo_rank ||
-			    p->p50.lo_unresolved || (p->src != (int)h && p->dst != (int)h))
-				continue;	/* a pair without an interval is not judged */
-			judged++;
-			out += p->outlier;
-		}
-		if (judged < 2 || 2 * out <= judged)
+	out = judged ? judged + n : NULL;
+	for (i = 0; judged && i < m->n_pairs; i++) {
+		p = &m->pairs[i];
+		if (p->cls != k || p->p50.state != HIST_Q_RESOLVED || !p->p50.lo_whole)
+			continue;	/* a pair without an interval is not judged */
+		judged[p->src]++;
+		judged[p->dst]++;
+		out[p->src] += p->outlier;
+		out[p->dst] += p->outlier;
+	}
+	for (h = 0; !ret && h < n; h++) {
+		if (judged[h] < 2 || 2 * out[h] <= judged[h])
 			continue;
-		if (!(o = mesh_add(m, MESH_OUT_HOST, k)))
-			return -ENOMEM;
+		if (!(o = mesh_add(m, MESH_OUT_HOST, k))) {
+			ret = -ENOMEM;
+			break;
+		}
 		snprintf(o->name, sizeof(o->name), "%s", m->o->hosts[h]);
 		snprintf(o->why, sizeof(o->why), "%zu of its %zu pairs on sl %d are outliers, as "
 			 "source or destination: its own link or host, more likely than the fabric",
-			 out, judged, m->o->classes[k].sl);
+			 out[h], judged[h], m->o->classes[k].sl);
 	}
-	return 0;
+	free(judged);
+	return ret;
 }
 
 /* The classes whose median is above the fastest class's limit. */
@@ -176,10 +193,9 @@ int mesh_outliers(struct mesh_run *m)
 		p->outlier = false;
 		free(p->why);
 		p->why = NULL;
-		memset(&p->p50, 0, sizeof(p->p50));
-		p->p50.state = HIST_Q_EMPTY;
+		p->p50 = (struct mesh_p50){ .state = HIST_Q_EMPTY };
 		if (p->rtt_ns)
-			sketch_quantile(p->rtt_ns, 50, &p->p50);
+			mesh_p50_read(p);
 	}
 	for (k = 0; !ret && k < m->o->n_classes; k++) {
 		ok[k] = mesh_class_spread(m, k, tmp, &sp[k]);

@@ -84,7 +84,7 @@ static int replay_pair(struct mesh_replay *r, const json_t *p, const char *path,
 	double v = json_number_value(json_object_get(q, "value_ns")),
 	       lo = json_number_value(json_object_get(q, "ci_low_ns")),
 	       hi = json_number_value(json_object_get(q, "ci_high_ns"));
-	struct hist_quantile *h;
+	struct mesh_p50 *h;
 
 	if (s < 0 || d < 0 || s == d || k < 0)
 		return errbuf_set(err, errlen, -EINVAL, "--replay '%s': a pair of hosts or a class "
@@ -95,9 +95,8 @@ static int replay_pair(struct mesh_replay *r, const json_t *p, const char *path,
 	    !json_is_number(json_object_get(q, "ci_high_ns")) || !(lo >= 0) || !(lo <= v) ||
 	    !(v <= hi))
 		return 0;
-	*h = (struct hist_quantile){ .state = HIST_Q_RESOLVED, .rank = 1, .lo_rank = 1,
-		.hi_rank = 1, .value = (uint64_t)llround(v), .lo = (uint64_t)floor(lo),
-		.hi = (uint64_t)ceil(hi) };
+	*h = (struct mesh_p50){ .state = HIST_Q_RESOLVED, .lo_whole = true, .hi_whole = true,
+		.value = (uint64_t)llround(v), .lo = (uint64_t)floor(lo), .hi = (uint64_t)ceil(hi) };
 	return 0;
 }
 

@@ -53,22 +53,33 @@ struct mesh_opts {
 	size_t n_refs;
 	const struct topo_paths *paths;	/* --routes: the real paths; NULL: shortest */
 	double min_change_ns;		/* --min-change; NAN: from the reference */
+	size_t sample_k;		/* --sample: cross-leaf targets a host; 0: every pair */
+	const size_t *leaf;		/* with sample_k: each host's leaf (mesh_leaves()) */
+};
+
+/* A pair's p50 as the rules read it (of a struct hist_quantile, what they use). */
+struct mesh_p50 {
+	uint64_t value, lo, hi;		/* ns; the 95 % interval's ends (RESOLVED only) */
+	uint8_t state;			/* enum hist_q_state */
+	bool lo_whole;			/* the interval's low end is a figure: judged */
+	bool hi_whole;			/* and its high end, within the samples */
 };
 
 /* An ordered pair on a class: what it measured. */
 struct mesh_pair {
 	int src, dst;			/* host indices */
-	size_t cls;			/* of the classes */
 	struct sketch *rtt_ns;		/* its RTTs in ns (0: unresolved); NULL: none came */
 	char *error;			/* its flow's, when it failed; NULL: none */
-	/* Its p50, as the outlier rule read it. */
-	struct hist_quantile p50;
-	bool outlier;
 	char *why;			/* an outlier's reason; NULL: none */
+	struct mesh_p50 p50;		/* as the outlier rule read it */
+	uint16_t cls;			/* of the classes (MESH_MAX_CLASSES) */
+	bool measured;			/* scheduled in this pass (a sampled one skips some) */
+	bool outlier;
 };
 /*
  * The pairs are n_classes * n * (n - 1): at 4096 hosts, 16.8 million a
- * class. A pair holds what every pair needs; its reasons, which few
+ * class, 72 bytes each (128 with the whole struct hist_quantile it
+ * held before). A pair holds what every pair needs; its reasons, which few
  * pairs have, are allocated apart (and freed by mesh_reset()).
  */
 
@@ -91,7 +102,8 @@ struct mesh_outlier {
 };
 
 /* Where a step is: which pass, round, half (0: a -> b, 1: b -> a), class,
- * and part of the round (mesh_round_parts()). */
+ * and part of the round (mesh_round_parts()); in a sampled pass, round is
+ * the schedule's step (mesh_sample.h) and half 0. */
 struct mesh_step_info {
 	unsigned pass;
 	size_t round, half, cls, part;
@@ -101,8 +113,11 @@ struct mesh_step_info {
 	bool cut_short;
 };
 
+struct mesh_sample;
+
 struct mesh_run {
 	const struct mesh_opts *o;
+	struct mesh_sample *sample;	/* o->sample_k: the sampled schedule; else NULL */
 	struct mesh_pair *pairs;	/* n_classes * n * (n - 1): mesh_pair_index() */
 	size_t n_pairs;
 	size_t rounds, steps, steps_done;

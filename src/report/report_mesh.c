@@ -23,6 +23,7 @@
 #include "base/errbuf.h"
 #include "base/jsonfile.h"
 #include "base/log.h"
+#include "coord/mesh_sample.h"
 
 /* The mesh's sketches are in ns already. */
 static const struct clock_cal mesh_ns_clk = { .source = CLOCK_SRC_MONOTONIC, .ticks_per_ns = 1,
@@ -243,6 +244,25 @@ static json_t *mesh_config_json(const struct mesh_report_info *info, const struc
 	return o;
 }
 
+/* Whether pair @p is reported: a sampled pass's pairs it did not run are not. */
+static bool mesh_pair_shown(const struct mesh_run *m, const struct mesh_pair *p)
+{
+	return !m->sample || p->measured;
+}
+
+/* {"name", "k", "leaves", "rotation", "passes"}: the schedule that ran. */
+static json_t *mesh_schedule_json(const struct mesh_run *m)
+{
+	const struct mesh_sample *s = m->sample;
+	size_t passes = s ? mesh_sample_n_passes(s) : 1;
+
+	return json_pack("{s:s, s:o, s:o, s:I, s:I}", "name", s ? "sampled" : "tournament",
+			 "k", s ? json_integer((json_int_t)s->k) : json_null(),
+			 "leaves", s ? json_integer((json_int_t)s->n_leaves) : json_null(),
+			 "rotation", (json_int_t)((m->pass ? m->pass - 1 : 0) % passes),
+			 "passes", (json_int_t)passes);
+}
+
 json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_run *m)
 {
 	json_t *o = report_doc_new(MESH_COMMAND), *hosts = json_array(), *pairs = json_array();
@@ -251,8 +271,10 @@ json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_
 	for (i = 0; i < m->o->n_hosts; i++)
 		json_array_append_new(hosts, json_string(m->o->hosts[i]));
 	for (i = 0; i < m->n_pairs; i++)
-		json_array_append_new(pairs, mesh_pair_json(m, &m->pairs[i]));
+		if (mesh_pair_shown(m, &m->pairs[i]))
+			json_array_append_new(pairs, mesh_pair_json(m, &m->pairs[i]));
 	json_object_set_new(o, "config", mesh_config_json(info, m));
+	json_object_set_new(o, "schedule", mesh_schedule_json(m));
 	json_object_set_new(o, "hosts", hosts);
 	json_object_set_new(o, "pass", json_integer(m->pass));
 	json_object_set_new(o, "rounds", json_integer((json_int_t)m->rounds));
@@ -310,13 +332,16 @@ json_t *report_mesh_event_end(const struct mesh_run *m)
 /* ------------------------------------------------------------------ */
 
 /* A cell of the matrix: the figure in us, or what it is instead. */
-static void mesh_cell(FILE *out, const struct mesh_pair *p, const char *key)
+static void mesh_cell(FILE *out, const struct mesh_run *m, const struct mesh_pair *p,
+		      const char *key)
 {
 	struct report_figure fig;
 	char cell[24];
 
 	mesh_figure(p, key, &fig);
-	if (fig.state == HIST_Q_RESOLVED)
+	if (!mesh_pair_shown(m, p))
+		snprintf(cell, sizeof(cell), "not run");
+	else if (fig.state == HIST_Q_RESOLVED)
 		snprintf(cell, sizeof(cell), "%.2f%s", report_us(fig.ns),
 			 p->outlier && !strcmp(key, "p50") ? "*" : "");
 	else
@@ -340,7 +365,7 @@ static void mesh_matrix(FILE *out, const struct mesh_run *m, size_t k, const cha
 			if (s == d)
 				fprintf(out, " %9s", "-");
 			else
-				mesh_cell(out, &m->pairs[mesh_pair_index(n, (int)s, (int)d, k)], key);
+				mesh_cell(out, m, &m->pairs[mesh_pair_index(n, (int)s, (int)d, k)], key);
 		}
 		fputc('\n', out);
 	}
@@ -372,6 +397,12 @@ void report_mesh_table(FILE *out, const struct mesh_report_info *info, const str
 
 	fprintf(out, "rperf mesh: %zu hosts, %zu rounds, %zu of %zu steps in %.1f s (pass %u)\n",
 		m->o->n_hosts, m->rounds, m->steps_done, m->steps, m->duration_s, m->pass);
+	if (m->sample)
+		fprintf(out, "sampled: every pair under each of %zu leaves, %zu a host across them, "
+			"rotation %u of %zu (not run: left to another rotation)\n",
+			m->sample->n_leaves, m->sample->k,
+			(unsigned)((m->pass ? m->pass - 1 : 0) % mesh_sample_n_passes(m->sample)) + 1,
+			mesh_sample_n_passes(m->sample));
 	for (k = 0; k < m->o->n_classes; k++) {
 		fprintf(out, "\nsl %d, tclass %d\n", m->o->classes[k].sl, m->o->classes[k].tclass);
 		for (i = 0; i < MESH_N_PCTS; i++)
@@ -405,7 +436,8 @@ void report_mesh_csv(FILE *out, const struct mesh_run *m)
 	report_fields_csv(out, pair_fields, N_PAIR_FIELDS, NULL, 0);
 	for (i = 0; i < m->n_pairs; i++) {
 		w.p = &m->pairs[i];
-		report_fields_csv(out, pair_fields, N_PAIR_FIELDS, &w, 0);
+		if (mesh_pair_shown(m, w.p))
+			report_fields_csv(out, pair_fields, N_PAIR_FIELDS, &w, 0);
 	}
 }
 
@@ -502,6 +534,8 @@ static void om_gauge(FILE *out, const struct mesh_run *m, const char *name, cons
 	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 	for (i = 0; i < m->n_pairs; i++) {
 		p = &m->pairs[i];
+		if (!mesh_pair_shown(m, p))
+			continue;
 		fputs(name, out);
 		om_labels(out, m, p, "");
 		fprintf(out, " %" PRIu64 "\n", outlier ? (uint64_t)p->outlier :

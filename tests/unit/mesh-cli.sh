@@ -45,6 +45,10 @@ expect 2 mesh --hosts h1,h2 --topology "$T/fabric.topo" --reference "$T/huge.jso
 has "huge.json': not a file of at most 16777216 bytes"
 expect 2 mesh --hosts h1,h2 --topology "$T/fabric.topo" --topology-format dot
 has "--topology-format 'dot': expected ibnetdiscover, lldp or file"
+expect 2 mesh --hosts h1,h2 --sample 2
+has "--sample goes with --topology"
+expect 2 mesh --hosts h1,h3 --topology "$T/fabric.topo" --sample 1
+has "--sample: host 'h3' has no link to a switch in the topology"
 
 # No agent listens: every output is written, and says the mesh is incomplete;
 # nothing was measured, so the error alone is printed, no table of empty cells.
@@ -76,6 +80,19 @@ expect 1 mesh --hosts "127.0.0.1:$P,127.0.0.2:$P" --timeout 1 --topology "$T/fab
 	fail "the JSON with a topology does not validate: $(cat "$T/v")"
 jq -e '.locate.error != null and .hops == [] and (.locate_by_sl | length) == 1' "$T/t.json" \
 	>/dev/null || fail "no figure, yet hops: $(jq -c '[.hops, .locate]' "$T/t.json")"
+
+# Sampled, over two leaves of two hosts: the schedule says so; nothing
+# was measured, so no pair is listed (none is shown as empty).
+printf '127.0.0.1 sw1\n127.0.0.2 sw1\n127.0.0.3 sw2\n127.0.0.4 sw2\nsw1 sw2\n' >"$T/leaves.topo"
+expect 1 mesh --hosts "127.0.0.1:$P,127.0.0.2:$P,127.0.0.3:$P,127.0.0.4:$P" --timeout 1 \
+	--topology "$T/leaves.topo" --sample 1 -j "$T/s.json" --csv "$T/s.csv"
+"$TOP/scripts/validate-json" "$TOP/schema" "$T/s.json" >"$T/v" 2>&1 ||
+	fail "the sampled JSON does not validate: $(cat "$T/v")"
+jq -e '.schedule == {"name": "sampled", "k": 1, "leaves": 2, "rotation": 0, "passes": 2} and
+	.pairs == [] and .rounds == 4 and .steps == 4' "$T/s.json" >/dev/null || fail "unexpected sampled JSON: $(jq -c '[.schedule, .pairs]' "$T/s.json")"
+[ "$(wc -l <"$T/s.csv")" = 1 ] || fail "expected the CSV header alone: $(cat "$T/s.csv")"
+jq -e '.schedule.name == "tournament" and .schedule.k == null' "$T/m.json" >/dev/null ||
+	fail "the full mesh does not say its schedule: $(jq -c .schedule "$T/m.json")"
 
 # A made-up mesh over two switches, the trunk 20 us slower: its JSON
 # validates, the trunk is the one slow hop.

@@ -2,7 +2,8 @@
 /*
  * rperf mesh without agents: the round-robin schedule (every ordered pair
  * once, no host twice in a step, N - 1 rounds for an even N), the
- * outlier rule on made-up matrices, the OpenMetrics text, the table with
+ * outlier rule on made-up matrices (and on a sampled pass's subset), the
+ * OpenMetrics text, the table with
  * an agent's words escaped, the hops located over a topology. With --openmetrics, prints a made-up mesh's
  * OpenMetrics text instead (for promtool), with --located-om that of a
  * located mesh of two traffic classes on one SL, with --located the JSON of a
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 
 #include "coord/mesh.h"
+#include "coord/mesh_sample.h"
 #include "report/report_mesh.h"
 #include "unit.h"
 
@@ -189,6 +191,62 @@ static size_t count_kind(const struct mesh_run *m, enum mesh_outlier_kind kind)
 	for (i = 0; i < m->n_outliers; i++)
 		n += m->outliers[i].kind == kind;
 	return n;
+}
+
+/*
+ * A sampled pass over two leaves (h1 h2 | h3 h4 h5), one target across
+ * a host: the pairs it left out hold nothing and are neither judged nor
+ * reported; h5, slow, is named on the pairs measured; the JSON lists
+ * those pairs alone and says the schedule, the table says "not run".
+ */
+static void test_sampled_subset(void **state)
+{
+	static const size_t leaf[5] = { 0, 0, 1, 1, 1 };
+	struct mesh_report_info info = { .source = "--hosts" };
+	struct mesh_sample_pass sp;
+	size_t i, len = 0, measured = 0;
+	struct mesh_opts o;
+	struct mesh_run m;
+	char *text = NULL;
+	json_t *doc;
+	FILE *f;
+
+	(void)state;
+	made_up(&m, &o, 5, 1);
+	slow_host(&m, 4, 0, 20000);
+	o.leaf = leaf;
+	o.sample_k = 1;
+	assert_non_null(m.sample = calloc(1, sizeof(*m.sample)));
+	assert_int_equal(mesh_sample_init(m.sample, leaf, 5, 1), 0);
+	assert_int_equal(mesh_sample_pass(m.sample, 0, &sp), 0);
+	for (i = 0; i < sp.n_pairs; i++)
+		m.pairs[mesh_pair_index(5, sp.pairs[i].a, sp.pairs[i].b, 0)].measured = true;
+	mesh_sample_pass_free(&sp);
+	for (i = 0; i < m.n_pairs; i++) {
+		measured += m.pairs[i].measured;
+		if (!m.pairs[i].measured) {
+			sketch_free(m.pairs[i].rtt_ns);
+			m.pairs[i].rtt_ns = NULL;
+		}
+	}
+	assert_true(measured > 4 && measured < m.n_pairs);
+	assert_int_equal(mesh_outliers(&m), 0);
+	for (i = 0; i < m.n_pairs; i++)
+		assert_int_equal(m.pairs[i].outlier, m.pairs[i].measured &&
+				 (m.pairs[i].src == 4 || m.pairs[i].dst == 4));
+	assert_int_equal(count_kind(&m, MESH_OUT_HOST), 1);
+	doc = report_mesh_json(&info, &m);
+	assert_int_equal(json_array_size(json_object_get(doc, "pairs")), measured);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "schedule"),
+							      "name")), "sampled");
+	json_decref(doc);
+	assert_non_null(f = open_memstream(&text, &len));
+	report_mesh_table(f, &info, &m);
+	fclose(f);
+	assert_non_null(strstr(text, "not run"));
+	assert_non_null(strstr(text, "rotation 1 of"));
+	free(text);
+	mesh_free(&m);
 }
 
 /* One slow host of five: its 8 pairs named, it named, no one else. */
@@ -555,6 +613,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_schedule_large),
 		cmocka_unit_test(test_outlier_host),
+		cmocka_unit_test(test_sampled_subset),
 		cmocka_unit_test(test_outlier_host_judged),
 		cmocka_unit_test(test_outlier_floor),
 		cmocka_unit_test(test_outlier_class),
