@@ -24,7 +24,8 @@
 # by 12 to 16 ms (a guest idle that long wakes late on a busy machine).
 # 20 % of 50 ms stays clear of all of that (beside stress-ng --cpu 1 the
 # trunk came out +4.0 and +2.7 %; at D = 20 ms, +4.5 and +12.2 %: too near
-# 20 % for a gate). About 170 s.
+# 20 % for a gate). Last, a sampled pass (--sample 1) lists the 8 pairs it
+# measured: 4 under the two leaves and 4 across. About 190 s.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/converge-lib.sh"
 . "$(dirname "$0")/mesh-lib.sh"
@@ -48,3 +49,16 @@ expect_slow trunk-2to1 "$TRUNK" $((D_US * 1000))
 "$LAB" egress h3 "delay=${D_US}us" >/dev/null
 mesh_over h3-link --reference '$RPERF_LAB_RESULTS/base.ref.json'
 expect_slow h3-link '(^|[^0-9a-z])h3([^0-9]|$)' $((D_US * 1000))
+"$LAB" egress h3 none >/dev/null
+# A sampled pass (--sample 1) over the LLDP topology's two leaves: every
+# pair under each leaf (h1 and h2 on sw1, h3 and h4 on sw2, both ways)
+# and one target across the trunk from each host, 8 pairs, each measured;
+# every cross-leaf pair within ceil((2 - 1) x 2 / 1) = 2 passes.
+mesh_over sampled --sample 1
+jq -e '.schedule == {name: "sampled", k: 1, leaves: 2, rotation: 0, passes: 2} and
+	(.pairs | length) == 8 and ([.pairs[] | .samples > 0] | all) and
+	([.pairs[] | select((.src + .dst) | test("h1h2|h2h1|h3h4|h4h3"))] | length) == 4' \
+	"$WORK/sampled.json" >/dev/null ||
+	{ jq -c '.schedule, [.pairs[] | [.src, .dst, .samples]]' "$WORK/sampled.json" >&2;
+	  fail "sampled: not 8 measured pairs (4 under the leaves, 4 across) in rotation 0 of 2"; }
+echo "sampled: $(jq -c '[.pairs[] | "\(.src)>\(.dst)"]' "$WORK/sampled.json")"
