@@ -56,14 +56,14 @@ check_agent_sandbox() {
 		{ fail "$h: cannot read the agent's limits"; return; }
 	echo "$h agent: $(echo "$st" | tr -s '\t ' ' ' | tr '\n' ';')"
 	max=$(numfmt --from=iec "$(sed -n 's/^MemoryMax=//p' "$AGENT_UNIT")")
-	echo "$st" | grep -q '^Uid:[[:space:]]*65534[[:space:]]65534' || fail "$h: the agent is not user nobody"
-	echo "$st" | grep -q '^CapEff:[[:space:]]*0000000000000000$' || fail "$h: the agent has capabilities"
-	echo "$st" | grep -q '^CapBnd:[[:space:]]*0000000000000000$' || fail "$h: the agent's bounding set is not empty"
-	echo "$st" | grep -q '^NoNewPrivs:[[:space:]]*1$' || fail "$h: the agent may gain privileges"
-	echo "$st" | grep -q '^Max locked memory[[:space:]]*unlimited[[:space:]]*unlimited' ||
+	grep -q '^Uid:[[:space:]]*65534[[:space:]]65534' <<<"$st" || fail "$h: the agent is not user nobody"
+	grep -q '^CapEff:[[:space:]]*0000000000000000$' <<<"$st" || fail "$h: the agent has capabilities"
+	grep -q '^CapBnd:[[:space:]]*0000000000000000$' <<<"$st" || fail "$h: the agent's bounding set is not empty"
+	grep -q '^NoNewPrivs:[[:space:]]*1$' <<<"$st" || fail "$h: the agent may gain privileges"
+	grep -q '^Max locked memory[[:space:]]*unlimited[[:space:]]*unlimited' <<<"$st" ||
 		fail "$h: the agent's locked memory is limited"
-	echo "$st" | grep -q '^cgroup 0::/rperf-agent$' || fail "$h: the agent is not in its cgroup"
-	echo "$st" | grep -q "^max $max " || fail "$h: memory.max is not the unit's MemoryMax ($max)"
+	grep -q '^cgroup 0::/rperf-agent$' <<<"$st" || fail "$h: the agent is not in its cgroup"
+	grep -q "^max $max " <<<"$st" || fail "$h: memory.max is not the unit's MemoryMax ($max)"
 }
 
 # Signal the agent on HOST (default: all of them) with SIG (default TERM).
