@@ -15,7 +15,7 @@
 
 #define SINK_AUTH_SEND_MS	100	/* a fresh socket's send buffer takes a frame at once */
 
-/* Refuse @fd with @status in a server hello, closed and counted; @err says why. */
+/* Refuse @fd with @status in a server hello, closed and counted in @refused. */
 static int auth_refuse(uint64_t *refused, int fd, int status)
 {
 	struct conn_hello r = { .kind = CONN_HELLO_SERVER, .status = status };
