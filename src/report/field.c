@@ -13,10 +13,67 @@ bool report_field_carries(const struct report_field *f, unsigned kind)
 	return !f->kinds || (f->kinds & (1u << kind));
 }
 
+bool report_field_reads(const struct report_field *f)
+{
+	return f->get || f->member.type != RM_NONE;
+}
+
+/* The integer of type @t at @p. */
+static long long field_member_int(enum report_member_type t, const void *p)
+{
+	switch (t) {
+	case RM_INT:
+		return *(const int *)p;
+	case RM_UINT:
+		return *(const unsigned *)p;
+	case RM_LONG:
+		return *(const long *)p;
+	case RM_ULONG:
+		return (long long)*(const unsigned long *)p;
+	case RM_LLONG:
+		return *(const long long *)p;
+	default:
+		return (long long)*(const unsigned long long *)p;
+	}
+}
+
+/* Whether value @v of a member is one its gate @g makes null. */
+static bool field_member_gated(enum report_member_gate g, const struct report_value *v)
+{
+	double x = v->type == RV_REAL ? v->x : (double)v->n;
+
+	return (g == RG_POSITIVE && x <= 0) || (g == RG_NON_NEGATIVE && x < 0);
+}
+
+/* Member @m of @row's struct as its value (report_member). */
+static void field_member_get(const struct report_member *m, const void *row,
+			     struct report_value *v)
+{
+	const char *rec = m->rec ? m->rec(row) : row;
+
+	if (m->gate == RG_HAS && !*(const bool *)(rec + m->has_at))
+		rv_null(v, NULL);
+	else if (m->type == RM_BOOL)
+		rv_bool(v, *(const bool *)(rec + m->at));
+	else if (m->type == RM_DOUBLE)
+		rv_real(v, *(const double *)(rec + m->at));
+	else if (m->type == RM_STR)
+		rv_str(v, *(const char *const *)(rec + m->at));
+	else if (m->type != RM_NONE)
+		rv_int(v, field_member_int(m->type, rec + m->at));
+	if (field_member_gated(m->gate, v)) {
+		memset(v, 0, sizeof(*v));
+		rv_null(v, NULL);
+	}
+}
+
 void report_field_get(const struct report_field *f, const void *row, struct report_value *v)
 {
 	memset(v, 0, sizeof(*v));
-	f->get(row, f->arg, v);
+	if (f->get)
+		f->get(row, f->arg, v);
+	else
+		field_member_get(&f->member, row, v);
 }
 
 const struct report_field *report_field_by_csv(const struct report_field *f, size_t n,

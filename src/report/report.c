@@ -90,6 +90,15 @@ const struct report_field *report_hist_fields(size_t *n)
 	return hist_fields;
 }
 
+const struct report_field *report_hist_field(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < N_HIST_FIELDS && strcmp(hist_fields[i].key, key); i++)
+		;
+	return &hist_fields[i < N_HIST_FIELDS ? i : 0];
+}
+
 void report_quantile_figure(const struct hist_quantile *q, const struct clock_cal *clk,
 			    struct report_figure *fig)
 {

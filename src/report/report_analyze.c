@@ -47,26 +47,28 @@ static bool sl_ranged(const struct analyze_row *w, const struct arb_sl_result *r
 	return w->res->uncertain && r->share_max_pct - r->share_min_pct > w->params->range_pct;
 }
 
+/* The structs a row's members are read from (report_member): its SL's, its VL's result. */
+static const void *analyze_sl_of(const void *row)
+{
+	const struct analyze_row *w = row;
+
+	return &w->res->sls[w->i];
+}
+
+static const void *analyze_vl_of(const void *row)
+{
+	const struct analyze_row *w = row;
+
+	return &w->res->vls[w->i];
+}
+
 /*
- * The fields' get(): the figure of row @w into @v, which comes zeroed
- * (RV_ABSENT: the row has no such key). ROW_SL, ROW_VL: the row's result.
+ * The fields' get(), for the figures the rows compute: the figure of row
+ * @w into @v, which comes zeroed (RV_ABSENT: the row has no such key).
+ * ROW_SL, ROW_VL: the row's result.
  */
-#define ROW_SL(w)	(&(w)->res->sls[(w)->i])
-#define ROW_VL(w)	(&(w)->res->vls[(w)->i])
-
-static void get_sl(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_int(v, ROW_SL(w)->sl);
-}
-
-static void get_sl_vl(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_int(v, ROW_SL(w)->vl);
-}
+#define ROW_SL(w)	((const struct arb_sl_result *)analyze_sl_of(w))
+#define ROW_VL(w)	((const struct arb_vl_result *)analyze_vl_of(w))
 
 static void get_packet_bytes(const void *row, const char *arg, struct report_value *v)
 {
@@ -85,21 +87,14 @@ static void get_offered(const void *row, const char *arg, struct report_value *v
 	}
 }
 
-/* The range over the semantics, when the model compared them. */
-static void get_share_min(const void *row, const char *arg, struct report_value *v)
+/* The range over the semantics (@arg: "min", "max"), when the model compared them. */
+static void get_share_bound(const void *row, const char *arg, struct report_value *v)
 {
 	const struct analyze_row *w = row;
 
 	if (w->res->n_semantics)
-		rv_real(v, ROW_SL(w)->share_min_pct);
-}
-
-static void get_share_max(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	if (w->res->n_semantics)
-		rv_real(v, ROW_SL(w)->share_max_pct);
+		rv_real(v, !strcmp(arg, "min") ? ROW_SL(w)->share_min_pct :
+			ROW_SL(w)->share_max_pct);
 }
 
 static void get_sl_share(const void *row, const char *arg, struct report_value *v)
@@ -128,42 +123,6 @@ static void get_sl_gbps(const void *row, const char *arg, struct report_value *v
 	v->prec = link >= 10 ? 1 : link >= 1 ? 2 : 4;
 }
 
-static void get_sl_mean(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_real_or_null(v, ROW_SL(w)->has_distance, ROW_SL(w)->mean_distance);
-}
-
-static void get_sl_max(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_real_or_null(v, ROW_SL(w)->has_distance, ROW_SL(w)->max_distance);
-}
-
-static void get_vl(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_int(v, ROW_VL(w)->vl);
-}
-
-/* DTable's one table: a queue is an SL, its weight its entries'. */
-static void get_high_weight(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_int(v, ROW_VL(w)->high_weight);
-}
-
-static void get_low_weight(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_int(v, ROW_VL(w)->low_weight);
-}
-
 /* SLs (or priorities) whose traffic lands in VL (or band) @vl. */
 static void get_members(const void *row, const char *arg, struct report_value *v)
 {
@@ -174,34 +133,6 @@ static void get_members(const void *row, const char *arg, struct report_value *v
 	for (i = 0; i < w->res->n_sls; i++)
 		if (w->res->sls[i].vl == ROW_VL(w)->vl)
 			v->ints[v->n++] = w->res->sls[i].sl;
-}
-
-static void get_vl_share(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_real(v, ROW_VL(w)->share_pct);
-}
-
-static void get_vl_gbps(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_real(v, ROW_VL(w)->gbps);
-}
-
-static void get_vl_mean(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_real_or_null(v, ROW_VL(w)->has_distance, ROW_VL(w)->mean_distance);
-}
-
-static void get_vl_max(const void *row, const char *arg, struct report_value *v)
-{
-	const struct analyze_row *w = row;
-
-	rv_real_or_null(v, ROW_VL(w)->has_distance, ROW_VL(w)->max_distance);
 }
 
 static void get_strict(const void *row, const char *arg, struct report_value *v)
@@ -244,18 +175,22 @@ static void get_default(const void *row, const char *arg, struct report_value *v
 #define IB		(K(RA_VLARB) | K(RA_DTABLE))
 /* Its JSON key and CSV column, which analyze names alike. */
 #define KC(k)		.key = (k), .csv = (k)
+/* A member of the row's SL, VL (or band) result; null unless it has distances. */
+#define SL(m)		REPORT_MEMBER(analyze_sl_of, struct arb_sl_result, m)
+#define VL(m)		REPORT_MEMBER(analyze_vl_of, struct arb_vl_result, m)
+#define SL_DIST(m)	REPORT_MEMBER_IF(analyze_sl_of, struct arb_sl_result, m, has_distance)
+#define VL_DIST(m)	REPORT_MEMBER_IF(analyze_vl_of, struct arb_vl_result, m, has_distance)
 
 /* Per SL (or priority): sls[]. */
 static const struct report_field sl_fields[] = {
-	{ KC("sl"), .kinds = RA_ALL, .head = { "SL", "SL", "prio" }, .width = 4, .get = get_sl },
-	{ KC("vl"), .kinds = RA_ALL, .head = { "VL", "VL", NULL }, .width = 4, .get = get_sl_vl },
-	{ KC("band"), .kinds = K(RA_ETS),
-	  .head = { NULL, NULL, "band" }, .width = 4, .get = get_sl_vl },
+	{ KC("sl"), .kinds = RA_ALL, .head = { "SL", "SL", "prio" }, .width = 4, SL(sl) },
+	{ KC("vl"), .kinds = RA_ALL, .head = { "VL", "VL", NULL }, .width = 4, SL(vl) },
+	{ KC("band"), .kinds = K(RA_ETS), .head = { NULL, NULL, "band" }, .width = 4, SL(vl) },
 	{ KC("packet_bytes"), .kinds = IB, .get = get_packet_bytes },
 	{ KC("offered_gbps"), .kinds = RA_ALL,
 	  .head = REPORT_HEADS("offered"), .width = 9, .num = { .prec = -6 }, .get = get_offered },
-	{ KC("share_min_pct"), .kinds = K(RA_VLARB), .get = get_share_min },
-	{ KC("share_max_pct"), .kinds = K(RA_VLARB), .get = get_share_max },
+	{ KC("share_min_pct"), .kinds = K(RA_VLARB), .arg = "min", .get = get_share_bound },
+	{ KC("share_max_pct"), .kinds = K(RA_VLARB), .arg = "max", .get = get_share_bound },
 	{ KC("share_pct"), .kinds = RA_ALL,
 	  .head = REPORT_HEADS("share %"), .width = 8, .wide = 11,
 	  .num = { .prec = 2 }, .get = get_sl_share },
@@ -263,55 +198,62 @@ static const struct report_field sl_fields[] = {
 	  .head = REPORT_HEADS("Gb/s"), .width = 8, .wide = 11,
 	  .num = { .prec = 2 }, .get = get_sl_gbps },
 	{ KC("mean_distance"), .kinds = RA_ALL,
-	  .head = REPORT_HEADS("mean dist"), .width = 9, .num = { .prec = 2 }, .get = get_sl_mean },
+	  .head = REPORT_HEADS("mean dist"), .width = 9, .num = { .prec = 2 },
+	  SL_DIST(mean_distance) },
 	{ KC("max_seen_distance"), .kinds = RA_ALL,
-	  .head = REPORT_HEADS("max seen"), .width = 8, .get = get_sl_max },
+	  .head = REPORT_HEADS("max seen"), .width = 8, SL_DIST(max_distance) },
 };
 
-/* Per VL (DTable: per SL, its queue): vls[]. ETS's table is of its bands. */
+/* Per VL (DTable: per SL, its queue): vls[]. ETS's table is of its bands.
+ * DTable's one table: a queue is an SL, its weight its entries'. */
 static const struct report_field vl_fields[] = {
-	{ KC("vl"), .kinds = RA_ALL, .head = { "VL", "SL", NULL }, .width = 4, .get = get_vl },
+	{ KC("vl"), .kinds = RA_ALL, .head = { "VL", "SL", NULL }, .width = 4, VL(vl) },
 	{ KC("weight"), .kinds = K(RA_DTABLE),
-	  .head = { NULL, "weight", NULL }, .width = 6, .get = get_high_weight },
+	  .head = { NULL, "weight", NULL }, .width = 6, VL(high_weight) },
 	{ KC("high_weight"), .kinds = K(RA_VLARB),
-	  .head = { "high", NULL, NULL }, .width = 6, .get = get_high_weight },
+	  .head = { "high", NULL, NULL }, .width = 6, VL(high_weight) },
 	{ KC("low_weight"), .kinds = K(RA_VLARB),
-	  .head = { "low", NULL, NULL }, .width = 7, .get = get_low_weight },
+	  .head = { "low", NULL, NULL }, .width = 7, VL(low_weight) },
 	{ KC("sls"), .kinds = RA_ALL, .get = get_members },
 	{ KC("share_pct"), .kinds = RA_ALL,
-	  .head = { "share %", "share %", NULL }, .width = 8, .num = { .prec = 2 }, .get = get_vl_share },
+	  .head = { "share %", "share %", NULL }, .width = 8, .num = { .prec = 2 },
+	  VL(share_pct) },
 	{ KC("gbps"), .kinds = RA_ALL,
-	  .head = { "Gb/s", "Gb/s", NULL }, .width = 8, .num = { .prec = 2 }, .get = get_vl_gbps },
+	  .head = { "Gb/s", "Gb/s", NULL }, .width = 8, .num = { .prec = 2 }, VL(gbps) },
 	{ KC("mean_distance"), .kinds = RA_ALL,
 	  .head = { "mean dist", "mean dist", NULL }, .width = 9,
-	  .num = { .prec = 2 }, .get = get_vl_mean },
+	  .num = { .prec = 2 }, VL_DIST(mean_distance) },
 	{ KC("max_seen_distance"), .kinds = RA_ALL,
-	  .head = { "max seen", "max seen", NULL }, .width = 8, .get = get_vl_max },
+	  .head = { "max seen", "max seen", NULL }, .width = 8, VL_DIST(max_distance) },
 };
 
 /* Per ETS band: bands[]; its table's distances are its vls[] entry's. */
 static const struct report_field band_fields[] = {
 	{ KC("band"), .kinds = K(RA_ETS),
-	  .head = { NULL, NULL, "band" }, .width = 4, .get = get_vl },
+	  .head = { NULL, NULL, "band" }, .width = 4, VL(vl) },
 	{ KC("strict"), .kinds = K(RA_ETS),
 	  .head = { NULL, NULL, "kind" }, .width = 6, .get = get_strict },
 	{ KC("quantum_bytes"), .kinds = K(RA_ETS),
 	  .head = { NULL, NULL, "quantum" }, .width = 7, .get = get_quantum },
 	{ KC("share_pct"), .kinds = K(RA_ETS),
-	  .head = { NULL, NULL, "share %" }, .width = 8, .num = { .prec = 2 }, .get = get_vl_share },
+	  .head = { NULL, NULL, "share %" }, .width = 8, .num = { .prec = 2 }, VL(share_pct) },
 	{ KC("gbps"), .kinds = K(RA_ETS),
-	  .head = { NULL, NULL, "Gb/s" }, .width = 8, .num = { .prec = 2 }, .get = get_vl_gbps },
+	  .head = { NULL, NULL, "Gb/s" }, .width = 8, .num = { .prec = 2 }, VL(gbps) },
 	{ KC("dscp"), .kinds = K(RA_ETS), .get = get_dscp },
 	{ KC("prios"), .kinds = K(RA_ETS), .get = get_members },
 	{ KC("default"), .kinds = K(RA_ETS), .get = get_default },
 	{ .head = { NULL, NULL, "mean dist" }, .width = 9, .num = { .prec = 2 },
-	  .get = get_vl_mean },
-	{ .head = { NULL, NULL, "max seen" }, .width = 8, .get = get_vl_max },
+	  VL_DIST(mean_distance) },
+	{ .head = { NULL, NULL, "max seen" }, .width = 8, VL_DIST(max_distance) },
 };
 
 #undef K
 #undef IB
 #undef KC
+#undef SL
+#undef VL
+#undef SL_DIST
+#undef VL_DIST
 
 #define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 

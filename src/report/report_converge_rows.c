@@ -38,30 +38,25 @@ bool converge_flow_duty(const struct converge_flow *f, double *duty)
 	return f->rate_bps > 0 && f->duty_cycle < 1;
 }
 
+/* The structs a row's members are read from (report_member). */
+static const void *converge_class_of(const void *row)
+{
+	return ((const struct converge_row *)row)->c;
+}
+
+static const void *converge_step_of(const void *row)
+{
+	return ((const struct converge_row *)row)->st;
+}
+
+static const void *converge_flow_of(const void *row)
+{
+	return ((const struct converge_row *)row)->f;
+}
+
 #define C(w)		((w)->c)
 /* Compared: the step was, and the class has an analyzed share. */
 #define CMP(w)		((w)->st->compared && (w)->c->has_analyzed)
-
-static void get_step(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, (long long)w->step);
-}
-
-static void get_active_bw(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, w->st->active_bw);
-}
-
-static void get_key(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, C(w)->key);
-}
 
 /* A band's DSCP; null for a service level. */
 static void get_dscp(const void *row, const char *arg, struct report_value *v)
@@ -71,27 +66,6 @@ static void get_dscp(const void *row, const char *arg, struct report_value *v)
 	rv_null(v, NULL);
 	if (w->info->ets)
 		rv_int(v, C(w)->dscp);
-}
-
-static void get_lat_flows(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, C(w)->n_lat);
-}
-
-static void get_bw_flows(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, C(w)->n_bw);
-}
-
-static void get_saturating(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_bool(v, C(w)->saturating);
 }
 
 static void get_rtt(const void *row, const char *arg, struct report_value *v)
@@ -112,69 +86,21 @@ static void get_rtt_cdf(const void *row, const char *arg, struct report_value *v
 				 json_null();
 }
 
-/* The class's RTT percentile @pct in ns, or why there is none. */
-static void class_pct(const struct converge_row *w, double pct, struct report_value *v)
+/* The class's RTT percentile @arg (its key in report_hist_fields) in ns, or why there is none. */
+static void get_pct(const void *row, const char *arg, struct report_value *v)
 {
-	const struct report_field f = { .stat = RF_PCT, .pct = pct };
+	const struct converge_row *w = row;
 	struct report_figure fig;
 
 	rv_null(v, NULL);
 	if (!C(w)->lat_ns)
 		return;
-	report_hist_figure(C(w)->lat_ns, hist_zeros(C(w)->lat_ns), &f, &converge_ns_clock, &fig);
+	report_hist_figure(C(w)->lat_ns, hist_zeros(C(w)->lat_ns), report_hist_field(arg),
+			   &converge_ns_clock, &fig);
 	if (fig.state == HIST_Q_RESOLVED)
 		rv_real(v, fig.ns);
 	else
 		v->word = fig.state == HIST_Q_TOO_FEW ? "too few" : "unresolv.";
-}
-
-static void get_p50(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	class_pct(w, 50, v);
-}
-
-static void get_p99(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	class_pct(w, 99, v);
-}
-
-static void get_p99_9(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	class_pct(w, 99.9, v);
-}
-
-static void get_bytes(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, (long long)C(w)->bytes);
-}
-
-static void get_gbps(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real(v, C(w)->gbps);
-}
-
-static void get_share(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real(v, C(w)->share_pct);
-}
-
-static void get_analyzed(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, C(w)->has_analyzed, C(w)->analyzed_pct);
 }
 
 static void get_diff(const void *row, const char *arg, struct report_value *v)
@@ -193,20 +119,6 @@ static void get_within(const void *row, const char *arg, struct report_value *v)
 		rv_bool(v, C(w)->within);
 }
 
-static void get_window(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real(v, w->st->window_s);
-}
-
-static void get_cut_short(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_bool(v, w->st->cut_short);
-}
-
 /* The flow a baseline step ran alone; empty in a loaded step. */
 static void get_baseline_flow(const void *row, const char *arg, struct report_value *v)
 {
@@ -215,39 +127,29 @@ static void get_baseline_flow(const void *row, const char *arg, struct report_va
 	rv_str(v, w->st->baseline ? w->st->flows[w->st->alone].name : NULL);
 }
 
+/* The impact factors' keys, in converge_impact()'s order. */
+static const char *const impact_keys[3] = { "p50", "p99", "p99_9" };
+
 /* Impact factor @i (p50, p99, p99.9): null where there is none. */
 static void class_impact(const struct converge_row *w, size_t i, struct report_value *v)
 {
 	rv_real_or_null(v, C(w)->has_impact && !C(w)->impact_why[i], converge_impact(C(w), i));
 }
 
-static void get_impact_p50(const void *row, const char *arg, struct report_value *v)
+/* Impact factor @arg, its key in impact_keys. */
+static void get_impact_factor(const void *row, const char *arg, struct report_value *v)
 {
-	const struct converge_row *w = row;
+	size_t i;
 
-	class_impact(w, 0, v);
-}
-
-static void get_impact_p99(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	class_impact(w, 1, v);
-}
-
-static void get_impact_p99_9(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	class_impact(w, 2, v);
+	for (i = 0; i < 2 && strcmp(impact_keys[i], arg); i++)
+		;
+	class_impact(row, i, v);
 }
 
 /* {"p50", "p99", "p99_9" (null: none), "why": {key: why there is none}}. */
 static void get_impact(const void *row, const char *arg, struct report_value *v)
 {
 	const struct converge_row *w = row;
-
-	static const char *const keys[3] = { "p50", "p99", "p99_9" };
 	json_t *o, *why;
 	struct report_value f;
 	size_t i;
@@ -262,19 +164,12 @@ static void get_impact(const void *row, const char *arg, struct report_value *v)
 	for (i = 0; i < 3; i++) {
 		memset(&f, 0, sizeof(f));
 		class_impact(w, i, &f);
-		json_object_set_new(o, keys[i], report_value_json(&f));
+		json_object_set_new(o, impact_keys[i], report_value_json(&f));
 		if (C(w)->impact_why[i])
-			json_object_set_new(why, keys[i], json_string(C(w)->impact_why[i]));
+			json_object_set_new(why, impact_keys[i], json_string(C(w)->impact_why[i]));
 	}
 	json_object_set_new(o, "why", why);
 	v->json = o;
-}
-
-static void get_destination(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_str(v, C(w)->dest);
 }
 
 /* The verdict's name; the table's word for it. */
@@ -290,26 +185,12 @@ static void get_verdict(const void *row, const char *arg, struct report_value *v
 	v->word = k == CONVERGE_WITHIN ? "ok" : k == CONVERGE_OUT ? "OUT" : "inconclusive";
 }
 
-static void get_ci_low(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, C(w)->has_ci, C(w)->ci_low_pct);
-}
-
-static void get_ci_high(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, C(w)->has_ci, C(w)->ci_high_pct);
-}
-
 /* The share's interval: [low, high] in the JSON, low-high in the table. */
 static void get_ci(const void *row, const char *arg, struct report_value *v)
 {
 	const struct converge_row *w = row;
 
-	get_ci_low(w, arg, v);
+	rv_real_or_null(v, C(w)->has_ci, C(w)->ci_low_pct);
 	v->range = C(w)->has_ci;
 	v->lo = C(w)->ci_low_pct;
 	v->hi = C(w)->ci_high_pct;
@@ -325,39 +206,6 @@ static void get_ci_json(const void *row, const char *arg, struct report_value *v
 				 json_null();
 }
 
-/* Whether its share was judged, and why not (step.h). */
-static void get_judged(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_bool(v, C(w)->judged);
-}
-
-static void get_unjudged_why(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_null(v, NULL);
-	if (C(w)->unjudged_why)
-		rv_str(v, C(w)->unjudged_why);
-}
-
-/* The per-interval shares' lag-1 correlation, bias-corrected (0 with too few). */
-static void get_rho(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real(v, C(w)->share_rho);
-}
-
-/* Inconclusive: the window that would resolve it; null: none can be said. */
-static void get_resolve(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, C(w)->resolve_window_s > 0, C(w)->resolve_window_s);
-}
-
 /* Taken as saturating but short of its share: not kept backlogged. */
 static void get_backlogged(const void *row, const char *arg, struct report_value *v)
 {
@@ -368,97 +216,86 @@ static void get_backlogged(const void *row, const char *arg, struct report_value
 		rv_bool(v, !C(w)->not_backlogged);
 }
 
-static void get_sent_gbps(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real(v, C(w)->sent_gbps);
-}
-
-static void get_retrans(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_null(v, NULL);
-	if (C(w)->has_retrans)
-		rv_int(v, (long long)C(w)->retrans);
-}
-
-/* The switch port's own counters of the band, when the scenario reads them. */
-static void get_switch_share(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, C(w)->has_switch, C(w)->switch_share_pct);
-}
-
-static void get_switch_diff(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, C(w)->has_switch, C(w)->switch_diff_pp);
-}
-
 /* Tables' units: the JSON's ns as us, its Gb/s as Mb/s; one digit. */
 #define US		{ .scale = 1e-3, .prec = 1, .plus = false }
 #define MBPS		{ .scale = 1e3, .prec = 3, .plus = false }
 #define P1		{ .scale = 1, .prec = 1, .plus = false }
 /* Its table column, for every kind of run. */
 #define H(h)		.head = REPORT_HEADS(h)
+/* A member of the class, of the step, of the row itself; of the class, where
+ * @has, or where its gate @g allows. */
+#define CLASS(m)	REPORT_MEMBER(converge_class_of, struct converge_class, m)
+#define STEP(m)		REPORT_MEMBER(converge_step_of, struct converge_step, m)
+#define ROW(m)		REPORT_MEMBER(NULL, struct converge_row, m)
+#define CLASS_IF(m, has) REPORT_MEMBER_IF(converge_class_of, struct converge_class, m, has)
+#define CLASS_GATED(m, g) REPORT_MEMBER_GATED(converge_class_of, struct converge_class, m, g)
+/* RTT percentile @k (its report_hist_fields key) as the table's and CSV's column. */
+#define PCT(k, head)	.csv = k "_ns", .csv_prec = 1, H(head), .width = 9, .num = US, \
+			.arg = k, .get = get_pct
+/* Impact factor @k as a CSV column. */
+#define IMPACT(k)	.csv = "impact_" k, .csv_prec = 4, .arg = k, .get = get_impact_factor
 
 /* Per class, in the CSV's order: a step's classes[], its table, its CSV. */
 static const struct report_field class_fields[] = {
-	{ .csv = "step", .get = get_step },
-	{ .csv = "active_bw", .get = get_active_bw },
-	{ .key = "sl", .kinds = RC_SL, .csv = "sl", H("sl"), .width = 5, .get = get_key },
-	{ .key = "band", .kinds = RC_BAND, .csv = "band", H("band"), .width = 5,
-	  .get = get_key },
+	{ .csv = "step", ROW(step) },
+	{ .csv = "active_bw", STEP(active_bw) },
+	{ .key = "sl", .kinds = RC_SL, .csv = "sl", H("sl"), .width = 5, CLASS(key) },
+	{ .key = "band", .kinds = RC_BAND, .csv = "band", H("band"), .width = 5, CLASS(key) },
 	{ .key = "dscp", .get = get_dscp },
-	{ .key = "lat_flows", .csv = "lat_flows", H("lat"), .width = 3, .get = get_lat_flows },
-	{ .key = "bw_flows", .csv = "bw_flows", H("bw"), .width = 3, .get = get_bw_flows },
-	{ .key = "saturating", .get = get_saturating },
+	{ .key = "lat_flows", .csv = "lat_flows", H("lat"), .width = 3, CLASS(n_lat) },
+	{ .key = "bw_flows", .csv = "bw_flows", H("bw"), .width = 3, CLASS(n_bw) },
+	{ .key = "saturating", CLASS(saturating) },
 	{ .key = "rtt_ns", .get = get_rtt },
 	{ .key = "rtt_cdf", .get = get_rtt_cdf },
-	{ .csv = "p50_ns", .csv_prec = 1, H("p50_us"), .width = 9, .num = US, .get = get_p50 },
-	{ .csv = "p99_ns", .csv_prec = 1, H("p99_us"), .width = 9, .num = US, .get = get_p99 },
-	{ .csv = "p99_9_ns", .csv_prec = 1, H("p99.9_us"), .width = 9, .num = US,
-	  .get = get_p99_9 },
-	{ .key = "bytes", .get = get_bytes },
+	{ PCT("p50", "p50_us") },
+	{ PCT("p99", "p99_us") },
+	{ PCT("p99_9", "p99.9_us") },
+	{ .key = "bytes", CLASS(bytes) },
 	{ .key = "gbps", .csv = "gbps", .csv_prec = 6, H("Mb/s"), .width = 10, .num = MBPS,
-	  .get = get_gbps },
+	  CLASS(gbps) },
 	{ .key = "share_pct", .csv = "share_pct", .csv_prec = 2, H("share%"), .width = 8, .num = P1,
-	  .get = get_share },
+	  CLASS(share_pct) },
 	{ .key = "analyzed_pct", .csv = "analyzed_pct", .csv_prec = 2, H("analyzd%"),
-	  .width = 8, .num = P1, .get = get_analyzed },
+	  .width = 8, .num = P1, CLASS_IF(analyzed_pct, has_analyzed) },
 	{ H("share 95% CI"), .width = 13, .num = P1, .get = get_ci },
 	{ .key = "diff_pp", .csv = "diff_pp", .csv_prec = 2, H("diff"), .width = 7,
 	  .num = { .scale = 1, .prec = 1, .plus = true }, .get = get_diff },
 	{ .key = "within", .csv = "within", .get = get_within },
-	{ .csv = "window_s", .csv_prec = 3, .get = get_window },
-	{ .csv = "cut_short", .get = get_cut_short },
+	{ .csv = "window_s", .csv_prec = 3, STEP(window_s) },
+	{ .csv = "cut_short", STEP(cut_short) },
 	{ .csv = "baseline_flow", .get = get_baseline_flow },
-	{ .csv = "impact_p50", .csv_prec = 4, .get = get_impact_p50 },
-	{ .csv = "impact_p99", .csv_prec = 4, .get = get_impact_p99 },
-	{ .csv = "impact_p99_9", .csv_prec = 4, .get = get_impact_p99_9 },
+	{ IMPACT("p50") },
+	{ IMPACT("p99") },
+	{ IMPACT("p99_9") },
 	{ .key = "impact", .get = get_impact },
-	{ .key = "destination", .csv = "destination", .get = get_destination },
+	{ .key = "destination", .csv = "destination", CLASS(dest) },
 	{ .key = "verdict", .csv = "verdict", H("verdict"), .get = get_verdict },
-	{ .csv = "share_ci_low_pct", .csv_prec = 2, .get = get_ci_low },
-	{ .csv = "share_ci_high_pct", .csv_prec = 2, .get = get_ci_high },
+	{ .csv = "share_ci_low_pct", .csv_prec = 2, CLASS_IF(ci_low_pct, has_ci) },
+	{ .csv = "share_ci_high_pct", .csv_prec = 2, CLASS_IF(ci_high_pct, has_ci) },
 	{ .key = "share_ci_pct", .get = get_ci_json },
-	{ .key = "share_lag1_corr", .get = get_rho },
-	{ .key = "judged", .get = get_judged },
-	{ .key = "unjudged_why", .get = get_unjudged_why },
-	{ .key = "resolve_window_s", .get = get_resolve },
+	{ .key = "share_lag1_corr", CLASS(share_rho) },
+	/* Whether its share was judged, and why not (step.h). */
+	{ .key = "judged", CLASS(judged) },
+	{ .key = "unjudged_why", CLASS(unjudged_why) },
+	/* Inconclusive: the window that would resolve it; null: none can be said. */
+	{ .key = "resolve_window_s", CLASS_GATED(resolve_window_s, RG_POSITIVE) },
 	{ .key = "backlogged", .get = get_backlogged },
-	{ .key = "sent_gbps", .get = get_sent_gbps },
-	{ .key = "retransmissions", .get = get_retrans },
-	{ .key = "switch_share_pct", .get = get_switch_share },
-	{ .key = "switch_diff_pp", .get = get_switch_diff },
+	{ .key = "sent_gbps", CLASS(sent_gbps) },
+	{ .key = "retransmissions", CLASS_IF(retrans, has_retrans) },
+	/* The switch port's own counters of the band, when the scenario reads them. */
+	{ .key = "switch_share_pct", CLASS_IF(switch_share_pct, has_switch) },
+	{ .key = "switch_diff_pp", CLASS_IF(switch_diff_pp, has_switch) },
 };
 
 #undef C
 #undef CMP
+#undef CLASS
+#undef STEP
+#undef ROW
+#undef CLASS_IF
+#undef CLASS_GATED
+#undef PCT
+#undef IMPACT
 
 /* ------------------------------------------------------------------ */
 /* A flow's figures                                                    */
@@ -466,90 +303,12 @@ static const struct report_field class_fields[] = {
 
 #define F(w)		((w)->f)
 
-static void get_name(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_str(v, F(w)->name);
-}
-
-static void get_host(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_str(v, F(w)->host);
-}
-
-static void get_flow_dest(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_str(v, F(w)->dest);
-}
-
-static void get_type(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_str(v, F(w)->type);
-}
-
-static void get_flow_sl(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, F(w)->sl);
-}
-
-static void get_tclass(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, F(w)->tclass);
-}
-
-static void get_flow_dscp(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, F(w)->dscp);
-}
-
-/* The band its DSCP puts it in. */
-static void get_flow_band(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, F(w)->class_key);
-}
-
-static void get_flow_bytes(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, (long long)F(w)->bytes);
-}
-
-static void get_flow_gbps(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real(v, F(w)->gbps);
-}
-
 /* Its configured rate; null when unpaced. */
 static void get_rate(const void *row, const char *arg, struct report_value *v)
 {
 	const struct converge_row *w = row;
 
 	rv_real_or_null(v, F(w)->rate_bps > 0, report_bps_gbps((double)F(w)->rate_bps));
-}
-
-static void get_duty(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real(v, F(w)->duty_cycle);
 }
 
 /* A paced bursty flow's duty cycle as the destination saw it: what it
@@ -564,42 +323,12 @@ static void get_measured_duty(const void *row, const char *arg, struct report_va
 		rv_real(v, duty);
 }
 
-static void get_sent_bytes(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_int(v, (long long)F(w)->sent_bytes);
-}
-
-static void get_flow_sent_gbps(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, F(w)->sent_gbps > 0, F(w)->sent_gbps);
-}
-
-static void get_host_retrans(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_null(v, NULL);
-	if (F(w)->host_retrans >= 0)
-		rv_int(v, F(w)->host_retrans);
-}
-
 static void get_flow_rtt(const void *row, const char *arg, struct report_value *v)
 {
 	const struct converge_row *w = row;
 
 	v->type = RV_JSON;
 	v->json = F(w)->rtt ? report_hist_json(F(w)->rtt, &F(w)->rtt_clk, true) : json_null();
-}
-
-static void get_isolated(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, F(w)->has_isolated, F(w)->isolated_gbps);
 }
 
 static void get_loaded_over_isolated(const void *row, const char *arg, struct report_value *v)
@@ -611,20 +340,6 @@ static void get_loaded_over_isolated(const void *row, const char *arg, struct re
 			f->isolated_gbps > 0 ? f->gbps / f->isolated_gbps : 0);
 }
 
-static void get_start_late(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, F(w)->has_start, F(w)->start_late_us);
-}
-
-static void get_sync(const void *row, const char *arg, struct report_value *v)
-{
-	const struct converge_row *w = row;
-
-	rv_real_or_null(v, F(w)->has_start, F(w)->sync_us);
-}
-
 static void get_error(const void *row, const char *arg, struct report_value *v)
 {
 	const struct converge_row *w = row;
@@ -632,33 +347,42 @@ static void get_error(const void *row, const char *arg, struct report_value *v)
 	rv_str(v, F(w)->error[0] ? F(w)->error : NULL);
 }
 
+/* A member of the flow; of the flow, where @has; where its gate @g allows. */
+#define FLOW(m)		REPORT_MEMBER(converge_flow_of, struct converge_flow, m)
+#define FLOW_IF(m, has)	REPORT_MEMBER_IF(converge_flow_of, struct converge_flow, m, has)
+#define FLOW_GATED(m, g) REPORT_MEMBER_GATED(converge_flow_of, struct converge_flow, m, g)
+
 /* Per flow that ran: a step's flows[] (no table or CSV rows of their own). */
 static const struct report_field flow_fields[] = {
-	{ .key = "name", .get = get_name },
-	{ .key = "host", .get = get_host },
-	{ .key = "destination", .get = get_flow_dest },
-	{ .key = "type", .get = get_type },
-	{ .key = "sl", .get = get_flow_sl },
-	{ .key = "tclass", .get = get_tclass },
-	{ .key = "dscp", .get = get_flow_dscp },
-	{ .key = "band", .kinds = RC_BAND, .get = get_flow_band },
-	{ .key = "bytes", .get = get_flow_bytes },
-	{ .key = "gbps", .get = get_flow_gbps },
+	{ .key = "name", FLOW(name) },
+	{ .key = "host", FLOW(host) },
+	{ .key = "destination", FLOW(dest) },
+	{ .key = "type", FLOW(type) },
+	{ .key = "sl", FLOW(sl) },
+	{ .key = "tclass", FLOW(tclass) },
+	{ .key = "dscp", FLOW(dscp) },
+	/* The band its DSCP puts it in. */
+	{ .key = "band", .kinds = RC_BAND, FLOW(class_key) },
+	{ .key = "bytes", FLOW(bytes) },
+	{ .key = "gbps", FLOW(gbps) },
 	{ .key = "rate_gbps", .get = get_rate },
-	{ .key = "duty_cycle", .get = get_duty },
+	{ .key = "duty_cycle", FLOW(duty_cycle) },
 	{ .key = "measured_duty_cycle", .get = get_measured_duty },
-	{ .key = "sent_bytes", .get = get_sent_bytes },
-	{ .key = "sent_gbps", .get = get_flow_sent_gbps },
-	{ .key = "host_retransmissions", .get = get_host_retrans },
+	{ .key = "sent_bytes", FLOW(sent_bytes) },
+	{ .key = "sent_gbps", FLOW_GATED(sent_gbps, RG_POSITIVE) },
+	{ .key = "host_retransmissions", FLOW_GATED(host_retrans, RG_NON_NEGATIVE) },
 	{ .key = "rtt_ns", .get = get_flow_rtt },
-	{ .key = "isolated_gbps", .get = get_isolated },
+	{ .key = "isolated_gbps", FLOW_IF(isolated_gbps, has_isolated) },
 	{ .key = "loaded_over_isolated", .get = get_loaded_over_isolated },
-	{ .key = "start_late_us", .get = get_start_late },
-	{ .key = "sync_uncertainty_us", .get = get_sync },
+	{ .key = "start_late_us", FLOW_IF(start_late_us, has_start) },
+	{ .key = "sync_uncertainty_us", FLOW_IF(sync_us, has_start) },
 	{ .key = "error", .get = get_error },
 };
 
 #undef F
+#undef FLOW
+#undef FLOW_IF
+#undef FLOW_GATED
 #undef US
 #undef MBPS
 #undef P1

@@ -33,18 +33,6 @@ static const struct clock_cal mesh_ns_clk = { .source = CLOCK_SRC_MONOTONIC, .ti
 static const char *const mesh_pcts[] = { MESH_KEY_P50, "p99", "p99_9" };
 #define MESH_N_PCTS (sizeof(mesh_pcts) / sizeof(mesh_pcts[0]))
 
-/* Field @key of report_hist_fields(). */
-static const struct report_field *mesh_field(const char *key)
-{
-	const struct report_field *f;
-	size_t i, n;
-
-	f = report_hist_fields(&n);
-	for (i = 0; i < n && strcmp(f[i].key, key); i++)
-		;
-	return &f[i < n ? i : 0];
-}
-
 /* Percentile @key of pair @p from its sketch (an empty figure when nothing came). */
 static void mesh_figure(const struct mesh_pair *p, const char *key, struct report_figure *fig)
 {
@@ -53,7 +41,7 @@ static void mesh_figure(const struct mesh_pair *p, const char *key, struct repor
 	memset(fig, 0, sizeof(*fig));
 	fig->state = fig->q.state = HIST_Q_EMPTY;
 	if (p->rtt_ns) {
-		sketch_quantile(p->rtt_ns, mesh_field(key)->pct, &q);
+		sketch_quantile(p->rtt_ns, report_hist_field(key)->pct, &q);
 		report_quantile_figure(&q, &mesh_ns_clk, fig);
 	}
 	if (p->rtt_ns && !sketch_totals(p->rtt_ns)->count)

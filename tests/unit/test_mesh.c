@@ -552,7 +552,7 @@ static void test_pair_fields_match_schema(void **state)
 	for (i = 0; i < n; i++) {
 		if (f[i].key && !json_object_get(props, f[i].key))
 			fail_msg("pair field %s is not in mesh.schema.json's pair", f[i].key);
-		if (!f[i].get || (!f[i].key && !f[i].csv) || (f[i].label && !f[i].key))
+		if (!report_field_reads(&f[i]) || (!f[i].key && !f[i].csv) || (f[i].label && !f[i].key))
 			fail_msg("pair field %zu reads nothing or is named nowhere", i);
 		for (j = 0; f[i].csv && j < i; j++)
 			if (f[j].csv && !strcmp(f[i].csv, f[j].csv))

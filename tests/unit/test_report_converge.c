@@ -150,7 +150,7 @@ static void test_fields_match_schema(void **state)
 			if (f[i].key && !json_object_get(props, f[i].key))
 				fail_msg("%s field %s is not in converge.schema.json's %s", defs[l],
 					 f[i].key, defs[l]);
-			if ((f[i].head[0] || f[i].csv || f[i].key) && !f[i].get)
+			if ((f[i].head[0] || f[i].csv || f[i].key) && !report_field_reads(&f[i]))
 				fail_msg("%s field %s reads no figure", defs[l],
 					 f[i].key ? f[i].key : f[i].csv ? f[i].csv : f[i].head[0]);
 			for (j = 0; f[i].csv && j < i; j++)

@@ -439,7 +439,7 @@ static void test_analyze_fields_match_schema(void **state)
 				fail_msg("%s field %s is not in analyze.schema.json's %s",
 					 defs[l], f[i].key, defs[l]);
 			for (kind = 0; kind < RA_N_KINDS; kind++)
-				if (f[i].head[kind] && (!f[i].get || !f[i].width))
+				if (f[i].head[kind] && (!report_field_reads(&f[i]) || !f[i].width))
 					fail_msg("%s column %s reads no field", defs[l], f[i].head[kind]);
 		}
 		json_object_foreach(props, key, v) {
@@ -737,7 +737,7 @@ static void test_server_fields_match_schema(void **state)
 		assert_non_null(props);
 		f = report_server_fields(l, &n);
 		for (i = 0; i < n; i++)
-			if (!json_object_get(props, f[i].key) || !f[i].head[0] || !f[i].get)
+			if (!json_object_get(props, f[i].key) || !f[i].head[0] || !report_field_reads(&f[i]))
 				fail_msg("server %s field %s is not in the schema or has no column",
 					 items[l], f[i].key);
 		json_object_foreach(props, key, v) {
@@ -860,6 +860,67 @@ static void test_field_emitters(void **state)
 	assert_null(report_field_by_csv(f, 3, "count", 0));
 }
 
+/* A row whose figures are members of a struct it points to. */
+struct member_rec {
+	const char *name;
+	unsigned long bytes;
+	bool has_share;
+	double share;
+	long retrans;			/* -1: not known */
+	double wait_s;			/* 0: none */
+};
+
+static const void *member_rec_of(const void *row)
+{
+	return *(const struct member_rec *const *)row;
+}
+
+#define REC(m)		REPORT_MEMBER(member_rec_of, struct member_rec, m)
+
+/*
+ * A field that names a member reads it as its type says, null where its
+ * gate says there is none: a boolean beside it, a value not above 0, one
+ * below 0; a NULL string is null too.
+ */
+static void test_field_members(void **state)
+{
+	static const struct report_field f[] = {
+		{ .key = "name", REC(name) },
+		{ .key = "bytes", REC(bytes) },
+		{ .key = "share", REPORT_MEMBER_IF(member_rec_of, struct member_rec, share,
+						   has_share) },
+		{ .key = "retrans", REPORT_MEMBER_GATED(member_rec_of, struct member_rec, retrans,
+							RG_NON_NEGATIVE) },
+		{ .key = "wait_s", REPORT_MEMBER_GATED(member_rec_of, struct member_rec, wait_s,
+						       RG_POSITIVE) },
+	};
+	static const struct member_rec rows[2] = {
+		{ "a", 5000000000ul, true, 0.5, 0, 1.5 },
+		{ NULL, 0, false, 0.5, -1, 0 },
+	};
+	static const char *const want[2] = {
+		"{\"name\":\"a\",\"bytes\":5000000000,\"share\":0.5,\"retrans\":0,\"wait_s\":1.5}",
+		"{\"name\":null,\"bytes\":0,\"share\":null,\"retrans\":null,\"wait_s\":null}",
+	};
+	const struct member_rec *row;
+	char *js;
+	json_t *o;
+	int i;
+
+	(void)state;
+	assert_true(report_field_reads(&f[0]));
+	for (i = 0; i < 2; i++) {
+		row = &rows[i];
+		o = report_fields_json(f, 5, &row, 0);
+		js = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		assert_string_equal(js, want[i]);
+		free(js);
+		json_decref(o);
+	}
+}
+
+#undef REC
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -882,6 +943,7 @@ int main(void)
 		cmocka_unit_test(test_server_fields_match_schema),
 		cmocka_unit_test(test_server_table_as_json),
 		cmocka_unit_test(test_field_emitters),
+		cmocka_unit_test(test_field_members),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
