@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * What every report of a run shares (see report.h): the document's head
- * (command, schema and version), a histogram's summary described once
- * for the table, the JSON and the CSV, the config keys of every client
+ * What every report of a run shares (see report.h): the keys a document
+ * or an event says of itself (command, schema and version; how it
+ * ended), written from one table; a histogram's summary described once
+ * for the table, the JSON and the CSV; the config keys of every client
  * command, the clock, the receiver's counters and the pass/fail criteria.
  * The lat, bw and server reports are report_lat.c's, report_bw.c's and
  * report_server.c's; analyze, converge and mesh have files of their own.
@@ -28,29 +29,73 @@ json_t *report_json_ns(double v)
 	return json_real((double)(int64_t)(v * 10 + (v < 0 ? -0.5 : 0.5)) / 10);
 }
 
+/* ------------------------------------------------------------------ */
+/* A document's and an event's head and end                            */
+/* ------------------------------------------------------------------ */
+
+/* Every key report_head_set() writes, in its order. */
+static const struct {
+	enum report_head_keys key;
+	const char *name;
+} head_keys[] = {
+	{ RH_EVENT, "event" },
+	{ RH_COMMAND, REPORT_KEY_COMMAND },
+	{ RH_SCHEMA_VERSION, "schema_version" },
+	{ RH_VERSION, "version" },
+	{ RH_COMPLETE, "complete" },
+	{ RH_ERROR, "error" },
+};
+
+/* What key @k of @h says. */
+static json_t *head_value(enum report_head_keys k, const struct report_head *h)
+{
+	switch (k) {
+	case RH_EVENT:
+		return json_string(h->event);
+	case RH_COMMAND:
+		return json_string(h->command);
+	case RH_SCHEMA_VERSION:
+		return json_integer(REPORT_SCHEMA_VERSION);
+	case RH_VERSION:
+		return json_string(PACKAGE_VERSION);
+	case RH_COMPLETE:
+		return json_boolean(h->complete);
+	default:
+		return h->error ? json_string(h->error) : json_null();
+	}
+}
+
+json_t *report_head_set(json_t *o, const struct report_head *h, unsigned keys)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(head_keys) / sizeof(head_keys[0]); i++)
+		if (keys & head_keys[i].key)
+			json_object_set_new(o, head_keys[i].name, head_value(head_keys[i].key, h));
+	return o;
+}
+
 json_t *report_schema_stamp(json_t *o)
 {
-	json_object_set_new(o, "schema_version", json_integer(REPORT_SCHEMA_VERSION));
-	return o;
+	return report_head_set(o, &(struct report_head){ 0 }, RH_SCHEMA_VERSION);
 }
 
 json_t *report_doc_new(const char *command)
 {
-	json_t *o = json_object();
+	return report_head_set(json_object(), &(struct report_head){ .command = command }, RH_DOC);
+}
 
-	json_object_set_new(o, REPORT_KEY_COMMAND, json_string(command));
-	report_schema_stamp(o);
-	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
-	return o;
+json_t *report_end_set(json_t *o, bool complete, const char *error)
+{
+	const struct report_head h = { .complete = complete, .error = error };
+
+	return report_head_set(o, &h, RH_END);
 }
 
 json_t *report_failed_json(const char *command, const char *error)
 {
-	json_t *o = report_doc_new(command);
-
-	json_object_set_new(o, "complete", json_false());
-	json_object_set_new(o, "error", json_string(error && error[0] ? error : "failed"));
-	return o;
+	return report_end_set(report_doc_new(command), false,
+			      error && error[0] ? error : "failed");
 }
 
 json_t *report_real_or_null(bool has, double v)

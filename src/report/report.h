@@ -33,8 +33,35 @@ json_t *report_criteria_json(const struct criteria *cs);
 void report_criterion_line(const struct criterion *c, char *buf, size_t len);
 void report_criteria_table(FILE *out, const struct criteria *cs);
 
+/*
+ * The keys a document or an event says of itself, at its head and its end,
+ * one bit each; report_head_set() writes those asked for in this order.
+ */
+enum report_head_keys {
+	RH_EVENT = 1u << 0,		/* an event's name */
+	RH_COMMAND = 1u << 1,
+	RH_SCHEMA_VERSION = 1u << 2,	/* the layout's (REPORT_SCHEMA_VERSION) */
+	RH_VERSION = 1u << 3,		/* rperf's */
+	RH_COMPLETE = 1u << 4,		/* the run ended as it meant to */
+	RH_ERROR = 1u << 5,		/* why not; null */
+	RH_DOC = RH_COMMAND | RH_SCHEMA_VERSION | RH_VERSION,	/* every document's head */
+	RH_END = RH_COMPLETE | RH_ERROR,			/* how a run ended */
+};
+
+/* What those keys say. */
+struct report_head {
+	const char *event;
+	const char *command;
+	bool complete;
+	const char *error;		/* NULL: null */
+};
+
+/* Sets the keys @keys (report_head_keys) of @h in @o, in their order; returns @o. */
+json_t *report_head_set(json_t *o, const struct report_head *h, unsigned keys);
 /* {"command", "schema_version", "version"}: the head of every document. */
 json_t *report_doc_new(const char *command);
+/* Sets "complete": @complete and "error": @error (NULL: null) in @o; returns @o. */
+json_t *report_end_set(json_t *o, bool complete, const char *error);
 /*
  * The document of a command that failed before it had anything to
  * report: the head, "complete": false and "error": @error (schema:

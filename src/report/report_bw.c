@@ -190,8 +190,7 @@ json_t *report_bw_json(const struct bw_report_info *info, const struct flow_resu
 	json_object_set_new(root, "total", report_bw_total_json(total, info->flow.clk));
 	json_object_set_new(root, "environment", run_env_json(info->flow.env));
 	json_object_set_new(root, "criteria", report_criteria_json(info->flow.criteria));
-	json_object_set_new(root, "complete", json_boolean(!error));
-	json_object_set_new(root, "error", error ? json_string(error) : json_null());
+	report_end_set(root, !error, error);
 	return root;
 }
 

@@ -187,8 +187,7 @@ static void converge_tail_json(json_t *root, const struct converge_report_info *
 	json_object_set_new(root, "within_tolerance", json_boolean(within));
 	json_object_set_new(root, "verdict", json_string(converge_verdict_name(v)));
 	json_object_set_new(root, "criteria_passed", json_boolean(passed));
-	json_object_set_new(root, "complete", json_boolean(!error));
-	json_object_set_new(root, "error", error ? json_string(error) : json_null());
+	report_end_set(root, !error, error);
 }
 
 json_t *report_converge_json(const struct converge_report_info *info,
@@ -204,28 +203,34 @@ json_t *report_converge_json(const struct converge_report_info *info,
 	return root;
 }
 
+/* Sets "event": @name in @o; returns @o. */
+static json_t *converge_event_set(json_t *o, const char *name)
+{
+	return report_head_set(o, &(struct report_head){ .event = name }, RH_EVENT);
+}
+
 json_t *report_converge_event_start(const struct converge_report_info *info)
 {
-	json_t *o = converge_head_json(info);
-
-	json_object_set_new(o, "event", json_string("start"));
-	return o;
+	return converge_event_set(converge_head_json(info), "start");
 }
 
 json_t *report_converge_event_step(const struct converge_report_info *info,
 				   const struct converge_step *st, size_t index)
 {
-	return report_schema_stamp(json_pack("{s:s, s:I, s:o}", "event", "step", "index",
-					     (json_int_t)index, "step",
-					     converge_step_json(info, st)));
+	json_t *o = converge_event_set(json_object(), "step");
+
+	json_object_set_new(o, "index", json_integer((json_int_t)index));
+	json_object_set_new(o, "step", converge_step_json(info, st));
+	return report_schema_stamp(o);
 }
 
 json_t *report_converge_event_end(const struct converge_report_info *info,
 				  const struct converge_step *steps, size_t n, const char *error)
 {
-	json_t *o = report_schema_stamp(json_pack("{s:s, s:I}", "event", "end", "steps",
-						  (json_int_t)n));
+	json_t *o = converge_event_set(json_object(), "end");
 
+	json_object_set_new(o, "steps", json_integer((json_int_t)n));
+	report_schema_stamp(o);
 	converge_tail_json(o, info, steps, n, error);
 	return o;
 }

@@ -236,8 +236,7 @@ json_t *report_lat_json(const struct lat_report_info *info, const struct flow_re
 		json_object_set_new(root, "reference", lat_ref_head_json(info->ref));
 	json_object_set_new(root, "environment", run_env_json(info->env));
 	json_object_set_new(root, "criteria", report_criteria_json(info->criteria));
-	json_object_set_new(root, "complete", json_boolean(!error));
-	json_object_set_new(root, "error", error ? json_string(error) : json_null());
+	report_end_set(root, !error, error);
 	return root;
 }
 

@@ -274,20 +274,25 @@ json_t *report_mesh_json(const struct mesh_report_info *info, const struct mesh_
 	json_object_set_new(o, MESH_KEY_PAIRS, pairs);
 	json_object_set_new(o, "outliers", mesh_outliers_json(m));
 	report_mesh_locate_json(o, m);
-	json_object_set_new(o, "complete", json_boolean(m->complete));
-	json_object_set_new(o, "error", m->error[0] ? json_string(m->error) : json_null());
+	report_end_set(o, m->complete, m->error[0] ? m->error : NULL);
 	return o;
+}
+
+/* {"schema_version", "event": @name, "command"}: the head of mesh's events. */
+static json_t *mesh_event_new(const char *name)
+{
+	const struct report_head h = { .event = name, .command = MESH_COMMAND };
+
+	return report_head_set(report_schema_stamp(json_object()), &h, RH_EVENT | RH_COMMAND);
 }
 
 json_t *report_mesh_event_step(const struct mesh_run *m, const struct mesh_step_info *s)
 {
-	json_t *o = report_schema_stamp(json_object()), *pairs = json_array();
+	json_t *o = mesh_event_new("step"), *pairs = json_array();
 	size_t i;
 
 	for (i = 0; i < s->n_pairs; i++)
 		json_array_append_new(pairs, mesh_pair_json(m, &m->pairs[s->pairs[i]]));
-	json_object_set_new(o, "event", json_string("step"));
-	json_object_set_new(o, REPORT_KEY_COMMAND, json_string(MESH_COMMAND));
 	json_object_set_new(o, "pass", json_integer(s->pass));
 	json_object_set_new(o, "round", json_integer((json_int_t)s->round));
 	json_object_set_new(o, "half", json_integer((json_int_t)s->half));
@@ -302,16 +307,13 @@ json_t *report_mesh_event_step(const struct mesh_run *m, const struct mesh_step_
 
 json_t *report_mesh_event_end(const struct mesh_run *m)
 {
-	json_t *o = report_schema_stamp(json_object());
+	json_t *o = mesh_event_new("end");
 
-	json_object_set_new(o, "event", json_string("end"));
-	json_object_set_new(o, REPORT_KEY_COMMAND, json_string(MESH_COMMAND));
 	json_object_set_new(o, "pass", json_integer(m->pass));
 	json_object_set_new(o, "steps_done", json_integer((json_int_t)m->steps_done));
 	json_object_set_new(o, "duration_s", json_real(m->duration_s));
 	json_object_set_new(o, "outliers", mesh_outliers_json(m));
-	json_object_set_new(o, "complete", json_boolean(m->complete));
-	json_object_set_new(o, "error", m->error[0] ? json_string(m->error) : json_null());
+	report_end_set(o, m->complete, m->error[0] ? m->error : NULL);
 	return o;
 }
 

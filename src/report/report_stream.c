@@ -8,23 +8,20 @@
 #include "report/report_int.h"
 #include "report/report_lat_int.h"
 
-/* {"event": @name, "command", "schema_version"}: the head of every event. */
-static json_t *event_new(const char *name, const char *command)
+/* {"event": @name, "command", "schema_version"}, and the rest of the
+ * document's head (@keys: RH_VERSION): the head of every event. */
+static json_t *event_head(const char *name, const char *command, unsigned keys)
 {
-	json_t *o = json_object();
+	const struct report_head h = { .event = name, .command = command };
 
-	json_object_set_new(o, "event", json_string(name));
-	json_object_set_new(o, "command", json_string(command));
-	return report_schema_stamp(o);
+	return report_head_set(json_object(), &h, RH_EVENT | RH_COMMAND | RH_SCHEMA_VERSION | keys);
 }
 
 /* "start": the document's head, @config and @clk. */
 static json_t *event_start(const char *command, json_t *config, const struct clock_cal *clk)
 {
-	json_t *o = event_new("start", command), *head = report_doc_new(command);
+	json_t *o = event_head("start", command, RH_VERSION);
 
-	json_object_update(o, head);
-	json_decref(head);
 	json_object_set_new(o, "config", config);
 	json_object_set_new(o, "clock", report_clock_json(clk));
 	return o;
@@ -34,12 +31,11 @@ static json_t *event_start(const char *command, json_t *config, const struct clo
 static json_t *event_end(const char *command, const char *key, size_t n,
 			 const struct criteria *cs, const char *error)
 {
-	json_t *o = event_new("end", command);
+	json_t *o = event_head("end", command, 0);
 
 	json_object_set_new(o, key, json_integer((json_int_t)n));
 	json_object_set_new(o, "criteria", report_criteria_json(cs));
-	json_object_set_new(o, "complete", json_boolean(!error));
-	json_object_set_new(o, "error", error ? json_string(error) : json_null());
+	report_end_set(o, !error, error);
 	return o;
 }
 
@@ -51,7 +47,7 @@ json_t *report_lat_event_start(const struct lat_report_info *info)
 json_t *report_lat_event_size(const struct lat_report_info *info, size_t index,
 			      const struct flow_result *r)
 {
-	json_t *o = event_new("size", "lat");
+	json_t *o = event_head("size", "lat", 0);
 
 	json_object_set_new(o, "index", json_integer((json_int_t)index));
 	json_object_set_new(o, "result", report_lat_size_json(info, r));
@@ -70,7 +66,7 @@ json_t *report_bw_event_start(const struct bw_report_info *info)
 
 json_t *report_bw_event_interval(size_t index, const struct bw_interval *iv)
 {
-	json_t *o = event_new("interval", "bw");
+	json_t *o = event_head("interval", "bw", 0);
 
 	json_object_set_new(o, "index", json_integer((json_int_t)index));
 	json_object_set_new(o, "interval", report_bw_interval_json(iv));
