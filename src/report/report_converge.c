@@ -245,93 +245,100 @@ static void converge_note_head(FILE *out, const struct converge_report_info *inf
 	fprintf(out, "%s %d: ", info->ets ? "band" : "sl", c->key);
 }
 
-/*
- * Why a class is OUT when the analysis took it as saturating and it fell
- * short: the analysis assumes a queue that never runs dry.
- */
-static void converge_backlog_notes(FILE *out, const struct converge_report_info *info,
-				   const struct converge_step *st)
+/* A note of class @c of step @st in @buf (the text after its head), or false where it has none. */
+typedef bool converge_note_fn(const struct converge_step *st, const struct converge_class *c,
+			      char *buf, size_t len);
+
+/* Each note @note has of step @st's classes, a line each after its head. */
+static void converge_class_notes(FILE *out, const struct converge_report_info *info,
+				 const struct converge_step *st, converge_note_fn *note)
 {
-	const struct converge_class *c;
+	char buf[768];
 	size_t k;
 
 	for (k = 0; k < st->n_classes; k++) {
-		c = &st->classes[k];
-		if (!c->not_backlogged)
+		if (!note(st, &st->classes[k], buf, sizeof(buf)))
 			continue;
-		converge_note_head(out, info, st, c);
-		fprintf(out, "taken as saturating, it was not kept backlogged: %.1f %% "
-			"against %.1f %% analyzed (%+.1f points); its flows sent %.3f Mb/s over "
-			"their run and it received %.3f Mb/s", c->share_pct, c->analyzed_pct, c->diff_pp, report_mbps(c->sent_gbps),
-			report_mbps(c->gbps));
-		if (c->has_retrans)
-			fprintf(out, ", with %" PRIu64 " retransmission%s on their hosts' ports",
-				c->retrans, c->retrans == 1 ? "" : "s");
-		fprintf(out, " (a flow waiting out a retransmission timeout leaves its queue "
-			"empty; the analysis assumes it never is)\n");
+		converge_note_head(out, info, st, &st->classes[k]);
+		fprintf(out, "%s\n", buf);
 	}
 }
 
 /*
- * The classes of a compared step that were not judged, and why (their
- * verdicts are nearly automatic); the inconclusive ones, and what run
- * would conclude.
+ * Why a class is OUT when the analysis took it as saturating and it fell
+ * short: the analysis assumes a queue that never runs dry.
  */
-static void converge_judged_notes(FILE *out, const struct converge_report_info *info,
-				  const struct converge_step *st)
+static bool converge_backlog_note(const struct converge_step *st, const struct converge_class *c,
+				  char *buf, size_t len)
 {
-	const struct converge_class *c;
-	size_t k;
+	char retrans[96] = "";
 
-	if (!info->arbitration || !st->compared)
-		return;
-	for (k = 0; k < st->n_classes; k++) {
-		c = &st->classes[k];
-		if (!st->ports[c->port].compared || (c->judged && c->verdict !=
-						     CONVERGE_INCONCLUSIVE))
-			continue;
-		converge_note_head(out, info, st, c);
-		if (!c->judged)
-			fprintf(out, "not judged: %s\n", c->unjudged_why);
-		else if (c->resolve_window_s > 0)
-			fprintf(out, "inconclusive: a window of about %.0f s (--duration) would "
-				"resolve it, if its spread is noise that averages out\n",
-				c->resolve_window_s);
-		else
-			fprintf(out, "inconclusive: %s\n", c->has_ci ? "its share lies on the "
-				"tolerance's edge; no run length would resolve it" :
-				"no interval (too few intervals, or shares too correlated "
-				"to bound)");
-	}
-	if (!st->judged)
-		fprintf(out, "nothing judged in this step: no class's share is decided by the "
-			"arbitration\n");
+	if (!c->not_backlogged)
+		return false;
+	if (c->has_retrans)
+		snprintf(retrans, sizeof(retrans), ", with %" PRIu64 " retransmission%s on their "
+			 "hosts' ports", c->retrans, c->retrans == 1 ? "" : "s");
+	snprintf(buf, len, "taken as saturating, it was not kept backlogged: %.1f %% against "
+		 "%.1f %% analyzed (%+.1f points); its flows sent %.3f Mb/s over their run and "
+		 "it received %.3f Mb/s%s (a flow waiting out a retransmission timeout leaves "
+		 "its queue empty; the analysis assumes it never is)", c->share_pct,
+		 c->analyzed_pct, c->diff_pp, report_mbps(c->sent_gbps), report_mbps(c->gbps),
+		 retrans);
+	return true;
+}
+
+/*
+ * A class of a compared step that was not judged, and why (its verdict
+ * is nearly automatic); an inconclusive one, and what run would conclude.
+ */
+static bool converge_judged_note(const struct converge_step *st, const struct converge_class *c,
+				 char *buf, size_t len)
+{
+	if (!st->ports[c->port].compared || (c->judged && c->verdict != CONVERGE_INCONCLUSIVE))
+		return false;
+	if (!c->judged)
+		snprintf(buf, len, "not judged: %s", c->unjudged_why);
+	else if (c->resolve_window_s > 0)
+		snprintf(buf, len, "inconclusive: a window of about %.0f s (--duration) would "
+			 "resolve it, if its spread is noise that averages out", c->resolve_window_s);
+	else
+		snprintf(buf, len, "inconclusive: %s", c->has_ci ? "its share lies on the "
+			 "tolerance's edge; no run length would resolve it" : "no interval (too "
+			 "few intervals, or shares too correlated to bound)");
+	return true;
 }
 
 /*
  * A class with unresolved RTTs: its resolved percentiles are lower
  * bounds (the placeholders could lie anywhere above them).
  */
-static void converge_lower_bound_notes(FILE *out, const struct converge_report_info *info,
-				       const struct converge_step *st)
+static bool converge_lower_bound_note(const struct converge_step *st,
+				      const struct converge_class *c, char *buf, size_t len)
 {
-	const struct converge_class *c;
-	uint64_t zeros;
-	size_t k;
+	uint64_t zeros = c->lat_ns ? hist_zeros(c->lat_ns) : 0;
 
-	for (k = 0; k < st->n_classes; k++) {
-		c = &st->classes[k];
-		zeros = c->lat_ns ? hist_zeros(c->lat_ns) : 0;
-		if (!zeros || zeros >= hist_count(c->lat_ns))
-			continue;
-		converge_note_head(out, info, st, c);
-		fprintf(out, "its RTT percentiles are lower bounds: %" PRIu64 " of %" PRIu64
-			" RTTs are unresolved and could lie anywhere above them\n",
-			zeros, hist_count(c->lat_ns));
-	}
+	if (!zeros || zeros >= hist_count(c->lat_ns))
+		return false;
+	snprintf(buf, len, "its RTT percentiles are lower bounds: %" PRIu64 " of %" PRIu64
+		 " RTTs are unresolved and could lie anywhere above them", zeros,
+		 hist_count(c->lat_ns));
+	return true;
 }
 
-/* The switch's shares beside the destination's, or why there are none. */
+/* The notes of step @st's classes; of a compared step, whether any was judged. */
+static void converge_notes(FILE *out, const struct converge_report_info *info,
+			   const struct converge_step *st)
+{
+	converge_class_notes(out, info, st, converge_backlog_note);
+	if (info->arbitration && st->compared) {
+		converge_class_notes(out, info, st, converge_judged_note);
+		if (!st->judged)
+			fprintf(out, "nothing judged in this step: no class's share is decided "
+				"by the arbitration\n");
+	}
+	converge_class_notes(out, info, st, converge_lower_bound_note);
+}
+
 /* How long the step took to set up, and how closely its flows began together. */
 static void converge_start_line(FILE *out, const struct converge_step *st)
 {
@@ -345,6 +352,7 @@ static void converge_start_line(FILE *out, const struct converge_step *st)
 	fprintf(out, "\n");
 }
 
+/* The switch's shares beside the destination's, or why there are none. */
 static void converge_switch_line(FILE *out, const struct converge_report_info *info,
 				 const struct converge_step *st)
 {
@@ -538,9 +546,7 @@ void report_converge_table(FILE *out, const struct converge_report_info *info,
 		fprintf(out, "\n");
 		converge_start_line(out, st);
 		converge_switch_line(out, info, st);
-		converge_backlog_notes(out, info, st);
-		converge_judged_notes(out, info, st);
-		converge_lower_bound_notes(out, info, st);
+		converge_notes(out, info, st);
 		converge_fit_line(out, info, st);
 		converge_impact_lines(out, info, st);
 		converge_duty_lines(out, st);

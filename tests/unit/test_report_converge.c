@@ -54,6 +54,18 @@ static void fill(void)
 		.ran = true };
 }
 
+/* The document's first step. */
+static json_t *first_step(json_t *doc)
+{
+	return json_array_get(json_object_get(doc, "steps"), 0);
+}
+
+/* Entry @i of the first step's list @list ("classes", "flows"). */
+static json_t *first_step_row(json_t *doc, const char *list, size_t i)
+{
+	return json_array_get(json_object_get(first_step(doc), list), i);
+}
+
 static void test_json(void **state)
 {
 	json_t *doc, *c0, *c1;
@@ -65,10 +77,8 @@ static void test_json(void **state)
 	assert_true(json_is_true(json_object_get(doc, "within_tolerance")));
 	assert_true(json_is_true(json_object_get(doc, "complete")));
 	assert_true(json_is_null(json_object_get(doc, "error")));
-	c0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-					    "classes"), 0);
-	c1 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-					    "classes"), 1);
+	c0 = first_step_row(doc, "classes", 0);
+	c1 = first_step_row(doc, "classes", 1);
 	assert_int_equal(json_integer_value(json_object_get(c0, "band")), 0);
 	assert_true(json_is_null(json_object_get(c0, "rtt_ns")));
 	assert_near(json_real_value(json_object_get(c0, "analyzed_pct")), 75, 1e-9);
@@ -80,13 +90,11 @@ static void test_json(void **state)
 	json_decref(doc);
 	doc = report_converge_json(&info, &step, 1, "agent 'h2' (bw) is gone");
 	assert_true(json_is_false(json_object_get(doc, "complete")));
-	assert_true(json_is_false(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-						  "cut_short")));
+	assert_true(json_is_false(json_object_get(first_step(doc), "cut_short")));
 	json_decref(doc);
 	step.cut_short = true;
 	doc = report_converge_json(&info, &step, 1, "interrupted");
-	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-						 "cut_short")));
+	assert_true(json_is_true(json_object_get(first_step(doc), "cut_short")));
 	json_decref(doc);
 	hist_free(step.classes[1].lat_ns);
 }
@@ -200,13 +208,12 @@ static void test_table_csv(void **state)
 	assert_non_null(strstr(out, "    21.2-30.5    -3.0 inconclusive\n"));
 	assert_null(strstr(out, "OUT"));
 	doc = report_converge_json(&info, &step, 1, NULL);
-	k = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-					   "classes"), 1);
+	k = first_step_row(doc, "classes", 1);
 	assert_string_equal(json_string_value(json_object_get(k, "verdict")), "inconclusive");
 	assert_near(json_real_value(json_array_get(json_object_get(k, "share_ci_pct"), 0)), 21.25, 0);
 	assert_near(json_real_value(json_array_get(json_object_get(k, "share_ci_pct"), 1)), 30.5, 0);
-	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(
-		json_array_get(json_object_get(doc, "steps"), 0), "classes"), 0), "share_ci_pct")));
+	assert_true(json_is_null(json_object_get(first_step_row(doc, "classes", 0),
+						 "share_ci_pct")));
 	json_decref(doc);
 	assert_null(strstr(out, "(cut short)"));
 	step.cut_short = true;
@@ -253,10 +260,8 @@ static void test_not_backlogged(void **state)
 				    "with 37 retransmissions on their hosts' ports"));
 	assert_null(strstr(out, "band 1: taken"));
 	doc = report_converge_json(&info, &step, 1, NULL);
-	c0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-					    "classes"), 0);
-	c1 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-					    "classes"), 1);
+	c0 = first_step_row(doc, "classes", 0);
+	c1 = first_step_row(doc, "classes", 1);
 	assert_true(json_is_false(json_object_get(c0, "backlogged")));
 	assert_int_equal(json_integer_value(json_object_get(c0, "retransmissions")), 37);
 	assert_true(json_is_true(json_object_get(c1, "backlogged")));
@@ -283,8 +288,7 @@ static void test_switch_counters(void **state)
 	assert_non_null(strstr(out, "switch port counters, share% (destination's, difference): "
 				    "band 0 75.2 (75.5, -0.3)\n"));
 	doc = report_converge_json(&info, &step, 1, NULL);
-	c0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-					    "classes"), 0);
+	c0 = first_step_row(doc, "classes", 0);
 	assert_near(json_real_value(json_object_get(c0, "switch_diff_pp")), -0.3, 1e-9);
 	json_decref(doc);
 	step.switch_read = false;
@@ -323,7 +327,7 @@ static void test_ports(void **state)
 	assert_non_null(strstr(out, "flow bw1: duty cycle 0.490 measured (1.960 Mb/s at "
 				    "4.000 Mb/s paced), 0.500 configured\n"));
 	doc = report_converge_json(&info, &step, 1, NULL);
-	st = json_array_get(json_object_get(doc, "steps"), 0);
+	st = first_step(doc);
 	assert_int_equal(json_array_size(json_object_get(st, "ports")), 2);
 	p1 = json_array_get(json_object_get(st, "ports"), 1);
 	assert_string_equal(json_string_value(json_object_get(p1, "destination")), "h1");
@@ -343,8 +347,7 @@ static void test_ports(void **state)
 	assert_null(strstr(out, "into h3"));
 	assert_null(strstr(out, "duty cycle"));
 	doc = report_converge_json(&info, &step, 1, NULL);
-	f0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "steps"), 0),
-					    "flows"), 0);
+	f0 = first_step_row(doc, "flows", 0);
 	assert_true(json_is_null(json_object_get(f0, "measured_duty_cycle")));
 	assert_true(json_is_null(json_object_get(f0, "rate_gbps")));
 	json_decref(doc);
