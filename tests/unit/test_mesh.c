@@ -536,15 +536,13 @@ static void test_table_peer_text(void **state)
  */
 static void test_pair_fields_match_schema(void **state)
 {
-	const char *top = getenv("TEST_TOP"), *key;
+	const char *key;
 	const struct report_field *f;
 	json_t *schema, *props, *v;
-	char path[4096];
 	size_t n, i, j, found;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/schema/mesh.schema.json", top ? top : ".");
-	assert_non_null(schema = json_load_file(path, 0, NULL));
+	schema = unit_schema_load("mesh.schema.json");
 	props = json_object_get(json_object_get(json_object_get(schema, "$defs"), "pair"),
 				"properties");
 	assert_non_null(props);

@@ -139,16 +139,14 @@ static bool described_once(const struct report_field *f, size_t n, const char *k
 static void test_fields_match_schema(void **state)
 {
 	static const char *const defs[2] = { "class", "flow" };
-	const char *top = getenv("TEST_TOP"), *key;
+	const char *key;
 	const struct report_field *f;
 	json_t *schema, *props, *v;
-	char path[4096];
 	size_t n, i, j;
 	int l;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/schema/converge.schema.json", top ? top : ".");
-	assert_non_null(schema = json_load_file(path, 0, NULL));
+	schema = unit_schema_load("converge.schema.json");
 	for (l = RC_CLASSES; l <= RC_FLOWS; l++) {
 		props = json_object_get(json_object_get(json_object_get(schema, "$defs"),
 							defs[l]), "properties");

@@ -303,14 +303,11 @@ static void test_hist_fields_match_schema(void **state)
 					     "resolution" };
 	const struct report_field *f;
 	json_t *schema, *props, *pcts, *v;
-	const char *top = getenv("TEST_TOP"), *key;
-	char path[4096];
+	const char *key;
 	size_t n, i, found;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/schema/common.schema.json", top ? top : ".");
-	schema = json_load_file(path, 0, NULL);
-	assert_non_null(schema);
+	schema = unit_schema_load("common.schema.json");
 	props = schema_props(schema, "hist_ns");
 	pcts = json_object_get(json_object_get(props, "percentiles"), "properties");
 	f = report_hist_fields(&n);
@@ -420,16 +417,13 @@ static void test_analyze_fields_match_schema(void **state)
 {
 	static const char *const defs[RA_N_LISTS] = { "sl", "vl", "band" };
 	const struct report_field *f;
-	const char *top = getenv("TEST_TOP"), *key;
+	const char *key;
 	json_t *schema, *props, *v;
-	char path[4096];
 	size_t n, i, found;
 	int l, kind;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/schema/analyze.schema.json", top ? top : ".");
-	schema = json_load_file(path, 0, NULL);
-	assert_non_null(schema);
+	schema = unit_schema_load("analyze.schema.json");
 	for (l = 0; l < RA_N_LISTS; l++) {
 		props = schema_props(schema, defs[l]);
 		assert_non_null(props);
@@ -457,15 +451,12 @@ static void test_analyze_fields_match_schema(void **state)
 /* bw's rate figures (JSON, CSV and table from one list) are the schema's rate. */
 static void test_bw_rate_fields_match_schema(void **state)
 {
-	const char *top = getenv("TEST_TOP"), *key;
+	const char *key;
 	json_t *schema, *props;
-	char path[4096];
 	size_t i;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/schema/bw.schema.json", top ? top : ".");
-	schema = json_load_file(path, 0, NULL);
-	assert_non_null(schema);
+	schema = unit_schema_load("bw.schema.json");
 	props = schema_props(schema, "rate");
 	for (i = 0; (key = report_bw_rate_key(i)); i++)
 		if (!json_object_get(props, key))
@@ -721,16 +712,13 @@ static void test_server_fields_match_schema(void **state)
 {
 	static const char *const items[] = { "flows", "sls" };
 	const struct report_field *f;
-	const char *top = getenv("TEST_TOP"), *key;
+	const char *key;
 	json_t *schema, *props, *v;
-	char path[4096];
 	size_t n, i, found;
 	int l;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/schema/server.schema.json", top ? top : ".");
-	schema = json_load_file(path, 0, NULL);
-	assert_non_null(schema);
+	schema = unit_schema_load("server.schema.json");
 	for (l = RS_FLOWS; l <= RS_SLS; l++) {
 		props = json_object_get(json_object_get(json_object_get(json_object_get(
 			schema, "properties"), items[l]), "items"), "properties");

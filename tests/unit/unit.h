@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Helpers cmocka lacks in the versions we build against (1.1 has no
- * assert_double_equal), and what the loopback tests share. Include after
+ * assert_double_equal), and what the loopback and schema tests share. Include after
  * <cmocka.h>.
  */
 #ifndef RPERF_TESTS_UNIT_H
 #define RPERF_TESTS_UNIT_H
 
 #include <arpa/inet.h>
+#include <jansson.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 
 /* |a - b| <= tol, NaN never passes; prints both values on failure. */
@@ -19,6 +22,19 @@
 	if (!(fabs(a_ - b_) <= tol_))						\
 		fail_msg("%s = %.17g, expected %.17g +- %g", #a, a_, b_, tol_);	\
 } while (0)
+
+/* Schema @name (schema/ under $TEST_TOP, which make check sets; else .), loaded (asserted). */
+static inline json_t *unit_schema_load(const char *name)
+{
+	const char *top = getenv("TEST_TOP");
+	char path[4096];
+	json_t *schema;
+
+	snprintf(path, sizeof(path), "%s/schema/%s", top ? top : ".", name);
+	schema = json_load_file(path, 0, NULL);
+	assert_non_null(schema);
+	return schema;
+}
 
 /* A TCP connection to 127.0.0.1 @port, made (asserted). */
 static inline int unit_connect_lo(uint16_t port)
