@@ -2,8 +2,10 @@
 /*
  * converge's rows, each described once (class_fields, flow_fields): a
  * class's figures in a step's "classes", its table row and its CSV row;
- * a flow's in a step's "flows". The table's units (us, Mb/s) are the
- * fields' scales of the JSON's (ns, Gb/s); value.c makes the text.
+ * a flow's in a step's "flows". A figure that is a member of the class,
+ * its step or the flow is named by its field (REPORT_MEMBER); the getters
+ * here compute the rest. The table's units (us, Mb/s) are the fields'
+ * scales of the JSON's (ns, Gb/s); value.c makes the text.
  */
 #include <string.h>
 
