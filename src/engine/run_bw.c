@@ -172,15 +172,10 @@ void run_bw_go(struct run_bw *r)
 	unsigned i, n = r->cfg->flow->spec.threads;
 	struct bw_client *c[FLOW_MAX_THREADS];
 	struct bw_client_set set;
-	char err[256];
 
-	r->crew = (struct run_crew){ .ops = &run_bw_ops, .dev = &r->c.dev, .flow = r->cfg->flow,
-				     .counters = true, .stop = stop_flag(), .ws = r->w,
-				     .stride = sizeof(*r->w), .n = n };
 	for (i = 0; i < n; i++)
 		r->w[i].run = r;
-	if (run_crew_start(&r->crew, err, sizeof(err)))
-		stop_request();		/* the others end too: the run is short a worker */
+	run_crew_go(&r->crew, &run_bw_ops, &r->c, r->w, sizeof(*r->w));
 	set = run_bw_set(r, r->crew.started, c);
 	r->n_iv = bw_client_follow(&set, r->iv, r->cfg->on_interval, r->cfg->arg);
 	run_crew_join(&r->crew, &r->c);

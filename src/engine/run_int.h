@@ -55,6 +55,11 @@ struct run_worker *run_crew_at(const struct run_crew *c, unsigned i);
  * no more start after it: 0, or that -errno with the reason in @err.
  */
 int run_crew_start(struct run_crew *c, char *err, size_t errlen);
+/* Start the CLI's crew of @ops at @ws for run @rc: --threads workers,
+ * pinned and with huge pages as rc->flow says, the counters read, no
+ * gate; a thread that cannot start is a stop request for the others. */
+void run_crew_go(struct run_crew *c, const struct run_worker_ops *ops, struct run_common *rc,
+		 void *ws, size_t stride);
 /* Wait until every started worker has connected or failed to (each
  * step bounded by its engine's and connect's own timeouts); the first
  * worker's error, 0 or -errno with the reason in @err. */

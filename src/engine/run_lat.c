@@ -324,15 +324,10 @@ static void run_lat_tick_check(struct run_lat *r)
 void run_lat_go(struct run_lat *r)
 {
 	unsigned i, n = r->cfg->flow->spec.threads;
-	char err[256];
 
-	r->crew = (struct run_crew){ .ops = &run_lat_ops, .dev = &r->c.dev, .flow = r->cfg->flow,
-				     .counters = true, .stop = stop_flag(), .ws = r->w,
-				     .stride = sizeof(*r->w), .n = n };
 	for (i = 0; i < n; i++)
 		r->w[i].run = r;
-	if (run_crew_start(&r->crew, err, sizeof(err)))
-		stop_request();		/* the others end too: the run is short a worker */
+	run_crew_go(&r->crew, &run_lat_ops, &r->c, r->w, sizeof(*r->w));
 	run_crew_join(&r->crew, &r->c);
 	run_lat_merge(r);
 	run_lat_judge(r);

@@ -13,6 +13,7 @@
 
 #include "base/errbuf.h"
 #include "base/pin.h"
+#include "base/stop.h"
 #include "engine/client.h"
 #include "engine/run_int.h"
 
@@ -217,6 +218,18 @@ int run_crew_start(struct run_crew *c, char *err, size_t errlen)
 		w->running = true;
 	}
 	return 0;
+}
+
+void run_crew_go(struct run_crew *c, const struct run_worker_ops *ops, struct run_common *rc,
+		 void *ws, size_t stride)
+{
+	char err[256];
+
+	*c = (struct run_crew){ .ops = ops, .dev = &rc->dev, .flow = rc->flow, .counters = true,
+				.stop = stop_flag(), .ws = ws, .stride = stride,
+				.n = rc->flow->spec.threads };
+	if (run_crew_start(c, err, sizeof(err)))
+		stop_request();		/* the others end too: the run is short a worker */
 }
 
 int run_crew_ready(struct run_crew *c, char *err, size_t errlen)
