@@ -225,15 +225,15 @@ void run_bw_release(struct run_bw *r);
 /*
  * Where a caller that opens the device and clock itself (rperf agent)
  * runs a flow: its workers' threads are started, pinned and connected
- * up front, each by the caller's hook, and wait for the gate; the gate starts every
- * source made on it at one instant, each with a timed warm-up before its
- * window. The caller follows them (run_src_reap), then takes each
- * flow's merged result (run_src_finish).
+ * up front, each by the caller's hook, and wait for the gate; the gate
+ * starts every source made on it at one instant, each with a timed
+ * warm-up before its window. The caller follows them (run_src_reap),
+ * then takes each flow's merged result (run_src_finish).
  *
- * Use: run_gate_init(); per flow run_src_prepare();
- * run_gate_open() (or nothing, for a step that ends
- * unstarted); run_src_reap() until true; run_src_finish();
- * run_gate_quit(); per flow run_src_release() (always); run_gate_destroy().
+ * Use: run_gate_init(); per flow run_src_prepare(); run_gate_open() (or
+ * nothing, for a step that ends unstarted); run_src_reap() until true;
+ * run_src_finish(); run_gate_quit(); per flow run_src_release()
+ * (always); run_gate_destroy().
  */
 
 /* The start the workers of one or more sources wait for. */
@@ -275,9 +275,9 @@ struct run_src_cfg {
 	int first_cpu;			/* its first worker's index for pin_pick_cpu() */
 	/*
 	 * Connect one worker, in the worker's thread, pinned to its CPU
-	 * (several workers' at once): lat (@l NULL): @p's wire QP, returning its socket (>= 0), the
-	 * probe's control socket; bw (@p NULL): each of @l's QPs, setting
-	 * its ctl_fd, returning 0. -errno with the reason in @err. The
+	 * (several workers' at once): lat (@l NULL): @p's wire QP,
+	 * returning its socket (>= 0), the probe's control socket; bw (@p
+	 * NULL): each of @l's QPs, setting its ctl_fd, returning 0. -errno with the reason in @err. The
 	 * sockets become the source's: run_src_release() closes them.
 	 */
 	int (*connect)(void *arg, struct probe *p, struct load *l, char *err, size_t errlen);

@@ -94,8 +94,9 @@ static struct verbs_dev no_dev;
 static struct run_crew crew_of(struct fake_worker *ws, const struct flow_opts *o,
 			       struct run_gate *g, volatile sig_atomic_t *stop)
 {
-	return (struct run_crew){ .ops = &fake_ops, .dev = &no_dev, .flow = o, .keep = g != NULL, .gate = g,
-				  .stop = stop, .ws = ws, .stride = sizeof(*ws), .n = N_WORKERS };
+	return (struct run_crew){ .ops = &fake_ops, .dev = &no_dev, .flow = o,
+				  .keep = g != NULL, .gate = g, .stop = stop, .ws = ws,
+				  .stride = sizeof(*ws), .n = N_WORKERS };
 }
 
 /* The CLI's crew: no gate, each runs once connected, releases in its thread. */
