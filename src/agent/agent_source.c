@@ -65,7 +65,7 @@ static void agent_src_cfg(struct agent_step *st, size_t i, int first_cpu)
 		.clk = &st->clk,
 		.spec = &f->spec,
 		.path = &f->path,
-		.bw = f->bw,
+		.ops = f->bw ? &run_src_bw_ops : &run_src_lat_ops,
 		.peer = f->dest,
 		.tx_depth = LOAD_TX_DEPTH_DEFAULT,
 		.batch = AGENT_BATCH,
@@ -98,15 +98,16 @@ static void agent_conns_json(const struct run_src *r, const struct agent_flow *f
 	}
 }
 
-/* Every worker of every flow: connect, and start its thread, which pins
- * itself and waits for the start; fill the ready message. */
+/* Every worker of every flow: its thread, which pins itself, connects
+ * and waits for the start; fill the ready message. */
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen)
 {
 	size_t i;
 	int ret;
 
-	for (i = 0; i < st->n_flows; i++) {
+	ret = run_gate_init(&st->gate, err, errlen);
+	for (i = 0; !ret && i < st->n_flows; i++) {
 		agent_src_cfg(st, i, (int)st->n_w);
 		*bad_flow = st->flows[i].name;
 		st->n_src = i + 1;
@@ -117,9 +118,6 @@ int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_fl
 		agent_conns_json(&st->src[i], &st->flows[i], conns);
 	}
 	*bad_flow = NULL;
-	ret = run_gate_init(&st->gate, err, errlen);
-	for (i = 0; !ret && i < st->n_src; i++)
-		ret = run_src_launch(&st->src[i], err, errlen);
 	return ret;
 }
 

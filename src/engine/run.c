@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * What the lat and bw runs and a source share (run.h, run_int.h): the
- * device, clock and path of a run, the size sweep, the workers' thread
- * start and join, and the lat and bw bodies.
+ * What the lat and bw runs and a source share (run.h): the device, clock
+ * and path of a run, the size sweep, and the probe's and load's settings
+ * every source runs them with.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/client.h"
-#include "engine/run_int.h"
+#include "engine/run.h"
 
 size_t run_sweep_sizes(size_t max_bytes, size_t *sizes, size_t cap)
 {
@@ -18,85 +18,6 @@ size_t run_sweep_sizes(size_t max_bytes, size_t *sizes, size_t cap)
 	for (s = 2; s <= RUN_SWEEP_MAX_BYTES && s <= max_bytes && n < cap; s <<= 1)
 		sizes[n++] = s;
 	return n;
-}
-
-/* Worker @i of the array @ws of @stride-byte structs. */
-static struct run_worker *run_worker_at(void *ws, size_t stride, unsigned i)
-{
-	return (struct run_worker *)((char *)ws + (size_t)i * stride);
-}
-
-unsigned run_workers_start(void *ws, size_t stride, unsigned n, void *(*main)(void *))
-{
-	struct run_worker *w;
-	unsigned i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		w = run_worker_at(ws, stride, i);
-		w->index = i;
-		ret = pthread_create(&w->tid, NULL, main, w);
-		if (ret) {
-			w->status = -ret;
-			snprintf(w->err, sizeof(w->err), "cannot start a thread: %s", strerror(ret));
-			break;
-		}
-	}
-	return i;
-}
-
-void run_workers_end(struct run_common *c, void *ws, size_t stride, unsigned n,
-		     unsigned started)
-{
-	struct run_worker *w;
-	unsigned i;
-
-	for (i = 0; i < started; i++)
-		pthread_join(run_worker_at(ws, stride, i)->tid, NULL);
-	for (i = 0; i < n; i++) {
-		w = run_worker_at(ws, stride, i);
-		if (w->status && !c->error)
-			c->error = w->err;
-		run_env_worker(&c->env, i, w->cpu);
-	}
-	c->got_huge = n && run_worker_at(ws, stride, 0)->got_huge;
-}
-
-_Static_assert(sizeof(((struct run_worker *)0)->err) ==
-	       sizeof(((struct flow_result *)0)->error), "an engine's error is a worker's");
-
-/*
- * The probe @p's window (@pc) or else the load @l's run (@lc) into @res
- * (its first result the worker's), with @dev's retransmission counters
- * around it; the engine's error into w->err. As run_lat_body().
- */
-static int run_body(struct run_worker *w, const struct verbs_dev *dev, struct probe *p,
-		    const struct probe_cfg *pc, struct load *l, const struct load_cfg *lc,
-		    struct flow_result *res)
-{
-	struct verbs_counters before, after;
-	int ret;
-
-	if (dev)
-		verbs_counters_read(dev, &before);
-	ret = p ? probe_run(p, pc, res) : load_run(l, lc, res);
-	if (dev && !verbs_counters_read(dev, &after))
-		res[0].retrans = verbs_counters_retrans(&before, &after);
-	if (ret)
-		memcpy(w->err, res[0].error, sizeof(w->err));
-	return ret;
-}
-
-int run_lat_body(struct run_worker *w, const struct verbs_dev *dev, struct probe *p,
-		 const struct probe_cfg *cfg, struct flow_result *res)
-{
-	return run_body(w, dev, p, cfg, NULL, NULL, res);
-}
-
-int run_bw_body(struct run_worker *w, const struct verbs_dev *dev, struct load *l,
-		const struct load_cfg *cfg, struct flow_result *res)
-{
-	return run_body(w, dev, NULL, NULL, l, cfg, res);
 }
 
 void run_load_cfg_init(struct load_cfg *cfg, const struct flow_spec *spec,

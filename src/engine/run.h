@@ -11,9 +11,9 @@
  *
  * A source (run_src_*, below) is the same workers for a caller that
  * holds the device and clock and connects its own way (rperf agent):
- * its threads start and run their probe or load as the lat and bw runs'
- * do (the bodies in run_int.h), but made and connected up front and
- * started by a gate.
+ * its workers have the lat and bw runs' one shape (run_int.h), made and
+ * connected up front and started by a gate; the CLI's are a crew whose
+ * gate opens at once.
  *
  * Use: run_*_prepare() (0 or -errno with the reason in @err; the setup
  * errors that are the user's tell by client_error_is_usage()), then
@@ -87,6 +87,34 @@ int run_common_prepare(struct run_common *c, const struct flow_opts *flow, char 
 		       size_t errlen);
 void run_common_release(struct run_common *c);
 
+struct run_worker;
+struct run_worker_ops;
+struct run_gate;
+
+/* The workers of one run or source, and what they share (their kind,
+ * struct run_worker_ops, and their life: run_int.h). */
+struct run_crew {
+	const struct run_worker_ops *ops;
+	struct verbs_dev *dev;
+	/* The CLI's options: --cpu, --hugepages, a pin that fails is the
+	 * worker's error. NULL (a source): from first_cpu on, as the NIC's
+	 * cores allow, best effort, and no huge pages. */
+	const struct flow_opts *flow;
+	int first_cpu;
+	bool counters;			/* read the port's retransmissions around a body */
+	bool keep;			/* release after join, not as each thread ends */
+	struct run_gate *gate;		/* NULL: each runs once connected */
+	volatile sig_atomic_t *stop;	/* seen while waiting for the gate's instant */
+	void *ws;			/* the workers: @n of @stride bytes */
+	size_t stride;
+	unsigned n, started;
+	/* how many have made and connected their engine, or failed to */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned n_ready;
+	bool made;			/* started: the lock is made */
+};
+
 /* ------------------------------------------------------------------ */
 /* lat                                                                 */
 /* ------------------------------------------------------------------ */
@@ -124,6 +152,7 @@ struct run_lat_worker;
 struct run_lat {
 	struct run_common c;
 	const struct run_lat_cfg *cfg;
+	struct run_crew crew;
 	size_t sizes[RUN_MAX_SIZES];
 	size_t n_sizes;
 	size_t max_bytes;
@@ -171,6 +200,7 @@ struct run_bw_worker;
 struct run_bw {
 	struct run_common c;
 	const struct run_bw_cfg *cfg;
+	struct run_crew crew;
 	size_t max_snaps;
 	struct run_bw_worker *w;
 	/* after run_bw_go(): the intervals, the total, judged */
@@ -194,16 +224,16 @@ void run_bw_release(struct run_bw *r);
 
 /*
  * Where a caller that opens the device and clock itself (rperf agent)
- * runs a flow: its workers are pinned and connected up front, each by
- * the caller's hook, and wait for the gate; the gate starts every
- * source made on it at one instant, each with a timed warm-up before its
- * window. The caller follows them (run_src_reap), then takes each
- * flow's merged result (run_src_finish).
+ * runs a flow: its workers' threads are started, pinned and connected
+ * up front, each by the caller's hook, and wait for the gate; the gate
+ * starts every source made on it at one instant, each with a timed
+ * warm-up before its window. The caller follows them (run_src_reap),
+ * then takes each flow's merged result (run_src_finish).
  *
- * Use: run_gate_init(); per flow run_src_prepare(); per flow
- * run_src_launch(); run_gate_open() (or nothing, for a step that ends
- * unstarted); run_src_reap() until true; run_src_finish();
- * run_gate_quit(); per flow run_src_release() (always); run_gate_destroy().
+ * Use: run_gate_init(); per flow run_src_prepare(); run_gate_open() (or
+ * nothing, for a step that ends unstarted); run_src_reap() until true;
+ * run_src_finish(); run_gate_quit(); per flow run_src_release()
+ * (always); run_gate_destroy().
  */
 
 /* The start the workers of one or more sources wait for. */
@@ -238,16 +268,16 @@ struct run_src_cfg {
 	const struct clock_cal *clk;	/* borrowed */
 	const struct flow_spec *spec;	/* size, threads, QPs, the flow's rate */
 	const struct verbs_path *path;
-	bool bw;			/* the load engine; else the lat probe */
+	const struct run_worker_ops *ops;	/* run_src_lat_ops or run_src_bw_ops */
 	const char *peer;		/* named in the engines' errors */
 	uint32_t tx_depth, batch, cq_mod;	/* bw */
 	uint64_t tail_ns;		/* bw: runs on this long past the window */
 	int first_cpu;			/* its first worker's index for pin_pick_cpu() */
 	/*
-	 * Connect one worker, in the calling thread, pinned to the worker's
-	 * CPU: lat (@l NULL): @p's wire QP, returning its socket (>= 0), the
-	 * probe's control socket; bw (@p NULL): each of @l's QPs, setting
-	 * its ctl_fd, returning 0. -errno with the reason in @err. The
+	 * Connect one worker, in the worker's thread, pinned to its CPU
+	 * (several workers' at once): lat (@l NULL): @p's wire QP,
+	 * returning its socket (>= 0), the probe's control socket; bw (@p
+	 * NULL): each of @l's QPs, setting its ctl_fd, returning 0. -errno with the reason in @err. The
 	 * sockets become the source's: run_src_release() closes them.
 	 */
 	int (*connect)(void *arg, struct probe *p, struct load *l, char *err, size_t errlen);
@@ -257,12 +287,16 @@ struct run_src_cfg {
 	bool yield;
 };
 
+/* The kinds of a source's workers: the lat probe, the bw load. */
+extern const struct run_worker_ops run_src_lat_ops, run_src_bw_ops;
+
 struct run_src_worker;
 
 struct run_src {
 	const struct run_src_cfg *cfg;
+	struct run_crew crew;
 	struct run_src_worker *w;
-	unsigned n_w;			/* made (and connected, but maybe the last) */
+	unsigned n_w;			/* made: the flow's threads */
 	/* after run_src_finish(): the workers' results merged (no
 	 * retransmission counts: the caller counts its host's) */
 	struct flow_result total;
@@ -273,13 +307,14 @@ struct run_src {
 	uint64_t late_ns;		/* the latest worker's start past the instant */
 };
 
-/* Make, pin and connect the workers of @cfg's flow; no thread yet. 0 or
- * -errno with the reason in @err; run_src_release() in any case. */
+/*
+ * Start the workers of @cfg's flow, each a thread that pins itself, makes
+ * and connects its engine and waits at the (made) gate; return once each
+ * is connected or failed. 0 or -errno with the reason in @err (the
+ * first worker's, or a thread that cannot start: no stop request, the
+ * caller ends the step); run_src_release() in any case.
+ */
 int run_src_prepare(struct run_src *r, const struct run_src_cfg *cfg, char *err, size_t errlen);
-/* Start each worker's thread, which pins itself and waits at the gate.
- * 0, or -errno with the reason in @err when one cannot start (no stop
- * request: the caller ends the step; those started are joined as ever). */
-int run_src_launch(struct run_src *r, char *err, size_t errlen);
 /* The workers' sockets to the peer, in worker order; how many (<= @cap). */
 size_t run_src_fds(const struct run_src *r, int *fds, size_t cap);
 /* Join the workers that ended; true when none runs. Never waits. */

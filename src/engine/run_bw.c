@@ -18,15 +18,41 @@
 #include "engine/run_int.h"
 
 struct run_bw_worker {
-	struct run_worker base;		/* first: run_workers_start() */
+	struct run_worker base;		/* first: its crew's */
 	struct run_bw *run;
-	struct load load;
 	struct bw_client bc;		/* its flows, results and snapshots */
 };
 
-/* Connect the worker's QPs and run the load; 0 or -errno with w->base.err. */
-static int run_bw_worker_run(struct run_bw_worker *w)
+static int run_bw_init(struct run_worker *b)
 {
+	const struct run_bw_cfg *o = ((struct run_bw_worker *)b)->run->cfg;
+
+	return run_worker_load_init(b, o->flow->spec.qps, o->tx_depth, o->flow->spec.size_bytes,
+				    o->event);
+}
+
+/* The client's connect: each QP to the server, with its results. */
+static int run_bw_connect(struct run_worker *b)
+{
+	struct run_bw_worker *w = (struct run_bw_worker *)b;
+	struct run_bw *run = w->run;
+	unsigned i;
+	int ret;
+
+	ret = bw_client_results_init(&w->bc, b->err, sizeof(b->err));
+	/* If one QP cannot connect, the others' partial results still count. */
+	for (i = 0; !ret && i < b->load.n_qps; i++) {
+		ret = bw_client_connect_qp(&w->bc, i, b->err, sizeof(b->err));
+		if (w->bc.rx_error[0] && b->index == 0)
+			snprintf(run->rx_warning, sizeof(run->rx_warning), "%s", w->bc.rx_error);
+	}
+	return ret;
+}
+
+/* The load, its intervals to the bw client; 0 or -errno with b->err. */
+static int run_bw_run(struct run_worker *b)
+{
+	struct run_bw_worker *w = (struct run_bw_worker *)b;
 	struct run_bw *run = w->run;
 	const struct run_bw_cfg *o = run->cfg;
 	struct load_cfg cfg = {
@@ -42,45 +68,27 @@ static int run_bw_worker_run(struct run_bw_worker *w)
 		.on_interval = bw_client_on_interval,
 		.arg = &w->bc,
 	};
-	unsigned i;
-	int ret;
 
 	run_load_cfg_init(&cfg, &o->flow->spec, &run->c.clk, &run->c.path);
-	ret = bw_client_results_init(&w->bc, w->base.err, sizeof(w->base.err));
-	if (ret)
-		return ret;
-	/* If one QP cannot connect, the others' partial results still count. */
-	for (i = 0; i < w->load.n_qps; i++) {
-		ret = bw_client_connect_qp(&w->bc, i, w->base.err, sizeof(w->base.err));
-		if (w->bc.rx_error[0] && w->base.index == 0)
-			snprintf(run->rx_warning, sizeof(run->rx_warning), "%s", w->bc.rx_error);
-		if (ret)
-			return ret;
-	}
-	return run_bw_body(&w->base, &run->c.dev, &w->load, &cfg, w->bc.res);
+	return run_bw_body(b, &cfg, w->bc.res);
 }
 
-static void *run_bw_worker_main(void *arg)
+/* Its sockets and load, then the word to the main thread that it is done. */
+static void run_bw_worker_release(struct run_worker *b)
 {
-	struct run_bw_worker *w = arg;
-	struct run_bw *run = w->run;
-	const struct run_bw_cfg *o = run->cfg;
-	int ret;
+	struct run_bw_worker *w = (struct run_bw_worker *)b;
 
-	ret = client_pin_worker(o->flow, run->c.dev.ctx, w->base.index, w->base.err, sizeof(w->base.err));
-	w->base.cpu = ret >= 0 ? ret : -1;
-	if (ret >= 0)
-		ret = load_init(&w->load, &run->c.dev, o->flow->spec.qps, o->tx_depth,
-				o->flow->spec.size_bytes, o->flow->hugepages, o->event, &w->base.got_huge,
-				w->base.err, sizeof(w->base.err));
-	if (!ret)
-		ret = run_bw_worker_run(w);
-	w->base.status = ret;
 	bw_client_close(&w->bc);
-	load_release(&w->load);
+	run_worker_engine_release(b);
 	bw_client_finish(&w->bc);
-	return NULL;
 }
+
+static const struct run_worker_ops run_bw_ops = {
+	.init = run_bw_init,
+	.connect = run_bw_connect,
+	.run = run_bw_run,
+	.release = run_bw_worker_release,
+};
 
 /* The first @n workers' clients, for the bw client's sums. */
 static struct bw_client_set run_bw_set(struct run_bw *r, unsigned n, struct bw_client **c)
@@ -112,7 +120,7 @@ static int run_bw_workers(struct run_bw *r, char *err, size_t errlen)
 	r->w = calloc(n, sizeof(*r->w));
 	r->iv = calloc(r->max_snaps, sizeof(*r->iv));
 	for (i = 0; r->w && r->iv && i < n; i++) {
-		if (bw_client_init(&r->w[i].bc, &cfg, &r->w[i].load)) {
+		if (bw_client_init(&r->w[i].bc, &cfg, &r->w[i].base.load)) {
 			while (i--)
 				bw_client_release(&r->w[i].bc);
 			free(r->w);
@@ -161,18 +169,16 @@ static void run_bw_judge(struct run_bw *r)
 
 void run_bw_go(struct run_bw *r)
 {
-	unsigned i, n = r->cfg->flow->spec.threads, started;
+	unsigned i, n = r->cfg->flow->spec.threads;
 	struct bw_client *c[FLOW_MAX_THREADS];
 	struct bw_client_set set;
 
 	for (i = 0; i < n; i++)
 		r->w[i].run = r;
-	started = run_workers_start(r->w, sizeof(*r->w), n, run_bw_worker_main);
-	if (started < n)
-		stop_request();		/* the others end too: the run is short a worker */
-	set = run_bw_set(r, started, c);
+	run_crew_go(&r->crew, &run_bw_ops, &r->c, r->w, sizeof(*r->w));
+	set = run_bw_set(r, r->crew.started, c);
 	r->n_iv = bw_client_follow(&set, r->iv, r->cfg->on_interval, r->cfg->arg);
-	run_workers_end(&r->c, r->w, sizeof(*r->w), n, started);
+	run_crew_join(&r->crew, &r->c);
 	set = run_bw_set(r, n, c);
 	bw_client_merge(&set, r->cfg->flow->spec.size_bytes, &r->total);
 	for (i = 0; i < n; i++)
@@ -187,6 +193,7 @@ void run_bw_release(struct run_bw *r)
 {
 	unsigned i;
 
+	run_crew_release(&r->crew);
 	for (i = 0; r->w && i < r->cfg->flow->spec.threads; i++)
 		bw_client_release(&r->w[i].bc);
 	free(r->w);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/errbuf.h"
 #include "base/hist.h"
@@ -19,7 +18,7 @@
 #include "engine/run_int.h"
 
 struct run_lat_worker {
-	struct run_worker base;		/* first: run_workers_start() */
+	struct run_worker base;		/* first: its crew's */
 	struct run_lat *run;
 	struct flow_result res[RUN_MAX_SIZES];
 	size_t n_res;			/* initialized results, the last maybe partial */
@@ -108,16 +107,18 @@ static void run_lat_size_ended(struct run_lat_worker *w, size_t k)
 	r->cfg->on_size(r->cfg->arg, k, &r->merged[k]);
 }
 
-/* Every size in turn on probe @p; 0 or -errno with w->base.err. */
-static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, bool ctl_cm)
+/* Every size in turn on worker @b's probe; 0 or -errno with its err. */
+static int run_lat_run(struct run_worker *b)
 {
+	struct run_lat_worker *w = (struct run_lat_worker *)b;
 	struct run_lat *run = w->run;
 	const struct run_lat_cfg *o = run->cfg;
+	bool ctl_cm = o->flow->rdma_cm;
 	struct probe_cfg cfg = {
 		.iterations = o->iterations,
 		.duration_ticks = clock_ns_to_ticks(&run->c.clk, o->duration_s * 1e9),
 		.warmup = o->warmup,
-		.ctl_fd = ctl_fd,
+		.ctl_fd = b->fd,
 		.ctl_any_event = ctl_cm,
 		.peer = o->flow->host,
 		.stop = stop_flag(),
@@ -125,8 +126,8 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 		.on_sample = o->on_sample || run->progress_ticks ? run_lat_sample : NULL,
 		.arg = w,
 		/* rdma_cm has no socket to ask on: the counters stay unknown. */
-		.rx_trouble = ctl_cm || ctl_fd < 0 ? NULL : run_lat_rx_trouble,
-		.rx_arg = &ctl_fd,
+		.rx_trouble = ctl_cm || b->fd < 0 ? NULL : run_lat_rx_trouble,
+		.rx_arg = &b->fd,
 	};
 	struct flow_result *res;
 	size_t k;
@@ -140,12 +141,12 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 		res = &w->res[k];
 		if (flow_result_init(res, run->sizes[k]) ||
 		    (run->nic && flow_result_init_nic(res)))
-			return errbuf_set(w->base.err, sizeof(w->base.err), -ENOMEM, "out of memory");
+			return errbuf_set(b->err, sizeof(b->err), -ENOMEM, "out of memory");
 		w->n_res = k + 1;
 		w->size_bytes = run->sizes[k];
 		w->next_look_ticks = 0;
 		run_probe_cfg_init(&cfg, w->size_bytes, &run->c.clk, &run->c.path);
-		ret = run_lat_body(&w->base, &run->c.dev, p, &cfg, res);
+		ret = run_lat_body(b, &cfg, res);
 		if (ret)
 			return ret;
 		run_lat_size_ended(w, k);
@@ -153,34 +154,38 @@ static int run_lat_sizes(struct run_lat_worker *w, struct probe *p, int ctl_fd, 
 	return 0;
 }
 
-static void *run_lat_worker_main(void *arg)
+static int run_lat_init(struct run_worker *b)
 {
-	struct run_lat_worker *w = arg;
-	struct run_lat *run = w->run;
-	const struct flow_opts *f = run->cfg->flow;
-	struct probe p;
-	int fd, ret;
+	struct run_lat *run = ((struct run_lat_worker *)b)->run;
 
-	ret = client_pin_worker(f, run->c.dev.ctx, w->base.index, w->base.err, sizeof(w->base.err));
-	w->base.cpu = ret >= 0 ? ret : -1;
-	if (ret >= 0)
-		ret = probe_init(&p, &run->c.dev, run->max_bytes, f->hugepages, run->nic,
-				 &run->c.path, &w->base.got_huge, w->base.err, sizeof(w->base.err));
-	if (ret) {
-		w->base.status = ret;
-		return NULL;
-	}
-	ret = client_connect(f, &run->c.cm0, &p.wire, &run->c.path, run->max_bytes, w->base.err,
-			     sizeof(w->base.err));
-	if (ret >= 0)
-		ret = run_lat_sizes(w, &p, ret, f->rdma_cm);
-	w->base.status = ret < 0 ? ret : 0;
-	fd = f->rdma_cm ? -1 : ret;
-	if (fd >= 0)
-		close(fd);
-	probe_release(&p);
-	return NULL;
+	return run_worker_probe_init(b, run->max_bytes, run->nic, &run->c.path);
 }
+
+/* The client's connect: the wire QP to the server, its socket (with
+ * rdma_cm, what the probe watches, not ours to close) into b->fd. */
+static int run_lat_connect(struct run_worker *b)
+{
+	struct run_lat *run = ((struct run_lat_worker *)b)->run;
+	int ret = client_connect(run->cfg->flow, &run->c.cm0, &b->probe.wire, &run->c.path,
+				 run->max_bytes, b->err, sizeof(b->err));
+
+	b->fd = ret >= 0 ? ret : -1;
+	return ret < 0 ? ret : 0;
+}
+
+static void run_lat_worker_release(struct run_worker *b)
+{
+	if (((struct run_lat_worker *)b)->run->cfg->flow->rdma_cm)
+		b->fd = -1;
+	run_worker_engine_release(b);
+}
+
+static const struct run_worker_ops run_lat_ops = {
+	.init = run_lat_init,
+	.connect = run_lat_connect,
+	.run = run_lat_run,
+	.release = run_lat_worker_release,
+};
 
 /* The sizes to run: the sweep or the list, each within the port's limit. */
 static int run_lat_pick_sizes(struct run_lat *run, char *err, size_t errlen)
@@ -318,14 +323,12 @@ static void run_lat_tick_check(struct run_lat *r)
 
 void run_lat_go(struct run_lat *r)
 {
-	unsigned i, n = r->cfg->flow->spec.threads, started;
+	unsigned i, n = r->cfg->flow->spec.threads;
 
 	for (i = 0; i < n; i++)
 		r->w[i].run = r;
-	started = run_workers_start(r->w, sizeof(*r->w), n, run_lat_worker_main);
-	if (started < n)
-		stop_request();		/* the others end too: the run is short a worker */
-	run_workers_end(&r->c, r->w, sizeof(*r->w), n, started);
+	run_crew_go(&r->crew, &run_lat_ops, &r->c, r->w, sizeof(*r->w));
+	run_crew_join(&r->crew, &r->c);
 	run_lat_merge(r);
 	run_lat_judge(r);
 	run_lat_tick_check(r);
@@ -336,6 +339,7 @@ void run_lat_release(struct run_lat *r)
 	unsigned i;
 	size_t k;
 
+	run_crew_release(&r->crew);
 	for (i = 0; r->w && i < r->cfg->flow->spec.threads; i++) {
 		for (k = 0; k < r->w[i].n_res; k++)
 			flow_result_release(&r->w[i].res[k]);
