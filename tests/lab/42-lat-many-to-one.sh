@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Three clients against one server at once (run with --hosts 4): each gets
-# its own flow, all complete, and the server counts each flow apart.
+# its own flow, all complete, and the server counts each flow apart. Then
+# one client on a terminal: a size that runs for seconds says how far it is.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lat-lib.sh"
 
@@ -31,3 +32,16 @@ jq -e --argjson m $((N + WARMUP)) '(.flows | length == 3) and all(.flows[]; .msg
 	(.sls[0].flows == 3) and (.sls[0].msgs == 3 * $m)' "$WORK/server.json" >/dev/null ||
 	{ cat "$WORK/server.json" >&2; fail "server did not count three flows of $((N + WARMUP)) messages"; }
 sed -n '1,8p' "$WORK/srv.out"
+
+# On a terminal (script(1) gives it one), a size that runs for seconds
+# prints how far it is about every 3 s: its samples so far, p50 and p99.
+# This is the engine's progress callback on real verbs, not only its format.
+server_bg h4 "$WORK/srv-tty.out"
+wait_listen h4 18520
+in_vm h1 "script -qec '$RPERF lat $LAT_OPTS -D 8 -s 64 h4' /dev/null" | tr -d '\r' >"$WORK/tty.out" ||
+	{ cat "$WORK/tty.out" >&2; fail "rperf lat on a terminal failed"; }
+server_signal h4 TERM
+wait "${BG_PIDS[-1]}" || { cat "$WORK/srv-tty.out" >&2; fail "rperf server did not exit cleanly"; }
+sofar=$(grep -c '^size 1/1, 64 bytes: [0-9]* samples so far  p50 .*  p99 ' "$WORK/tty.out" || true)
+grep '^size 1/1' "$WORK/tty.out"
+[ "$sofar" -ge 2 ] || { cat "$WORK/tty.out" >&2; fail "$sofar progress lines in 8 s on a terminal (2 expected)"; }
