@@ -288,15 +288,29 @@ void bw_client_sum(const struct bw_client_set *s, size_t k, const size_t *n_snap
 		iv->end_s = iv->start_s;
 }
 
+/*
+ * How often the follower looks for the workers' next snapshots: a
+ * twentieth of an interval, within 10-100 ms. It shares the host with
+ * the workers (on a guest of one vCPU, with the NIC too): a look every
+ * 10 ms whatever the interval was 100 wake-ups a second for nothing.
+ */
+static useconds_t bw_follow_look_us(double interval_s)
+{
+	double us = interval_s * 1e6 / 20;
+
+	return us < 10000 ? 10000 : us > 100000 ? 100000 : (useconds_t)us;
+}
+
 size_t bw_client_follow(const struct bw_client_set *s, struct bw_interval *iv,
 			void (*on_interval)(void *arg, const struct bw_interval *iv), void *arg)
 {
 	size_t n[FLOW_MAX_THREADS], k = 0, i, most;
+	useconds_t look_us = bw_follow_look_us(s->interval_s);
 	bool all_done;
 
 	for (;;) {
 		if (!bw_client_ready(s, k, n, &all_done)) {
-			usleep(10000);
+			usleep(look_us);
 			continue;
 		}
 		for (most = 0, i = 0; i < s->n; i++)

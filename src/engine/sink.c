@@ -69,6 +69,7 @@ void sink_release(struct sink *s)
 		free(s->flows[i]);
 	}
 	free(s->flows);
+	free(s->pfd);
 	sink_gate_release(&s->gate);
 	if (s->chan)
 		ibv_destroy_comp_channel(s->chan);
@@ -624,15 +625,31 @@ static int sink_poll(struct sink *s, struct sink_wait *w, struct pollfd *pfd, si
 	return ret;
 }
 
+/* Room in s->pfd for @n entries; 0 or -ENOMEM. */
+static int sink_pfd_room(struct sink *s, size_t n)
+{
+	struct pollfd *p;
+
+	if (n <= s->cap_pfd)
+		return 0;
+	p = realloc(s->pfd, n * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	s->pfd = p;
+	s->cap_pfd = n;
+	return 0;
+}
+
 int sink_wait(struct sink *s, struct sink_wait *w)
 {
-	struct pollfd *pfd = calloc(s->n_flows + WAIT_FLOWS, sizeof(*pfd));
+	struct pollfd *pfd;
 	size_t n = WAIT_FLOWS, i;
 	int ret;
 
 	w->extra_ready[0] = w->extra_ready[1] = false;
-	if (!pfd)
+	if (sink_pfd_room(s, s->n_flows + WAIT_FLOWS))
 		return -ENOMEM;
+	pfd = s->pfd;
 	/* The fixed slots always: an fd of -1 is skipped by poll() and never ready. */
 	pfd[WAIT_CHAN] = (struct pollfd){ .fd = sink_event_fd(s), .events = POLLIN };
 	pfd[WAIT_LFD] = (struct pollfd){ .fd = w->lfd, .events = POLLIN };
@@ -647,6 +664,5 @@ int sink_wait(struct sink *s, struct sink_wait *w)
 		wait_serve(s, w, pfd, n);
 	else
 		wait_admit(s, w, pfd);	/* nothing ready: the gate's deadlines still pass */
-	free(pfd);
 	return ret;
 }

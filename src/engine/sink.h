@@ -15,6 +15,7 @@
 #ifndef RPERF_SINK_H
 #define RPERF_SINK_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -80,6 +81,10 @@ struct sink {
 	uint64_t auth_refused;
 	/* Data connections waiting for their hello; gate.dropped: closed without one. */
 	struct sink_gate gate;
+	/* sink_wait()'s poll set, kept from one wait to the next (a wait per
+	 * completion event: no allocation each). */
+	struct pollfd *pfd;
+	size_t cap_pfd;
 };
 
 /*
