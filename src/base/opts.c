@@ -112,9 +112,9 @@ static const char *opts_expect(const struct opts_entry *e, char *buf, size_t cap
 		snprintf(buf, cap, "a number from %llu to %llu", lo, hi);
 		return buf;
 	case OPTS_SECONDS:
-		return "a time above 0 (10, 10s, 500ms, 1min; bare: seconds)";
+		return "a time above 0 (" UNITS_NS_SPELLINGS ")";
 	default:
-		return "a rate such as 10g, 10Gbps, 10Gb/s or 800m (bare: Gb/s)";
+		return "a rate such as " UNITS_BPS_SPELLINGS;
 	}
 }
 

@@ -22,6 +22,10 @@
 
 #include <stdint.h>
 
+/* The spellings a refused value's message shows, the same everywhere. */
+#define UNITS_BPS_SPELLINGS	"10g, 10Gbps, 10Gb/s or 500m (bare: Gb/s)"
+#define UNITS_NS_SPELLINGS	"10, 10s, 500ms, 1min; bare: seconds"
+
 /* A whole-string unsigned integer (decimal, or hex with 0x) in
  * [@min, @max]. 0, -EINVAL (not a number) or -ERANGE (outside). */
 int units_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);

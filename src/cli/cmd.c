@@ -224,6 +224,13 @@ static const char *cmd_json_in_argv(const struct opts_entry *table, int argc, ch
 	return path;
 }
 
+int cmd_usage_failed(const struct opts_usage *u, int argc, char **argv, const char *err)
+{
+	opts_report(u, err);
+	return cmd_failed_json(cmd_json_in_argv(u->table, argc, argv), u->cmd, err,
+			       RPERF_EXIT_USAGE);
+}
+
 void cmd_usage(const struct cmd_def *d, FILE *out)
 {
 	if (d->help)
@@ -248,9 +255,7 @@ int cmd_dispatch(const struct cmd_def *d, int argc, char **argv)
 		cmd_usage(d, stdout);
 		ret = RPERF_EXIT_OK;
 	} else if (ret) {
-		opts_report(d->usage, err);
-		ret = cmd_failed_json(cmd_json_in_argv(d->usage->table, argc, argv),
-				      d->usage->cmd, err, RPERF_EXIT_USAGE);
+		ret = cmd_usage_failed(d->usage, argc, argv, err);
 	} else {
 		ret = d->run(o);
 	}

@@ -39,6 +39,12 @@ int cmd_criteria_exit(const struct criteria *cs);
  * for `return cmd_failed_json(...)`.
  */
 int cmd_failed_json(const char *path, const char *command, const char *error, int status);
+/*
+ * A command line of @u's command that did not parse, with @err: reported
+ * once, and the document of a usage error written to the FILE of the
+ * line's --json, if it gives one. Returns RPERF_EXIT_USAGE.
+ */
+int cmd_usage_failed(const struct opts_usage *u, int argc, char **argv, const char *err);
 /* The error @err of a command that failed with @ret, and what to do about it where known. */
 void cmd_error(int ret, const char *err);
 

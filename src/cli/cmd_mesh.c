@@ -209,10 +209,8 @@ int cmd_mesh(int argc, char **argv)
 		cmd_mesh_usage(stdout);
 		return RPERF_EXIT_OK;
 	}
-	if (ret) {
-		opts_report(&mesh_opts_usage, err);
-		return RPERF_EXIT_USAGE;
-	}
+	if (ret)
+		return cmd_usage_failed(&mesh_opts_usage, argc, argv, err);
 	if (o.replay)
 		return mesh_replay(&o);
 	sc = calloc(1, sizeof(*sc));

@@ -295,12 +295,13 @@ static int scenario_global_key(struct scenario_parser *p, const char *k, const c
 			return SCENARIO_FAIL(p, "destination: bad host name");
 	} else if (!strcmp(k, "duration") || !strcmp(k, "warmup")) {
 		if (scenario_seconds(v, &d) || (k[0] == 'd' && d <= 0))
-			return SCENARIO_FAIL(p, "%s '%s': expected seconds (10, 10s, 500ms)%s",
+			return SCENARIO_FAIL(p, "%s '%s': expected a time%s (" UNITS_NS_SPELLINGS ")",
 					k, v, k[0] == 'd' ? " above 0" : "");
 		*(k[0] == 'd' ? &sc->duration_s : &sc->warmup_s) = d;
 	} else if (!strcmp(k, "link_rate")) {
 		if (units_parse_bps(v, &bps) || !bps)
-			return SCENARIO_FAIL(p, "link_rate '%s': expected a rate such as 10mbit or 100g", v);
+			return SCENARIO_FAIL(p, "link_rate '%s': expected a rate above 0 such as "
+					     UNITS_BPS_SPELLINGS, v);
 		sc->link_gbps = (double)bps / 1e9;
 	} else if (!strcmp(k, "arbitration")) {
 		return scenario_global_arbitration(p, v);

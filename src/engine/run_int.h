@@ -91,6 +91,12 @@ void run_worker_engine_release(struct run_worker *w);
  */
 int run_lat_body(struct run_worker *w, const struct probe_cfg *cfg, struct flow_result *res);
 /*
+ * After the merge (r->merged, r->n_merged): r->c.tick_warning says so
+ * when the clock's tick is coarser than a tenth of the smallest median
+ * RTT of a size, naming that size; left as it was when the tick is fine.
+ */
+void run_lat_tick_check(struct run_lat *r);
+/*
  * The bw body: the load on worker @w's connected load, as @cfg says
  * (run_load_cfg_init() and the caller's depth, duration, intervals, stop
  * and yield), into @res (one made per QP), with the counters as lat's,

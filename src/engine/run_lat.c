@@ -298,8 +298,8 @@ static void run_lat_judge(struct run_lat *r)
 }
 
 /* A tick coarser than a tenth of a size's median RTT, said once for the
- * smallest such median. */
-static void run_lat_tick_check(struct run_lat *r)
+ * smallest such median (run_int.h). */
+void run_lat_tick_check(struct run_lat *r)
 {
 	const struct clock_cal *clk = &r->c.clk;
 	double med_ns, min_ns = 0;

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/units.h"
+
 /* A flow's limits. */
 #define FLOW_MAX_SL		15
 #define FLOW_MAX_TCLASS		255
@@ -63,7 +65,8 @@
 #define FLOW_SPEC_SIZE(X) X(size_bytes, "size", "size", FLOW_SPEC_BYTES, "bytes", 1, \
 	FLOW_MAX_MSG_BYTES, 0, true, "1 to 1g bytes (64, 4k)", "size", "BYTES", "message size")
 #define FLOW_SPEC_RATE(X) X(rate_bps, "rate", "rate_bps", FLOW_SPEC_BPS, "bit/s", 0, \
-	FLOW_MAX_RATE_BPS, 0, false, "a rate such as 5mbit or 0, at most 10t", "rate", "RATE", \
+	FLOW_MAX_RATE_BPS, 0, false, "a rate such as " \
+	UNITS_BPS_SPELLINGS " up to 10t, or 0", "rate", "RATE", \
 	"pace the whole run at RATE (e.g. 500m, 2.5g) in\nsoftware, split evenly over its " \
 	"threads and QPs;\n0: unpaced")
 #define FLOW_SPEC_THREADS(X) X(threads, "threads", "threads", FLOW_SPEC_INT, "", 1, \

@@ -59,7 +59,8 @@ static int analyze_gbps(const char *opt, const char *s, double *out, char *err, 
 	uint64_t bps;
 
 	if (units_parse_bps(s, &bps))
-		return opts_bad_value(err, errlen, opt, s, "a rate such as 100, 25g, 25Gbps or 800m (bare: Gb/s)");
+		return opts_bad_value(err, errlen, opt, s, "a rate such as "
+				      UNITS_BPS_SPELLINGS);
 	*out = (double)bps / 1e9;
 	return 0;
 }

@@ -4,8 +4,9 @@
 # bash-completion would: each command completes exactly the options of
 # its --help, and --format, --model and --clock (VALUE or =VALUE) complete
 # to the words rperf accepts, never to file names; mesh --hosts to the
-# agents of a scenario file on the line. Run by `make check` with RPERF
-# and TEST_TOP set.
+# agents of a scenario file on the line; lat's and bw's HOST to known
+# hosts, server and agent to nothing, and neither to file names. Run by
+# `make check` with RPERF and TEST_TOP set.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 RPERF=${RPERF:-src/rperf}
 TOP=$(cd "${TEST_TOP:-.}" && pwd)
@@ -142,6 +143,28 @@ if command -v ip >/dev/null; then
 		done
 	done
 fi
+# A HOST operand: known hosts (bash's list without bash-completion, its
+# _known_hosts_real with it), never the files here; a command without
+# operands: nothing; a FILE operand: files.
+printf '192.0.2.7 fabric-node1\n192.0.2.8 fabric-node2\n' >"$T/hosts"
+HOSTFILE=$T/hosts
+for c in lat bw "bw -s 4k"; do
+	# shellcheck disable=SC2086 # C: words
+	got=$(complete_words rperf $c "" | tr '\n' ' ')
+	case " $got" in *-file\ *) fail "rperf $c <TAB> offers file names: $got" ;; esac
+	# shellcheck disable=SC2086
+	[ "$(complete_words rperf $c fabric-node | tr '\n' ' ')" = "fabric-node1 fabric-node2 " ] ||
+		fail "rperf $c fabric-node<TAB>: $(complete_words rperf $c fabric-node | tr '\n' ' ')"
+done
+_known_hosts_real() { COMPREPLY+=(known-"$2"); }
+[ "$(complete_words rperf lat fab)" = known-fab ] ||
+	fail "rperf lat fab<TAB> with bash-completion: $(complete_words rperf lat fab | tr '\n' ' ')"
+unset -f _known_hosts_real
+for c in server agent; do
+	[ -z "$(complete_words rperf $c "")" ] ||
+		fail "rperf $c <TAB> offers words: $(complete_words rperf $c "" | tr '\n' ' ')"
+done
+[ "$(complete_words rperf analyze ts)" = tsc-file ] || fail "rperf analyze ts<TAB>: not tsc-file"
 [ "$(complete_words rperf co)" = converge ] || fail "rperf co: not converge"
 [ "$(complete_words rperf help l)" = lat ] || fail "rperf help l: not lat"
 

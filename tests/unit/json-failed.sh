@@ -26,6 +26,14 @@ expect 2 lat -j"$J" --port notaport 127.0.0.1
 doc_is lat "--port 'notaport'"
 expect 2 bw --json "$J" --bogus 127.0.0.1
 doc_is bw "unknown option '--bogus'"
+expect 2 mesh --bogus -j "$J" --hosts a,b
+doc_is mesh "unknown option '--bogus'"
+expect 2 mesh --json="$J" scenario.ini --hosts a,b
+doc_is mesh "a scenario or --hosts, one of them"
+expect 2 server --json "$J" --port notaport
+doc_is server "--port 'notaport'"
+expect 2 converge -j "$J" --bogus scenario.ini
+doc_is converge "unknown option '--bogus'"
 # After "--" a -j is an operand, not --json: no document.
 expect 2 analyze --bogus -- -j "$J"
 [ -e "$J" ] && fail "'-- -j FILE': a document written"

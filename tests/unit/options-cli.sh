@@ -69,6 +69,19 @@ if grep -n 'getopt' "${srcdir:-.}"/src/*/*.c "${srcdir:-.}"/src/*/*.h | grep -v 
 	fail "getopt used outside src/base/opts"
 fi
 
+# A refused rate or time names the spellings that are taken, whichever
+# table its option comes from (a flow's --rate, --hw-rate, --duration).
+for args in "bw --rate 10xyz" "bw --hw-rate 10xyz"; do
+	expect 2 $args host
+	unwrap "$T/err" | grep -q "^rperf: error: --[a-z-]* '10xyz': expected a rate .*10g, 10Gbps, 10Gb/s or 500m" ||
+		fail "rperf $args: $(head -n 1 "$T/err")"
+done
+for cmd in lat bw mesh; do
+	expect 2 $cmd --duration 3q host
+	unwrap "$T/err" | grep -q "^rperf: error: --duration '3q': expected a time above 0 (10, 10s, 500ms, 1min" ||
+		fail "rperf $cmd --duration 3q: $(head -n 1 "$T/err")"
+done
+
 # converge alone compares with an analysis: its help names exit 3.
 "$RPERF" converge --help | tr '\n' ' ' | grep -q 'Exit status:.*,[ ]3 ' ||
 	fail "rperf converge --help does not name exit status 3"

@@ -3,8 +3,9 @@
 # What the README tells someone with an HCA, held against what it speaks
 # of: the schema version against the schemas, the build dependencies
 # against debian/control and rperf.spec, every rperf command line of the
-# perftest table against that command's --help, and the ports against
-# the defaults each command states. Run by `make check`.
+# perftest table against that command's --help, the ports against the
+# defaults each command states, and the JSON section against the commands
+# whose --help offers --json or --json-stream. Run by `make check`.
 . "$(dirname "$0")/cli-lib.sh"
 README=$TOP/README.md
 
@@ -59,5 +60,17 @@ for pair in "server:18520:--port" "agent:18530:--port"; do
 done
 grep -q '18540' "$TOP/man/rperf-scenario.5" && grep -q '18540' "$README" ||
 	fail "the data port 18540: not in README and rperf-scenario(5) both"
+
+# Every command that offers --json or --json-stream is named in the
+# README's JSON section, in the list of that output.
+json_sec=$(awk '/^## JSON outputs/ { f = 1; next } f && /^## / { exit } f' "$README" | tr '\n' ' ')
+for out in json json-stream; do
+	list=$(grep -oE -- "--$out\` [a-z ]*\(([a-z, -]*)" <<<"$json_sec" | sed 's/.*(//')
+	[ -n "$list" ] || fail "README's JSON section: no list of the commands with --$out"
+	for sub in $("$RPERF" --help | sed -n 's/^  \([a-z]*\)   .*/\1/p'); do
+		"$RPERF" "$sub" --help 2>&1 | grep -qE -- "--$out([ ,=]|$)" || continue
+		grep -qw "$sub" <<<"$list" || fail "README's JSON section: --$out lacks $sub"
+	done
+done
 
 finish "README: schema version $want, build dependencies, $n perftest rows and the ports hold"

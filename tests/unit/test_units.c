@@ -174,7 +174,7 @@ static void test_options(void **state)
 	assert_true(o.duration_s == 0.5);
 	assert_int_equal(parse2("--rate", "10Gbpsx", &o, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--rate '10Gbpsx': expected a rate such as 10g, 10Gbps, "
-				 "10Gb/s or 800m (bare: Gb/s)");
+				 "10Gb/s or 500m (bare: Gb/s)");
 	assert_int_equal(parse2("--rate", "10GB/s", &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--rate '10GB/s': expected "));
 	assert_int_equal(parse2("--duration", "ms", &o, err, sizeof(err)), -EINVAL);
