@@ -6,8 +6,7 @@
  * every control character (C0, DEL, C1), byte that is not well-formed
  * UTF-8, and invisible or bidi mark is shown as \xNN, so that no peer
  * can end a line, forge the next one, hide text or drive the terminal.
- * Only log_wrapped(), for text rperf wrapped itself, keeps newlines; an
- * error or a hint is wrapped here to LOG_WRAP_COLS. And a warning of one
+ * Only log_wrapped(), for text rperf wrapped itself, keeps newlines. And a warning of one
  * shape (its call site, and its text but for digits: the same failure
  * from another peer or port) is printed LOG_BURST times a second at most;
  * the rest are counted and told in one line ("<the last one> ... N more")
@@ -201,47 +200,12 @@ static bool site_admit(const void *at, const char *text)
 	return false;
 }
 
-void log_wrap(const char *text, int first, char *out, size_t len)
-{
-	static const char *const seps[] = { "; ", ", ", " " };
-	size_t off = 0, n = strlen(text), width = first > 0 ? (size_t)first : 1, cut, i;
-	const char *p;
-
-	out[0] = '\0';
-	while (n > width && off < len) {
-		cut = 0;
-		for (i = 0; i < 3 && !cut; i++)
-			for (p = text; (p = strstr(p, seps[i])) && (size_t)(p - text) + 1 <= width;
-			     p++)
-				cut = (size_t)(p - text) + strlen(seps[i]) - 1;
-		if (!cut)
-			cut = width;
-		off += (size_t)snprintf(out + off, len - off, "%.*s\n%*s", (int)cut, text,
-					LOG_WRAP_INDENT, "");
-		text += cut;
-		while (*text == ' ')
-			text++;
-		n = strlen(text);
-		width = LOG_WRAP_COLS - LOG_WRAP_INDENT;
-	}
-	if (off < len)
-		snprintf(out + off, len - off, "%s", text);
-}
-
-/* Print @text, escaped already, with @tag at @level (a warning from @at);
- * an error or a hint wrapped. */
+/* Print @text, escaped already, with @tag at @level (a warning from @at). */
 static void log_text(enum log_level level, const char *tag, const void *at, const char *text)
 {
-	char wrapped[LOG_LINE + LOG_LINE / 8];
-
 	pthread_mutex_lock(&log_mu);
 	if (level == LOG_LEVEL_ERROR && !strcmp(tag, "error: "))	/* a hint is not the error */
 		snprintf(last_error, sizeof(last_error), "%.*s", (int)sizeof(last_error) - 1, text);
-	if (level == LOG_LEVEL_ERROR) {
-		log_wrap(text, LOG_WRAP_COLS - (int)strlen("rperf: ") - (int)strlen(tag), wrapped,
-			 sizeof(wrapped));
-		text = wrapped;
-	}
 	if (level <= current_level && (level != LOG_LEVEL_WARN || site_admit(at, text)))
 		fprintf(stderr, "rperf: %s%s\n", tag, text);
 	pthread_mutex_unlock(&log_mu);

@@ -62,16 +62,4 @@ size_t log_escape(const char *in, char *out, size_t outlen);
  */
 void log_wrapped(bool note, const char *wrapped);
 
-/* What a diagnostic line is wrapped to, and its continuations' indent. */
-#define LOG_WRAP_COLS	100
-#define LOG_WRAP_INDENT	4
-/*
- * @text wrapped into @out (NUL-terminated, cut at @len): the first line
- * at most @first columns, the others LOG_WRAP_COLS after LOG_WRAP_INDENT
- * spaces (a newline and the indent between lines); a break goes after
- * "; ", then ", ", then " ", the last that fits. Errors and hints are
- * printed so; a warning is when its caller wraps it (log_wrapped()).
- */
-void log_wrap(const char *text, int first, char *out, size_t len);
-
 #endif

@@ -35,9 +35,10 @@ struct analyze_report_info {
 /*
  * analyze's diagnostics as stderr shows them (report_diag.c): messages
  * differing only in an SL grouped into one line (SL2-15), lines wrapped
- * to LOG_WRAP_COLS with their prefix (log_wrap()), each a warning or a
- * note (-v).
+ * to REPORT_DIAG_COLS with their prefix, each a warning or a note (-v).
  */
+#define REPORT_DIAG_COLS	100
+#define REPORT_DIAG_INDENT	4
 #define REPORT_DIAG_WARN	"rperf: warning: "
 #define REPORT_DIAG_NOTE	"rperf: note: "
 struct report_diag {

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/log.h"
 #include "qos/arb.h"
 #include "qos/arb_types.h"
 #include "report/report_analyze.h"
@@ -136,12 +135,45 @@ static void diag_grouped(const char *msg, unsigned mask, char *out, size_t len)
 	diag_plural(out, len);
 }
 
+/*
+ * @text wrapped into @out: the first line at most @first columns, the
+ * others @cols with REPORT_DIAG_INDENT spaces before them; a break
+ * goes after "; ", then ", ", then " ", the last that fits.
+ */
+static void diag_wrap(const char *text, int first, int cols, char *out, size_t len)
+{
+	const char *seps[] = { "; ", ", ", " " };
+	size_t off = 0, n = strlen(text), width = (size_t)first, cut, i;
+	const char *p;
+
+	out[0] = '\0';
+	while (n > width && off < len) {
+		cut = 0;
+		for (i = 0; i < 3 && !cut; i++)
+			for (p = text; (p = strstr(p, seps[i])) && (size_t)(p - text) + 1 <= width;
+			     p++)
+				cut = (size_t)(p - text) + strlen(seps[i]) - 1;
+		if (!cut)
+			cut = width;
+		off += (size_t)snprintf(out + off, len - off, "%.*s\n%*s", (int)cut, text,
+					REPORT_DIAG_INDENT, "");
+		text += cut;
+		while (*text == ' ')
+			text++;
+		n = strlen(text);
+		width = (size_t)(cols - REPORT_DIAG_INDENT);
+	}
+	if (off < len)
+		snprintf(out + off, len - off, "%s", text);
+}
+
 /* One line of @out: @text at @note's level, wrapped for its prefix. */
 static void diag_add(struct report_diag *d, bool note, const char *text)
 {
 	d->note = note;
-	log_wrap(text, LOG_WRAP_COLS - (int)strlen(note ? REPORT_DIAG_NOTE : REPORT_DIAG_WARN),
-		 d->text, sizeof(d->text));
+	diag_wrap(text, REPORT_DIAG_COLS - (int)strlen(note ? REPORT_DIAG_NOTE :
+							 REPORT_DIAG_WARN),
+		  REPORT_DIAG_COLS, d->text, sizeof(d->text));
 }
 
 /* The level of warning @i of @res: a note (true) or a warning. */

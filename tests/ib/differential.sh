@@ -93,7 +93,7 @@ check_base_port0() {
 	f="$1/$(echo "$BASE_PORT0" | tr : -).txt"
 	grep -q 'No VLArbitration tables' "$f" || fail "$f: smpquery printed tables"
 	if "$RPERF" analyze "$f" >/dev/null 2>"$f.err" ||
-		! tr -s '\n ' '  ' <"$f.err" | grep -q 'no VL arbitration tables'; then
+		! grep -q 'no VL arbitration tables' "$f.err"; then
 		fail "$f: not refused as a port without tables: $(cat "$f.err")"
 	fi
 }

@@ -16,7 +16,7 @@ expect() {
 	t1=$(date +%s)
 	n=$(grep -c '^rperf: error:' "$WORK/$name.out" || true)
 	[ "$rc" = "$want" ] || { cat "$WORK/$name.out" >&2; fail "$name: exit status $rc, want $want"; }
-	unwrapped "$WORK/$name.out" | grep -q "^rperf: error: .*$pat" || { cat "$WORK/$name.out" >&2; fail "$name: no error about '$pat'"; }
+	grep -q "^rperf: error: .*$pat" "$WORK/$name.out" || { cat "$WORK/$name.out" >&2; fail "$name: no error about '$pat'"; }
 	[ "$n" = 1 ] || { cat "$WORK/$name.out" >&2; fail "$name: $n error lines, want 1"; }
 	[ $((t1 - t0)) -le "$max_s" ] || fail "$name: took $((t1 - t0)) s, more than $max_s"
 	printf '%-16s exit %s in %3d s: %s\n' "$name" "$rc" $((t1 - t0)) "$(grep '^rperf: error:' "$WORK/$name.out")"

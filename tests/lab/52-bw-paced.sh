@@ -25,8 +25,7 @@ LAT_OPTS="--clock=$CLOCK" # --event, not --yield: it sleeps instead of polling
 rc=0
 bw_run h1 paced-event -D 8 -s 1024 --rate 5m --event --min-gbps 6m \
 	--json-stream '$RPERF_LAB_RESULTS/bw-stream.jsonl' h2 || rc=$?
-[ "$rc" = 3 ] && unwrapped "$WORK/paced-event.out" |
-	grep -q '^rperf: error: criterion failed: min_gbps (total received): .* Gb/s, below 0.006 Gb/s' ||
+[ "$rc" = 3 ] && grep -q '^rperf: error: criterion failed: min_gbps (total received): .* Gb/s, below 0.006 Gb/s' "$WORK/paced-event.out" ||
 	{ cat "$WORK/paced-event.out" >&2; fail "rperf bw --event --min-gbps 6m exited $rc, want 3 naming min_gbps"; }
 mode=$(jq -r '.config.completion' "$WORK/paced-event.json")
 got=$(bw_mbps paced-event 0 8)

@@ -41,12 +41,11 @@ jq -e '[.steps[-1].criteria[] | select(.name == "max_p99") |
 	fail "own class: max_p99 10s neither passed nor was a lower bound: $(step_jq own '.criteria')"
 # Judged above 1 ms, or (a handful of samples queued behind the bw flow)
 # not judged for too few samples: either way it fails and is named.
-unwrapped "$WORK/shared.out" |
-	grep -Eq '^rperf: error: criterion failed: max_p99 \(flow lat, band 1\): (.* us, above 1000 us|cannot be judged, p99 (needs [0-9]+ samples|is unresolved))' ||
+grep -Eq '^rperf: error: criterion failed: max_p99 \(flow lat, band 1\): (.* us, above 1000 us|cannot be judged, p99 (needs [0-9]+ samples|is unresolved))' "$WORK/shared.out" ||
 	fail "shared class: max_p99 1ms not named as failed"
 jq -e '(.criteria_passed | not) and .steps[-1].criteria[0].name == "max_p99"' "$WORK/shared.json" >/dev/null ||
 	fail "shared class: the JSON does not record the failed criterion"
-! unwrapped "$WORK/own.out" | grep -v "max_p99 (flow lat, band 0): cannot be judged, p99 is a lower bound" |
+! grep -v "max_p99 (flow lat, band 0): cannot be judged, p99 is a lower bound" "$WORK/own.out" |
 	grep -q "^rperf: error: criterion failed" || fail "own class: a criterion failed"
 # --baseline: the lat flow ran alone first (step 0), then loaded. Sharing
 # a band with a bw flow multiplies its tail; in its own strict band it

@@ -27,7 +27,7 @@ rc=0
 in_vm h1 "$RPERF lat $LAT_OPTS -n 200 --json $TINY/out.json h2 2>&1" >"$WORK/full.out" || rc=$?
 cat "$WORK/full.out" | grep '^rperf: error:' || true
 [ "$rc" = 1 ] || { cat "$WORK/full.out" >&2; fail "full disk: exit status $rc, want 1"; }
-unwrapped "$WORK/full.out" | grep -q "^rperf: error: .*out.json.*No space left" ||
+grep -q "^rperf: error: .*out.json.*No space left" "$WORK/full.out" ||
 	{ cat "$WORK/full.out" >&2; fail "full disk: no error naming the file and the cause"; }
 in_vm h1 "cmp $TINY/out.json $TINY/before.json" || fail "full disk: the previous out.json changed"
 left=$(in_vm h1 "ls $TINY | grep -v '^\\(out\\|before\\).json\$\\|^fill\$' || true")
@@ -42,7 +42,7 @@ for cmd in "lat -n 200" "bw -D 2"; do
 	rc=0
 	in_vm h1 "$RPERF $cmd $LAT_OPTS --json /nonexistent/out.json h2 2>&1" >"$WORK/nodir.out" || rc=$?
 	[ "$rc" = 1 ] || { cat "$WORK/nodir.out" >&2; fail "missing directory: rperf $cmd exit status $rc, want 1"; }
-	unwrapped "$WORK/nodir.out" | grep -q "^rperf: error: '/nonexistent/out.json': No such file" ||
+	grep -q "^rperf: error: '/nonexistent/out.json': No such file" "$WORK/nodir.out" ||
 		{ cat "$WORK/nodir.out" >&2; fail "missing directory: rperf $cmd names not the file"; }
 	! grep -q 'RTT =\|sent' "$WORK/nodir.out" || fail "missing directory: rperf $cmd measured first"
 done

@@ -39,7 +39,7 @@ t1=$(date +%s)
 in_vm h1 'cat $RPERF_LAB_RESULTS/conv.err' >"$WORK/int.out"
 [ $((t1 - t0)) -le 15 ] || fail "SIGINT: converge took $((t1 - t0)) s to stop"
 [ "$rc" = 1 ] || { cat "$WORK/int.out" >&2; fail "SIGINT: exit status $rc, want 1"; }
-unwrapped "$WORK/int.out" | grep -q '^rperf: error: .*interrupted' || { cat "$WORK/int.out" >&2; fail "SIGINT: no 'interrupted' error"; }
+grep -q '^rperf: error: .*interrupted' "$WORK/int.out" || { cat "$WORK/int.out" >&2; fail "SIGINT: no 'interrupted' error"; }
 in_vm h1 'cat $RPERF_LAB_RESULTS/int.json; rm -f $RPERF_LAB_RESULTS/int.json' >"$WORK/int.json" ||
 	fail "SIGINT: no JSON written"
 jq -e '(.complete | not) and (.steps | length == 2) and (.steps[0].cut_short | not)' "$WORK/int.json" >/dev/null ||
@@ -73,7 +73,7 @@ in_vm h1 "dd if=/dev/zero of=$TINY/fill bs=1k count=2048 2>/dev/null; true"
 rc=0
 converge full --json "$TINY/out.json" "$SC" >/dev/null || rc=$?
 [ "$rc" = 1 ] || { cat "$WORK/full.out" >&2; fail "full disk: exit status $rc, want 1"; }
-unwrapped "$WORK/full.out" | grep -q "^rperf: error: .*out.json.*No space left" ||
+grep -q "^rperf: error: .*out.json.*No space left" "$WORK/full.out" ||
 	{ cat "$WORK/full.out" >&2; fail "full disk: no error naming the file and the cause"; }
 in_vm h1 "cmp $TINY/out.json $TINY/before.json" || fail "full disk: the previous out.json changed"
 echo "full disk: $(grep '^rperf: error:' "$WORK/full.out")"

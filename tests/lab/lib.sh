@@ -79,9 +79,6 @@ fail() {
 	exit 1
 }
 
-# FILE with each wrapped diagnostic (continued after 4 spaces) on one line.
-unwrapped() { sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    / /g' "$1"; }
-
 # Run a shell command string in a VM; print its output.
 in_vm() { "$LAB" sh -t "${TIMEOUT_S:-600}" "$1" "$2"; }
 

@@ -100,7 +100,8 @@ expect 0 analyze -j "$out.json" --limit 3 "$D/config-a.table"
 jq -e '.limit == 3' "$out.json" >/dev/null || fail "-j FILE did not write FILE"
 # rperf's own JSON given as an input: refused, saying what it is.
 expect 2 analyze --limit 1 "$out.json"
-has "rperf's own JSON output \(rperf analyze --json\), not an input"
+grep -q "rperf's own JSON output (rperf analyze --json), not an input" "$T/err" ||
+	fail "own JSON as input: $(cat "$T/err")"
 # '-' is standard input for an input.
 "$RPERF" analyze --limit 1 - <"$D/config-a.table" >"$out" 2>"$T/err" || fail "stdin input: $(cat "$T/err")"
 out_has '^ +3 +3 +saturate +8\.6-50\.0 +8\.6-50\.0 '
@@ -248,7 +249,8 @@ head -n 1 "$D/ib/config-a.3-0.txt" >"$out.in"
 for args in "$out.in" "-f smpquery $out.in" "$D/ib/config-a.3-0.txt"; do
 	# shellcheck disable=SC2086 # ARGS are words
 	expect 2 analyze $args
-	has "no VL arbitration tables \(a switch's base port 0"
+	grep -q "no VL arbitration tables (a switch's base port 0" "$T/err" ||
+		fail "BSP0 capture ($args): $(cat "$T/err")"
 done
 # Options that do not apply are refused, named, rather than ignored.
 expect 2 analyze --in-port 1 "$D/config-a.table"
@@ -286,7 +288,7 @@ for bad in 1 1: :1 0,1,:1 0,,1:1 1,0:1 49152:1 1:255 x:1; do
 	grep -q -- "--port '$bad'" "$T/err" || fail "--port $bad: not named: $(cat "$T/err")"
 done
 expect 2 analyze --port 1:1 "$D/config-a.table"
-has "with a live port, give an opensm.conf"
+grep -q "with a live port, give an opensm.conf" "$T/err" || fail "table with --port: $(cat "$T/err")"
 expect 2 analyze --port 1:1 --ca :1
 grep -q "device ':1'" "$T/err" || fail "--ca :1 not named: $(cat "$T/err")"
 expect 1 analyze --port 1:1

@@ -12,16 +12,14 @@
 . "$(dirname "$0")/cli-lib.sh"
 D=$D/json
 
-# refused FILE CAUSE: --reference FILE exits 2, its one error (wrapped
-# or not) naming FILE and CAUSE (grep -F), nothing measured; the --json
-# document too.
+# refused FILE CAUSE: --reference FILE exits 2, its one error line naming
+# FILE and CAUSE (grep -F), nothing measured; the --json document too.
 refused() {
 	rc=0
 	"$RPERF" lat --reference "$1" --json "$T/out.json" 192.0.2.1 >"$T/out" 2>&1 || rc=$?
 	[ "$rc" = 2 ] || fail "$1: exit status $rc, want 2: $(cat "$T/out")"
-	[ "$(grep -vc '^    ' "$T/out")" = 1 ] || fail "$1: not one diagnostic: $(cat "$T/out")"
-	unwrap "$T/out" | grep -qF "rperf: error: reference '$1': $2" ||
-		fail "$1: want '$2', got: $(cat "$T/out")"
+	[ "$(wc -l <"$T/out")" = 1 ] || fail "$1: not one line: $(cat "$T/out")"
+	grep -qF "rperf: error: reference '$1': $2" "$T/out" || fail "$1: want '$2', got: $(cat "$T/out")"
 	jq -e --arg f "$1" --arg c "$2" '.command == "lat" and .complete == false and
 		(.error | contains("reference '\''" + $f + "'\'': " + $c))' "$T/out.json" >/dev/null ||
 		fail "$1: the --json document does not say why: $(cat "$T/out.json")"
