@@ -6,8 +6,9 @@
  * the matrix, its outliers by a robust rule, and the outputs (text, JSON,
  * CSV, OpenMetrics, gnuplot heatmaps, a stream of steps), once or every
  * --interval. Here: the fabric's inputs read, the passes and the
- * outputs; the options are mesh_opts.c, the hosts, the schedule and the
- * run coord/mesh.c, the formats report_mesh.c.
+ * outputs; the options are mesh_opts.c, the fabric's inputs
+ * mesh_fabric.c, the hosts, the schedule and the run coord/mesh.c, the
+ * formats report_mesh.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,51 +23,11 @@
 #include "base/log.h"
 #include "base/stop.h"
 #include "coord/mesh.h"
-#include "report/reference.h"
 #include "report/report_mesh.h"
 
 void cmd_mesh_usage(FILE *out)
 {
 	opts_usage(out, &mesh_opts_usage);
-}
-
-/* --topology, --routes and --reference into @topo, @paths, @refs and @mo. */
-static int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct topo_paths *paths,
-		       struct mesh_ref **refs, struct mesh_opts *mo, char *err, size_t errlen)
-{
-	int ret;
-
-	if (!o->n_topo)
-		return 0;
-	ret = topo_read(topo, o->topo_paths, o->n_topo, o->topo_format, err, errlen);
-	if (ret)
-		return ret == -ENOMEM ? ret : -EINVAL;
-	mo->topo = topo;
-	mo->min_change_ns = o->min_change_s * 1e9;
-	if (o->routes) {
-		ret = topo_paths_read(paths, topo, o->routes, err, errlen);
-		if (ret)
-			return ret == -ENOMEM ? ret : -EINVAL;
-		mo->paths = paths;
-	}
-	if (o->reference) {
-		ret = report_mesh_ref_load(o->reference, refs, &mo->n_refs, err, errlen);
-		mo->refs = *refs;
-	}
-	return ret;
-}
-
-/* --sample: each host's leaf into *@leaf (malloc'ed) and @mo. */
-static int mesh_sample_leaves(const struct mesh_cli *o, size_t **leaf, struct mesh_opts *mo,
-			      char *err, size_t errlen)
-{
-	if (!o->sample)
-		return 0;
-	*leaf = malloc(mo->n_hosts * sizeof(**leaf));
-	if (!*leaf)
-		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
-	mo->leaf = *leaf;
-	return mesh_leaves(mo, *leaf, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */

@@ -51,4 +51,13 @@ int mesh_opts_parse(int argc, char **argv, struct mesh_cli *o, char *err, size_t
 int mesh_settings(const struct mesh_cli *o, struct scenario *sc, struct mesh_opts *mo,
 		  char *err, size_t errlen);
 
+/* --topology, --routes and --reference into @topo, @paths, @refs and @mo
+ * (mesh_fabric.c); 0 or -errno with the reason. */
+int mesh_fabric(const struct mesh_cli *o, struct topo *topo, struct topo_paths *paths,
+		struct mesh_ref **refs, struct mesh_opts *mo, char *err, size_t errlen);
+
+/* --sample: each host's leaf into *@leaf (malloc'ed) and @mo. */
+int mesh_sample_leaves(const struct mesh_cli *o, size_t **leaf, struct mesh_opts *mo,
+		       char *err, size_t errlen);
+
 #endif
