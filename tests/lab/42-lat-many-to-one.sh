@@ -36,12 +36,16 @@ sed -n '1,8p' "$WORK/srv.out"
 # On a terminal (script(1) gives it one), a size that runs for seconds
 # prints how far it is about every 3 s: its samples so far, p50 and p99.
 # This is the engine's progress callback on real verbs, not only its format.
+# --tclass 0, given, draws the warning that DSCP 0 is usually the lossy
+# default class (the terminal shows stderr too).
 server_bg h4 "$WORK/srv-tty.out"
 wait_listen h4 18520
-in_vm h1 "script -qec '$RPERF lat $LAT_OPTS -D 8 -s 64 h4' /dev/null" | tr -d '\r' >"$WORK/tty.out" ||
+in_vm h1 "script -qec '$RPERF lat $LAT_OPTS --tclass 0 -D 8 -s 64 h4' /dev/null" | tr -d '\r' >"$WORK/tty.out" ||
 	{ cat "$WORK/tty.out" >&2; fail "rperf lat on a terminal failed"; }
 server_signal h4 TERM
 wait "${BG_PIDS[-1]}" || { cat "$WORK/srv-tty.out" >&2; fail "rperf server did not exit cleanly"; }
 sofar=$(grep -c '^size 1/1, 64 bytes: [0-9]* samples so far  p50 .*  p99 ' "$WORK/tty.out" || true)
 grep '^size 1/1' "$WORK/tty.out"
 [ "$sofar" -ge 2 ] || { cat "$WORK/tty.out" >&2; fail "$sofar progress lines in 8 s on a terminal (2 expected)"; }
+grep -q "warning: --tclass 0 on RoCE: packets go in DSCP 0, usually the lossy default class" "$WORK/tty.out" ||
+	{ cat "$WORK/tty.out" >&2; fail "--tclass 0 on RoCE: not warned"; }

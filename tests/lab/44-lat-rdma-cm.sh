@@ -29,6 +29,10 @@ server_signal h2 TERM
 wait "${BG_PIDS[-1]}" || { cat "$WORK/srv.out" >&2; fail "rperf server --rdma-cm did not exit cleanly"; }
 echo "rperf lat --rdma-cm h1 -> h2, SL 2, tclass 32:"
 lat_figures cm 64
+# The lab's link has no VLAN: an SL has no PCP to ride in, and the client
+# says so, naming the class that does carry the flow (tclass 32: DSCP 8).
+grep -q "warning: --sl 2 does nothing on RoCE without a VLAN (no PCP to carry it): the class is the traffic class's, DSCP 8 (--tclass 32)" \
+	"$WORK/cm.out" || { cat "$WORK/cm.out" >&2; fail "--sl on RoCE without a VLAN: not warned"; }
 jq -e --argjson n $N '.complete and .config.connection == "rdma_cm" and .config.sl == 2 and
 	.config.tclass == 32 and .results[0].samples == $n' "$WORK/cm.json" >/dev/null ||
 	fail "client JSON does not show the rdma_cm run"
