@@ -139,9 +139,10 @@ const struct report_field *report_hist_field(const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < N_HIST_FIELDS && strcmp(hist_fields[i].key, key); i++)
-		;
-	return &hist_fields[i < N_HIST_FIELDS ? i : 0];
+	for (i = 0; i < N_HIST_FIELDS; i++)
+		if (!strcmp(hist_fields[i].key, key))
+			return &hist_fields[i];
+	return NULL;
 }
 
 void report_quantile_figure(const struct hist_quantile *q, const struct clock_cal *clk,

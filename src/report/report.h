@@ -77,7 +77,7 @@ json_t *report_real_or_null(bool has, double v);
 /* The summary's figures (key: hist_ns's property in schema/common.schema.json;
  * stat, pct: what figure), in the table's column order (@n of them). */
 const struct report_field *report_hist_fields(size_t *n);
-/* The summary's figure of key @key ("p99"); the first (the count) for a key it has not. */
+/* The summary's figure of key @key ("p99"); NULL for a key it has not. */
 const struct report_field *report_hist_field(const char *key);
 
 /* One figure, computed once for every format: ns (count for RF_COUNT). */

@@ -92,12 +92,13 @@ static void get_rtt_cdf(const void *row, const char *arg, struct report_value *v
 static void get_pct(const void *row, const char *arg, struct report_value *v)
 {
 	const struct converge_row *w = row;
+	const struct report_field *f = report_hist_field(arg);
 	struct report_figure fig;
 
 	rv_null(v, NULL);
-	if (!C(w)->lat_ns)
+	if (!C(w)->lat_ns || !f)
 		return;
-	report_hist_figure(C(w)->lat_ns, hist_zeros(C(w)->lat_ns), report_hist_field(arg),
+	report_hist_figure(C(w)->lat_ns, hist_zeros(C(w)->lat_ns), f,
 			   &converge_ns_clock, &fig);
 	if (fig.state == HIST_Q_RESOLVED)
 		rv_real(v, fig.ns);

@@ -159,6 +159,12 @@ static void test_fields_match_schema(void **state)
 			if ((f[i].head[0] || f[i].csv || f[i].key) && !report_field_reads(&f[i]))
 				fail_msg("%s field %s reads no figure", defs[l],
 					 f[i].key ? f[i].key : f[i].csv ? f[i].csv : f[i].head[0]);
+			/* An RTT percentile's column (its CSV name the key's _ns)
+			 * reads a figure the summary has. */
+			if (f[i].arg && f[i].csv && !strncmp(f[i].csv, f[i].arg, strlen(f[i].arg)) &&
+			    !strcmp(f[i].csv + strlen(f[i].arg), "_ns") && !report_hist_field(f[i].arg))
+				fail_msg("%s column %s reads percentile %s, which the summary has not",
+					 defs[l], f[i].csv, f[i].arg);
 			for (j = 0; f[i].csv && j < i; j++)
 				if (f[j].csv && !strcmp(f[i].csv, f[j].csv) &&
 				    (!f[i].kinds || !f[j].kinds || (f[i].kinds & f[j].kinds)))

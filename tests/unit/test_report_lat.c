@@ -327,6 +327,10 @@ static void test_hist_fields_match_schema(void **state)
 	}
 	assert_int_equal(json_object_size(pcts), 5);
 	json_decref(schema);
+	/* A figure is found by its key; a key the summary has not, is not. */
+	for (i = 0; i < n; i++)
+		assert_ptr_equal(report_hist_field(f[i].key), &f[i]);
+	assert_null(report_hist_field("p98"));
 }
 
 /* The description's list @l carries @key in all of @kinds (@want) or in none. */
