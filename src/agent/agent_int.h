@@ -35,6 +35,7 @@
 #define AGENT_REFUSE_MS		100	/* our refusal to a second coordinator (its buffer is empty) */
 #define AGENT_REFUSE_BATCH	16	/* refused at once, between looks at the session */
 #define AGENT_TAIL_NS		1000000000ull	/* bw runs on past the window */
+#define AGENT_READY_MS		50000	/* a step's workers connected, within the coordinator's 60 s for ready */
 /* One flow of a setup, as the message gave it (validated by ctl). */
 struct agent_flow {
 	char name[CTL_NAME_MAX];

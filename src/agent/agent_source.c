@@ -103,12 +103,15 @@ static void agent_conns_json(const struct run_src *r, const struct agent_flow *f
 int agent_source_setup(struct agent_step *st, json_t *conns, const char **bad_flow, char *err,
 		       size_t errlen)
 {
+	uint64_t end_ns = ctl_now_ns() + (uint64_t)AGENT_READY_MS * 1000000u, now_ns;
 	size_t i;
 	int ret;
 
 	ret = run_gate_init(&st->gate, err, errlen);
 	for (i = 0; !ret && i < st->n_flows; i++) {
 		agent_src_cfg(st, i, (int)st->n_w);
+		now_ns = ctl_now_ns();
+		st->src_cfg[i].ready_ms = now_ns < end_ns ? (unsigned)((end_ns - now_ns) / 1000000u) : 0;
 		*bad_flow = st->flows[i].name;
 		st->n_src = i + 1;
 		ret = run_src_prepare(&st->src[i], &st->src_cfg[i], err, errlen);

@@ -282,6 +282,7 @@ struct run_src_cfg {
 	 */
 	int (*connect)(void *arg, struct probe *p, struct load *l, char *err, size_t errlen);
 	void *arg;
+	unsigned ready_ms;		/* every worker connected within, or run_src_prepare() fails */
 	struct run_gate *gate;
 	volatile sig_atomic_t *stop;	/* set by the caller to end the run early */
 	bool yield;

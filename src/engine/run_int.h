@@ -60,10 +60,12 @@ int run_crew_start(struct run_crew *c, char *err, size_t errlen);
  * gate; a thread that cannot start is a stop request for the others. */
 void run_crew_go(struct run_crew *c, const struct run_worker_ops *ops, struct run_common *rc,
 		 void *ws, size_t stride);
-/* Wait until every started worker has connected or failed to (each
- * step bounded by its engine's and connect's own timeouts); the first
- * worker's error, 0 or -errno with the reason in @err. */
-int run_crew_ready(struct run_crew *c, char *err, size_t errlen);
+/* Wait until every started worker has connected or failed to, for at
+ * most @timeout_ms (each step is bounded by its engine's and connect's
+ * own timeouts; this bound holds if one is not): the first worker's
+ * error, -ETIMEDOUT naming how many are not through, 0; the reason in
+ * @err. */
+int run_crew_ready(struct run_crew *c, unsigned timeout_ms, char *err, size_t errlen);
 /* Join the workers that ended; true when none runs. Never waits. */
 bool run_crew_reap(struct run_crew *c);
 /* Join every started worker; their first error, worker 0's huge pages

@@ -43,7 +43,7 @@ int run_src_prepare(struct run_src *r, const struct run_src_cfg *cfg, char *err,
 				     .keep = true, .gate = cfg->gate, .stop = cfg->stop,
 				     .ws = r->w, .stride = sizeof(*r->w), .n = n };
 	ret = run_crew_start(&r->crew, err, errlen);
-	return ret ? ret : run_crew_ready(&r->crew, err, errlen);
+	return ret ? ret : run_crew_ready(&r->crew, cfg->ready_ms, err, errlen);
 }
 
 size_t run_src_fds(const struct run_src *r, int *fds, size_t cap)

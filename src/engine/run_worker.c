@@ -198,11 +198,15 @@ struct run_worker *run_crew_at(const struct run_crew *c, unsigned i)
 int run_crew_start(struct run_crew *c, char *err, size_t errlen)
 {
 	struct run_worker *w;
+	pthread_condattr_t ca;
 	unsigned i;
 	int ret;
 
 	pthread_mutex_init(&c->mu, NULL);
-	pthread_cond_init(&c->cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* ready's deadline */
+	pthread_cond_init(&c->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	c->made = true;
 	for (i = 0; i < c->n; i++)
 		*run_crew_at(c, i) = (struct run_worker){ .crew = c, .index = i, .fd = -1 };
@@ -232,15 +236,29 @@ void run_crew_go(struct run_crew *c, const struct run_worker_ops *ops, struct ru
 		stop_request();		/* the others end too: the run is short a worker */
 }
 
-int run_crew_ready(struct run_crew *c, char *err, size_t errlen)
+int run_crew_ready(struct run_crew *c, unsigned timeout_ms, char *err, size_t errlen)
 {
 	struct run_worker *w;
-	unsigned i;
+	struct timespec end;
+	unsigned i, ready;
+	int ret = 0;
 
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)(timeout_ms / 1000);
+	end.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
 	pthread_mutex_lock(&c->mu);
-	while (c->n_ready < c->started)
-		pthread_cond_wait(&c->cv, &c->mu);
+	while (c->n_ready < c->started && ret != ETIMEDOUT)
+		ret = pthread_cond_timedwait(&c->cv, &c->mu, &end);
+	ready = c->n_ready;
 	pthread_mutex_unlock(&c->mu);
+	if (ready < c->started)
+		return errbuf_set(err, errlen, -ETIMEDOUT,
+				  "%u of %u workers not connected within %u ms", c->started - ready,
+				  c->started, timeout_ms);
 	for (i = 0; i < c->started; i++) {
 		w = run_crew_at(c, i);
 		if (w->status)

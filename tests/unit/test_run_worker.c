@@ -27,6 +27,7 @@
 struct fake_worker {
 	struct run_worker base;		/* first: its crew's */
 	bool refuse;			/* its connect fails */
+	bool slow;			/* its connect waits for hold_connects to clear */
 	int connected, ran, released;
 	pthread_t run_tid;		/* the thread that ran it */
 	bool released_in_thread;
@@ -38,10 +39,16 @@ static int fake_init(struct run_worker *w)
 	return 0;
 }
 
+static int hold_connects;		/* atomic: a slow connect waits while set (at most 10 s) */
+
 static int fake_connect(struct run_worker *w)
 {
 	struct fake_worker *f = (struct fake_worker *)w;
+	int ms;
 
+	for (ms = 0; f->slow && __atomic_load_n(&hold_connects, __ATOMIC_ACQUIRE) && ms < 10000;
+	     ms++)
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 	f->connected++;
 	if (f->refuse)
 		return errbuf_set(w->err, sizeof(w->err), -ECONNREFUSED, "worker %u refused",
@@ -145,7 +152,7 @@ static void test_src_crew(void **state)
 	assert_int_equal(run_gate_init(&g, err, sizeof(err)), 0);
 	c = crew_of(ws, &o, &g, &stop);
 	assert_int_equal(run_crew_start(&c, err, sizeof(err)), 0);
-	assert_int_equal(run_crew_ready(&c, err, sizeof(err)), 0);
+	assert_int_equal(run_crew_ready(&c, 10000, err, sizeof(err)), 0);
 	for (i = 0; i < N_WORKERS; i++) {
 		assert_int_equal(ws[i].connected, 1);
 		assert_int_equal(ws[i].ran, 0);
@@ -186,7 +193,7 @@ static void test_src_refused(void **state)
 	assert_int_equal(run_gate_init(&g, err, sizeof(err)), 0);
 	c = crew_of(ws, &o, &g, NULL);
 	assert_int_equal(run_crew_start(&c, err, sizeof(err)), 0);
-	assert_int_equal(run_crew_ready(&c, err, sizeof(err)), -ECONNREFUSED);
+	assert_int_equal(run_crew_ready(&c, 10000, err, sizeof(err)), -ECONNREFUSED);
 	assert_string_equal(err, "worker 1 refused");
 	run_gate_quit(&g);
 	run_crew_release(&c);
@@ -199,12 +206,52 @@ static void test_src_refused(void **state)
 	run_gate_destroy(&g);
 }
 
+/* A connect that does not come back: readiness ends at its bound and
+ * says how many are not through; the crew is still released whole once
+ * the connect returns. */
+static void test_src_ready_bound(void **state)
+{
+	struct fake_worker ws[N_WORKERS] = { 0 };
+	struct timespec t0, t1;
+	struct flow_opts o;
+	struct run_gate g;
+	struct run_crew c;
+	char err[256];
+	double waited_ms;
+	int i;
+
+	(void)state;
+	flow_on_one_cpu(&o);
+	ws[2].slow = true;
+	__atomic_store_n(&hold_connects, 1, __ATOMIC_RELEASE);
+	assert_int_equal(run_gate_init(&g, err, sizeof(err)), 0);
+	c = crew_of(ws, &o, &g, NULL);
+	assert_int_equal(run_crew_start(&c, err, sizeof(err)), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(run_crew_ready(&c, 200, err, sizeof(err)), -ETIMEDOUT);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	waited_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	assert_true(waited_ms >= 199);
+	assert_string_equal(err, "1 of 3 workers not connected within 200 ms");
+	assert_int_equal(ws[2].connected, 0);
+	__atomic_store_n(&hold_connects, 0, __ATOMIC_RELEASE);
+	run_gate_quit(&g);
+	run_crew_release(&c);
+	for (i = 0; i < N_WORKERS; i++) {
+		assert_int_equal(ws[i].connected, 1);
+		assert_int_equal(ws[i].ran, 0);
+		assert_int_equal(ws[i].released, 1);
+	}
+	run_gate_destroy(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_crew),
 		cmocka_unit_test(test_src_crew),
 		cmocka_unit_test(test_src_refused),
+		cmocka_unit_test(test_src_ready_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
