@@ -340,24 +340,22 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 	case (mode) * 4 + (carry) * 2 + (round): \
 		return sim_burst(m, st, seq, n, work_left, wrapped, empty, work, mode, carry, round)
 
+/* A mode's three semantics: no carry; carry; carry with the deficit round. */
+#define SIM_BURSTS(mode) \
+	SIM_BURST(mode, 0, 0); \
+	SIM_BURST(mode, 1, 0); \
+	SIM_BURST(mode, 1, 1)
+
 /* sim_burst, specialised on the mode and the semantics. */
 static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
 			      uint8_t *seq, uint64_t n, uint64_t work_left, bool *wrapped,
 			      uint64_t *empty, uint64_t *work)
 {
 	switch (m->mode * 4 + m->spec->sem.carry * 2 + m->spec->deficit_round) {
-	SIM_BURST(SIM_ONLY_LOW, 0, 0);
-	SIM_BURST(SIM_ONLY_LOW, 1, 0);
-	SIM_BURST(SIM_ONLY_LOW, 1, 1);
-	SIM_BURST(SIM_ONLY_HIGH, 0, 0);
-	SIM_BURST(SIM_ONLY_HIGH, 1, 0);
-	SIM_BURST(SIM_ONLY_HIGH, 1, 1);
-	SIM_BURST(SIM_LIMITED_PACKET, 0, 0);
-	SIM_BURST(SIM_LIMITED_PACKET, 1, 0);
-	SIM_BURST(SIM_LIMITED_PACKET, 1, 1);
-	SIM_BURST(SIM_LIMITED_ENTRY, 0, 0);
-	SIM_BURST(SIM_LIMITED_ENTRY, 1, 0);
-	SIM_BURST(SIM_LIMITED_ENTRY, 1, 1);
+	SIM_BURSTS(SIM_ONLY_LOW);
+	SIM_BURSTS(SIM_ONLY_HIGH);
+	SIM_BURSTS(SIM_LIMITED_PACKET);
+	SIM_BURSTS(SIM_LIMITED_ENTRY);
 	default:
 		return sim_burst(m, st, seq, n, work_left, wrapped, empty, work, m->mode,
 				 m->spec->sem.carry, m->spec->deficit_round);
