@@ -2,8 +2,9 @@
 /*
  * Arrays that grow as items are added: a pointer and the count of items it
  * has room for, reallocated by doubling, so that adding n items one at a
- * time costs O(n) copies. One helper for the tables that readers and
- * engines fill without knowing their size beforehand.
+ * time costs O(n) copies; or by one item at a time, for the short lists
+ * of findings. One helper for the tables that readers and engines fill
+ * without knowing their size beforehand.
  */
 #ifndef RPERF_ARRAY_H
 #define RPERF_ARRAY_H
@@ -17,5 +18,12 @@
  * says so. 0, or -ENOMEM with *@items and *@cap as they were.
  */
 int array_room(void **items, size_t *cap, size_t want, size_t item_bytes, size_t first);
+/*
+ * One more item of @item_bytes at the end of *@items, which holds *@n of
+ * them, reallocated to fit it exactly: the new item, zeroed, with *@n
+ * counting it; NULL, with *@items and *@n as they were, when there is no
+ * memory. For tables that stay small.
+ */
+void *array_push(void **items, size_t *n, size_t item_bytes);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coord/mesh_outlier.h"
+#include "base/array.h"
 #include "base/order.h"
 
 /* The MAD times this estimates the standard deviation of a normal sample. */
@@ -49,13 +50,10 @@ static bool mesh_class_spread(const struct mesh_run *m, size_t k, double *tmp,
 /* Add an outlier to m->outliers; -ENOMEM when there is no room. */
 static struct mesh_outlier *mesh_add(struct mesh_run *m, enum mesh_outlier_kind kind, size_t k)
 {
-	struct mesh_outlier *o = realloc(m->outliers, (m->n_outliers + 1) * sizeof(*o));
+	struct mesh_outlier *o = array_push((void **)&m->outliers, &m->n_outliers, sizeof(*o));
 
 	if (!o)
 		return NULL;
-	m->outliers = o;
-	o = &o[m->n_outliers++];
-	memset(o, 0, sizeof(*o));
 	o->kind = kind;
 	o->cls = k;
 	return o;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/order.h"
 #include "fabric/locate_name.h"
 
@@ -53,13 +54,10 @@ static void spread_of(const struct topo *t, const struct locate_result *r, int k
 static struct locate_finding *finding_add(struct locate_result *r, enum locate_kind kind,
 					  const char *name)
 {
-	struct locate_finding *f = realloc(r->findings, (r->n_findings + 1) * sizeof(*f));
+	struct locate_finding *f = array_push((void **)&r->findings, &r->n_findings, sizeof(*f));
 
 	if (!f)
 		return NULL;
-	r->findings = f;
-	f = &f[r->n_findings++];
-	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	return f;

@@ -2,7 +2,8 @@
 /*
  * array: room made by doubling from a first size, or as much as asked
  * when that is more; none made when there is room; a size that would
- * overflow refused with the array as it was.
+ * overflow refused with the array as it was. An item pushed at the end,
+ * zeroed and counted, the ones before it kept.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -10,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "base/array.h"
@@ -63,12 +65,39 @@ static void test_overflow(void **state)
 	free(v);
 }
 
+static void test_push(void **state)
+{
+	struct item {
+		int a;
+		char name[8];
+	} *v = NULL, *it;
+	size_t n = 0;
+
+	(void)state;
+	it = array_push((void **)&v, &n, sizeof(*v));
+	assert_non_null(it);
+	assert_ptr_equal(it, v);
+	assert_int_equal(n, 1);
+	assert_int_equal(it->a, 0);
+	it->a = 7;
+	strcpy(it->name, "first");
+	it = array_push((void **)&v, &n, sizeof(*v));
+	assert_ptr_equal(it, &v[1]);
+	assert_int_equal(n, 2);
+	assert_int_equal(it->a, 0);
+	assert_string_equal(it->name, "");
+	assert_int_equal(v[0].a, 7);
+	assert_string_equal(v[0].name, "first");
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_doubling),
 		cmocka_unit_test(test_want_more),
 		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_push),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
