@@ -471,21 +471,21 @@ def default_reading(readings):
     return reading_name(readings[0])
 
 
+# What a reading's optional keys add to its notes: (key, value, text).
+OPTION_TEXT = (
+    ("scan", "pass", "a low turn scans the low table once and is spent empty if no entry can send yet"),
+    ("scan", "send", "a low turn scans until some entry can send (a low packet always goes)"),
+    ("limit0", "alt", "limit 0: one high packet then one low packet (the low table is scanned until one can go)"),
+    ("limit0", "turn", "limit 0: one high packet then a normal low turn"),
+    ("hlim", "fit", "high may start a packet only if it fits in limit x 4096 bytes"),
+    ("hlim", "after", "high may start a packet while it has sent less than limit x 4096 bytes"),
+)
+
+
 def reading_notes(rd):
-    t = ACCT_TEXT[rd["acct"]] + "; " + LOW_TEXT[rd["low"]]
-    if rd.get("scan") == "pass":
-        t += "; a low turn scans the low table once and is spent empty if no entry can send yet"
-    elif rd.get("scan") == "send":
-        t += "; a low turn scans until some entry can send (a low packet always goes)"
-    if rd.get("limit0") == "alt":
-        t += "; limit 0: one high packet then one low packet (the low table is scanned until one can go)"
-    elif rd.get("limit0") == "turn":
-        t += "; limit 0: one high packet then a normal low turn"
-    if rd.get("hlim") == "fit":
-        t += "; high may start a packet only if it fits in limit x 4096 bytes"
-    elif rd.get("hlim") == "after":
-        t += "; high may start a packet while it has sent less than limit x 4096 bytes"
-    return t
+    notes = [ACCT_TEXT[rd["acct"]], LOW_TEXT[rd["low"]]]
+    notes += [text for key, value, text in OPTION_TEXT if rd.get(key) == value]
+    return "; ".join(notes)
 
 
 # ---------------------------------------------------------------------------

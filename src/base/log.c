@@ -235,67 +235,53 @@ const char *log_last_error(void)
 	return last_error;
 }
 
+/*
+ * The body of each printf-like entry point below: its arguments after
+ * fmt formatted, escaped and printed with @tag at @level (a warning
+ * from @at).
+ */
+#define LOG_ARGS_PRINT(level, tag, at)				\
+	do {							\
+		va_list ap;					\
+								\
+		va_start(ap, fmt);				\
+		log_vprint(level, tag, at, fmt, ap);		\
+		va_end(ap);					\
+	} while (0)
+
 int log_error(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vprint(LOG_LEVEL_ERROR, "error: ", NULL, fmt, ap);
-	va_end(ap);
+	LOG_ARGS_PRINT(LOG_LEVEL_ERROR, "error: ", NULL);
 	return -1;
 }
 
 int log_errno(int neg_errno, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vprint(LOG_LEVEL_ERROR, "error: ", NULL, fmt, ap);
-	va_end(ap);
+	LOG_ARGS_PRINT(LOG_LEVEL_ERROR, "error: ", NULL);
 	return neg_errno;
 }
 
 void log_hint(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vprint(LOG_LEVEL_ERROR, "hint: ", NULL, fmt, ap);
-	va_end(ap);
+	LOG_ARGS_PRINT(LOG_LEVEL_ERROR, "hint: ", NULL);
 }
 
 void log_warn(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vprint(LOG_LEVEL_WARN, "warning: ", __builtin_return_address(0), fmt, ap);
-	va_end(ap);
+	LOG_ARGS_PRINT(LOG_LEVEL_WARN, "warning: ", __builtin_return_address(0));
 }
 
 void log_info(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vprint(LOG_LEVEL_INFO, "", NULL, fmt, ap);
-	va_end(ap);
+	LOG_ARGS_PRINT(LOG_LEVEL_INFO, "", NULL);
 }
 
 void log_note(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vprint(LOG_LEVEL_INFO, "note: ", NULL, fmt, ap);
-	va_end(ap);
+	LOG_ARGS_PRINT(LOG_LEVEL_INFO, "note: ", NULL);
 }
 
 void log_debug(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vprint(LOG_LEVEL_DEBUG, "debug: ", NULL, fmt, ap);
-	va_end(ap);
+	LOG_ARGS_PRINT(LOG_LEVEL_DEBUG, "debug: ", NULL);
 }

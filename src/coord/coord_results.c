@@ -16,6 +16,7 @@
 
 #include "coord/coord.h"
 #include "base/log.h"
+#include "base/order.h"
 #include "flow/figures.h"
 
 /* ------------------------------------------------------------------ */
@@ -185,13 +186,6 @@ static void coord_started(struct converge_flow *cf, const json_t *r, const struc
 	cf->sync_us = (double)a->rtt_ns / 2 / 1e3;
 }
 
-static int coord_cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
 /* The step's start figures over its flows that said when they began. */
 static void coord_start_figures(struct converge_step *st)
 {
@@ -208,7 +202,7 @@ static void coord_start_figures(struct converge_step *st)
 	}
 	if (!s->n)
 		return;
-	qsort(late, s->n, sizeof(late[0]), coord_cmp_double);
+	order_doubles(late, s->n);
 	s->late_max_us = late[s->n - 1];
 	/* nearest rank */
 	s->late_p99_us = late[(size_t)ceil(0.99 * (double)s->n) - 1];

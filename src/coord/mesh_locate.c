@@ -11,6 +11,7 @@
 
 #include "coord/mesh_locate.h"
 #include "base/errbuf.h"
+#include "base/order.h"
 
 const struct mesh_ref *mesh_ref_of(const struct mesh_run *m, const struct mesh_pair *p)
 {
@@ -87,13 +88,6 @@ static void mesh_obs(const struct mesh_run *m, const struct mesh_pair *p, char *
 	ob->ci_high_ns -= r->ci_low_ns;
 }
 
-static int mesh_cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
 /*
  * The floor a change of class @k must pass, from the reference's own
  * spread: the larger of its pairs' median 95 % interval width (what it
@@ -113,8 +107,8 @@ static double mesh_ref_floor(const struct mesh_run *m, size_t k)
 			v[n++] = m->o->refs[i].p50_ns;
 		}
 	if (n) {
-		qsort(w, n, sizeof(*w), mesh_cmp_double);
-		qsort(v, n, sizeof(*v), mesh_cmp_double);
+		order_doubles(w, n);
+		order_doubles(v, n);
 		floor_ns = fmax(w[n / 2], 0.05 * v[n / 2]);
 	}
 	free(w);

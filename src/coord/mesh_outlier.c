@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "coord/mesh_outlier.h"
+#include "base/array.h"
+#include "base/order.h"
 
 /* The MAD times this estimates the standard deviation of a normal sample. */
 #define MESH_MAD_SCALE		1.4826
@@ -17,20 +19,6 @@
 #define MESH_MIN_EXCESS		0.05
 /* A class needs this many resolved pairs for a median and a MAD to mean anything. */
 #define MESH_MIN_PAIRS		3
-
-static int mesh_cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
-/* The median of @v (@n > 0; sorted in place). */
-static double mesh_median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), mesh_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* A class's pairs' spread: their median p50 and scaled MAD; false: too few. */
 struct mesh_spread {
@@ -50,10 +38,10 @@ static bool mesh_class_spread(const struct mesh_run *m, size_t k, double *tmp,
 	sp->n = n;
 	if (n < MESH_MIN_PAIRS)
 		return false;
-	sp->median_ns = mesh_median(tmp, n);
+	sp->median_ns = order_median(tmp, n);
 	for (i = 0; i < n; i++)
 		tmp[i] = fabs(tmp[i] - sp->median_ns);
-	sp->smad_ns = MESH_MAD_SCALE * mesh_median(tmp, n);
+	sp->smad_ns = MESH_MAD_SCALE * order_median(tmp, n);
 	sp->limit_ns = sp->median_ns + fmax(m->o->mad_k * sp->smad_ns,
 					    MESH_MIN_EXCESS * sp->median_ns);
 	return true;
@@ -62,13 +50,10 @@ static bool mesh_class_spread(const struct mesh_run *m, size_t k, double *tmp,
 /* Add an outlier to m->outliers; -ENOMEM when there is no room. */
 static struct mesh_outlier *mesh_add(struct mesh_run *m, enum mesh_outlier_kind kind, size_t k)
 {
-	struct mesh_outlier *o = realloc(m->outliers, (m->n_outliers + 1) * sizeof(*o));
+	struct mesh_outlier *o = array_push((void **)&m->outliers, &m->n_outliers, sizeof(*o));
 
 	if (!o)
 		return NULL;
-	m->outliers = o;
-	o = &o[m->n_outliers++];
-	memset(o, 0, sizeof(*o));
 	o->kind = kind;
 	o->cls = k;
 	return o;

@@ -18,6 +18,7 @@
 #include <openssl/rand.h>
 
 #include "rdma/conn.h"
+#include "base/array.h"
 #include "base/errbuf.h"
 #include "base/pin.h"
 #include "engine/sink.h"
@@ -89,22 +90,6 @@ size_t sink_flow_pin_bytes(const struct sink *s, size_t max_msg_bytes)
 	return (buf + page - 1) / page * page + (size_t)s->ring_depth * SINK_RING_ENTRY_BYTES;
 }
 
-static int flows_grow(struct sink *s)
-{
-	struct sink_flow **n;
-	size_t cap;
-
-	if (s->n_flows < s->cap_flows)
-		return 0;
-	cap = s->cap_flows ? 2 * s->cap_flows : 16;
-	n = realloc(s->flows, cap * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	s->flows = n;
-	s->cap_flows = cap;
-	return 0;
-}
-
 int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_bytes,
 		  const char *peer, struct sink_flow **out, char *err, size_t errlen)
 {
@@ -117,7 +102,8 @@ int sink_flow_new(struct sink *s, const struct verbs_path *path, size_t max_msg_
 				  "%s: messages of %zu bytes exceed the port's limit of %zu",
 				  s->dev->name, max_msg_bytes, verbs_dev_max_msg_bytes(s->dev));
 	f = calloc(1, sizeof(*f));
-	if (!f || flows_grow(s)) {
+	if (!f ||
+	    array_room((void **)&s->flows, &s->cap_flows, s->n_flows + 1, sizeof(*s->flows), 16)) {
 		free(f);
 		return errbuf_set(err, errlen, -ENOMEM, "out of memory");
 	}
@@ -625,21 +611,6 @@ static int sink_poll(struct sink *s, struct sink_wait *w, struct pollfd *pfd, si
 	return ret;
 }
 
-/* Room in s->pfd for @n entries; 0 or -ENOMEM. */
-static int sink_pfd_room(struct sink *s, size_t n)
-{
-	struct pollfd *p;
-
-	if (n <= s->cap_pfd)
-		return 0;
-	p = realloc(s->pfd, n * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	s->pfd = p;
-	s->cap_pfd = n;
-	return 0;
-}
-
 int sink_wait(struct sink *s, struct sink_wait *w)
 {
 	struct pollfd *pfd;
@@ -647,7 +618,7 @@ int sink_wait(struct sink *s, struct sink_wait *w)
 	int ret;
 
 	w->extra_ready[0] = w->extra_ready[1] = false;
-	if (sink_pfd_room(s, s->n_flows + WAIT_FLOWS))
+	if (array_room((void **)&s->pfd, &s->cap_pfd, s->n_flows + WAIT_FLOWS, sizeof(*s->pfd), 0))
 		return -ENOMEM;
 	pfd = s->pfd;
 	/* The fixed slots always: an fd of -1 is skipped by poll() and never ready. */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+#include "base/order.h"
 #include "fabric/locate_name.h"
 
 #define NAME_MAD_SIGMA 1.4826	/* MAD to standard deviation, normal data */
@@ -26,20 +28,6 @@ struct spread {
 	size_t n;
 	double med, mad;
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of @n values (sorted in place). */
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static bool link_fabric(const struct topo *t, int l)
 {
@@ -57,22 +45,19 @@ static void spread_of(const struct topo *t, const struct locate_result *r, int k
 		    (kind == KIND_ALL || (kind == KIND_FABRIC) == link_fabric(t, r->hops[i].link)))
 			v[n++] = r->hops[i].est_ns;
 	s->n = n;
-	s->med = n ? median(v, n) : 0;
+	s->med = n ? order_median(v, n) : 0;
 	for (i = 0; i < n; i++)
 		v[i] = fabs(v[i] - s->med);
-	s->mad = n ? median(v, n) : 0;
+	s->mad = n ? order_median(v, n) : 0;
 }
 
 static struct locate_finding *finding_add(struct locate_result *r, enum locate_kind kind,
 					  const char *name)
 {
-	struct locate_finding *f = realloc(r->findings, (r->n_findings + 1) * sizeof(*f));
+	struct locate_finding *f = array_push((void **)&r->findings, &r->n_findings, sizeof(*f));
 
 	if (!f)
 		return NULL;
-	r->findings = f;
-	f = &f[r->n_findings++];
-	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	return f;
@@ -162,7 +147,7 @@ static int name_switches(const struct topo *t, struct locate_result *r, bool *co
 			free(v);
 			return -ENOMEM;
 		}
-		f->est_ns = median(v, n);
+		f->est_ns = order_median(v, n);
 		f->ci_low_ns = v[0];
 		f->ci_high_ns = v[n - 1];
 		at = (size_t)snprintf(f->why, sizeof(f->why), "all its %zu identifiable links are "
@@ -233,10 +218,10 @@ static bool peer_rule(const struct locate_result *r, const struct group_set *gs,
 			v[sp.n++] = r->hops[gs->first[h]].group_est_ns;
 	if (sp.n < 3)
 		return false;
-	sp.med = median(v, sp.n);
+	sp.med = order_median(v, sp.n);
 	for (size_t h = 0; h < sp.n; h++)
 		v[h] = fabs(v[h] - sp.med);
-	sp.mad = median(v, sp.n);
+	sp.mad = order_median(v, sp.n);
 	*thr = sp.med + fmax(o->k_mad * NAME_MAD_SIGMA * sp.mad,
 			     o->excess ? 0 : NAME_MIN_EXCESS * sp.med);
 	*floor_ns = o->excess ? o->min_excess_ns : sp.med;

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/errbuf.h"
 #include "fabric/topo_int.h"
 
@@ -157,13 +158,12 @@ static int ib_collect(struct topo_src *s, const char *text, struct ib_nodes *ns)
 			memcpy(line, text, len);
 			line[len] = '\0';
 			if (ib_header(line, &node)) {
-				struct ib_node *v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
+				struct ib_node *v = array_push((void **)&ns->v, &ns->n, sizeof(*v));
 
 				if (!v)
 					return errbuf_set(s->err, s->errlen, -ENOMEM,
 							  "%s: out of memory", s->name);
-				ns->v = v;
-				v[ns->n++] = node;
+				*v = node;
 			}
 		}
 		text += len + (end != NULL);
@@ -314,14 +314,12 @@ static int ports_note(struct topo_src *s, struct ib_nodes *ns, const char *guid,
 	for (i = 0; i < ns->n; i++)
 		if (!strcmp(ns->v[i].id, guid))
 			return 0;
-	v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
+	v = array_push((void **)&ns->v, &ns->n, sizeof(*v));
 	if (!v)
 		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
-	ns->v = v;
-	memset(&v[ns->n], 0, sizeof(*v));
-	snprintf(v[ns->n].id, sizeof(v->id), "%s", guid);
-	snprintf(v[ns->n].desc, sizeof(v->desc), "%s", desc);
-	v[ns->n++].is_switch = is_switch;
+	snprintf(v->id, sizeof(v->id), "%s", guid);
+	snprintf(v->desc, sizeof(v->desc), "%s", desc);
+	v->is_switch = is_switch;
 	return 0;
 }
 

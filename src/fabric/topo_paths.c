@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/errbuf.h"
 #include "fabric/topo_int.h"
 #include "fabric/topo_paths.h"
@@ -240,11 +241,10 @@ static int lft_header(struct topo_paths *r, const char *name, int line, char *s,
 	if (v < 0 || !r->t->nodes[v].is_switch)
 		return paths_error(name, line, err, errlen, "no switch in the topology named",
 				   open + 1, NULL);
-	f = realloc(r->lfts, (r->n_lfts + 1) * sizeof(*f));
+	f = array_push((void **)&r->lfts, &r->n_lfts, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	r->lfts = f;
-	r->lfts[r->n_lfts++] = (struct topo_lft){ .node = v };
+	f->node = v;
 	return 0;
 }
 

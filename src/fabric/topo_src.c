@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/errbuf.h"
 #include "fabric/topo_int.h"
 
@@ -25,23 +26,6 @@ int topo_src_error(struct topo_src *s, int line, const char *fmt, ...)
 	if (line > 0)
 		return errbuf_set(s->err, s->errlen, -EINVAL, "%s:%d: %s", s->name, line, what);
 	return errbuf_set(s->err, s->errlen, -EINVAL, "%s: %s", s->name, what);
-}
-
-/* Room for one more of @n items of @size in *@arr (@cap of them now),
- * doubling: 0 or -ENOMEM. */
-static int topo_room(void **arr, size_t *cap, size_t n, size_t size)
-{
-	size_t want = *cap ? 2 * *cap : 64;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*arr, want * size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = want;
-	return 0;
 }
 
 int topo_src_node(struct topo_src *s, int line, const char *name, bool is_switch)
@@ -61,7 +45,7 @@ int topo_src_node(struct topo_src *s, int line, const char *name, bool is_switch
 	if (t->n_nodes >= (size_t)1 << 24)
 		return topo_src_error(s, line, "more than %d nodes", 1 << 24);
 	if (v == -ENOMEM ||
-	    topo_room((void **)&t->nodes, &t->nodes_cap, t->n_nodes, sizeof(*t->nodes)))
+	    array_room((void **)&t->nodes, &t->nodes_cap, t->n_nodes + 1, sizeof(*t->nodes), 64))
 		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
 	memset(&t->nodes[t->n_nodes], 0, sizeof(*t->nodes));
 	memcpy(t->nodes[t->n_nodes].name, name, len + 1);
@@ -102,7 +86,7 @@ int topo_src_link(struct topo_src *s, int line, int a, const char *a_port,
 			return 0;
 	if (t->n_links >= (size_t)1 << 24)
 		return topo_src_error(s, line, "more than %d links", 1 << 24);
-	if (topo_room((void **)&t->links, &t->links_cap, t->n_links, sizeof(*t->links)))
+	if (array_room((void **)&t->links, &t->links_cap, t->n_links + 1, sizeof(*t->links), 64))
 		return errbuf_set(s->err, s->errlen, -ENOMEM, "%s: out of memory", s->name);
 	l = &t->links[t->n_links++];
 	memset(l, 0, sizeof(*l));

@@ -29,17 +29,11 @@
 #include <string.h>
 
 #include "qos/arb_ib_load.h"
+#include "qos/arb_ib_sim.h"
 
 enum { LD_HIGH, LD_LOW };
 
 #define LD_STEPPED	8	/* arrivals of a constant gap stepped one by one */
-
-enum ld_mode {
-	LD_ONLY_LOW,		/* no high table with traffic */
-	LD_ONLY_HIGH,		/* the high table, never limited */
-	LD_LIMITED_PACKET,	/* limited, a low turn is one packet */
-	LD_LIMITED_ENTRY,	/* limited, a low turn is one entry visit */
-};
 
 struct ld_table {
 	const struct arb_table *t;
@@ -54,7 +48,7 @@ struct ld_table {
 
 struct ld {
 	const struct arb_load_spec *spec;
-	enum ld_mode mode;
+	enum arb_ib_mode mode;
 	struct ld_table tab[2];
 	int64_t limit_bytes, high_sent;
 	int phase;
@@ -300,7 +294,7 @@ static int ld_low_turn(struct ld *m, struct ld_table **by)
 	int q;
 
 	*by = lo;
-	if (m->mode == LD_LIMITED_PACKET) {
+	if (m->mode == ARB_IB_LIMITED_PACKET) {
 		m->phase = LD_HIGH;
 		return ld_take(m, lo, 0);
 	}
@@ -322,7 +316,7 @@ static int ld_decide(struct ld *m, struct ld_table **by)
 	struct ld_table *hi = &m->tab[LD_HIGH], *lo = &m->tab[LD_LOW];
 	int q;
 
-	if (m->mode == LD_ONLY_LOW || !(hi->queues & m->avail)) {
+	if (m->mode == ARB_IB_ONLY_LOW || !(hi->queues & m->avail)) {
 		*by = lo;
 		q = lo->t ? ld_take(m, lo, 0) : -1;
 		if (q >= 0) {
@@ -331,7 +325,7 @@ static int ld_decide(struct ld *m, struct ld_table **by)
 		}
 		return q;
 	}
-	if (m->mode != LD_ONLY_HIGH && m->phase == LD_LOW) {
+	if (m->mode != ARB_IB_ONLY_HIGH && m->phase == LD_LOW) {
 		if (lo->queues & m->avail) {
 			q = ld_low_turn(m, by);
 			if (q >= 0)
@@ -361,14 +355,14 @@ static int ld_send(struct ld *m, struct ld_table *t, int q)
 	if (!(ld_has(m, q) ? ld_can(m, q, t->credit) :
 	      (m->spec->deficit_round ? t->credit >= bytes : t->credit > 0)))
 		ld_close(m, t);
-	if (t == &m->tab[LD_HIGH] && m->mode != LD_ONLY_HIGH) {
+	if (t == &m->tab[LD_HIGH] && m->mode != ARB_IB_ONLY_HIGH) {
 		m->high_sent += bytes;
 		if (m->high_sent >= m->limit_bytes) {
 			m->high_sent = 0;
 			m->phase = LD_LOW;
 			m->low_sent = false;
 		}
-	} else if (t == &m->tab[LD_LOW] && m->mode == LD_LIMITED_ENTRY &&
+	} else if (t == &m->tab[LD_LOW] && m->mode == ARB_IB_LIMITED_ENTRY &&
 		   m->phase == LD_LOW) {
 		m->low_sent = true;
 		if (!t->open)
@@ -534,15 +528,8 @@ static bool ld_init(struct ld *m, const struct arb_load_spec *spec)
 	m->tab[LD_HIGH].def = m->deficit[0];
 	m->tab[LD_LOW].def = m->deficit[spec->sem.deficit_per_table];
 	m->limit_bytes = (int64_t)spec->limit * ARB_LIMIT_UNIT_BYTES;
-	if (!m->tab[LD_HIGH].t)
-		m->mode = LD_ONLY_LOW;
-	else if (!m->tab[LD_LOW].t || spec->limit == ARB_LIMIT_NONE)
-		m->mode = LD_ONLY_HIGH;
-	else if (spec->sem.low_turn == ARB_LOW_PACKET ||
-		 (spec->limit == 0 && spec->sem.limit0 == ARB_LIMIT0_ALTERNATE))
-		m->mode = LD_LIMITED_PACKET;
-	else
-		m->mode = LD_LIMITED_ENTRY;
+	m->mode = arb_ib_mode_of(m->tab[LD_HIGH].t != NULL, m->tab[LD_LOW].t != NULL, spec->limit,
+				 &spec->sem);
 	return m->tab[LD_HIGH].t || m->tab[LD_LOW].t;
 }
 

@@ -35,13 +35,6 @@ enum { SIM_HIGH, SIM_LOW };
 #define SIM_BURST_MAX	(1u << 14)	/* packets a burst sends at most */
 #define SIM_MARK_WORK	16		/* a checkpoint's work: hashed, looked up */
 
-enum sim_mode {
-	SIM_ONLY_LOW,		/* no active high table: the low table alone */
-	SIM_ONLY_HIGH,		/* the high table, never limited */
-	SIM_LIMITED_PACKET,	/* limited, a low turn is one packet */
-	SIM_LIMITED_ENTRY,	/* limited, a low turn is one entry visit */
-};
-
 /*
  * All int32_t, no padding: states are compared with memcmp. A table's
  * position counts its active entries only; a position past the last
@@ -63,7 +56,7 @@ struct sim {
 	const struct arb_sim_spec *spec;
 	const struct arb_table *table[2];
 	bool active[2];		/* the table has a weighted backlogged entry */
-	enum sim_mode mode;
+	enum arb_ib_mode mode;
 	int32_t limit_bytes;
 	int32_t packet_bytes[ARB_NUM_VLS];
 	int n[2];				/* active entries per table */
@@ -279,7 +272,7 @@ static void sim_reg_store(const struct sim_reg *t, int k, struct sim_state *st)
 
 /* The clock table wrapped (no pointer to it: its fields stay in registers). */
 #define SIM_CLOCK_WRAPPED(mode, hi, lo) \
-	((mode) == SIM_ONLY_LOW ? (lo).wrapped : (hi).wrapped)
+	((mode) == ARB_IB_ONLY_LOW ? (lo).wrapped : (hi).wrapped)
 
 /*
  * Up to @n packets into @seq, stopping after the step in which the clock
@@ -288,7 +281,7 @@ static void sim_reg_store(const struct sim_reg *t, int k, struct sim_state *st)
  */
 SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 			      uint8_t *seq, uint64_t n, uint64_t work_left, bool *wrapped,
-			      uint64_t *empty, uint64_t *work, const enum sim_mode mode,
+			      uint64_t *empty, uint64_t *work, const enum arb_ib_mode mode,
 			      const bool carry, const bool round)
 {
 	const int32_t *pb = m->packet_bytes;
@@ -304,15 +297,15 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 	memcpy(def, st->deficit, sizeof(def));
 	for (i = 0; i < n && !SIM_CLOCK_WRAPPED(mode, hi, lo) &&
 		    i + hi.visits + lo.visits < work_left; i++) {
-		if (mode == SIM_ONLY_LOW) {
+		if (mode == ARB_IB_ONLY_LOW) {
 			vl = sim_table_packet(&lo, dlo, pb, carry, round);
-		} else if (mode == SIM_ONLY_HIGH) {
+		} else if (mode == ARB_IB_ONLY_HIGH) {
 			vl = sim_table_packet(&hi, dhi, pb, carry, round);
 		} else {
 			vl = -1;
 			if (phase == SIM_LOW) {
 				vl = sim_low_turn(&lo, dlo, pb, &phase, carry, round,
-						  mode == SIM_LIMITED_PACKET);
+						  mode == ARB_IB_LIMITED_PACKET);
 				*empty += vl < 0;
 			}
 			if (vl < 0) {
@@ -340,24 +333,22 @@ SIM_INLINE uint64_t sim_burst(const struct sim *m, struct sim_state *st,
 	case (mode) * 4 + (carry) * 2 + (round): \
 		return sim_burst(m, st, seq, n, work_left, wrapped, empty, work, mode, carry, round)
 
+/* A mode's three semantics: no carry; carry; carry with the deficit round. */
+#define SIM_BURSTS(mode) \
+	SIM_BURST(mode, 0, 0); \
+	SIM_BURST(mode, 1, 0); \
+	SIM_BURST(mode, 1, 1)
+
 /* sim_burst, specialised on the mode and the semantics. */
 static uint64_t sim_run_burst(const struct sim *m, struct sim_state *st,
 			      uint8_t *seq, uint64_t n, uint64_t work_left, bool *wrapped,
 			      uint64_t *empty, uint64_t *work)
 {
 	switch (m->mode * 4 + m->spec->sem.carry * 2 + m->spec->deficit_round) {
-	SIM_BURST(SIM_ONLY_LOW, 0, 0);
-	SIM_BURST(SIM_ONLY_LOW, 1, 0);
-	SIM_BURST(SIM_ONLY_LOW, 1, 1);
-	SIM_BURST(SIM_ONLY_HIGH, 0, 0);
-	SIM_BURST(SIM_ONLY_HIGH, 1, 0);
-	SIM_BURST(SIM_ONLY_HIGH, 1, 1);
-	SIM_BURST(SIM_LIMITED_PACKET, 0, 0);
-	SIM_BURST(SIM_LIMITED_PACKET, 1, 0);
-	SIM_BURST(SIM_LIMITED_PACKET, 1, 1);
-	SIM_BURST(SIM_LIMITED_ENTRY, 0, 0);
-	SIM_BURST(SIM_LIMITED_ENTRY, 1, 0);
-	SIM_BURST(SIM_LIMITED_ENTRY, 1, 1);
+	SIM_BURSTS(ARB_IB_ONLY_LOW);
+	SIM_BURSTS(ARB_IB_ONLY_HIGH);
+	SIM_BURSTS(ARB_IB_LIMITED_PACKET);
+	SIM_BURSTS(ARB_IB_LIMITED_ENTRY);
 	default:
 		return sim_burst(m, st, seq, n, work_left, wrapped, empty, work, m->mode,
 				 m->spec->sem.carry, m->spec->deficit_round);
@@ -385,6 +376,17 @@ static void sim_init_table(struct sim *m, int k)
 	m->vl[k][m->n[k]] = ARB_VL15;
 }
 
+enum arb_ib_mode arb_ib_mode_of(bool high, bool low, int limit, const struct arb_semantics *sem)
+{
+	if (!high)
+		return ARB_IB_ONLY_LOW;
+	if (!low || limit == ARB_LIMIT_NONE)
+		return ARB_IB_ONLY_HIGH;
+	if (sem->low_turn == ARB_LOW_PACKET || (limit == 0 && sem->limit0 == ARB_LIMIT0_ALTERNATE))
+		return ARB_IB_LIMITED_PACKET;
+	return ARB_IB_LIMITED_ENTRY;
+}
+
 static void sim_init(struct sim *m, const struct arb_sim_spec *spec)
 {
 	int q;
@@ -400,15 +402,7 @@ static void sim_init(struct sim *m, const struct arb_sim_spec *spec)
 		m->packet_bytes[q] = (int32_t)spec->packet_bytes[q];
 	sim_init_table(m, SIM_HIGH);
 	sim_init_table(m, SIM_LOW);
-	if (!m->active[SIM_HIGH])
-		m->mode = SIM_ONLY_LOW;
-	else if (!m->active[SIM_LOW] || spec->limit == ARB_LIMIT_NONE)
-		m->mode = SIM_ONLY_HIGH;
-	else if (spec->sem.low_turn == ARB_LOW_PACKET ||
-		 (spec->limit == 0 && spec->sem.limit0 == ARB_LIMIT0_ALTERNATE))
-		m->mode = SIM_LIMITED_PACKET;
-	else
-		m->mode = SIM_LIMITED_ENTRY;
+	m->mode = arb_ib_mode_of(m->active[SIM_HIGH], m->active[SIM_LOW], spec->limit, &spec->sem);
 }
 
 /* Largest credit swing of a queue: bounds how far a window strays. */
@@ -650,8 +644,8 @@ static uint16_t sim_queues(const struct sim *m)
 
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < m->n[k]; i++)
-			if (k == SIM_HIGH ? m->mode != SIM_ONLY_LOW :
-			    m->mode != SIM_ONLY_HIGH)
+			if (k == SIM_HIGH ? m->mode != ARB_IB_ONLY_LOW :
+			    m->mode != ARB_IB_ONLY_HIGH)
 				queues |= 1u << m->vl[k][i];
 	return queues;
 }

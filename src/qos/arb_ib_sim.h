@@ -32,6 +32,17 @@ struct arb_sim_mem {
 
 void arb_sim_mem_release(struct arb_sim_mem *mem);
 
+/* How the two tables take turns: this arbiter's and the loaded one's (arb_ib_load.c). */
+enum arb_ib_mode {
+	ARB_IB_ONLY_LOW,	/* no high table that sends: the low table alone */
+	ARB_IB_ONLY_HIGH,	/* the high table, never limited */
+	ARB_IB_LIMITED_PACKET,	/* limited, a low turn is one packet */
+	ARB_IB_LIMITED_ENTRY,	/* limited, a low turn is one entry visit */
+};
+
+/* The mode of tables that send or not (@high, @low) under @limit and @sem. */
+enum arb_ib_mode arb_ib_mode_of(bool high, bool low, int limit, const struct arb_semantics *sem);
+
 /*
  * What to simulate. Queues are numbered 0-15: VLs for the IB models, SLs
  * for DTable. Every queue in @backlogged always has packets and credits.

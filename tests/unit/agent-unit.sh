@@ -9,14 +9,8 @@
 TOP=${TEST_TOP:-.}
 UNIT=$TOP/debian/rperf.rperf-agent.service
 MAX=2.5
-T=$(mktemp -d "${TMPDIR:-/tmp}/agent-unit.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=tests/unit/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
 command -v systemd-analyze >/dev/null ||
 	{ echo "FAIL: systemd-analyze not found (install systemd; scripts/install-deps)"; exit 1; }

@@ -6,14 +6,8 @@
 # and on a folder of sources that is no layer.
 # Run by `make check` with SRC_DIR set (the checker sits beside it).
 CHECK="${SRC_DIR:-src}/../scripts/check-layers"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=tests/unit/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
 # layer TREE NAME USES: a folder with the README saying what it may use.
 layer() {
@@ -37,17 +31,17 @@ expect() {
 	tree=$1
 	want=$2
 	shift 2
-	python3 "$CHECK" "$tree" >"$tmp/out" 2>&1
+	python3 "$CHECK" "$tree" >"$T/out" 2>&1
 	got=$?
 	[ "$got" = "$want" ] ||
-		fail "check-layers $tree exited $got, want $want: $(cat "$tmp/out")"
+		fail "check-layers $tree exited $got, want $want: $(cat "$T/out")"
 	for pat in "$@"; do
-		grep -Eq -- "$pat" "$tmp/out" || fail "$tree: output lacks '$pat'"
+		grep -Eq -- "$pat" "$T/out" || fail "$tree: output lacks '$pat'"
 	done
 }
 
 # A correct tree: low < mid < top; private headers and config.h are fine.
-good=$tmp/good/src
+good=$T/good/src
 layer "$good" low "nothing else"
 layer "$good" mid "low"
 layer "$good" top "low, mid"
@@ -58,39 +52,39 @@ file "$good" mid/m.h low/a.h
 file "$good" mid/m.c mid/m_int.h low/a.h
 file "$good" top/t.c mid/m.h low/a.h
 expect "$good" 0
-[ -s "$tmp/out" ] && fail "a correct tree printed: $(cat "$tmp/out")"
+[ -s "$T/out" ] && fail "a correct tree printed: $(cat "$T/out")"
 
 # The same tree with a lower layer reaching up.
-wrong=$tmp/wrong/src
-mkdir "$tmp/wrong" && cp -R "$good" "$wrong"
+wrong=$T/wrong/src
+mkdir "$T/wrong" && cp -R "$good" "$wrong"
 file "$wrong" mid/m.c mid/m_int.h top/u.h
 file "$wrong" top/u.h
 expect "$wrong" 1 '^src/mid/m\.c:2: includes "top/u\.h": mid may not use top$'
-grep -q 'cycle' "$tmp/out" && fail "no cycle in $wrong, yet: $(cat "$tmp/out")"
+grep -q 'cycle' "$T/out" && fail "no cycle in $wrong, yet: $(cat "$T/out")"
 
 # Layering respected, but two modules of one layer include each other
 # through a third.
-cycle=$tmp/cycle/src
-mkdir "$tmp/cycle" && cp -R "$good" "$cycle"
+cycle=$T/cycle/src
+mkdir "$T/cycle" && cp -R "$good" "$cycle"
 file "$cycle" top/x.h top/y.h
 file "$cycle" top/y.c top/z.h
 file "$cycle" top/z.h top/x.h
 expect "$cycle" 1 '^include cycle: top/x -> top/y -> top/z -> top/x$'
-grep -q 'may not use' "$tmp/out" && fail "no bad include in $cycle, yet: $(cat "$tmp/out")"
+grep -q 'may not use' "$T/out" && fail "no bad include in $cycle, yet: $(cat "$T/out")"
 
 # Two files of one folder that call each other through the header they
 # share (as a private <module>_int.h would be shared): p.c calls q_two(),
 # which q.c defines, and q.c, including p's header, depends on p. No
 # include alone makes the cycle: the header stands for both files.
-shared=$tmp/shared/src
-mkdir "$tmp/shared" && cp -R "$good" "$shared"
+shared=$T/shared/src
+mkdir "$T/shared" && cp -R "$good" "$shared"
 printf 'int p_one(void);\nint q_two(void);\n' >"$shared/top/p.h"
 printf '#include "top/p.h"\nint p_one(void)\n{\n\treturn q_two();\n}\n' >"$shared/top/p.c"
 printf '#include "top/p.h"\nint q_two(void)\n{\n\treturn 2;\n}\n' >"$shared/top/q.c"
 expect "$shared" 1 '^include cycle: top/p -> top/q -> top/p$'
 # The same two files, each with its own header, calls going one way: clean.
-split=$tmp/split/src
-mkdir "$tmp/split" && cp -R "$shared" "$split"
+split=$T/split/src
+mkdir "$T/split" && cp -R "$shared" "$split"
 printf 'int p_one(void);\n' >"$split/top/p.h"
 printf 'int q_two(void);\n' >"$split/top/q.h"
 printf '#include "top/p.h"\n#include "top/q.h"\nint p_one(void)\n{\n\treturn q_two();\n}\n' \
@@ -104,14 +98,14 @@ printf 'int q_two(void);\nint p_one(void);\n' >"$split/top/q.h"
 expect "$split" 0
 
 # A new folder of sources is a layer, or the tree is refused.
-newdir=$tmp/newdir/src
-mkdir "$tmp/newdir" && cp -R "$good" "$newdir"
+newdir=$T/newdir/src
+mkdir "$T/newdir" && cp -R "$good" "$newdir"
 mkdir "$newdir/flow" && file "$newdir" flow/spec.h
 expect "$newdir" 2 "flow: sources but no README"
 
 # A layer without a Uses: line is a broken tree, not a clean one.
-nouses=$tmp/nouses/src
-mkdir "$tmp/nouses" && cp -R "$good" "$nouses"
+nouses=$T/nouses/src
+mkdir "$T/nouses" && cp -R "$good" "$nouses"
 echo 'low: no rule.' >"$nouses/low/README"
 expect "$nouses" 2 "low/README: no 'Uses:' line"
 

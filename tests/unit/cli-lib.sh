@@ -2,10 +2,7 @@
 # What the command-line tests (tests/unit/*-cli.sh) share, sourced first:
 #   . "$(dirname "$0")/cli-lib.sh"
 # It sets RPERF (the built binary), TOP (the source tree), D (the test
-# data), T (a directory of the test's own, named after it, removed on exit
-# after on_exit, which a test may define again to stop what it started)
-# and fails, and gives:
-#   fail MESSAGE          count a failure and say it
+# data), and what test-lib.sh sets (T, on_exit, fails, fail), and gives:
 #   expect STATUS ARGS... run rperf $G ARGS (G: rperf's global options,
 #                         words), its stdout in $T/out and stderr in
 #                         $T/err; a failure unless it exits STATUS
@@ -17,19 +14,9 @@
 RPERF=${RPERF:-src/rperf}
 TOP=${TEST_TOP:-.}
 D=${TEST_DATA:-tests/data}
-T=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh).XXXXXX") || exit 1
-fails=0
+# shellcheck source=tests/unit/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 G=
-
-on_exit() {
-	:
-}
-trap 'on_exit; rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 expect() {
 	want=$1

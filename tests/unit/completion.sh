@@ -10,14 +10,8 @@
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 RPERF=${RPERF:-src/rperf}
 TOP=$(cd "${TEST_TOP:-.}" && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/completion.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=tests/unit/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
 # The completion calls `rperf`: the built one.
 mkdir -p "$T/bin" "$T/cwd"

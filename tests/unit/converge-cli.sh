@@ -66,15 +66,23 @@ expect 1 converge --timeout 1 --json-stream "$T/stream.jsonl" "$T/s.ini"
 expect 1 converge --json-stream /nonexistent/s.jsonl "$T/s.ini"
 has "'/nonexistent/s.jsonl': No such file or directory"
 
+# token_refused FILE PATTERN CONVERGE_PATTERN: the agent refuses the token
+# in FILE (exit 2) saying PATTERN, and converge saying CONVERGE_PATTERN.
+token_refused() {
+	expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$1"
+	has "$2"
+	expect 2 converge --token-file "$1" "$T/s.ini"
+	has "$3"
+}
+
 # A token file others can read is refused, by agent and converge alike,
 # with how to mend it; --new-token makes one right (0600, 32 random bytes
 # as hex) and never overwrites a file.
 printf '3f7a9c1e5b2d8f40a6c3e1b7d9f2a4c68e0b5d3f1a7c9e2b4d6f8a0c2e4b6d8f\n' >"$T/token"
 chmod 644 "$T/token"
-expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/token"
-has "'$T/token': group or others have access to it \(mode 0644\).*chmod 600 $T/token"
-expect 2 converge --token-file "$T/token" "$T/s.ini"
-has "chmod 600 $T/token"
+token_refused "$T/token" \
+	"'$T/token': group or others have access to it \(mode 0644\).*chmod 600 $T/token" \
+	"chmod 600 $T/token"
 chmod 600 "$T/token"
 # Nor one another user owns (checked where this runs as root, which can
 # give a file away).
@@ -88,10 +96,9 @@ fi
 # unauthenticated peer gets an HMAC under it to test guesses against.
 printf 'a-token-of-some-length\n' >"$T/weak"
 chmod 600 "$T/weak"
-expect 2 agent --bind 127.0.0.1 --port "$P" --token-file "$T/weak"
-has "'$T/weak': the token is too easy to guess \(about 110 bits, at least 128 wanted\): make one with 'rperf agent --new-token FILE'"
-expect 2 converge --token-file "$T/weak" "$T/s.ini"
-has "too easy to guess"
+token_refused "$T/weak" \
+	"'$T/weak': the token is too easy to guess \(about 110 bits, at least 128 wanted\): make one with 'rperf agent --new-token FILE'" \
+	"too easy to guess"
 expect 0 agent --new-token "$T/new-token"
 [ "$(stat -c %a "$T/new-token")" = 600 ] || fail "--new-token: mode $(stat -c %a "$T/new-token")"
 grep -Eqx '[0-9a-f]{64}' "$T/new-token" || fail "--new-token: $(cat "$T/new-token")"

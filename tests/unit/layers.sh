@@ -17,14 +17,8 @@ python3 "$SRC_DIR/../scripts/check-layers" "$SRC_DIR" || exit 1
 	echo "FAIL: LAYER_CC and LAYER_LIBDIR are not set (run through make check)"
 	exit 1
 }
-T=$(mktemp -d "${TMPDIR:-/tmp}/layers.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=tests/unit/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
 # The layers LAYER's README lets it use, highest first (link order).
 uses() {
