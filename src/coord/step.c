@@ -50,6 +50,8 @@ void converge_step_judged(struct converge_step *st, bool analyzed)
 	for (i = 0; i < st->n_classes; i++)
 		saturating[st->classes[i].port] += st->classes[i].saturating;
 	st->judged = false;
+	for (i = 0; i < st->n_ports; i++)
+		st->ports[i].judged = false;
 	for (i = 0; i < st->n_classes; i++) {
 		k = &st->classes[i];
 		k->unjudged_why = !analyzed ? "no analysis to compare with" :
@@ -65,6 +67,7 @@ void converge_step_judged(struct converge_step *st, bool analyzed)
 			k->resolve_window_s = converge_resolve_s(k->ci_low_pct, k->ci_high_pct,
 								 k->analyzed_pct, st->tolerance_pp,
 								 st->ports[k->port].window_s);
+		st->ports[k->port].judged = st->ports[k->port].judged || k->judged;
 		st->judged = st->judged || k->judged;
 	}
 }

@@ -109,6 +109,7 @@ struct converge_port {
 	double total_gbps;		/* received in all */
 	double analysis_link_gbps;
 	bool compared;			/* false: nothing saturates it */
+	bool judged;			/* a class of it was judged (converge_step_judged) */
 	bool within;			/* verdict == CONVERGE_WITHIN */
 	enum converge_verdict verdict;	/* the worst of its compared classes' */
 	unsigned n_iv;			/* intervals every flow it received reported */

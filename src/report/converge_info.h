@@ -16,7 +16,7 @@ struct run_env;
 
 /* The rows of converge's results: per class (a step's "classes", the
  * table's rows, the CSV's) and per flow (a step's "flows"). */
-enum report_converge_list { RC_CLASSES, RC_FLOWS };
+enum report_converge_list { RC_CLASSES, RC_FLOWS, RC_PORTS };
 /* What a run's classes are: service levels, or ETS bands (info->ets);
  * RC_SL and RC_BAND: a field's kinds (report/field.h). */
 enum report_converge_kind { RC_KIND_SL, RC_KIND_BAND };

@@ -70,23 +70,6 @@ static json_t *converge_fit_json(const struct converge_report_info *info,
 			 "readings", all);
 }
 
-static json_t *converge_port_json(const struct converge_port *p)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "destination", json_string(p->host));
-	json_object_set_new(o, "window_s", json_real(p->window_s));
-	json_object_set_new(o, "total_gbps", json_real(p->total_gbps));
-	json_object_set_new(o, "analysis_link_gbps", json_real(p->analysis_link_gbps));
-	json_object_set_new(o, "compared", json_boolean(p->compared));
-	json_object_set_new(o, "within", json_boolean(p->within));
-	json_object_set_new(o, "verdict", p->compared ? json_string(converge_verdict_name(p->verdict)) :
-			    json_null());
-	json_object_set_new(o, "intervals", json_integer(p->n_iv));
-	json_object_set_new(o, "refused_connections", json_integer((json_int_t)p->refused_conns));
-	return o;
-}
-
 static json_t *converge_step_json(const struct converge_report_info *info,
 				  const struct converge_step *st)
 {
@@ -95,8 +78,10 @@ static json_t *converge_step_json(const struct converge_report_info *info,
 	struct converge_row w = { .info = info, .st = st };
 	size_t i;
 
-	for (i = 0; i < st->n_ports; i++)
-		json_array_append_new(ports, converge_port_json(&st->ports[i]));
+	for (i = 0; i < st->n_ports; i++) {
+		w.p = &st->ports[i];
+		json_array_append_new(ports, converge_row_json(RC_PORTS, &w));
+	}
 	for (i = 0; i < st->n_classes; i++) {
 		w.c = &st->classes[i];
 		json_array_append_new(classes, converge_row_json(RC_CLASSES, &w));

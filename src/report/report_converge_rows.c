@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * converge's rows, each described once (class_fields, flow_fields): a
- * class's figures in a step's "classes", its table row and its CSV row;
- * a flow's in a step's "flows". A figure that is a member of the class,
+ * converge's rows, each described once (class_fields, flow_fields,
+ * port_fields): a class's figures in a step's "classes", its table row
+ * and its CSV row; a flow's in a step's "flows"; a destination port's in
+ * its "ports". A figure that is a member of the class,
  * its step or the flow is named by its field (REPORT_MEMBER); the getters
  * here compute the rest. The table's units (us, Mb/s) are the fields'
  * scales of the JSON's (ns, Gb/s); value.c makes the text.
@@ -382,10 +383,44 @@ static const struct report_field flow_fields[] = {
 	{ .key = "error", .get = get_error },
 };
 
+/* ------------------------------------------------------------------ */
+/* A port's figures                                                    */
+/* ------------------------------------------------------------------ */
+
+static const void *converge_port_of(const void *row)
+{
+	return ((const struct converge_row *)row)->p;
+}
+
+/* The worst of its compared classes' verdicts; null where not compared. */
+static void get_port_verdict(const void *row, const char *arg, struct report_value *v)
+{
+	const struct converge_port *p = converge_port_of(row);
+
+	rv_str(v, p->compared ? converge_verdict_name(p->verdict) : NULL);
+}
+
+#define PORT(m)		REPORT_MEMBER(converge_port_of, struct converge_port, m)
+
+/* Per destination port: a step's ports[]. */
+static const struct report_field port_fields[] = {
+	{ .key = "destination", PORT(host) },
+	{ .key = "window_s", PORT(window_s) },
+	{ .key = "total_gbps", PORT(total_gbps) },
+	{ .key = "analysis_link_gbps", PORT(analysis_link_gbps) },
+	{ .key = "compared", PORT(compared) },
+	{ .key = "judged", PORT(judged) },
+	{ .key = "within", PORT(within) },
+	{ .key = "verdict", .get = get_port_verdict },
+	{ .key = "intervals", PORT(n_iv) },
+	{ .key = "refused_connections", PORT(refused_conns) },
+};
+
 #undef F
 #undef FLOW
 #undef FLOW_IF
 #undef FLOW_GATED
+#undef PORT
 #undef US
 #undef MBPS
 #undef P1
@@ -396,8 +431,14 @@ static const struct report_field flow_fields[] = {
 const struct report_field *report_converge_fields(enum report_converge_list l,
 							   size_t *n)
 {
-	*n = l == RC_CLASSES ? N_OF(class_fields) : N_OF(flow_fields);
-	return l == RC_CLASSES ? class_fields : flow_fields;
+	static const struct { const struct report_field *f; size_t n; } lists[] = {
+		[RC_CLASSES] = { class_fields, N_OF(class_fields) },
+		[RC_FLOWS] = { flow_fields, N_OF(flow_fields) },
+		[RC_PORTS] = { port_fields, N_OF(port_fields) },
+	};
+
+	*n = lists[l].n;
+	return lists[l].f;
 }
 
 /* ------------------------------------------------------------------ */

@@ -15,18 +15,19 @@
 #include "report/converge_info.h"
 #include "report/field.h"
 
-/* A row: step @step's class @c or flow @f, with what it is read against. */
+/* A row: step @step's class @c, flow @f or port @p, with what it is read against. */
 struct converge_row {
 	const struct converge_report_info *info;
 	const struct converge_step *st;
 	size_t step;			/* @st's index */
 	const struct converge_class *c;	/* a class row; NULL: the heading */
 	const struct converge_flow *f;	/* a flow row */
+	const struct converge_port *p;	/* a port row */
 };
 
-/* List @l's fields (key: schema/converge.schema.json's $defs/{class,flow}
- * property; kinds: RC_SL, RC_BAND), in order (@n of them): the CSV's and
- * the table's columns' order. */
+/* List @l's fields (key: schema/converge.schema.json's $defs/{class,flow,
+ * port} property; kinds: RC_SL, RC_BAND), in order (@n of them): the
+ * CSV's and the table's columns' order. */
 const struct report_field *report_converge_fields(enum report_converge_list l,
 						  size_t *n);
 

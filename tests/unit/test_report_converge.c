@@ -138,7 +138,7 @@ static bool described_once(const struct report_field *f, size_t n, const char *k
  */
 static void test_fields_match_schema(void **state)
 {
-	static const char *const defs[2] = { "class", "flow" };
+	static const char *const defs[3] = { "class", "flow", "port" };
 	const char *key;
 	const struct report_field *f;
 	json_t *schema, *props, *v;
@@ -147,7 +147,7 @@ static void test_fields_match_schema(void **state)
 
 	(void)state;
 	schema = unit_schema_load("converge.schema.json");
-	for (l = RC_CLASSES; l <= RC_FLOWS; l++) {
+	for (l = RC_CLASSES; l <= RC_PORTS; l++) {
 		props = json_object_get(json_object_get(json_object_get(schema, "$defs"),
 							defs[l]), "properties");
 		assert_non_null(props);

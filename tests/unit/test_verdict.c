@@ -473,6 +473,8 @@ static void test_judged(void **state)
 	(void)state;
 	assert_int_equal(verdict_run(two, 3, 5, true), 0);
 	assert_true(step.judged);
+	assert_int_equal(step.n_ports, 1);
+	assert_true(step.ports[0].judged);
 	assert_true(step.classes[0].judged && step.classes[1].judged);
 	assert_null(step.classes[0].unjudged_why);
 	assert_false(step.classes[2].judged);
@@ -482,6 +484,7 @@ static void test_judged(void **state)
 	assert_int_equal(verdict_run(one, 2, 5, true), 0);
 	assert_true(step.compared);
 	assert_false(step.judged);
+	assert_false(step.ports[0].judged);
 	assert_string_equal(step.classes[0].unjudged_why,
 			    "the only saturating class: it gets what the others leave");
 	/* Within, yet nothing judged: the run is inconclusive (exit 4). */
