@@ -22,6 +22,8 @@ bool report_field_reads(const struct report_field *f)
 static long long field_member_int(enum report_member_type t, const void *p)
 {
 	switch (t) {
+	case RM_UCHAR:
+		return *(const unsigned char *)p;
 	case RM_INT:
 		return *(const int *)p;
 	case RM_UINT:
@@ -90,8 +92,13 @@ const struct report_field *report_field_by_csv(const struct report_field *f, siz
 json_t *report_fields_json(const struct report_field *f, size_t n, const void *row,
 			   unsigned kind)
 {
+	return report_fields_json_add(json_object(), f, n, row, kind);
+}
+
+json_t *report_fields_json_add(json_t *o, const struct report_field *f, size_t n,
+			       const void *row, unsigned kind)
+{
 	struct report_value v;
-	json_t *o = json_object();
 	size_t k;
 
 	for (k = 0; k < n; k++) {

@@ -29,12 +29,13 @@ enum report_stat { RF_COUNT, RF_PCT, RF_MIN, RF_MAX, RF_MEAN, RF_STDEV };
 
 /* The C type of a member a field reads (REPORT_MEMBER); RM_NONE: it has a get(). */
 enum report_member_type {
-	RM_NONE, RM_BOOL, RM_INT, RM_UINT, RM_LONG, RM_ULONG, RM_LLONG, RM_ULLONG, RM_DOUBLE,
-	RM_STR,
+	RM_NONE, RM_BOOL, RM_UCHAR, RM_INT, RM_UINT, RM_LONG, RM_ULONG, RM_LLONG, RM_ULLONG,
+	RM_DOUBLE, RM_STR,
 };
 
 /* The type of member @x: no other compiles (a char array is none of these). */
-#define REPORT_MEMBER_TYPE(x)	_Generic((x), bool: RM_BOOL, int: RM_INT, unsigned: RM_UINT, \
+#define REPORT_MEMBER_TYPE(x)	_Generic((x), bool: RM_BOOL, unsigned char: RM_UCHAR, \
+	int: RM_INT, unsigned: RM_UINT, \
 	long: RM_LONG, unsigned long: RM_ULONG, long long: RM_LLONG, \
 	unsigned long long: RM_ULLONG, double: RM_DOUBLE, const char *: RM_STR)
 
@@ -100,6 +101,9 @@ const struct report_field *report_field_by_csv(const struct report_field *f, siz
 /* @row as its JSON object: each keyed field its kind carries (one a row lacks left out). */
 json_t *report_fields_json(const struct report_field *f, size_t n, const void *row,
 			   unsigned kind);
+/* The same keys added to object @o, after those it has; @o. */
+json_t *report_fields_json_add(json_t *o, const struct report_field *f, size_t n,
+			       const void *row, unsigned kind);
 /* @row as a table's line, one space between columns (@row NULL: the heading);
  * @wide: the columns' widths for uncertain figures. */
 void report_fields_table(FILE *out, const struct report_field *f, size_t n, const void *row,

@@ -123,28 +123,112 @@ void report_bw_info(struct bw_report_info *info, const struct run_bw *r)
 	};
 }
 
+/* ------------------------------------------------------------------ */
+/* The config and the total, each described once                       */
+/* ------------------------------------------------------------------ */
+
+#define INFO(m)		REPORT_MEMBER(NULL, struct bw_report_info, m)
+/* Null where it is 0 (none). */
+#define INFO_SET(m)	REPORT_MEMBER_GATED(NULL, struct bw_report_info, m, RG_POSITIVE)
+
+static void get_op(const void *row, const char *arg, struct report_value *v)
+{
+	rv_str(v, ((const struct bw_report_info *)row)->write ? "write" : "send");
+}
+
+static void get_completion(const void *row, const char *arg, struct report_value *v)
+{
+	rv_str(v, bw_completion(row));
+}
+
+/* How --hw-rate was applied: the address vector's static rate; null without it. */
+static void get_hw_rate_method(const void *row, const char *arg, struct report_value *v)
+{
+	rv_str(v, ((const struct bw_report_info *)row)->hw_rate_bps ? "static_rate" : NULL);
+}
+
+/* What bw's config adds to the flow's (bw.schema.json's config). */
+static const struct report_field bw_config_fields[] = {
+	{ .key = "op", .get = get_op },
+	{ .key = "size_bytes", INFO(size_bytes) },
+	{ .key = "qps", INFO(qps) },
+	{ .key = "tx_depth", INFO(tx_depth) },
+	{ .key = "batch", INFO(batch) },
+	{ .key = "cq_mod", INFO(cq_mod) },
+	{ .key = "completion", .get = get_completion },
+	{ .key = "rate_bps", INFO_SET(rate_bps) },
+	{ .key = "hw_rate_bps", INFO_SET(hw_rate_bps) },
+	{ .key = "hw_rate_applied_bps", INFO_SET(hw_rate_applied_bps) },
+	{ .key = "hw_rate_method", .get = get_hw_rate_method },
+	{ .key = "duration_s", INFO(duration_s) },
+	{ .key = "interval_s", INFO(interval_s) },
+};
+
+#undef INFO
+#undef INFO_SET
+
+/* The total's row: the run's merged result and the clock of its ticks. */
+struct bw_total_row {
+	const struct flow_result *r;
+	const struct clock_cal *clk;
+};
+
+static double bw_total_s(const struct bw_total_row *w)
+{
+	return figures_s(w->clk, (double)w->r->elapsed_ticks);
+}
+
+static void get_elapsed(const void *row, const char *arg, struct report_value *v)
+{
+	rv_real(v, bw_total_s(row));
+}
+
+/* The rate sent (@arg "sent") or received (null: the server was not asked). */
+static void get_total_rate(const void *row, const char *arg, struct report_value *v)
+{
+	const struct bw_total_row *w = row;
+	const struct flow_result *r = w->r;
+
+	v->type = RV_JSON;
+	if (!strcmp(arg, "sent"))
+		v->json = bw_rate_json(r->msgs, r->bytes, bw_total_s(w));
+	else
+		v->json = r->rx_valid ? bw_rate_json(r->rx_msgs, r->rx_bytes, bw_total_s(w)) :
+					json_null();
+}
+
+static void get_total_receiver(const void *row, const char *arg, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = report_receiver_json(((const struct bw_total_row *)row)->r);
+}
+
+static const void *bw_total_of(const void *row)
+{
+	return ((const struct bw_total_row *)row)->r;
+}
+
+/* The run's total (bw.schema.json's total). */
+static const struct report_field bw_total_fields[] = {
+	{ .key = "elapsed_s", .get = get_elapsed },
+	{ .key = "sent", .arg = "sent", .get = get_total_rate },
+	{ .key = "received", .arg = "received", .get = get_total_rate },
+	{ .key = "retransmissions", REPORT_MEMBER(bw_total_of, struct flow_result, retrans) },
+	{ .key = "receiver", .get = get_total_receiver },
+};
+
+#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
+
+const struct report_field *report_bw_fields(enum report_bw_list l, size_t *n)
+{
+	*n = l == RB_CONFIG ? N_OF(bw_config_fields) : N_OF(bw_total_fields);
+	return l == RB_CONFIG ? bw_config_fields : bw_total_fields;
+}
+
 json_t *report_bw_config_json(const struct bw_report_info *in)
 {
-	json_t *o = report_flow_config_json(&in->flow);
-
-	json_object_set_new(o, "op", json_string(in->write ? "write" : "send"));
-	json_object_set_new(o, "size_bytes", json_integer((json_int_t)in->size_bytes));
-	json_object_set_new(o, "qps", json_integer(in->qps));
-	json_object_set_new(o, "tx_depth", json_integer(in->tx_depth));
-	json_object_set_new(o, "batch", json_integer(in->batch));
-	json_object_set_new(o, "cq_mod", json_integer(in->cq_mod));
-	json_object_set_new(o, "completion", json_string(bw_completion(in)));
-	json_object_set_new(o, "rate_bps", in->rate_bps ? json_integer((json_int_t)in->rate_bps) :
-							  json_null());
-	json_object_set_new(o, "hw_rate_bps", in->hw_rate_bps ?
-			    json_integer((json_int_t)in->hw_rate_bps) : json_null());
-	json_object_set_new(o, "hw_rate_applied_bps", in->hw_rate_applied_bps ?
-			    json_integer((json_int_t)in->hw_rate_applied_bps) : json_null());
-	json_object_set_new(o, "hw_rate_method", in->hw_rate_bps ? json_string("static_rate") :
-							    json_null());
-	json_object_set_new(o, "duration_s", json_real(in->duration_s));
-	json_object_set_new(o, "interval_s", json_real(in->interval_s));
-	return o;
+	return report_fields_json_add(report_flow_config_json(&in->flow), bw_config_fields,
+				      N_OF(bw_config_fields), in, 0);
 }
 
 json_t *report_bw_interval_json(const struct bw_interval *iv)
@@ -162,16 +246,9 @@ json_t *report_bw_interval_json(const struct bw_interval *iv)
 
 json_t *report_bw_total_json(const struct flow_result *r, const struct clock_cal *clk)
 {
-	double s = figures_s(clk, (double)r->elapsed_ticks);
-	json_t *o = json_object();
+	const struct bw_total_row w = { r, clk };
 
-	json_object_set_new(o, "elapsed_s", json_real(s));
-	json_object_set_new(o, "sent", bw_rate_json(r->msgs, r->bytes, s));
-	json_object_set_new(o, "received", r->rx_valid ? bw_rate_json(r->rx_msgs, r->rx_bytes, s) :
-							  json_null());
-	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
-	json_object_set_new(o, "receiver", report_receiver_json(r));
-	return o;
+	return report_fields_json(bw_total_fields, N_OF(bw_total_fields), &w, 0);
 }
 
 json_t *report_bw_json(const struct bw_report_info *info, const struct flow_result *total,

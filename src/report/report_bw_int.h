@@ -8,7 +8,15 @@
 
 #include <jansson.h>
 
+#include "report/field.h"
 #include "report/report_bw.h"
+
+/* bw's lists of figures: what its config adds to the flow's (read from a
+ * bw_report_info), and the run's total (from a flow_result and its clock). */
+enum report_bw_list { RB_CONFIG, RB_TOTAL };
+/* List @l's fields (key: the schema's property), in the JSON's order
+ * (@n of them). */
+const struct report_field *report_bw_fields(enum report_bw_list l, size_t *n);
 
 /* The document's "config". */
 json_t *report_bw_config_json(const struct bw_report_info *in);

@@ -19,29 +19,154 @@ static double ns(const struct clock_cal *clk, double ticks)
 {
 	return figures_ns(clk, ticks);
 }
-/* The config keys every client command reports: where and how it sent. */
+/* ------------------------------------------------------------------ */
+/* The config and a size's result, each described once                */
+/* ------------------------------------------------------------------ */
+
+#define INFO(m)		REPORT_MEMBER(NULL, struct lat_report_info, m)
+
+static void get_link_layer(const void *row, const char *arg, struct report_value *v)
+{
+	rv_str(v, ((const struct lat_report_info *)row)->roce ? "Ethernet" : "InfiniBand");
+}
+
+/* Where the path's SL (@arg "sl") or traffic class came from. */
+static void get_path_source(const void *row, const char *arg, struct report_value *v)
+{
+	const struct verbs_path *p = &((const struct lat_report_info *)row)->path;
+
+	rv_str(v, verbs_path_source_name(!strcmp(arg, "sl") ? p->sl_source : p->tclass_source));
+}
+
+static void get_connection(const void *row, const char *arg, struct report_value *v)
+{
+	rv_str(v, ((const struct lat_report_info *)row)->rdma_cm ? "rdma_cm" : "tcp");
+}
+
+/* The config keys every client command reports: where and how it sent
+ * (common.schema.json's flow_config). */
+static const struct report_field flow_config_fields[] = {
+	{ .key = "server", INFO(server) },
+	{ .key = "device", INFO(device) },
+	{ .key = "port", INFO(port) },
+	{ .key = "link_layer", .get = get_link_layer },
+	{ .key = "gid_index", REPORT_MEMBER_GATED(NULL, struct lat_report_info, gid_index,
+						  RG_NON_NEGATIVE) },
+	{ .key = "mtu", INFO(mtu) },
+	{ .key = "sl", INFO(path.sl) },
+	{ .key = "tclass", INFO(path.tclass) },
+	{ .key = "sl_source", .arg = "sl", .get = get_path_source },
+	{ .key = "tclass_source", .arg = "tclass", .get = get_path_source },
+	{ .key = "qp_timeout", INFO(path.timeout) },
+	{ .key = "retry", INFO(path.retry) },
+	{ .key = "threads", INFO(threads) },
+	{ .key = "connection", .get = get_connection },
+	{ .key = "hugepages", INFO(hugepages) },
+};
+
+static const char *const rtt_clock_names[] = {
+	[FLOW_RTT_HOST] = "host", [FLOW_RTT_NIC] = "hw", [FLOW_RTT_BOTH] = "both",
+};
+
+static void get_rtt_clock(const void *row, const char *arg, struct report_value *v)
+{
+	rv_str(v, rtt_clock_names[((const struct lat_report_info *)row)->rtt_clock]);
+}
+
+/* What lat's config adds (lat.schema.json's config). */
+static const struct report_field lat_config_fields[] = {
+	{ .key = "iterations", INFO(iterations) },
+	{ .key = "duration_s", INFO(duration_s) },
+	{ .key = "warmup", INFO(warmup) },
+	{ .key = "rtt_clock", .get = get_rtt_clock },
+};
+
+#undef INFO
+
+/* A size's result row: the result and the clock its ticks are of. */
+struct lat_result_row {
+	const struct flow_result *r;
+	const struct clock_cal *clk;
+};
+
+static const void *lat_result_of(const void *row)
+{
+	return ((const struct lat_result_row *)row)->r;
+}
+
+#define RES(m)		REPORT_MEMBER(lat_result_of, struct flow_result, m)
+
+static void get_complete(const void *row, const char *arg, struct report_value *v)
+{
+	rv_bool(v, !((const struct lat_result_row *)row)->r->status);
+}
+
+/* Histogram @arg ("rtt_ns", "wire_ns", ...) of the size, summarised. */
+static void get_hist(const void *row, const char *arg, struct report_value *v)
+{
+	const struct lat_result_row *w = row;
+	const struct flow_result *r = w->r;
+	bool rtt = !strcmp(arg, "rtt_ns");
+	const struct hist *h = rtt ? r->rtt : !strcmp(arg, "wire_ns") ? r->wire :
+			       !strcmp(arg, "loopback_ns") ? r->loop : r->rtt_neg;
+
+	v->type = RV_JSON;
+	v->json = report_hist_json(h, w->clk, rtt);
+}
+
+static void get_receiver(const void *row, const char *arg, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = report_receiver_json(((const struct lat_result_row *)row)->r);
+}
+
+static void get_post_order_bias(const void *row, const char *arg, struct report_value *v)
+{
+	const struct lat_result_row *w = row;
+	double bias_ticks = 0;
+
+	rv_real_or_null(v, flow_result_order_bias_ticks(w->r, &bias_ticks),
+			ns(w->clk, bias_ticks));
+}
+
+#define HIST(k)		.key = (k), .arg = (k), .get = get_hist
+
+/* A size's figures in lat's results (lat.schema.json's result, but for
+ * what report_lat_size_json() adds: the NIC's and the reference's). */
+static const struct report_field lat_result_fields[] = {
+	{ .key = "size_bytes", RES(size_bytes) },
+	{ .key = "samples", RES(samples) },
+	{ .key = "complete", .get = get_complete },
+	{ HIST("rtt_ns") },
+	{ HIST("wire_ns") },
+	{ HIST("loopback_ns") },
+	{ .key = "loopback_after_wire", RES(loop_after_wire) },
+	{ HIST("negative_rtt_ns") },
+	{ .key = "retransmissions", RES(retrans) },
+	{ .key = "receiver", .get = get_receiver },
+	{ .key = "post_order_bias_ns", .get = get_post_order_bias },
+};
+
+#undef RES
+#undef HIST
+
+#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
+
+const struct report_field *report_lat_fields(enum report_lat_list l, size_t *n)
+{
+	static const struct { const struct report_field *f; size_t n; } lists[] = {
+		[RL_FLOW_CONFIG] = { flow_config_fields, N_OF(flow_config_fields) },
+		[RL_LAT_CONFIG] = { lat_config_fields, N_OF(lat_config_fields) },
+		[RL_RESULT] = { lat_result_fields, N_OF(lat_result_fields) },
+	};
+
+	*n = lists[l].n;
+	return lists[l].f;
+}
+
 json_t *report_flow_config_json(const struct lat_report_info *in)
 {
-	json_t *o = json_object();
-
-	json_object_set_new(o, "server", json_string(in->server));
-	json_object_set_new(o, "device", json_string(in->device));
-	json_object_set_new(o, "port", json_integer(in->port));
-	json_object_set_new(o, "link_layer", json_string(in->roce ? "Ethernet" : "InfiniBand"));
-	json_object_set_new(o, "gid_index", in->gid_index < 0 ? json_null() :
-					     json_integer(in->gid_index));
-	json_object_set_new(o, "mtu", json_string(in->mtu));
-	json_object_set_new(o, "sl", json_integer(in->path.sl));
-	json_object_set_new(o, "tclass", json_integer(in->path.tclass));
-	json_object_set_new(o, "sl_source", json_string(verbs_path_source_name(in->path.sl_source)));
-	json_object_set_new(o, "tclass_source",
-			    json_string(verbs_path_source_name(in->path.tclass_source)));
-	json_object_set_new(o, "qp_timeout", json_integer(in->path.timeout));
-	json_object_set_new(o, "retry", json_integer(in->path.retry));
-	json_object_set_new(o, "threads", json_integer(in->threads));
-	json_object_set_new(o, "connection", json_string(in->rdma_cm ? "rdma_cm" : "tcp"));
-	json_object_set_new(o, "hugepages", json_boolean(in->hugepages));
-	return o;
+	return report_fields_json(flow_config_fields, N_OF(flow_config_fields), in, 0);
 }
 
 void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool ci)
@@ -61,38 +186,17 @@ void report_lat_info(struct lat_report_info *info, const struct run_lat *r, bool
 	};
 }
 
-static const char *const rtt_clock_names[] = {
-	[FLOW_RTT_HOST] = "host", [FLOW_RTT_NIC] = "hw", [FLOW_RTT_BOTH] = "both",
-};
-
 json_t *report_lat_config_json(const struct lat_report_info *in)
 {
-	json_t *o = report_flow_config_json(in);
-
-	json_object_set_new(o, "iterations", json_integer((json_int_t)in->iterations));
-	json_object_set_new(o, "duration_s", json_real(in->duration_s));
-	json_object_set_new(o, "warmup", json_integer((json_int_t)in->warmup));
-	json_object_set_new(o, "rtt_clock", json_string(rtt_clock_names[in->rtt_clock]));
-	return o;
+	return report_fields_json_add(report_flow_config_json(in), lat_config_fields,
+				      N_OF(lat_config_fields), in, 0);
 }
+
 json_t *report_lat_result_json(const struct flow_result *r, const struct clock_cal *clk)
 {
-	json_t *o = json_object();
-	double bias_ticks;
+	const struct lat_result_row w = { r, clk };
 
-	json_object_set_new(o, "size_bytes", json_integer((json_int_t)r->size_bytes));
-	json_object_set_new(o, "samples", json_integer((json_int_t)r->samples));
-	json_object_set_new(o, "complete", json_boolean(!r->status));
-	json_object_set_new(o, "rtt_ns", report_hist_json(r->rtt, clk, true));
-	json_object_set_new(o, "wire_ns", report_hist_json(r->wire, clk, false));
-	json_object_set_new(o, "loopback_ns", report_hist_json(r->loop, clk, false));
-	json_object_set_new(o, "loopback_after_wire", json_integer((json_int_t)r->loop_after_wire));
-	json_object_set_new(o, "negative_rtt_ns", report_hist_json(r->rtt_neg, clk, false));
-	json_object_set_new(o, "retransmissions", json_integer((json_int_t)r->retrans));
-	json_object_set_new(o, "receiver", report_receiver_json(r));
-	json_object_set_new(o, "post_order_bias_ns", flow_result_order_bias_ticks(r, &bias_ticks) ?
-			    json_real(ns(clk, bias_ticks)) : json_null());
-	return o;
+	return report_fields_json(lat_result_fields, N_OF(lat_result_fields), &w, 0);
 }
 
 /*

@@ -10,7 +10,16 @@
 
 #include <jansson.h>
 
+#include "report/field.h"
 #include "report/report_lat.h"
+
+/* lat's lists of figures: the config every client command reports (read
+ * from a lat_report_info), what lat's config adds (the same), a size's
+ * result (from a flow_result and its clock). */
+enum report_lat_list { RL_FLOW_CONFIG, RL_LAT_CONFIG, RL_RESULT };
+/* List @l's fields (key: the schema's property), in the JSON's order
+ * (@n of them). */
+const struct report_field *report_lat_fields(enum report_lat_list l, size_t *n);
 
 /* The document's "config". */
 json_t *report_lat_config_json(const struct lat_report_info *in);

@@ -18,7 +18,9 @@
 #include "engine/probe.h"
 #include "report/reference.h"
 #include "report/report_lat.h"
+#include "report/report_lat_int.h"
 #include "report/report_bw.h"
+#include "report/report_bw_int.h"
 #include "report/report_server.h"
 #include "report/report_analyze.h"
 #include "engine/sink.h"
@@ -467,6 +469,73 @@ static void test_bw_rate_fields_match_schema(void **state)
 			fail_msg("rate field %s is not in bw.schema.json's rate", key);
 	assert_int_equal(i, json_object_size(props));
 	json_decref(schema);
+}
+
+/*
+ * The fields @f[0..n) (@what) and the schema's properties @props name the
+ * same keys: each field is a property, and each property is a field or
+ * one of @extra (NULL-ended: what another part of the document adds).
+ */
+static void fields_match_props(const struct report_field *f, size_t n, json_t *props,
+			       const char *const *extra, const char *what)
+{
+	const char *key;
+	json_t *v;
+	size_t i, found;
+
+	assert_non_null(props);
+	for (i = 0; i < n; i++)
+		if (!json_object_get(props, f[i].key))
+			fail_msg("%s field %s is not in the schema", what, f[i].key);
+	json_object_foreach(props, key, v) {
+		for (found = 0, i = 0; i < n; i++)
+			found += !strcmp(f[i].key, key);
+		for (i = 0; extra && extra[i]; i++)
+			found += !strcmp(extra[i], key);
+		if (found != 1)
+			fail_msg("%s: the schema's property %s is not described once", what, key);
+	}
+}
+
+/* The schema's property @name of object @o's properties. */
+static json_t *props_of(json_t *o, const char *name)
+{
+	return json_object_get(json_object_get(json_object_get(o, "properties"), name),
+			       "properties");
+}
+
+/*
+ * lat's and bw's config and results are described once (report_lat_fields,
+ * report_bw_fields), each list held against its schema: the flow's config
+ * (common flow_config), what lat's and bw's configs add, a lat size's
+ * result (but for the NIC's and the reference's keys, which the size's
+ * JSON adds), and bw's total.
+ */
+static void test_doc_fields_match_schema(void **state)
+{
+	static const char *const result_extra[] = { "rtt_nic_ns", "nic_minus_host_ns", "reference",
+						    NULL };
+	const struct report_field *f;
+	json_t *common, *lat, *bw;
+	size_t n;
+
+	(void)state;
+	common = unit_schema_load("common.schema.json");
+	lat = unit_schema_load("lat.schema.json");
+	bw = unit_schema_load("bw.schema.json");
+	f = report_lat_fields(RL_FLOW_CONFIG, &n);
+	fields_match_props(f, n, schema_props(common, "flow_config"), NULL, "flow config");
+	f = report_lat_fields(RL_LAT_CONFIG, &n);
+	fields_match_props(f, n, props_of(lat, "config"), NULL, "lat config");
+	f = report_lat_fields(RL_RESULT, &n);
+	fields_match_props(f, n, schema_props(lat, "result"), result_extra, "lat result");
+	f = report_bw_fields(RB_CONFIG, &n);
+	fields_match_props(f, n, props_of(bw, "config"), NULL, "bw config");
+	f = report_bw_fields(RB_TOTAL, &n);
+	fields_match_props(f, n, props_of(bw, "total"), NULL, "bw total");
+	json_decref(common);
+	json_decref(lat);
+	json_decref(bw);
 }
 
 static void test_lat_json_partial(void **state)
@@ -925,6 +994,7 @@ int main(void)
 		cmocka_unit_test(test_hist_fields_match_schema),
 		cmocka_unit_test(test_analyze_fields_match_schema),
 		cmocka_unit_test(test_bw_rate_fields_match_schema),
+		cmocka_unit_test(test_doc_fields_match_schema),
 		cmocka_unit_test(test_json_write_atomic),
 		cmocka_unit_test(test_json_write_fails_whole),
 		cmocka_unit_test(test_json_check),
