@@ -4,9 +4,9 @@
  * measured share against the analyzed one, with the flows behind them, as
  * JSON, a table and CSV. Apart because steps, classes and the comparison
  * with the analysis are converge's alone. Here: the document around the
- * rows (config, steps, ports, the verdicts), the table's lines and notes;
- * a class's and a flow's figures are described once in
- * report_converge_rows.c.
+ * rows (config, the verdicts), a step's figures described once
+ * (step_fields), the table's lines and notes; a class's, a flow's and a
+ * port's figures are described once in report_converge_rows.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -70,49 +70,123 @@ static json_t *converge_fit_json(const struct converge_report_info *info,
 			 "readings", all);
 }
 
+/* ------------------------------------------------------------------ */
+/* A step, described once                                              */
+/* ------------------------------------------------------------------ */
+
+#define ROW_STEP(row)	(((const struct converge_row *)(row))->st)
+
+static const void *converge_step_of(const void *row)
+{
+	return ROW_STEP(row);
+}
+
+#define STEP(m)		REPORT_MEMBER(converge_step_of, struct converge_step, m)
+
+/* The flow a baseline step ran alone; null for a loaded step. */
+static void get_baseline_flow(const void *row, const char *arg, struct report_value *v)
+{
+	const struct converge_step *st = ROW_STEP(row);
+
+	rv_str(v, st->baseline ? st->flows[st->alone].name : NULL);
+}
+
+static void get_step_verdict(const void *row, const char *arg, struct report_value *v)
+{
+	rv_str(v, converge_verdict_name(ROW_STEP(row)->verdict));
+}
+
+static void get_switch_error(const void *row, const char *arg, struct report_value *v)
+{
+	const struct converge_step *st = ROW_STEP(row);
+
+	rv_str(v, st->switch_error[0] ? st->switch_error : NULL);
+}
+
+static void get_start(const void *row, const char *arg, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = converge_start_json(&ROW_STEP(row)->start);
+}
+
+/* The step's ports, its classes, the flows that ran in it (@arg), each a row. */
+static void get_rows(const void *row, const char *arg, struct report_value *v)
+{
+	struct converge_row w = *(const struct converge_row *)row;
+	const struct converge_step *st = w.st;
+	size_t i;
+
+	v->type = RV_JSON;
+	v->json = json_array();
+	for (i = 0; arg[0] == 'p' && i < st->n_ports; i++)
+		json_array_append_new(v->json, converge_port_json(&st->ports[i]));
+	for (i = 0; arg[0] == 'c' && i < st->n_classes; i++) {
+		w.c = &st->classes[i];
+		json_array_append_new(v->json, converge_row_json(RC_CLASSES, &w));
+	}
+	for (i = 0; arg[0] == 'f' && i < st->n_flows; i++) {
+		w.f = &st->flows[i];
+		if (w.f->ran)
+			json_array_append_new(v->json, converge_row_json(RC_FLOWS, &w));
+	}
+}
+
+static void get_step_criteria(const void *row, const char *arg, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = report_criteria_json(&ROW_STEP(row)->criteria);
+}
+
+static void get_semantics_fit(const void *row, const char *arg, struct report_value *v)
+{
+	const struct converge_row *w = row;
+
+	v->type = RV_JSON;
+	v->json = converge_fit_json(w->info, &w->st->fit);
+}
+
+#define ROWS(k)		.key = (k), .arg = (k), .get = get_rows
+
+/* A step of the document's steps[] and of its step events. */
+static const struct report_field step_fields[] = {
+	{ .key = "active_bw", STEP(active_bw) },
+	{ .key = "baseline_flow", .get = get_baseline_flow },
+	{ .key = "window_s", STEP(window_s) },
+	{ .key = "total_gbps", STEP(total_gbps) },
+	{ .key = "analysis_link_gbps", STEP(analysis_link_gbps) },
+	{ .key = "compared", STEP(compared) },
+	{ .key = "judged", STEP(judged) },
+	{ .key = "within", STEP(within) },
+	{ .key = "verdict", .get = get_step_verdict },
+	{ .key = "cut_short", STEP(cut_short) },
+	{ .key = "setup_ms", STEP(setup_ms) },
+	{ .key = "start", .get = get_start },
+	{ .key = "switch_counters", STEP(switch_read) },
+	{ .key = "switch_error", .get = get_switch_error },
+	{ ROWS("ports") },
+	{ ROWS("classes") },
+	{ ROWS("flows") },
+	{ .key = "criteria", .get = get_step_criteria },
+	{ .key = "semantics_fit", .get = get_semantics_fit },
+};
+
+#undef STEP
+#undef ROWS
+
+const struct report_field *report_converge_step_fields(size_t *n)
+{
+	*n = sizeof(step_fields) / sizeof(step_fields[0]);
+	return step_fields;
+}
+
 static json_t *converge_step_json(const struct converge_report_info *info,
 				  const struct converge_step *st)
 {
-	json_t *o = json_object(), *classes = json_array(), *flows = json_array();
-	json_t *ports = json_array();
-	struct converge_row w = { .info = info, .st = st };
-	size_t i;
+	const struct converge_row w = { .info = info, .st = st };
+	size_t n;
+	const struct report_field *f = report_converge_step_fields(&n);
 
-	for (i = 0; i < st->n_ports; i++) {
-		w.p = &st->ports[i];
-		json_array_append_new(ports, converge_row_json(RC_PORTS, &w));
-	}
-	for (i = 0; i < st->n_classes; i++) {
-		w.c = &st->classes[i];
-		json_array_append_new(classes, converge_row_json(RC_CLASSES, &w));
-	}
-	for (i = 0; i < st->n_flows; i++) {
-		w.f = &st->flows[i];
-		if (w.f->ran)
-			json_array_append_new(flows, converge_row_json(RC_FLOWS, &w));
-	}
-	json_object_set_new(o, "active_bw", json_integer(st->active_bw));
-	json_object_set_new(o, "baseline_flow", st->baseline ?
-			    json_string(st->flows[st->alone].name) : json_null());
-	json_object_set_new(o, "window_s", json_real(st->window_s));
-	json_object_set_new(o, "total_gbps", json_real(st->total_gbps));
-	json_object_set_new(o, "analysis_link_gbps", json_real(st->analysis_link_gbps));
-	json_object_set_new(o, "compared", json_boolean(st->compared));
-	json_object_set_new(o, "judged", json_boolean(st->judged));
-	json_object_set_new(o, "within", json_boolean(st->within));
-	json_object_set_new(o, "verdict", json_string(converge_verdict_name(st->verdict)));
-	json_object_set_new(o, "cut_short", json_boolean(st->cut_short));
-	json_object_set_new(o, "setup_ms", json_real(st->setup_ms));
-	json_object_set_new(o, "start", converge_start_json(&st->start));
-	json_object_set_new(o, "switch_counters", json_boolean(st->switch_read));
-	json_object_set_new(o, "switch_error", st->switch_error[0] ?
-			    json_string(st->switch_error) : json_null());
-	json_object_set_new(o, "ports", ports);
-	json_object_set_new(o, "classes", classes);
-	json_object_set_new(o, "flows", flows);
-	json_object_set_new(o, "criteria", report_criteria_json(&st->criteria));
-	json_object_set_new(o, "semantics_fit", converge_fit_json(info, &st->fit));
-	return o;
+	return report_fields_json(f, n, &w, 0);
 }
 
 static json_t *converge_config_json(const struct converge_report_info *info)

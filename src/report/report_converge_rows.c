@@ -454,6 +454,13 @@ json_t *converge_row_json(enum report_converge_list l, const struct converge_row
 	return report_fields_json(f, n, w, converge_kind(w->info));
 }
 
+json_t *converge_port_json(const struct converge_port *p)
+{
+	const struct converge_row w = { .p = p };
+
+	return report_fields_json(port_fields, N_OF(port_fields), &w, 0);
+}
+
 void converge_class_table(FILE *out, const struct converge_row *w)
 {
 	report_fields_table(out, class_fields, N_OF(class_fields), w->c ? w : NULL,

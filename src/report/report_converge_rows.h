@@ -37,8 +37,13 @@ double converge_impact(const struct converge_class *c, size_t i);
  * carried over its rate. False for any other flow. */
 bool converge_flow_duty(const struct converge_flow *f, double *duty);
 
+/* A step's fields (key: schema/converge.schema.json's $defs/step
+ * property), read from a row of no class or flow (report_converge.c). */
+const struct report_field *report_converge_step_fields(size_t *n);
 /* Row @w of list @l as its JSON object: the keys its kind carries. */
 json_t *converge_row_json(enum report_converge_list l, const struct converge_row *w);
+/* Port @p as its JSON object (RC_PORTS). */
+json_t *converge_port_json(const struct converge_port *p);
 /* Class row @w as the table's line (@w->c NULL: the heading). */
 void converge_class_table(FILE *out, const struct converge_row *w);
 /* Class row @w as a CSV line (@w->c NULL: the header). */

@@ -175,6 +175,17 @@ static void test_fields_match_schema(void **state)
 				fail_msg("converge.schema.json's %s property %s is not described once",
 					 defs[l], key);
 	}
+	/* A step: its figures and the rows' lists. */
+	props = json_object_get(json_object_get(json_object_get(schema, "$defs"), "step"),
+				"properties");
+	assert_non_null(props);
+	f = report_converge_step_fields(&n);
+	for (i = 0; i < n; i++)
+		if (!json_object_get(props, f[i].key))
+			fail_msg("step field %s is not in converge.schema.json's step", f[i].key);
+	json_object_foreach(props, key, v)
+		if (!described_once(f, n, key))
+			fail_msg("converge.schema.json's step property %s is not described once", key);
 	json_decref(schema);
 }
 
