@@ -93,6 +93,13 @@ static uint64_t run_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Instant @ns of CLOCK_MONOTONIC as a deadline for the waits that take one. */
+static struct timespec run_ts_of_ns(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
+				  .tv_nsec = (long)(ns % 1000000000u) };
+}
+
 /* Slices of the sleep to the instant: a stop or a quit is seen within one. */
 #define RUN_SLEEP_SLICE_NS	50000000u
 
@@ -108,8 +115,7 @@ void run_gate_sleep(struct run_gate *g, volatile sig_atomic_t *stop)
 		if (t >= at_ns)
 			return;
 		t = at_ns - t > RUN_SLEEP_SLICE_NS ? t + RUN_SLEEP_SLICE_NS : at_ns;
-		ts = (struct timespec){ .tv_sec = (time_t)(t / 1000000000u),
-					.tv_nsec = (long)(t % 1000000000u) };
+		ts = run_ts_of_ns(t);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
 	}
@@ -238,18 +244,11 @@ void run_crew_go(struct run_crew *c, const struct run_worker_ops *ops, struct ru
 
 int run_crew_ready(struct run_crew *c, unsigned timeout_ms, char *err, size_t errlen)
 {
+	struct timespec end = run_ts_of_ns(run_now_ns() + (uint64_t)timeout_ms * 1000000u);
 	struct run_worker *w;
-	struct timespec end;
 	unsigned i, ready;
 	int ret = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)(timeout_ms / 1000);
-	end.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
-	if (end.tv_nsec >= 1000000000) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000;
-	}
 	pthread_mutex_lock(&c->mu);
 	while (c->n_ready < c->started && ret != ETIMEDOUT)
 		ret = pthread_cond_timedwait(&c->cv, &c->mu, &end);

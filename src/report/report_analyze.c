@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "qos/arb.h"
+#include "report/report_int.h"
 #include "report/report_analyze.h"
 #include "report/value.h"
 
@@ -255,7 +256,6 @@ static const struct report_field band_fields[] = {
 #undef SL_DIST
 #undef VL_DIST
 
-#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
 static const struct {
 	const char *name;		/* the document's key */

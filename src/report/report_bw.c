@@ -217,7 +217,6 @@ static const struct report_field bw_total_fields[] = {
 	{ .key = "receiver", .get = get_total_receiver },
 };
 
-#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
 const struct report_field *report_bw_fields(enum report_bw_list l, size_t *n)
 {

@@ -15,6 +15,7 @@
 #include "base/hist.h"
 #include "base/env.h"
 #include "base/log.h"
+#include "report/report_int.h"
 #include "report/report_converge.h"
 #include "report/report_converge_rows.h"
 
@@ -109,26 +110,44 @@ static void get_start(const void *row, const char *arg, struct report_value *v)
 	v->json = converge_start_json(&ROW_STEP(row)->start);
 }
 
-/* The step's ports, its classes, the flows that ran in it (@arg), each a row. */
-static void get_rows(const void *row, const char *arg, struct report_value *v)
+/* The step's ports, each a row. */
+static void get_ports(const void *row, const char *arg, struct report_value *v)
 {
-	struct converge_row w = *(const struct converge_row *)row;
-	const struct converge_step *st = w.st;
+	const struct converge_step *st = ROW_STEP(row);
 	size_t i;
 
 	v->type = RV_JSON;
 	v->json = json_array();
-	for (i = 0; arg[0] == 'p' && i < st->n_ports; i++)
+	for (i = 0; i < st->n_ports; i++)
 		json_array_append_new(v->json, converge_port_json(&st->ports[i]));
-	for (i = 0; arg[0] == 'c' && i < st->n_classes; i++) {
-		w.c = &st->classes[i];
-		json_array_append_new(v->json, converge_row_json(RC_CLASSES, &w));
+}
+
+/* The step's classes (@l RC_CLASSES) or the flows that ran in it, each a row. */
+static json_t *step_rows_json(enum report_converge_list l, const void *row)
+{
+	struct converge_row w = *(const struct converge_row *)row;
+	size_t i, n = l == RC_CLASSES ? w.st->n_classes : w.st->n_flows;
+	json_t *a = json_array();
+
+	for (i = 0; i < n; i++) {
+		w.c = l == RC_CLASSES ? &w.st->classes[i] : NULL;
+		w.f = l == RC_FLOWS ? &w.st->flows[i] : NULL;
+		if (w.c || w.f->ran)
+			json_array_append_new(a, converge_row_json(l, &w));
 	}
-	for (i = 0; arg[0] == 'f' && i < st->n_flows; i++) {
-		w.f = &st->flows[i];
-		if (w.f->ran)
-			json_array_append_new(v->json, converge_row_json(RC_FLOWS, &w));
-	}
+	return a;
+}
+
+static void get_classes(const void *row, const char *arg, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = step_rows_json(RC_CLASSES, row);
+}
+
+static void get_flows(const void *row, const char *arg, struct report_value *v)
+{
+	v->type = RV_JSON;
+	v->json = step_rows_json(RC_FLOWS, row);
 }
 
 static void get_step_criteria(const void *row, const char *arg, struct report_value *v)
@@ -144,8 +163,6 @@ static void get_semantics_fit(const void *row, const char *arg, struct report_va
 	v->type = RV_JSON;
 	v->json = converge_fit_json(w->info, &w->st->fit);
 }
-
-#define ROWS(k)		.key = (k), .arg = (k), .get = get_rows
 
 /* A step of the document's steps[] and of its step events. */
 static const struct report_field step_fields[] = {
@@ -163,19 +180,18 @@ static const struct report_field step_fields[] = {
 	{ .key = "start", .get = get_start },
 	{ .key = "switch_counters", STEP(switch_read) },
 	{ .key = "switch_error", .get = get_switch_error },
-	{ ROWS("ports") },
-	{ ROWS("classes") },
-	{ ROWS("flows") },
+	{ .key = "ports", .get = get_ports },
+	{ .key = "classes", .get = get_classes },
+	{ .key = "flows", .get = get_flows },
 	{ .key = "criteria", .get = get_step_criteria },
 	{ .key = "semantics_fit", .get = get_semantics_fit },
 };
 
 #undef STEP
-#undef ROWS
 
 const struct report_field *report_converge_step_fields(size_t *n)
 {
-	*n = sizeof(step_fields) / sizeof(step_fields[0]);
+	*n = N_OF(step_fields);
 	return step_fields;
 }
 

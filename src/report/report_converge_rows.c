@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/hist.h"
+#include "report/report_int.h"
 #include "report/report.h"
 #include "report/report_converge_rows.h"
 
@@ -426,7 +427,6 @@ static const struct report_field port_fields[] = {
 #undef P1
 #undef H
 
-#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
 const struct report_field *report_converge_fields(enum report_converge_list l,
 							   size_t *n)

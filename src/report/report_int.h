@@ -15,6 +15,9 @@
 #include "report/reference.h"
 #include "report/report.h"
 
+/* How many entries array @a has (a field list, a table). */
+#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
+
 struct flow_result;
 
 /* The documents' "clock". */

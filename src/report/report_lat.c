@@ -150,7 +150,6 @@ static const struct report_field lat_result_fields[] = {
 #undef RES
 #undef HIST
 
-#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
 const struct report_field *report_lat_fields(enum report_lat_list l, size_t *n)
 {

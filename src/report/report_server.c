@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/report_int.h"
 #include "report/report_server.h"
 #include "engine/sink.h"
 
@@ -106,7 +107,6 @@ static const struct report_field sl_fields[] = {
 #undef FLOW
 #undef TOTAL
 
-#define N_OF(a)		(sizeof(a) / sizeof((a)[0]))
 
 const struct report_field *report_server_fields(enum report_server_list l, size_t *n)
 {
